@@ -1,0 +1,160 @@
+/**
+ * The main job as a function: generate sequences, execute them in the chosen mode, check each
+ * against the model, shrink the first failure, and return everything as data. The CLI's `run`,
+ * `assertHandler` and the test suite all go through here.
+ */
+import fc from 'fast-check';
+import type { Failure } from '../check/check-run.ts';
+import { isReceiptcheckError } from '../errors.ts';
+import { createRunner } from '../execute/create-runner.ts';
+import { loadPlugin, resolveHandlerPath } from '../execute/load-plugin.ts';
+import type { ExecutedRun } from '../execute/mode-runner.ts';
+import { sequenceArbitrary } from '../generate/sequence-arbitrary.ts';
+import type { Step } from '../model/events.ts';
+import type { Fixture } from '../model/world.ts';
+import { type Coverage, countCoverage, emptyCoverage } from '../report/coverage.ts';
+import { type CheckOptions, type Mode, type ResolvedOptions, resolveOptions } from './options.ts';
+
+/** A shrunk failing sequence and everything needed to read and replay it. */
+export interface Counterexample {
+  readonly handler: string;
+  readonly handlerName: string;
+  readonly mode: Mode;
+  readonly seed: number;
+  /** fast-check's replay path: with the seed, regenerates this exact case. */
+  readonly path: string;
+  readonly fixture: Fixture;
+  readonly steps: readonly Step[];
+  readonly failures: readonly Failure[];
+  /** Runs until the first failure, and shrink steps after it. */
+  readonly runsToFailure: number;
+  readonly shrinks: number;
+  /** Mode-specific detail (e.g. the schedule), kept for replay. */
+  readonly detail?: unknown;
+}
+
+/** What `checkHandler` returns. */
+export interface CheckResult {
+  readonly verdict: 'passed' | 'failed';
+  readonly handler: string;
+  readonly handlerName: string;
+  readonly mode: Mode;
+  readonly seed: number;
+  readonly shard: ResolvedOptions['shard'];
+  readonly runs: number;
+  readonly runsPlanned: number;
+  readonly steps: number;
+  readonly coverage: Coverage;
+  readonly elapsedMs: number;
+  /** True when the time limit stopped generation before `runsPlanned`. */
+  readonly timedOut: boolean;
+  readonly counterexample?: Counterexample;
+}
+
+/** Runs the checker; resolves to the result as data. Throws a `ReceiptcheckError` on bad options or a bad plugin. */
+export async function checkHandler(options: CheckOptions = {}): Promise<CheckResult> {
+  const o = resolveOptions(options);
+  const handlerPath = resolveHandlerPath(o.handler);
+  const plugin = await loadPlugin(handlerPath);
+  const runner = await createRunner(plugin, handlerPath, o);
+  const started = performance.now();
+  const coverage = emptyCoverage();
+  const runsPlanned = o.shard ? Math.ceil(o.runs / o.shard.count) : o.runs;
+  const seed = o.shard ? shardSeed(o.seed, o.shard.index) : o.seed;
+  let runs = 0;
+  let steps = 0;
+  let firstFailureAt = 0;
+  let fatal: unknown;
+  let lastFailed: { steps: readonly Step[]; run: ExecutedRun } | undefined;
+  try {
+    const property = fc.asyncProperty(
+      sequenceArbitrary(o.fixture, {
+        stepsMax: o.stepsMax,
+        races: true,
+        recreate: typeof plugin.recreate === 'function',
+      }),
+      async (sequence) => {
+        if (fatal) return true;
+        let run: ExecutedRun;
+        try {
+          run = await runner.execute(sequence);
+        } catch (thrown) {
+          if (isReceiptcheckError(thrown)) {
+            fatal = thrown;
+            return true;
+          }
+          throw thrown;
+        }
+        if (!firstFailureAt) {
+          runs++;
+          steps += countCoverage(sequence, coverage);
+          o.onProgress?.({
+            runs,
+            runsPlanned,
+            steps,
+            elapsedMs: performance.now() - started,
+            coverage,
+          });
+        }
+        if (run.verdict.verdict === 'failed') {
+          firstFailureAt ||= runs;
+          lastFailed = { steps: sequence, run };
+          return false;
+        }
+        return true;
+      },
+    );
+    const details = await fc.check(property, {
+      numRuns: runsPlanned,
+      seed,
+      ...(o.timeLimitSeconds
+        ? { interruptAfterTimeLimit: o.timeLimitSeconds * 1000, markInterruptAsFailure: false }
+        : {}),
+    });
+    if (fatal) throw fatal;
+    if (details.failed && details.errorInstance && !lastFailed) throw details.errorInstance;
+    const base = {
+      handler: o.handler,
+      handlerName: plugin.name,
+      mode: o.mode,
+      seed,
+      shard: o.shard,
+      runs,
+      runsPlanned,
+      steps,
+      coverage,
+      elapsedMs: performance.now() - started,
+      timedOut: details.interrupted,
+    };
+    if (!details.failed || !details.counterexample) return { verdict: 'passed', ...base };
+    const [shrunk] = details.counterexample;
+    // The shrunk case is re-run once so the report shows its own failures, not a larger one's.
+    const final = await runner.execute(shrunk);
+    const failed = final.verdict.verdict === 'failed' ? final : (lastFailed?.run ?? final);
+    const failures = failed.verdict.verdict === 'failed' ? failed.verdict.failures : [];
+    return {
+      verdict: 'failed',
+      ...base,
+      counterexample: {
+        handler: o.handler,
+        handlerName: plugin.name,
+        mode: o.mode,
+        seed,
+        path: details.counterexamplePath ?? '',
+        fixture: o.fixture,
+        steps: failed === final ? shrunk : (lastFailed?.steps ?? shrunk),
+        failures,
+        runsToFailure: firstFailureAt,
+        shrinks: details.numShrinks,
+        ...(failed.detail !== undefined ? { detail: failed.detail } : {}),
+      },
+    };
+  } finally {
+    await runner.close();
+  }
+}
+
+/** A shard's seed: distinct per shard, the same on every machine. */
+export function shardSeed(seed: number, index: number): number {
+  return (seed * 31 + index * 1_000_003) | 0;
+}

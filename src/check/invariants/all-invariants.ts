@@ -1,0 +1,22 @@
+/** All invariant checkers, one per invariant of CONTRACT.md, run in this order. */
+
+import type { InvariantViolation, RunRecord } from '../run-record.ts';
+import { checkFreshAdvancesVersion } from './fresh-advances-version.ts';
+import { checkReceiptsCountFresh } from './receipts-count-fresh.ts';
+import { checkReplayMatchesFresh } from './replay-matches-fresh.ts';
+import { checkRowChangeHasReceipt } from './row-change-has-receipt.ts';
+
+/** Each checker returns a violation or undefined. */
+export const INVARIANTS: readonly ((run: RunRecord) => InvariantViolation | undefined)[] = [
+  checkFreshAdvancesVersion,
+  checkReceiptsCountFresh,
+  checkRowChangeHasReceipt,
+  checkReplayMatchesFresh,
+];
+
+/** Every violation in a run. */
+export function checkInvariants(run: RunRecord): InvariantViolation[] {
+  return INVARIANTS.map((check) => check(run)).filter(
+    (v): v is InvariantViolation => v !== undefined,
+  );
+}

@@ -1,0 +1,54 @@
+/**
+ * Invariant: every fresh `ok` advanced its automation's version by exactly 1, so within one
+ * incarnation of an id the fresh results carry versions base+1, base+2, … with no gap or repeat,
+ * and the live row ends at the last of them. Versions therefore never decrease.
+ */
+import type { InvariantViolation, RunRecord } from '../run-record.ts';
+import { freshOks, lastRecreate } from '../run-record.ts';
+
+export const FRESH_ADVANCES_VERSION = 'fresh ok advances the version by exactly 1';
+
+/** Checks the invariant; undefined when it holds. */
+export function checkFreshAdvancesVersion(run: RunRecord): InvariantViolation | undefined {
+  const recreatedAt = lastRecreate(run.steps);
+  const byId = new Map<number, { version: number; step: number }[]>();
+  for (const o of freshOks(run.trace)) {
+    if (o.observed.kind !== 'ok') continue;
+    const since = recreatedAt.get(o.observed.result.id);
+    if (since !== undefined && o.step < since) continue; // an earlier incarnation
+    const list = byId.get(o.observed.result.id) ?? [];
+    list.push({ version: o.observed.result.version, step: o.step });
+    byId.set(o.observed.result.id, list);
+  }
+  for (const [id, list] of byId) {
+    const base = recreatedAt.has(id)
+      ? 1
+      : (run.fixture.automations.find((a) => a.id === id)?.version ?? 1);
+    const sorted = [...list].sort((a, b) => a.version - b.version);
+    for (let i = 0; i < sorted.length; i++) {
+      const entry = sorted[i];
+      if (entry && entry.version !== base + i + 1) {
+        return {
+          invariant: FRESH_ADVANCES_VERSION,
+          message: `automation ${id}: fresh results carry versions ${sorted.map((e) => e.version).join(', ')}, expected ${sorted.map((_, k) => base + k + 1).join(', ')}`,
+          step: entry.step,
+        };
+      }
+    }
+    const live = run.trace.snapshot.automations.find((a) => a.id === id);
+    const last = sorted.at(-1);
+    if (
+      live &&
+      last &&
+      live.version !== last.version &&
+      !run.trace.observations.some((o) => o.step > last.step && o.observed.kind === 'unexpected')
+    ) {
+      return {
+        invariant: FRESH_ADVANCES_VERSION,
+        message: `automation ${id} ends at version ${live.version}, but its last fresh result was version ${last.version}`,
+        step: last.step,
+      };
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,48 @@
+/**
+ * The input every run checker reads: the sequence, the fixture it started from, and the trace
+ * an execution recorded. Also the small lookups the invariant checkers share.
+ */
+import type { Observation, Trace } from '../execute/trace.ts';
+import type { Step } from '../model/events.ts';
+import { type Fixture, type Receipt, TOOL } from '../model/world.ts';
+
+/** One run, ready to be checked. */
+export interface RunRecord {
+  readonly fixture: Fixture;
+  readonly steps: readonly Step[];
+  readonly trace: Trace;
+}
+
+/** A broken invariant, as data. */
+export interface InvariantViolation {
+  readonly invariant: string;
+  readonly message: string;
+  /** The step most to blame, when one is. */
+  readonly step?: number;
+}
+
+/** The receipt key a call by `client` with `requestId` is stored under (workspace, user, tool, id). */
+export function callKey(fixture: Fixture, o: Observation): string {
+  const p = fixture.principals[o.event.client];
+  return `${p?.workspace}\u0000${p?.user}\u0000${TOOL}\u0000${String(o.event.request.requestId)}`;
+}
+
+/** The key of a stored receipt, comparable with `callKey`. */
+export function receiptKeyOf(r: Receipt): string {
+  return `${r.workspace}\u0000${r.user}\u0000${r.tool}\u0000${r.requestId}`;
+}
+
+/** Observations that came back as a fresh `ok`. */
+export function freshOks(trace: Trace): Observation[] {
+  return trace.observations.filter((o) => o.observed.kind === 'ok' && !o.observed.replayed);
+}
+
+/** For each automation id, the step of its last `recreate` (its current incarnation began there). */
+export function lastRecreate(steps: readonly Step[]): Map<number, number> {
+  const at = new Map<number, number>();
+  steps.forEach((s, i) => {
+    for (const e of s.kind === 'concurrent' ? s.events : [s])
+      if (e.kind === 'recreate') at.set(e.automationId, i);
+  });
+  return at;
+}

@@ -1,0 +1,56 @@
+/**
+ * The one catalogue of errors receiptcheck reports to users. Each has a stable `code`, and a
+ * message that says what to do. Errors cross worker boundaries as plain `{code, message}` data.
+ */
+
+/** Stable error codes; scripts may match on them. */
+export type ErrorCode =
+  | 'E_HANDLER_NOT_FOUND'
+  | 'E_HANDLER_LOAD'
+  | 'E_HANDLER_NO_DEFAULT'
+  | 'E_HANDLER_SHAPE'
+  | 'E_HANDLER_SETUP'
+  | 'E_SNAPSHOT_SHAPE'
+  | 'E_CALL_TIMEOUT'
+  | 'E_BAD_OPTION'
+  | 'E_BAD_COUNTEREXAMPLE'
+  | 'E_BAD_SCENARIO'
+  | 'E_WORKER';
+
+/** An error as plain data, the form it takes when crossing a thread or process boundary. */
+export interface ErrorData {
+  readonly code: ErrorCode;
+  readonly message: string;
+}
+
+/** A user-facing error with a stable code: bad input, a plugin that does not fit, a hung call. */
+export class ReceiptcheckError extends Error {
+  readonly code: ErrorCode;
+
+  constructor(code: ErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'ReceiptcheckError';
+    this.code = code;
+  }
+
+  /** The error as `{code, message}`, for crossing a worker boundary. */
+  toData(): ErrorData {
+    return { code: this.code, message: this.message };
+  }
+
+  /** Rebuilds an error sent as data. */
+  static fromData(data: ErrorData): ReceiptcheckError {
+    return new ReceiptcheckError(data.code, data.message);
+  }
+}
+
+/** Whether a value is a `ReceiptcheckError` (also across realms, by shape). */
+export function isReceiptcheckError(value: unknown): value is ReceiptcheckError {
+  return value instanceof ReceiptcheckError;
+}
+
+/** The message of anything thrown, without a stack. */
+export function messageOf(thrown: unknown): string {
+  if (thrown instanceof Error) return thrown.message;
+  return String(thrown);
+}

@@ -1,0 +1,74 @@
+/**
+ * Carries one event out against a real handler: a call through `plugin.call`, a world event
+ * through the plugin's world functions, a scope change on the harness's principals. Whatever a
+ * plugin throws or returns that is not an outcome becomes `unexpected`.
+ */
+
+import { messageOf } from '../errors.ts';
+import type { Connection, HandlerPlugin } from '../handlers/plugin.ts';
+import type { CallEvent, Event } from '../model/events.ts';
+import type { Observed } from '../model/outcome.ts';
+import { isOutcome } from '../model/outcome-shape.ts';
+import { RECREATED_INTERVAL } from '../model/step.ts';
+import type { Principal } from '../model/world.ts';
+
+/** Calls the handler as `principal`; never throws. */
+export async function applyCall(
+  plugin: HandlerPlugin,
+  db: Connection,
+  principal: Principal,
+  event: CallEvent,
+): Promise<Observed> {
+  if (event.delivery === 'lostRequest') return { kind: 'notSent' };
+  try {
+    const returned = plugin.call(db, principal, event.request);
+    const value = returned instanceof Promise ? await returned : returned;
+    if (!isOutcome(value))
+      return {
+        kind: 'unexpected',
+        message: `plugin returned a value that is not an outcome: ${safeJson(value)}`,
+      };
+    return value;
+  } catch (thrown) {
+    return { kind: 'unexpected', message: messageOf(thrown) };
+  }
+}
+
+/**
+ * Applies a world event to the database (scope changes need no database and are ignored here).
+ * Throws what the plugin throws: a world event that fails is a harness or plugin fault, not a finding.
+ */
+export function applyWorldEvent(
+  plugin: HandlerPlugin,
+  db: Connection,
+  event: Exclude<Event, CallEvent>,
+): void {
+  switch (event.kind) {
+    case 'move':
+      plugin.move(db, event.automationId, event.workspace);
+      return;
+    case 'delete':
+      plugin.delete(db, event.automationId);
+      return;
+    case 'recreate':
+      plugin.recreate?.(db, event.automationId, event.workspace, RECREATED_INTERVAL);
+      return;
+    case 'storeFail':
+      plugin.failReceipts(db);
+      return;
+    case 'storeRestore':
+      plugin.restoreReceipts(db);
+      return;
+    case 'revoke':
+    case 'restore':
+      return;
+  }
+}
+
+function safeJson(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}

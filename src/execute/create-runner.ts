@@ -1,0 +1,23 @@
+/**
+ * Picks the mode runner for the resolved options. Each mode lives in its own file; this is the
+ * only place that knows them all.
+ */
+import type { ResolvedOptions } from '../api/options.ts';
+import { ReceiptcheckError } from '../errors.ts';
+import type { HandlerPlugin } from '../handlers/plugin.ts';
+import type { ModeRunner } from './mode-runner.ts';
+import { sequentialRunner } from './sequential-mode.ts';
+
+/** A runner for `options.mode`, for the plugin loaded from `handlerPath`. */
+export async function createRunner(
+  plugin: HandlerPlugin,
+  _handlerPath: string,
+  options: ResolvedOptions,
+): Promise<ModeRunner> {
+  switch (options.mode) {
+    case 'sequential':
+      return sequentialRunner(plugin, options.fixture);
+    default:
+      throw new ReceiptcheckError('E_BAD_OPTION', `mode "${options.mode}" is not available yet`);
+  }
+}

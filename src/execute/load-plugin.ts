@@ -1,0 +1,89 @@
+/**
+ * Loads a handler plugin by bundled name or by path, and checks that it fits the interface,
+ * naming exactly what is missing. Used by the CLI, the API and every worker.
+ */
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { messageOf, ReceiptcheckError } from '../errors.ts';
+import { type HandlerPlugin, REQUIRED_FUNCTIONS } from '../handlers/plugin.ts';
+import { bundledHandlerPath } from '../handlers/registry.ts';
+
+/** Resolves `reference`, a mutant's name or a file path to an absolute module path. */
+export function resolveHandlerPath(handler: string, cwd = process.cwd()): string {
+  const bundled = bundledHandlerPath(handler);
+  if (bundled) return bundled;
+  const path = resolve(cwd, handler);
+  if (!existsSync(path)) {
+    throw new ReceiptcheckError(
+      'E_HANDLER_NOT_FOUND',
+      `handler "${handler}" is neither a bundled handler nor an existing file (looked at ${path}); run \`receiptcheck mutants --list\` for bundled names`,
+    );
+  }
+  return path;
+}
+
+const cache = new Map<string, Promise<HandlerPlugin>>();
+
+/** Imports the module at `path` once and validates its default export. */
+export function loadPlugin(path: string): Promise<HandlerPlugin> {
+  let loaded = cache.get(path);
+  if (!loaded) {
+    loaded = importPlugin(path);
+    cache.set(path, loaded);
+    loaded.catch(() => cache.delete(path));
+  }
+  return loaded;
+}
+
+async function importPlugin(path: string): Promise<HandlerPlugin> {
+  let mod: { default?: unknown };
+  try {
+    mod = await import(pathToFileURL(path).href);
+  } catch (thrown) {
+    throw new ReceiptcheckError(
+      'E_HANDLER_LOAD',
+      `handler module ${path} could not be loaded: ${messageOf(thrown)}`,
+      { cause: thrown },
+    );
+  }
+  return validatePlugin(mod.default, path);
+}
+
+/** Checks a default export against `HandlerPlugin`; throws a coded error naming what is wrong. */
+export function validatePlugin(value: unknown, source: string): HandlerPlugin {
+  if (value === undefined || value === null) {
+    throw new ReceiptcheckError(
+      'E_HANDLER_NO_DEFAULT',
+      `handler module ${source} has no default export; export default defineHandler({...})`,
+    );
+  }
+  if (typeof value !== 'object') {
+    throw new ReceiptcheckError(
+      'E_HANDLER_SHAPE',
+      `handler module ${source}: the default export is a ${typeof value}, not a plugin object`,
+    );
+  }
+  const plugin = value as Record<string, unknown>;
+  if (typeof plugin.name !== 'string' || plugin.name === '') {
+    throw new ReceiptcheckError(
+      'E_HANDLER_SHAPE',
+      `handler module ${source}: the plugin has no "name" string`,
+    );
+  }
+  for (const fn of REQUIRED_FUNCTIONS) {
+    if (typeof plugin[fn] !== 'function') {
+      throw new ReceiptcheckError(
+        'E_HANDLER_SHAPE',
+        `handler "${plugin.name}" (${source}) is missing the function "${fn}"`,
+      );
+    }
+  }
+  if (plugin.recreate !== undefined && typeof plugin.recreate !== 'function') {
+    throw new ReceiptcheckError(
+      'E_HANDLER_SHAPE',
+      `handler "${plugin.name}" (${source}): "recreate" must be a function when given`,
+    );
+  }
+  return value as HandlerPlugin;
+}

@@ -1,0 +1,22 @@
+/**
+ * The seam between the property loop and the execution modes. A mode runner executes one
+ * sequence on a fresh database and returns the checkers' verdict; the loop above it does not
+ * know whether calls ran in this thread, on workers, or under the scheduler.
+ */
+import type { RunVerdict } from '../check/check-run.ts';
+import type { Step } from '../model/events.ts';
+import type { Trace } from './trace.ts';
+
+/** The result of executing and checking one sequence. */
+export interface ExecutedRun {
+  readonly verdict: RunVerdict;
+  readonly trace: Trace;
+  /** Mode-specific detail for reports (e.g. the statement schedule in scheduled mode). */
+  readonly detail?: unknown;
+}
+
+/** Executes sequences in one mode. Create once per check, `close()` when done. */
+export interface ModeRunner {
+  execute(steps: readonly Step[]): Promise<ExecutedRun>;
+  close(): Promise<void>;
+}

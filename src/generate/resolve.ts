@@ -1,0 +1,264 @@
+/**
+ * Turns abstract moves into a concrete sequence of steps. Pure and deterministic: it steps the
+ * model alongside to keep each client's knowledge current, so that a retry resends a request
+ * the client really sent, a new intent expects the version the client really saw, and a
+ * re-create only follows a delete. A move that cannot apply (no request to retry) is dropped.
+ */
+import type { CallEvent, CallRequest, Delivery, Event, Step, WorldEvent } from '../model/events.ts';
+import type { ModelState } from '../model/state.ts';
+import { initialState } from '../model/state.ts';
+import { step } from '../model/step.ts';
+import type { Fixture } from '../model/world.ts';
+import { type ClientKnowledge, initialKnowledge, learn } from './client-knowledge.ts';
+import type { Move, VersionChoice } from './moves.ts';
+
+/** An id no fixture row has, so some calls target a missing automation. */
+export const MISSING_ID = 999;
+
+/** Resolves `moves` into steps for `fixture`. */
+export function resolveMoves(fixture: Fixture, moves: readonly Move[]): Step[] {
+  const r = new Resolver(fixture);
+  const steps: Step[] = [];
+  for (const move of moves) {
+    const s = r.resolve(move);
+    if (s) steps.push(s);
+  }
+  return steps;
+}
+
+class Resolver {
+  private state: ModelState;
+  private readonly clients: ClientKnowledge[];
+
+  constructor(private readonly fixture: Fixture) {
+    this.state = initialState(fixture);
+    this.clients = initialKnowledge(fixture);
+  }
+
+  resolve(move: Move): Step | undefined {
+    if (move.kind === 'race') return this.race(move);
+    const event = this.event(move);
+    if (event) this.apply([event]);
+    return event;
+  }
+
+  private event(move: Exclude<Move, { kind: 'race' }>): Event | undefined {
+    switch (move.kind) {
+      case 'intent':
+        return this.call(
+          move.client,
+          this.newRequest(move.client, move.target, move.interval, move.version),
+          move.delivery,
+          'new',
+        );
+      case 'retry': {
+        const request = this.previous(move.client, move.pick);
+        return request && this.call(move.client, request, move.delivery, 'retry');
+      }
+      case 'reuse': {
+        const request = this.previous(move.client, move.pick);
+        if (!request) return undefined;
+        const changed = { ...request };
+        if (move.change === 'interval')
+          changed.intervalMinutes = (request.intervalMinutes as number) === 30 ? 60 : 30;
+        if (move.change === 'version')
+          changed.expectedVersion = (request.expectedVersion as number) + 1;
+        if (move.change === 'target')
+          changed.automationId = this.otherTarget(request.automationId as number);
+        return this.call(move.client, changed, move.delivery, 'reuse');
+      }
+      case 'invalid': {
+        const request = {
+          ...this.newRequest(move.client, move.target, 30, 'known'),
+          [move.field]: move.value,
+        };
+        return this.call(move.client, request, 'delivered', 'invalid');
+      }
+      case 'scope':
+        return { kind: move.granted ? 'restore' : 'revoke', client: move.client };
+      case 'move':
+        return {
+          kind: 'move',
+          automationId: this.anyTarget(move.target),
+          workspace: this.workspace(move.workspace),
+        };
+      case 'delete':
+        return { kind: 'delete', automationId: this.anyTarget(move.target) };
+      case 'recreate': {
+        const deleted = this.fixture.automations.filter((a) => !this.state.automations.has(a.id));
+        const row = deleted[move.target % Math.max(1, deleted.length)];
+        return (
+          row && {
+            kind: 'recreate',
+            automationId: row.id,
+            workspace: this.workspace(move.workspace),
+          }
+        );
+      }
+      case 'store':
+        return { kind: move.failing ? 'storeFail' : 'storeRestore' };
+    }
+  }
+
+  /** A concurrent group: every member is chosen from what the clients knew before it. */
+  private race(move: Extract<Move, { kind: 'race' }>): Step | undefined {
+    const [a = 0, b = 0] = move.clients;
+    const [i0 = 30, i1 = 60] = move.intervals;
+    const events: Event[] = [];
+    switch (move.shape) {
+      case 'duplicate': {
+        const request = this.newRequest(a, move.target, i0, 'known');
+        for (let n = 0; n < Math.max(2, move.clients.length - 1); n++)
+          events.push(this.call(a, request, 'delivered', n === 0 ? 'new' : 'retry'));
+        break;
+      }
+      case 'mismatch': {
+        const request = this.newRequest(a, move.target, i0, 'known');
+        events.push(
+          this.call(a, request, 'delivered', 'new'),
+          this.call(
+            a,
+            { ...request, intervalMinutes: i0 === i1 ? i0 + 1 : i1 },
+            'delivered',
+            'reuse',
+          ),
+        );
+        break;
+      }
+      case 'crossPrincipal': {
+        const first = this.newRequest(a, move.target, i0, 'known');
+        const other = b === a ? (a + 1) % this.fixture.principals.length : b;
+        const second = {
+          ...this.newRequest(other, move.target, i1, 'known'),
+          requestId: first.requestId,
+        };
+        events.push(
+          this.call(a, first, 'delivered', 'new'),
+          this.call(other, second, 'delivered', 'new'),
+        );
+        break;
+      }
+      case 'sameVersion': {
+        const first = this.newRequest(a, move.target, i0, 'known');
+        for (const [n, c] of move.clients.entries()) {
+          const request =
+            n === 0
+              ? first
+              : {
+                  ...this.newRequest(c, move.target, move.intervals[n] ?? i1, 'known'),
+                  automationId: first.automationId,
+                  expectedVersion: first.expectedVersion,
+                };
+          events.push(this.call(c, request, 'delivered', 'new'));
+        }
+        break;
+      }
+      case 'disjoint':
+        for (const [n, c] of move.clients.entries())
+          events.push(
+            this.call(
+              c,
+              this.newRequest(c, move.target + n, move.intervals[n] ?? i0, 'known'),
+              'delivered',
+              'new',
+            ),
+          );
+        break;
+      case 'worldRace': {
+        const request = this.newRequest(a, move.target, i0, 'known');
+        const id = request.automationId as number;
+        const world: WorldEvent =
+          move.world === 'revoke'
+            ? { kind: 'revoke', client: a }
+            : move.world === 'delete'
+              ? { kind: 'delete', automationId: id }
+              : { kind: 'move', automationId: id, workspace: this.otherWorkspace(id) };
+        events.push(this.call(a, request, 'delivered', 'new'), world);
+        break;
+      }
+    }
+    this.apply(events);
+    return { kind: 'concurrent', events };
+  }
+
+  private apply(events: readonly Event[]): void {
+    for (const event of events) {
+      const t = step(this.state, event);
+      this.state = t.state;
+      if (event.kind === 'call') {
+        const k = this.clients[event.client];
+        if (k) learn(k, event, t.outcome, this.state);
+      }
+    }
+  }
+
+  private call(
+    client: number,
+    request: CallRequest,
+    delivery: Delivery,
+    intent: CallEvent['intent'],
+  ): CallEvent {
+    return { kind: 'call', client, request, delivery, intent };
+  }
+
+  /** A fresh request id and arguments, mostly aimed at an automation in the client's own workspace. */
+  private newRequest(
+    client: number,
+    target: number,
+    interval: number,
+    version: VersionChoice,
+  ): CallRequest {
+    const k = this.knowledge(client);
+    const id = this.clientTarget(client, target);
+    const seen = k.lastSeen.get(id) ?? 1;
+    const expectedVersion =
+      version === 'known' ? seen : version === 'ahead' ? seen + 1 : Math.max(1, seen - 1);
+    return {
+      requestId: `r${k.minted++}`,
+      automationId: id,
+      expectedVersion,
+      intervalMinutes: interval,
+    };
+  }
+
+  /** A request the client sent before: a pending one if any, else any it sent. */
+  private previous(client: number, pick: number): CallRequest | undefined {
+    const k = this.knowledge(client);
+    const pool = k.pending.length > 0 ? k.pending : k.sent;
+    return pool[pick % Math.max(1, pool.length)];
+  }
+
+  private clientTarget(client: number, target: number): number {
+    const principal = this.state.principals[client];
+    const own = [...this.state.automations.values()].filter(
+      (a) => a.workspace === principal?.workspace,
+    );
+    if (target < 7 && own.length > 0) return (own[target % own.length] as { id: number }).id;
+    return this.anyTarget(target);
+  }
+
+  private anyTarget(target: number): number {
+    const ids = [...this.fixture.automations.map((a) => a.id), MISSING_ID];
+    return ids[target % ids.length] as number;
+  }
+
+  private otherTarget(id: number): number {
+    const ids = this.fixture.automations.map((a) => a.id).filter((x) => x !== id);
+    return ids[0] ?? MISSING_ID;
+  }
+
+  private workspace(index: number): string {
+    return this.fixture.workspaces[index % this.fixture.workspaces.length] as string;
+  }
+
+  private otherWorkspace(id: number): string {
+    const current = this.state.automations.get(id)?.workspace;
+    return this.fixture.workspaces.find((w) => w !== current) ?? this.workspace(0);
+  }
+
+  private knowledge(client: number): ClientKnowledge {
+    const k = this.clients[client];
+    if (!k) throw new RangeError(`no client ${client}`);
+    return k;
+  }
+}

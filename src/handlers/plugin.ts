@@ -1,0 +1,58 @@
+/**
+ * The handler plugin interface: the one way receiptcheck talks to a handler under test.
+ *
+ * The harness opens every SQLite connection and passes it in; a plugin never opens its own.
+ * That is what lets concurrent mode give each worker its own connection, and scheduled mode
+ * turn every statement into a yield point. A plugin maps its handler's exceptions onto
+ * `Outcome`s; anything it lets through is reported as an unexpected error, which is a failure.
+ */
+import type Database from 'better-sqlite3';
+import type { CallRequest } from '../model/events.ts';
+import type { Outcome } from '../model/outcome.ts';
+import type { Fixture, Principal, Snapshot } from '../model/world.ts';
+
+/** A better-sqlite3 connection, opened and owned by the harness. */
+export type Connection = Database.Database;
+
+/** What a handler module default-exports. Every function receives the harness's connection. */
+export interface HandlerPlugin {
+  /** Short name shown in reports, e.g. `reference`. */
+  readonly name: string;
+  /** One line: what this handler is, or for a mutant, the bug it carries. */
+  readonly description?: string;
+  /** Creates the schema and inserts the fixture's automations. Runs once per template database. */
+  setup(db: Connection, fixture: Fixture): void;
+  /** The call under test: `set_interval` as `principal`, with raw (possibly invalid) arguments. */
+  call(db: Connection, principal: Principal, request: CallRequest): Outcome | Promise<Outcome>;
+  /** Moves an automation to another workspace (a no-op when the id does not exist). */
+  move(db: Connection, automationId: number, workspace: string): void;
+  /** Deletes an automation row; receipts stay (a no-op when the id does not exist). */
+  delete(db: Connection, automationId: number): void;
+  /** Re-creates a deleted id at version 1 with the given interval (a no-op when it exists). Optional. */
+  recreate?(db: Connection, automationId: number, workspace: string, intervalMinutes: number): void;
+  /** Makes every receipt insert fail from now on. */
+  failReceipts(db: Connection): void;
+  /** Lets receipt inserts succeed again. */
+  restoreReceipts(db: Connection): void;
+  /** The rows and receipts, in the model's shape (`Snapshot`); order does not matter. */
+  snapshot(db: Connection): Snapshot;
+}
+
+/**
+ * Declares a handler plugin with full type checking; returns it unchanged.
+ * @example export default defineHandler({ name: 'mine', setup, call, move, delete: del, failReceipts, restoreReceipts, snapshot });
+ */
+export function defineHandler(plugin: HandlerPlugin): HandlerPlugin {
+  return plugin;
+}
+
+/** The functions every plugin must have, in the order error messages name them. */
+export const REQUIRED_FUNCTIONS = [
+  'setup',
+  'call',
+  'move',
+  'delete',
+  'failReceipts',
+  'restoreReceipts',
+  'snapshot',
+] as const;

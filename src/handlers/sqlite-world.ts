@@ -1,0 +1,110 @@
+/**
+ * The article's schema and everything around the call that the bundled SQLite handlers share:
+ * setup, world events, the receipt-store failure trigger and the snapshot. The reference handler
+ * and every mutant build on this, so a mutant differs from the reference only in its `call`.
+ */
+import type { Fixture, Receipt, Snapshot } from '../model/world.ts';
+import { compareReceiptKeys } from '../model/world.ts';
+import type { Connection, HandlerPlugin } from './plugin.ts';
+
+/** The message the receipt-store failure trigger raises. */
+export const STORE_FAILURE = 'receipt store unavailable';
+
+const SCHEMA = `
+CREATE TABLE automations(
+  id INTEGER PRIMARY KEY, workspace_id TEXT NOT NULL,
+  interval_minutes INTEGER NOT NULL, version INTEGER NOT NULL);
+CREATE TABLE receipts(
+  workspace_id TEXT NOT NULL, user_id TEXT NOT NULL, tool TEXT NOT NULL,
+  request_id TEXT NOT NULL, payload TEXT NOT NULL, response TEXT NOT NULL,
+  PRIMARY KEY(workspace_id, user_id, tool, request_id));
+`;
+
+/** The canonical payload text a receipt binds its key to: the three integers, keys sorted. */
+export function canonicalPayload(id: number, version: number, interval: number): string {
+  return JSON.stringify({ id, interval, version });
+}
+
+/** The stored result text: the row right after the write, keys sorted. */
+export function resultText(id: number, intervalMinutes: number, version: number): string {
+  return JSON.stringify({ id, interval_minutes: intervalMinutes, version });
+}
+
+/** Everything a plugin needs besides `call`, for the article's schema. */
+export const sqliteWorld: Omit<HandlerPlugin, 'name' | 'description' | 'call'> = {
+  setup(db: Connection, fixture: Fixture): void {
+    db.exec(SCHEMA);
+    const insert = db.prepare('INSERT INTO automations VALUES (?, ?, ?, ?)');
+    for (const a of fixture.automations)
+      insert.run(a.id, a.workspace, a.intervalMinutes, a.version);
+  },
+  move(db, automationId, workspace) {
+    db.prepare('UPDATE automations SET workspace_id = ? WHERE id = ?').run(workspace, automationId);
+  },
+  delete(db, automationId) {
+    db.prepare('DELETE FROM automations WHERE id = ?').run(automationId);
+  },
+  recreate(db, automationId, workspace, intervalMinutes) {
+    db.prepare('INSERT OR IGNORE INTO automations VALUES (?, ?, ?, 1)').run(
+      automationId,
+      workspace,
+      intervalMinutes,
+    );
+  },
+  failReceipts(db) {
+    db.exec(
+      `CREATE TRIGGER IF NOT EXISTS fail_receipt BEFORE INSERT ON receipts
+       BEGIN SELECT RAISE(ABORT, '${STORE_FAILURE}'); END`,
+    );
+  },
+  restoreReceipts(db) {
+    db.exec('DROP TRIGGER IF EXISTS fail_receipt');
+  },
+  snapshot(db): Snapshot {
+    const automations = db
+      .prepare('SELECT id, workspace_id, interval_minutes, version FROM automations ORDER BY id')
+      .all() as { id: number; workspace_id: string; interval_minutes: number; version: number }[];
+    const receipts = db
+      .prepare('SELECT workspace_id, user_id, tool, request_id, payload, response FROM receipts')
+      .all() as {
+      workspace_id: string;
+      user_id: string;
+      tool: string;
+      request_id: string;
+      payload: string;
+      response: string;
+    }[];
+    return {
+      automations: automations.map((r) => ({
+        id: r.id,
+        workspace: r.workspace_id,
+        intervalMinutes: r.interval_minutes,
+        version: r.version,
+      })),
+      receipts: receipts.map(toReceipt).sort(compareReceiptKeys),
+    };
+  },
+};
+
+function toReceipt(r: {
+  workspace_id: string;
+  user_id: string;
+  tool: string;
+  request_id: string;
+  payload: string;
+  response: string;
+}): Receipt {
+  const result = JSON.parse(r.response) as {
+    id: number;
+    interval_minutes: number;
+    version: number;
+  };
+  return {
+    workspace: r.workspace_id,
+    user: r.user_id,
+    tool: r.tool,
+    requestId: r.request_id,
+    payload: JSON.parse(r.payload),
+    result: { id: result.id, intervalMinutes: result.interval_minutes, version: result.version },
+  };
+}

@@ -1,0 +1,60 @@
+/**
+ * The vocabulary of generated sequences: calls, world events, and groups released together.
+ * Everything here is plain JSON-able data (see `report/encode.ts` for NaN and friends), so a
+ * sequence can be saved as a counterexample and replayed exactly.
+ */
+
+/** The raw arguments of one call. Deliberately `unknown`: generators send invalid values too. */
+export interface CallRequest {
+  readonly requestId: unknown;
+  readonly automationId: unknown;
+  readonly expectedVersion: unknown;
+  readonly intervalMinutes: unknown;
+}
+
+/**
+ * What the network does to a call. `lostRequest`: it never reaches the handler.
+ * `lostResponse`: it runs and commits, but the client never hears back and will retry later.
+ */
+export type Delivery = 'delivered' | 'lostRequest' | 'lostResponse';
+
+/** One `set_interval` call by client `client` (an index into the fixture's principals). */
+export interface CallEvent {
+  readonly kind: 'call';
+  readonly client: number;
+  readonly request: CallRequest;
+  readonly delivery: Delivery;
+  /** Why the client sent it, for reports and coverage; the model ignores it. */
+  readonly intent?: CallIntent;
+}
+
+/** What the client meant by a call: a new operation, a retry, a changed reuse of a key, or bad input. */
+export type CallIntent = 'new' | 'retry' | 'reuse' | 'invalid';
+
+/** Something that happens around calls, outside any handler call. */
+export type WorldEvent =
+  /** The client's principal loses the write scope (trusted context changes; the database does not). */
+  | { readonly kind: 'revoke'; readonly client: number }
+  /** The client's principal gets the write scope back. */
+  | { readonly kind: 'restore'; readonly client: number }
+  /** The automation moves to another workspace. */
+  | { readonly kind: 'move'; readonly automationId: number; readonly workspace: string }
+  /** The automation row is deleted; its receipts stay. */
+  | { readonly kind: 'delete'; readonly automationId: number }
+  /** A deleted id comes back as a new row at version 1: the reference design's known limit. */
+  | { readonly kind: 'recreate'; readonly automationId: number; readonly workspace: string }
+  /** From now on every receipt insert fails, until `storeRestore`. */
+  | { readonly kind: 'storeFail' }
+  | { readonly kind: 'storeRestore' };
+
+/** Anything the model steps over. */
+export type Event = CallEvent | WorldEvent;
+
+/** Events released at the same moment on separate connections (sequential mode runs them in order). */
+export interface ConcurrentGroup {
+  readonly kind: 'concurrent';
+  readonly events: readonly Event[];
+}
+
+/** One numbered step of a sequence. */
+export type Step = Event | ConcurrentGroup;

@@ -1,0 +1,81 @@
+/**
+ * What a call can come to, as data. Plugins map their handler's exceptions onto these;
+ * the harness adds `unexpected` for anything a plugin let through and `notSent` for a lost request.
+ */
+import type { CallResult } from './world.ts';
+
+/** Why a call was refused. */
+export type RefusalReason = 'forbidden' | 'unavailable' | 'conflict';
+
+/** The argument a validation rule rejected. */
+export type InvalidField = 'requestId' | 'automationId' | 'expectedVersion' | 'intervalMinutes';
+
+/** An outcome a handler may legitimately produce. */
+export type Outcome =
+  | { readonly kind: 'ok'; readonly result: CallResult; readonly replayed: boolean }
+  | { readonly kind: 'refused'; readonly reason: RefusalReason }
+  | { readonly kind: 'keyReuse' }
+  | { readonly kind: 'invalid'; readonly field: InvalidField }
+  | { readonly kind: 'error'; readonly message: string };
+
+/** What the harness observed for one call: a handler outcome, or one of the harness's own. */
+export type Observed =
+  | Outcome
+  /** The plugin threw or returned something that is not an outcome: always a failure. */
+  | { readonly kind: 'unexpected'; readonly message: string }
+  /** A lost request: the call never reached the handler. */
+  | { readonly kind: 'notSent' };
+
+/** Constructors, so call sites read like the contract. */
+export const outcome = {
+  fresh: (result: CallResult): Outcome => ({ kind: 'ok', result, replayed: false }),
+  replayed: (result: CallResult): Outcome => ({ kind: 'ok', result, replayed: true }),
+  refused: (reason: RefusalReason): Outcome => ({ kind: 'refused', reason }),
+  keyReuse: (): Outcome => ({ kind: 'keyReuse' }),
+  invalid: (field: InvalidField): Outcome => ({ kind: 'invalid', field }),
+  error: (message: string): Outcome => ({ kind: 'error', message }),
+} as const;
+
+/**
+ * Whether an observed outcome is the one the model expected. Error messages are free text and
+ * are not compared; everything else is, including the replayed flag and the stored result.
+ */
+export function sameOutcome(expected: Observed, actual: Observed): boolean {
+  switch (expected.kind) {
+    case 'ok':
+      return (
+        actual.kind === 'ok' &&
+        actual.replayed === expected.replayed &&
+        sameResult(actual.result, expected.result)
+      );
+    case 'refused':
+      return actual.kind === 'refused' && actual.reason === expected.reason;
+    case 'invalid':
+      return actual.kind === 'invalid' && actual.field === expected.field;
+    default:
+      return actual.kind === expected.kind;
+  }
+}
+
+/** Field-by-field equality of two call results. */
+export function sameResult(a: CallResult, b: CallResult): boolean {
+  return a.id === b.id && a.intervalMinutes === b.intervalMinutes && a.version === b.version;
+}
+
+/** A short human rendering, e.g. `ok(replayed, id 1 interval 30 v2)` or `refused(conflict)`. */
+export function describeOutcome(o: Observed): string {
+  switch (o.kind) {
+    case 'ok':
+      return `ok(${o.replayed ? 'replayed' : 'fresh'}, id ${o.result.id} interval ${o.result.intervalMinutes} v${o.result.version})`;
+    case 'refused':
+      return `refused(${o.reason})`;
+    case 'invalid':
+      return `invalid(${o.field})`;
+    case 'error':
+      return `error(${o.message})`;
+    case 'unexpected':
+      return `unexpected error(${o.message})`;
+    default:
+      return o.kind;
+  }
+}

@@ -1,0 +1,183 @@
+/**
+ * The one file format for named scenarios and saved counterexamples, so that a counterexample
+ * copied into `scenarios/` is a regression scenario. JSON (encoded with `encode.ts`), readable by
+ * people: a call step may carry `"expect"` (the outcome the article promises), a concurrent group
+ * `"expectAnyOrder"` (the outcomes in some order), and the file a final `"expectFinal"`.
+ * Parsing is pure and strict: a malformed file is rejected with the path of the bad field.
+ */
+import { ReceiptcheckError } from '../errors.ts';
+import type { CallEvent, Event, Step } from '../model/events.ts';
+import type { Outcome } from '../model/outcome.ts';
+import { isOutcome } from '../model/outcome-shape.ts';
+import { type Automation, DEFAULT_FIXTURE, type Fixture } from '../model/world.ts';
+import { decodeJson, encodeJson } from './encode.ts';
+
+/** The format tag every case file carries. */
+export const CASE_FORMAT = 'receiptcheck-case/1';
+
+/** An expectation attached to a step: one outcome, or a group's outcomes in any order. */
+export type StepExpectation =
+  | { readonly step: number; readonly lane: number; readonly outcome: Outcome }
+  | { readonly step: number; readonly anyOrder: readonly Outcome[] };
+
+/** A scenario or counterexample, parsed. */
+export interface CaseFile {
+  readonly name: string;
+  readonly description: string;
+  /** Handler name or path; scenarios without one run against `reference`. */
+  readonly handler: string;
+  readonly mode: 'sequential' | 'concurrent' | 'scheduled';
+  readonly fixture: Fixture;
+  readonly steps: readonly Step[];
+  readonly expectations: readonly StepExpectation[];
+  /** Final state the article promises: receipt count and rows (partial: only the listed ids). */
+  readonly expectFinal?: {
+    readonly receipts?: number;
+    readonly automations?: readonly Automation[];
+  };
+  /** Anything else the writer stored (seed, failures, schedule); kept for replay. */
+  readonly extra: Readonly<Record<string, unknown>>;
+}
+
+const KNOWN = new Set([
+  'format',
+  'name',
+  'description',
+  'handler',
+  'mode',
+  'fixture',
+  'steps',
+  'expectFinal',
+]);
+
+/** Parses a case file's text; `source` names it in error messages. */
+export function parseCaseFile(text: string, source: string): CaseFile {
+  let raw: unknown;
+  try {
+    raw = decodeJson(text);
+  } catch (thrown) {
+    return fail(source, `is not valid JSON (${(thrown as Error).message})`);
+  }
+  if (!isObject(raw)) return fail(source, 'must hold a JSON object');
+  if (raw.format !== CASE_FORMAT) return fail(source, `must have "format": "${CASE_FORMAT}"`);
+  if (!Array.isArray(raw.steps)) return fail(source, 'needs a "steps" array');
+  const mode = raw.mode ?? 'sequential';
+  if (mode !== 'sequential' && mode !== 'concurrent' && mode !== 'scheduled')
+    return fail(source, `"mode" must be sequential, concurrent or scheduled`);
+  const expectations: StepExpectation[] = [];
+  const steps = raw.steps.map((s, i) => parseStep(s, i, source, expectations));
+  const extra = Object.fromEntries(Object.entries(raw).filter(([k]) => !KNOWN.has(k)));
+  return {
+    name: typeof raw.name === 'string' ? raw.name : source,
+    description: typeof raw.description === 'string' ? raw.description : '',
+    handler: typeof raw.handler === 'string' ? raw.handler : 'reference',
+    mode,
+    fixture: (raw.fixture as Fixture | undefined) ?? DEFAULT_FIXTURE,
+    steps,
+    expectations,
+    ...(isObject(raw.expectFinal)
+      ? { expectFinal: raw.expectFinal as CaseFile['expectFinal'] }
+      : {}),
+    extra,
+  };
+}
+
+/** Writes a case file's text; steps keep their special numbers. */
+export function formatCaseFile(
+  c: Omit<CaseFile, 'expectations'> & { expectations?: readonly StepExpectation[] },
+): string {
+  const { extra, expectations: _e, ...rest } = c;
+  return `${encodeJson({ format: CASE_FORMAT, ...rest, ...extra }, 2)}\n`;
+}
+
+function parseStep(
+  value: unknown,
+  index: number,
+  source: string,
+  expectations: StepExpectation[],
+): Step {
+  const where = `step ${index + 1}`;
+  if (!isObject(value)) return fail(source, `${where} must be an object`);
+  if (value.kind === 'concurrent') {
+    if (!Array.isArray(value.events) || value.events.length < 1)
+      return fail(source, `${where}: a concurrent group needs an "events" array`);
+    const events = value.events.map((e, lane) =>
+      parseEvent(e, `${where} lane ${lane + 1}`, source, index, lane, expectations),
+    );
+    if (value.expectAnyOrder !== undefined) {
+      if (!Array.isArray(value.expectAnyOrder) || !value.expectAnyOrder.every(isOutcome))
+        return fail(source, `${where}: "expectAnyOrder" must be a list of outcomes`);
+      expectations.push({ step: index, anyOrder: value.expectAnyOrder as Outcome[] });
+    }
+    return { kind: 'concurrent', events };
+  }
+  return parseEvent(value, where, source, index, 0, expectations);
+}
+
+function parseEvent(
+  value: unknown,
+  where: string,
+  source: string,
+  step: number,
+  lane: number,
+  expectations: StepExpectation[],
+): Event {
+  if (!isObject(value)) return fail(source, `${where} must be an object`);
+  const int = (k: string) => {
+    if (!Number.isSafeInteger(value[k])) fail(source, `${where}: "${k}" must be an integer`);
+    return value[k] as number;
+  };
+  const str = (k: string) => {
+    if (typeof value[k] !== 'string') fail(source, `${where}: "${k}" must be a string`);
+    return value[k] as string;
+  };
+  switch (value.kind) {
+    case 'call': {
+      if (!isObject(value.request))
+        return fail(source, `${where}: a call needs a "request" object`);
+      const delivery = value.delivery ?? 'delivered';
+      if (delivery !== 'delivered' && delivery !== 'lostRequest' && delivery !== 'lostResponse')
+        return fail(source, `${where}: "delivery" must be delivered, lostRequest or lostResponse`);
+      const { requestId, automationId, expectedVersion, intervalMinutes } = value.request;
+      const call: CallEvent = {
+        kind: 'call',
+        client: int('client'),
+        request: { requestId, automationId, expectedVersion, intervalMinutes },
+        delivery,
+        ...(typeof value.intent === 'string'
+          ? { intent: value.intent as CallEvent['intent'] }
+          : {}),
+      };
+      if (value.expect !== undefined) {
+        if (!isOutcome(value.expect)) return fail(source, `${where}: "expect" is not an outcome`);
+        expectations.push({ step, lane, outcome: value.expect });
+      }
+      return call;
+    }
+    case 'revoke':
+    case 'restore':
+      return { kind: value.kind, client: int('client') };
+    case 'move':
+      return { kind: 'move', automationId: int('automationId'), workspace: str('workspace') };
+    case 'delete':
+      return { kind: 'delete', automationId: int('automationId') };
+    case 'recreate':
+      return { kind: 'recreate', automationId: int('automationId'), workspace: str('workspace') };
+    case 'storeFail':
+    case 'storeRestore':
+      return { kind: value.kind };
+    default:
+      return fail(
+        source,
+        `${where}: unknown kind ${JSON.stringify(value.kind)} (call, revoke, restore, move, delete, recreate, storeFail, storeRestore, concurrent)`,
+      );
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function fail(source: string, message: string): never {
+  throw new ReceiptcheckError('E_BAD_SCENARIO', `${source} ${message}`);
+}
