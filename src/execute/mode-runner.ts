@@ -17,6 +17,11 @@ export interface ExecutedRun {
 
 /** Executes sequences in one mode. Create once per check, `close()` when done. */
 export interface ModeRunner {
-  execute(steps: readonly Step[]): Promise<ExecutedRun>;
+  /**
+   * Runs `steps` on a fresh database and checks the run. `replay` is what a saved case stored
+   * beside its steps (its `extra` fields, e.g. a schedule); a mode that needs one to repeat a run
+   * exactly reads it from there, others ignore it.
+   */
+  execute(steps: readonly Step[], replay?: Readonly<Record<string, unknown>>): Promise<ExecutedRun>;
   close(): Promise<void>;
 }

@@ -7,8 +7,7 @@
  */
 import { ReceiptcheckError } from '../errors.ts';
 import type { CallEvent, Event, Step } from '../model/events.ts';
-import type { Outcome } from '../model/outcome.ts';
-import { isOutcome } from '../model/outcome-shape.ts';
+import { isOutcomePattern, type OutcomePattern } from '../model/outcome-pattern.ts';
 import { type Automation, DEFAULT_FIXTURE, type Fixture } from '../model/world.ts';
 import { decodeJson, encodeJson } from './encode.ts';
 
@@ -17,8 +16,8 @@ export const CASE_FORMAT = 'receiptcheck-case/1';
 
 /** An expectation attached to a step: one outcome, or a group's outcomes in any order. */
 export type StepExpectation =
-  | { readonly step: number; readonly lane: number; readonly outcome: Outcome }
-  | { readonly step: number; readonly anyOrder: readonly Outcome[] };
+  | { readonly step: number; readonly lane: number; readonly outcome: OutcomePattern }
+  | { readonly step: number; readonly anyOrder: readonly OutcomePattern[] };
 
 /** A scenario or counterexample, parsed. */
 export interface CaseFile {
@@ -105,9 +104,9 @@ function parseStep(
       parseEvent(e, `${where} lane ${lane + 1}`, source, index, lane, expectations),
     );
     if (value.expectAnyOrder !== undefined) {
-      if (!Array.isArray(value.expectAnyOrder) || !value.expectAnyOrder.every(isOutcome))
+      if (!Array.isArray(value.expectAnyOrder) || !value.expectAnyOrder.every(isOutcomePattern))
         return fail(source, `${where}: "expectAnyOrder" must be a list of outcomes`);
-      expectations.push({ step: index, anyOrder: value.expectAnyOrder as Outcome[] });
+      expectations.push({ step: index, anyOrder: value.expectAnyOrder as OutcomePattern[] });
     }
     return { kind: 'concurrent', events };
   }
@@ -149,7 +148,11 @@ function parseEvent(
           : {}),
       };
       if (value.expect !== undefined) {
-        if (!isOutcome(value.expect)) return fail(source, `${where}: "expect" is not an outcome`);
+        if (!isOutcomePattern(value.expect))
+          return fail(
+            source,
+            `${where}: "expect" is not an outcome pattern (an object with a known "kind")`,
+          );
         expectations.push({ step, lane, outcome: value.expect });
       }
       return call;

@@ -1,0 +1,45 @@
+/**
+ * Every case file under scenarios/ (the article's cases, and any counterexample copied here) is
+ * run against the handler it names (the reference when it names none), in its own mode, and
+ * must agree with the model and keep the promises written in it. The model alone must keep
+ * those promises too, so the model is pinned to the article, not only handlers to the model.
+ */
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { listCaseFiles, loadCaseFile } from '../src/api/load-case-file.ts';
+import { runCase } from '../src/api/run-case.ts';
+import { checkModelAgainstCase } from '../src/check/expectations.ts';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const files = listCaseFiles(here);
+
+describe.each(files.map((path) => ({ path, c: loadCaseFile(path) })))('$c.name', ({ c }) => {
+  it('the model keeps the promises written in the case', () => {
+    expect(checkModelAgainstCase(c)).toEqual([]);
+  });
+
+  it(`handler ${c.handler} agrees with the model (${c.mode})`, async () => {
+    const result = await runCase(c);
+    expect({ failures: result.failures, expectationFailures: result.expectationFailures }).toEqual({
+      failures: [],
+      expectationFailures: [],
+    });
+  });
+});
+
+describe('the article cases can fail', () => {
+  it('catch a handler that checks the version before the receipt', async () => {
+    const failing: string[] = [];
+    for (const path of files.filter((f) => f.includes('/article/'))) {
+      const result = await runCase(loadCaseFile(path), {
+        handler: 'src/handlers/mutants/version-before-receipt.ts',
+        cwd: dirname(here),
+      });
+      if (result.verdict === 'failed') failing.push(loadCaseFile(path).name);
+    }
+    expect(failing).toEqual(
+      expect.arrayContaining(['02-lost-response-replays', '03-replay-is-historical']),
+    );
+  });
+});

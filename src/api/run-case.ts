@@ -1,0 +1,66 @@
+/**
+ * Runs one case file (a named scenario or a saved counterexample) against a handler in the
+ * case's mode: the model check of `checkRun` plus the case's own expectations. Used by
+ * `receiptcheck replay`, `receiptcheck scenarios` and the scenario tests.
+ */
+import type { Failure } from '../check/check-run.ts';
+import { checkExpectations, type ExpectationFailure } from '../check/expectations.ts';
+import { createRunner } from '../execute/create-runner.ts';
+import { loadPlugin, resolveHandlerPath } from '../execute/load-plugin.ts';
+import type { Trace } from '../execute/trace.ts';
+import type { CaseFile } from '../report/case-file.ts';
+import { type Mode, resolveOptions } from './options.ts';
+
+/** What running a case came to. */
+export interface CaseResult {
+  readonly verdict: 'passed' | 'failed';
+  readonly handler: string;
+  readonly mode: Mode;
+  /** Where the handler disagreed with the model or broke an invariant. */
+  readonly failures: readonly Failure[];
+  /** Where the run broke a promise written in the case file. */
+  readonly expectationFailures: readonly ExpectationFailure[];
+  readonly trace: Trace;
+  readonly detail?: unknown;
+}
+
+/** Overrides for a case run. */
+export interface RunCaseOptions {
+  /** Run against this handler instead of the one the file names. */
+  readonly handler?: string;
+  readonly mode?: Mode;
+  readonly workers?: number;
+  /** Resolve a relative handler path from here (default: the process's cwd). */
+  readonly cwd?: string;
+}
+
+/** Runs `c` once and reports both kinds of failure. */
+export async function runCase(c: CaseFile, options: RunCaseOptions = {}): Promise<CaseResult> {
+  const handler = options.handler ?? c.handler;
+  const mode = options.mode ?? c.mode;
+  const resolved = resolveOptions({
+    handler,
+    mode,
+    fixture: c.fixture,
+    ...(options.workers ? { workers: options.workers } : {}),
+  });
+  const path = resolveHandlerPath(handler, options.cwd);
+  const plugin = await loadPlugin(path);
+  const runner = await createRunner(plugin, path, resolved);
+  try {
+    const run = await runner.execute(c.steps, c.extra);
+    const failures = run.verdict.verdict === 'failed' ? run.verdict.failures : [];
+    const expectationFailures = checkExpectations(c, run.trace);
+    return {
+      verdict: failures.length + expectationFailures.length === 0 ? 'passed' : 'failed',
+      handler,
+      mode,
+      failures,
+      expectationFailures,
+      trace: run.trace,
+      ...(run.detail !== undefined ? { detail: run.detail } : {}),
+    };
+  } finally {
+    await runner.close();
+  }
+}

@@ -1,0 +1,93 @@
+/**
+ * Checks the outcomes a case file promises (`expect`, `expectAnyOrder`, `expectFinal`) against
+ * what a run observed, or against what the model computes. This is how the article's cases pin
+ * the model itself to the article, not only handlers to the model. Pure.
+ */
+import type { Trace } from '../execute/trace.ts';
+import { flatten } from '../model/flatten.ts';
+import { describeOutcome, type Observed } from '../model/outcome.ts';
+import { describePattern, matchesPattern, type OutcomePattern } from '../model/outcome-pattern.ts';
+import { initialState, toSnapshot } from '../model/state.ts';
+import { step } from '../model/step.ts';
+import type { CaseFile } from '../report/case-file.ts';
+
+/** One promise a case file made that did not hold. */
+export interface ExpectationFailure {
+  readonly step?: number;
+  readonly message: string;
+}
+
+/** Compares a trace with the case's expectations. */
+export function checkExpectations(c: CaseFile, trace: Trace): ExpectationFailure[] {
+  const failures: ExpectationFailure[] = [];
+  const at = (step: number, lane: number) =>
+    trace.observations.find((o) => o.step === step && o.lane === lane)?.observed;
+  for (const e of c.expectations) {
+    if ('outcome' in e) {
+      const seen = at(e.step, e.lane);
+      if (!seen || !matchesPattern(e.outcome, seen)) {
+        failures.push({
+          step: e.step,
+          message: `step ${e.step + 1}${e.lane ? ` lane ${e.lane + 1}` : ''}: expected ${describePattern(e.outcome)}, got ${seen ? describeOutcome(seen) : 'nothing'}`,
+        });
+      }
+    } else {
+      const seen = trace.observations.filter((o) => o.step === e.step).map((o) => o.observed);
+      if (!sameMultiset(e.anyOrder, seen)) {
+        failures.push({
+          step: e.step,
+          message: `step ${e.step + 1}: expected, in any order, ${e.anyOrder.map(describePattern).join(' and ')}; got ${seen.map(describeOutcome).join(' and ')}`,
+        });
+      }
+    }
+  }
+  const final = c.expectFinal;
+  if (final?.receipts !== undefined && trace.snapshot.receipts.length !== final.receipts) {
+    failures.push({
+      message: `expected ${final.receipts} receipt(s) at the end, found ${trace.snapshot.receipts.length}`,
+    });
+  }
+  for (const row of final?.automations ?? []) {
+    const actual = trace.snapshot.automations.find((a) => a.id === row.id);
+    if (
+      !actual ||
+      actual.workspace !== row.workspace ||
+      actual.intervalMinutes !== row.intervalMinutes ||
+      actual.version !== row.version
+    ) {
+      failures.push({
+        message: `expected automation ${row.id} to end as ${JSON.stringify(row)}, found ${JSON.stringify(actual ?? null)}`,
+      });
+    }
+  }
+  return failures;
+}
+
+/** Runs the model alone over the case (groups in lane order) and compares with its expectations. */
+export function checkModelAgainstCase(c: CaseFile): ExpectationFailure[] {
+  let state = initialState(c.fixture);
+  const observations: Trace['observations'][number][] = [];
+  for (const placed of flatten(c.steps)) {
+    const t = step(state, placed.event);
+    state = t.state;
+    if (placed.event.kind === 'call' && t.outcome)
+      observations.push({
+        step: placed.step,
+        lane: placed.lane,
+        event: placed.event,
+        observed: t.outcome,
+      });
+  }
+  return checkExpectations(c, { observations, snapshot: toSnapshot(state) });
+}
+
+function sameMultiset(expected: readonly OutcomePattern[], actual: readonly Observed[]): boolean {
+  if (expected.length !== actual.length) return false;
+  const left = [...actual];
+  for (const e of expected) {
+    const i = left.findIndex((a) => matchesPattern(e, a));
+    if (i < 0) return false;
+    left.splice(i, 1);
+  }
+  return true;
+}
