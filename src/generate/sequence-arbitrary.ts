@@ -14,14 +14,17 @@ export interface SequenceOptions extends MoveOptions {
   readonly stepsMax: number;
 }
 
-/** An arbitrary concrete sequence for `fixture`. */
+/**
+ * An arbitrary concrete sequence for `fixture`. No minimum length on purpose: fast-check shrinks
+ * an array's tail with the same bounds, and a minimum of 1 there left irrelevant trailing moves
+ * in shrunk counterexamples (seen with seeds 1–8 on the version-before-receipt mutant).
+ */
 export function sequenceArbitrary(
   fixture: Fixture,
   options: SequenceOptions,
 ): fc.Arbitrary<Step[]> {
   return fc
     .array(moveArbitrary(fixture, options), {
-      minLength: 1,
       maxLength: options.stepsMax,
       size: 'medium',
     })
