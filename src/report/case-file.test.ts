@@ -1,0 +1,75 @@
+/**
+ * The case-file format: a round trip keeps every value a generator can send, and malformed
+ * files are rejected with a message that names the file and the bad field.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Step } from '../model/events.ts';
+import { DEFAULT_FIXTURE } from '../model/world.ts';
+import { CASE_FORMAT, formatCaseFile, parseCaseFile } from './case-file.ts';
+
+const steps: Step[] = [
+  {
+    kind: 'call',
+    client: 0,
+    delivery: 'lostResponse',
+    intent: 'new',
+    request: {
+      requestId: 'r0',
+      automationId: Number.NaN,
+      expectedVersion: Number.POSITIVE_INFINITY,
+      intervalMinutes: -0,
+    },
+  },
+  {
+    kind: 'concurrent',
+    events: [
+      { kind: 'revoke', client: 1 },
+      { kind: 'move', automationId: 1, workspace: 'team-b' },
+    ],
+  },
+  { kind: 'storeFail' },
+];
+
+describe('case files', () => {
+  it('round-trips steps with NaN, Infinity and -0 intact', () => {
+    const text = formatCaseFile({
+      name: 'x',
+      description: '',
+      handler: 'reference',
+      mode: 'sequential',
+      fixture: DEFAULT_FIXTURE,
+      steps,
+      extra: { seed: 7 },
+    });
+    const parsed = parseCaseFile(text, 'x.json');
+    expect(parsed.steps).toEqual(steps);
+    const request = (
+      parsed.steps[0] as { request: { automationId: number; intervalMinutes: number } }
+    ).request;
+    expect(Number.isNaN(request.automationId)).toBe(true);
+    expect(Object.is(request.intervalMinutes, -0)).toBe(true);
+    expect(parsed.extra).toEqual({ seed: 7 });
+  });
+
+  it.each([
+    ['{', /not valid JSON/],
+    ['[]', /must hold a JSON object/],
+    ['{"steps": []}', /must have "format"/],
+    [`{"format": "${CASE_FORMAT}"}`, /needs a "steps" array/],
+    [
+      `{"format": "${CASE_FORMAT}", "steps": [{"kind": "teleport"}]}`,
+      /step 1: unknown kind "teleport"/,
+    ],
+    [
+      `{"format": "${CASE_FORMAT}", "steps": [{"kind": "call", "client": "0", "request": {}}]}`,
+      /step 1: "client" must be an integer/,
+    ],
+    [
+      `{"format": "${CASE_FORMAT}", "steps": [{"kind": "call", "client": 0, "request": {}, "expect": {"kind": "great"}}]}`,
+      /step 1: "expect" is not an outcome pattern/,
+    ],
+  ])('rejects %s', (text, message) => {
+    expect(() => parseCaseFile(text, 'bad.json')).toThrow(message);
+    expect(() => parseCaseFile(text, 'bad.json')).toThrow(/^bad\.json /);
+  });
+});
