@@ -18,6 +18,27 @@ export interface BundledHandler {
 /** Every bundled handler. Mutants carry their bug in their own `description`. */
 export const BUNDLED_HANDLERS: readonly BundledHandler[] = [
   { name: 'reference', kind: 'reference', file: './reference.ts' },
+  { name: 'receipt-after-commit', kind: 'mutant', file: './mutants/receipt-after-commit.ts' },
+  { name: 'receipt-error-swallowed', kind: 'mutant', file: './mutants/receipt-error-swallowed.ts' },
+  { name: 'version-before-receipt', kind: 'mutant', file: './mutants/version-before-receipt.ts' },
+  { name: 'replay-from-current-row', kind: 'mutant', file: './mutants/replay-from-current-row.ts' },
+  { name: 'replay-not-flagged', kind: 'mutant', file: './mutants/replay-not-flagged.ts' },
+  { name: 'payload-unchecked', kind: 'mutant', file: './mutants/payload-unchecked.ts' },
+  {
+    name: 'fingerprint-without-target',
+    kind: 'mutant',
+    file: './mutants/fingerprint-without-target.ts',
+  },
+  {
+    name: 'fingerprint-without-version',
+    kind: 'mutant',
+    file: './mutants/fingerprint-without-version.ts',
+  },
+  { name: 'key-without-user', kind: 'mutant', file: './mutants/key-without-user.ts' },
+  { name: 'key-without-workspace', kind: 'mutant', file: './mutants/key-without-workspace.ts' },
+  { name: 'access-after-receipt', kind: 'mutant', file: './mutants/access-after-receipt.ts' },
+  { name: 'workspace-from-receipt', kind: 'mutant', file: './mutants/workspace-from-receipt.ts' },
+  { name: 'race-loser-error', kind: 'mutant', file: './mutants/race-loser-error.ts' },
 ];
 
 /** The absolute path of a bundled handler, or undefined when `name` is not one. */

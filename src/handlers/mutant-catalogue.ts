@@ -1,0 +1,139 @@
+/**
+ * The mutant catalogue: every deliberately broken handler bundled with receiptcheck, the bug it
+ * carries, the real-world class of bug it stands for, and the cheapest mode that kills it at
+ * default settings. Plain data, so `receiptcheck mutants` can list and run it without loading
+ * any handler; `properties/mutants.test.ts` holds each entry to its plugin and to the registry.
+ */
+import type { Mode } from '../api/options.ts';
+
+/** One catalogued mutant. */
+export interface MutantEntry {
+  /** Its bundled handler name: `receiptcheck run --handler <name>` runs it. */
+  readonly name: string;
+  /** The bug, in one line: the plugin's own `description`. */
+  readonly bug: string;
+  /** The kind of real-world mistake it stands for. */
+  readonly realWorldClass: string;
+  /** The cheapest mode that kills it with default runs and seed. */
+  readonly mode: Mode;
+}
+
+/** Every catalogued mutant, in the order the issue lists them. */
+export const MUTANT_CATALOGUE: readonly MutantEntry[] = [
+  {
+    name: 'check-then-act',
+    bug: 'Reads access and the receipt before BEGIN IMMEDIATE, so two racing first attempts both miss the receipt.',
+    realWorldClass:
+      'Check-then-act race: the idempotency lookup (middleware, ORM read) outside the transaction that writes',
+    mode: 'concurrent',
+  },
+  {
+    name: 'deferred-transaction',
+    bug: 'Uses a deferred BEGIN and lets SQLITE_BUSY escape, so the loser of a race fails with an unexpected error.',
+    realWorldClass:
+      'Lock taken too late: BEGIN without IMMEDIATE (a driver default), a read upgraded to a write under contention',
+    mode: 'concurrent',
+  },
+  {
+    name: 'receipt-after-commit',
+    bug: 'Inserts the receipt in its own statement after the row change has committed, so a failing store leaves a change without a receipt.',
+    realWorldClass:
+      'Dual write: the idempotency record kept outside the business transaction (middleware, separate store)',
+    mode: 'sequential',
+  },
+  {
+    name: 'receipt-error-swallowed',
+    bug: 'Swallows a failing receipt insert and commits the row change, so the write succeeds with no receipt.',
+    realWorldClass: 'Fail-open idempotency store: writing the record treated as best effort',
+    mode: 'sequential',
+  },
+  {
+    name: 'version-before-receipt',
+    bug: 'Checks the expected version before the receipt lookup, so a retry after a lost response gets a conflict.',
+    realWorldClass: 'Optimistic concurrency bolted on ahead of idempotency',
+    mode: 'sequential',
+  },
+  {
+    name: 'replay-from-current-row',
+    bug: 'Builds a replay from the current row instead of the stored result, so a retry after a newer edit reports that edit.',
+    realWorldClass:
+      'Replay rebuilt from current resource state: the receipt kept as a "done" marker, not a stored response',
+    mode: 'sequential',
+  },
+  {
+    name: 'replay-not-flagged',
+    bug: 'Returns a replay as a fresh result (replayed: false), so a retry looks like a new write.',
+    realWorldClass: 'Idempotency metadata dropped on the way out (no Idempotent-Replayed flag)',
+    mode: 'sequential',
+  },
+  {
+    name: 'payload-unchecked',
+    bug: 'Replays any receipt under the key without comparing payloads, so key reuse replays.',
+    realWorldClass: 'Key-only deduplication: the key trusted without a request fingerprint',
+    mode: 'sequential',
+  },
+  {
+    name: 'fingerprint-without-target',
+    bug: 'Compares only version and interval with the stored payload, so a key reused for another automation replays.',
+    realWorldClass: 'Partial fingerprint: the body hashed, the target id in the URL path forgotten',
+    mode: 'sequential',
+  },
+  {
+    name: 'fingerprint-without-version',
+    bug: 'Compares only target and interval with the stored payload, so a key reused with another expected version replays.',
+    realWorldClass:
+      'Partial fingerprint: the body hashed, the expected version in an If-Match header forgotten',
+    mode: 'sequential',
+  },
+  {
+    name: 'key-without-user',
+    bug: "Looks receipts up by workspace, tool and request id only, so a user meets another user's receipt.",
+    realWorldClass: 'Key scoped too widely: per tenant or global instead of per caller',
+    mode: 'sequential',
+  },
+  {
+    name: 'key-without-workspace',
+    bug: "Looks receipts up by user, tool and request id only, so a user meets their other workspace's receipt.",
+    realWorldClass: 'Multi-tenant query missing its tenant column',
+    mode: 'sequential',
+  },
+  {
+    name: 'access-after-receipt',
+    bug: 'Looks the receipt up before checking current access, so a moved or deleted automation still replays.',
+    realWorldClass: 'Idempotency cache short-circuiting ahead of authorisation',
+    mode: 'sequential',
+  },
+  {
+    name: 'workspace-from-receipt',
+    bug: "Checks the principal's workspace against the receipt's instead of the row's, so a moved automation replays.",
+    realWorldClass: 'Authorisation against stored evidence instead of the live resource',
+    mode: 'sequential',
+  },
+  {
+    name: 'race-loser-error',
+    bug: 'Uses a deferred BEGIN and maps every database error to `error`, so the loser of a race reports an internal error.',
+    realWorldClass:
+      'Race loser surfacing a 500: lock or unique-violation errors not handled as the duplicate they are',
+    mode: 'concurrent',
+  },
+];
+
+/** A bug the issue names that the catalogue cannot carry as a mutant, and why. */
+export interface UncataloguedBug {
+  readonly bug: string;
+  readonly reason: string;
+}
+
+/** Bugs left out on purpose: no generated sequence could tell them from the reference. */
+export const UNCATALOGUED_BUGS: readonly UncataloguedBug[] = [
+  {
+    bug: 'Fingerprint missing the tool revision',
+    reason:
+      'the tool is one constant (set_interval.v1) in every call and in every receipt key, so a fingerprint with or without it compares equal on every input: the mutant would be equivalent to the reference',
+  },
+];
+
+/** The catalogue entry named `name`, or undefined. */
+export function catalogueEntry(name: string): MutantEntry | undefined {
+  return MUTANT_CATALOGUE.find((m) => m.name === name);
+}
