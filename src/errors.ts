@@ -15,7 +15,11 @@ export type ErrorCode =
   | 'E_BAD_OPTION'
   | 'E_BAD_COUNTEREXAMPLE'
   | 'E_BAD_SCENARIO'
-  | 'E_WORKER';
+  | 'E_WORKER'
+  /** The command line itself is wrong: an unknown command or option, a missing argument. */
+  | 'E_USAGE'
+  /** A fault inside receiptcheck (or an uncoded throw from a plugin's world functions). */
+  | 'E_INTERNAL';
 
 /** An error as plain data, the form it takes when crossing a thread or process boundary. */
 export interface ErrorData {

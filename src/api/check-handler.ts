@@ -9,6 +9,7 @@ import { isReceiptcheckError } from '../errors.ts';
 import { createRunner } from '../execute/create-runner.ts';
 import { loadPlugin, resolveHandlerPath } from '../execute/load-plugin.ts';
 import type { ExecutedRun } from '../execute/mode-runner.ts';
+import { withCallTimeout } from '../execute/sequential-call-timeout.ts';
 import { sequenceArbitrary } from '../generate/sequence-arbitrary.ts';
 import type { Step } from '../model/events.ts';
 import type { Fixture } from '../model/world.ts';
@@ -55,7 +56,15 @@ export interface CheckResult {
 export async function checkHandler(options: CheckOptions = {}): Promise<CheckResult> {
   const o = resolveOptions(options);
   const handlerPath = resolveHandlerPath(o.handler);
-  const plugin = await loadPlugin(handlerPath);
+  let fatal: unknown;
+  const loaded = await loadPlugin(handlerPath);
+  // Calls in this thread get a timer race; concurrent and scheduled modes time out their workers.
+  const plugin =
+    o.mode === 'sequential'
+      ? withCallTimeout(loaded, o.callTimeoutMs, (hang) => {
+          fatal ??= hang;
+        })
+      : loaded;
   const runner = await createRunner(plugin, handlerPath, o);
   const started = performance.now();
   const coverage = emptyCoverage();
@@ -64,7 +73,6 @@ export async function checkHandler(options: CheckOptions = {}): Promise<CheckRes
   let runs = 0;
   let steps = 0;
   let firstFailureAt = 0;
-  let fatal: unknown;
   let lastFailed: { steps: readonly Step[]; run: ExecutedRun } | undefined;
   try {
     const property = fc.asyncProperty(

@@ -1,0 +1,59 @@
+/**
+ * The installed command as a user runs it, in a child process: the exit code and stderr of
+ * `node bin/receiptcheck.js`, for the errors issue 4 names, and the seed from the environment.
+ */
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+function receiptcheck(argv: string[], env: Record<string, string> = {}) {
+  const r = spawnSync(process.execPath, ['bin/receiptcheck.js', ...argv], {
+    cwd: root,
+    encoding: 'utf8',
+    env: { ...process.env, ...env },
+    timeout: 60_000,
+  });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+describe('node bin/receiptcheck.js', () => {
+  it('run --handler ./no-such-file.ts: exit 2, one line naming the path', () => {
+    const r = receiptcheck(['run', '--handler', './no-such-file.ts']);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(
+      /^receiptcheck: E_HANDLER_NOT_FOUND: handler "\.\/no-such-file\.ts" [^\n]+\n$/,
+    );
+    expect(r.out).toBe('');
+  });
+
+  it('a plugin missing snapshot: exit 2, one line naming the function', () => {
+    const r = receiptcheck(['run', '--handler', 'src/cli/fixtures/missing-snapshot.ts']);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(
+      /^receiptcheck: E_HANDLER_SHAPE: [^\n]*missing the function "snapshot"\n$/,
+    );
+  });
+
+  it('--runs abc: exit 2, one line, no stack', () => {
+    const r = receiptcheck(['run', '--runs', 'abc']);
+    expect(r.code).toBe(2);
+    expect(r.err).toBe(
+      "receiptcheck: E_BAD_OPTION: option '--runs <n>' argument 'abc' is invalid. expected an integer. (see --help)\n",
+    );
+  });
+
+  it('takes the seed from RECEIPTCHECK_SEED and prints it; exit 0 on the reference', () => {
+    const r = receiptcheck(['run', '--runs', '5'], { RECEIPTCHECK_SEED: '1234' });
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('seed      1234 (set with --seed or RECEIPTCHECK_SEED)');
+    expect(r.err).toBe('');
+  });
+
+  it('a bad RECEIPTCHECK_SEED is a usage error', () => {
+    const r = receiptcheck(['run', '--runs', '5'], { RECEIPTCHECK_SEED: 'tomorrow' });
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/^receiptcheck: E_BAD_OPTION: seed must be an integer \(got tomorrow\)/);
+  });
+});

@@ -1,0 +1,29 @@
+/**
+ * Help text shared by the commands: the defaults (read from `resolveOptions`, the one place they
+ * are set), the environment variables, and the exit codes.
+ */
+
+import { DEFAULT_OUT_DIR } from '../api/counterexample-store.ts';
+import { DEFAULT_SEED, MODES, resolveOptions, SEED_ENV } from '../api/options.ts';
+import { EXIT_CODES_HELP } from './exit-codes.ts';
+
+/** The defaults, resolved from no options and an empty environment. */
+export const DEFAULTS = resolveOptions({}, {});
+
+/** The environment block of `--help`. */
+export const ENV_HELP = `Environment:
+  ${SEED_ENV}  the seed when --seed is not given (default ${DEFAULT_SEED}); every run prints
+                     the seed it used, so a CI failure reproduces locally with the same value`;
+
+/** Where counterexamples go, for `--help`. */
+export const OUT_HELP = `Counterexamples:
+  A failing run writes the shrunk sequence to --out (default ./${DEFAULT_OUT_DIR}/) as a case file.
+  "receiptcheck replay FILE" re-runs it; copied into scenarios/, it becomes a regression test.`;
+
+/** The modes, for option descriptions. */
+export const MODES_TEXT = MODES.join('|');
+
+/** Joins help blocks for `addHelpText('after', …)`. */
+export function helpBlocks(...blocks: string[]): string {
+  return `\n${[...blocks, EXIT_CODES_HELP].join('\n\n')}`;
+}

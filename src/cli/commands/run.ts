@@ -1,0 +1,139 @@
+/**
+ * `receiptcheck run`: checks one handler with generated sequences, prints the counterexample (if
+ * any) and the summary, writes the counterexample file, JUnit XML and/or one JSON object.
+ */
+import type { Command } from 'commander';
+import { checkHandler } from '../../api/check-handler.ts';
+import { DEFAULT_OUT_DIR, saveCounterexample } from '../../api/counterexample-store.ts';
+import { type CheckOptions, type Mode, resolveOptions } from '../../api/options.ts';
+import { encodeJson } from '../../report/encode.ts';
+import { formatCounterexample } from '../../report/format-counterexample.ts';
+import { formatJunit } from '../../report/format-junit.ts';
+import { formatSummary } from '../../report/format-summary.ts';
+import { toJsonReport } from '../../report/json-report.ts';
+import { runSuite } from '../../report/run-suite.ts';
+import type { CliContext } from '../cli-context.ts';
+import { DEFAULTS, ENV_HELP, helpBlocks, MODES_TEXT, OUT_HELP } from '../command-help.ts';
+import { EXIT } from '../exit-codes.ts';
+import { parseInteger, parseMode, parseNumber, parseShard } from '../parse-flags.ts';
+import { createProgressDisplay } from '../progress-display.ts';
+import { writeTextFile } from '../write-text-file.ts';
+
+interface RunFlags {
+  handler?: string;
+  runs?: number;
+  seed?: number;
+  timeLimit?: number;
+  mode?: Mode;
+  workers?: number;
+  stepsMax?: number;
+  callTimeoutMs?: number;
+  shard?: { index: number; count: number };
+  json?: boolean;
+  junit?: string;
+  out?: string;
+  verbose?: boolean;
+}
+
+/** Registers `run`. */
+export function registerRun(program: Command, ctx: CliContext): void {
+  program
+    .command('run')
+    .description('check a handler against the contract with generated sequences')
+    .option(
+      '--handler <path|name>',
+      `a plugin module path, or a bundled name (default: ${DEFAULTS.handler})`,
+    )
+    .option('--runs <n>', `generated sequences to run (default: ${DEFAULTS.runs})`, parseInteger)
+    .option(
+      '--seed <s>',
+      `fast-check seed (default: $RECEIPTCHECK_SEED, else ${DEFAULTS.seed})`,
+      parseInteger,
+    )
+    .option(
+      '--time-limit <seconds>',
+      'stop generating after this long and report what ran (default: none)',
+      parseNumber,
+    )
+    .option('--mode <mode>', `${MODES_TEXT} (default: ${DEFAULTS.mode})`, parseMode)
+    .option(
+      '--workers <n>',
+      `worker threads for concurrent and scheduled modes (default: ${DEFAULTS.workers})`,
+      parseInteger,
+    )
+    .option(
+      '--steps-max <n>',
+      `most steps per generated sequence (default: ${DEFAULTS.stepsMax})`,
+      parseInteger,
+    )
+    .option(
+      '--call-timeout-ms <ms>',
+      `a call running longer is reported as hung, E_CALL_TIMEOUT (default: ${DEFAULTS.callTimeoutMs})`,
+      parseInteger,
+    )
+    .option(
+      '--shard <i/n>',
+      'run only shard i of n; every machine with the same seed splits the same way',
+      parseShard,
+    )
+    .option('--json', 'print exactly one JSON object on stdout (the summary goes to stderr)')
+    .option('--junit <file>', 'also write JUnit XML to this file')
+    .option('--out <dir>', `where a counterexample file is written (default: ./${DEFAULT_OUT_DIR})`)
+    .option('--verbose', 'print stacks with errors')
+    .addHelpText(
+      'after',
+      helpBlocks(
+        `Examples:
+  receiptcheck run                                  the bundled reference handler, seed 42
+  receiptcheck run --handler ./my-handler.ts --runs 1000 --junit reports/receiptcheck.xml
+  RECEIPTCHECK_SEED=7 receiptcheck run --shard 2/4  the second quarter of the runs, seed 7
+  receiptcheck run --handler version-before-receipt --out /tmp/cx   a bundled mutant
+
+Sequential mode runs calls in this thread: a call that never settles is stopped after
+--call-timeout-ms; a synchronous call cannot be interrupted, and one that takes too long is
+reported once it returns.`,
+        ENV_HELP,
+        OUT_HELP,
+      ),
+    )
+    .action(async (flags: RunFlags) => {
+      ctx.exitCode = await run(flags, ctx);
+    });
+}
+
+async function run(flags: RunFlags, ctx: CliContext): Promise<typeof EXIT.ok | typeof EXIT.failed> {
+  const options: CheckOptions = {
+    ...(flags.handler !== undefined ? { handler: flags.handler } : {}),
+    ...(flags.runs !== undefined ? { runs: flags.runs } : {}),
+    ...(flags.seed !== undefined ? { seed: flags.seed } : {}),
+    ...(flags.timeLimit !== undefined ? { timeLimitSeconds: flags.timeLimit } : {}),
+    ...(flags.mode !== undefined ? { mode: flags.mode } : {}),
+    ...(flags.workers !== undefined ? { workers: flags.workers } : {}),
+    ...(flags.stepsMax !== undefined ? { stepsMax: flags.stepsMax } : {}),
+    ...(flags.callTimeoutMs !== undefined ? { callTimeoutMs: flags.callTimeoutMs } : {}),
+    ...(flags.shard !== undefined ? { shard: flags.shard } : {}),
+  };
+  // Validate before anything starts, and learn the seed before sharding for the summary.
+  const resolved = resolveOptions(options);
+  const progress = createProgressDisplay(ctx.io.progressStream);
+  let result: Awaited<ReturnType<typeof checkHandler>>;
+  try {
+    result = await checkHandler({ ...options, onProgress: progress.onProgress });
+  } finally {
+    progress.stop();
+  }
+  const cx = result.counterexample;
+  const savedPath = cx ? saveCounterexample(cx, flags.out ?? DEFAULT_OUT_DIR) : undefined;
+  const context = {
+    baseSeed: resolved.seed,
+    ...(savedPath ? { savedPath } : {}),
+    ...(resolved.timeLimitSeconds ? { timeLimitSeconds: resolved.timeLimitSeconds } : {}),
+  };
+  if (flags.junit) writeTextFile(flags.junit, formatJunit(runSuite(result, context)), '--junit');
+  const text = `${cx ? `${formatCounterexample(cx, context)}\n\n` : ''}${formatSummary(result, context)}\n`;
+  if (flags.json) {
+    ctx.io.stdout(`${encodeJson(toJsonReport(result, context))}\n`);
+    ctx.io.stderr(text);
+  } else ctx.io.stdout(text);
+  return result.verdict === 'passed' ? EXIT.ok : EXIT.failed;
+}

@@ -1,0 +1,99 @@
+/**
+ * `receiptcheck scenarios`: runs every case file under a folder (default `scenarios/`) against
+ * a handler. A file that names its own handler (a saved counterexample) runs against it unless
+ * `--handler` overrides. Exit 1 if any case fails, 2 if a file cannot be read.
+ */
+import { existsSync } from 'node:fs';
+import type { Command } from 'commander';
+import { listCaseFiles, loadCaseFile } from '../../api/load-case-file.ts';
+import { runCase } from '../../api/run-case.ts';
+import { ReceiptcheckError } from '../../errors.ts';
+import { encodeJson } from '../../report/encode.ts';
+import { caseVerdictLine, formatCaseResult } from '../../report/format-case-result.ts';
+import { formatJunit, type JunitCase } from '../../report/format-junit.ts';
+import type { CliContext } from '../cli-context.ts';
+import { helpBlocks } from '../command-help.ts';
+import { EXIT } from '../exit-codes.ts';
+import { writeTextFile } from '../write-text-file.ts';
+
+interface ScenariosFlags {
+  handler?: string;
+  dir: string;
+  json?: boolean;
+  junit?: string;
+  verbose?: boolean;
+}
+
+/** Registers `scenarios`. */
+export function registerScenarios(program: Command, ctx: CliContext): void {
+  program
+    .command('scenarios')
+    .description('run every case file under scenarios/ against a handler')
+    .option(
+      '--handler <path|name>',
+      'run every file against this handler (default: the one each file names, else reference)',
+    )
+    .option('--dir <dir>', 'the folder searched recursively for *.json case files', 'scenarios')
+    .option('--json', 'print exactly one JSON object on stdout')
+    .option('--junit <file>', 'also write JUnit XML (one testcase per file) to this file')
+    .option('--verbose', 'print stacks with errors')
+    .addHelpText(
+      'after',
+      helpBlocks(`Examples:
+  receiptcheck scenarios                          the article's 12 cases and any regressions
+  receiptcheck scenarios --handler ./my-handler.ts
+  receiptcheck scenarios --dir scenarios/article --handler version-before-receipt`),
+    )
+    .action(async (flags: ScenariosFlags) => {
+      if (!existsSync(flags.dir))
+        throw new ReceiptcheckError(
+          'E_BAD_SCENARIO',
+          `no folder ${flags.dir}; pass one with --dir`,
+        );
+      const files = listCaseFiles(flags.dir);
+      if (files.length === 0)
+        throw new ReceiptcheckError('E_BAD_SCENARIO', `no *.json case files under ${flags.dir}`);
+      const cases: JunitCase[] = [];
+      const report: object[] = [];
+      let failed = 0;
+      for (const file of files) {
+        const started = performance.now();
+        const c = loadCaseFile(file);
+        // A file or handler that cannot load throws a coded error: exit 2 for the whole command.
+        const result = await runCase(c, flags.handler ? { handler: flags.handler } : {});
+        const text = formatCaseResult(c, result);
+        if (result.verdict === 'failed') failed++;
+        if (!flags.json)
+          ctx.io.stdout(
+            `${result.verdict === 'failed' ? `${text}\n\n` : `${caseVerdictLine(c, result)}\n`}`,
+          );
+        report.push({
+          file,
+          name: c.name,
+          verdict: result.verdict,
+          handler: result.handler,
+          failures: result.failures,
+          expectationFailures: result.expectationFailures,
+        });
+        cases.push({
+          name: c.name,
+          classname: `receiptcheck.scenarios.${result.handler}`,
+          timeMs: performance.now() - started,
+          ...(result.verdict === 'failed'
+            ? { failure: { message: caseVerdictLine(c, result), text } }
+            : {}),
+        });
+      }
+      const verdict = failed === 0 ? 'passed' : 'failed';
+      if (flags.junit)
+        writeTextFile(
+          flags.junit,
+          formatJunit({ name: 'receiptcheck scenarios', cases }),
+          '--junit',
+        );
+      if (flags.json)
+        ctx.io.stdout(`${encodeJson({ verdict, total: files.length, failed, cases: report })}\n`);
+      else ctx.io.stdout(`\n${files.length - failed} of ${files.length} case files passed\n`);
+      ctx.exitCode = failed === 0 ? EXIT.ok : EXIT.failed;
+    });
+}

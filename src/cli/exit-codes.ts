@@ -1,0 +1,17 @@
+/**
+ * The CLI's exit codes, the contract CI scripts rely on. `--help` of every command lists them.
+ */
+
+/** 0: everything held; 1: a counterexample was found (or a mutant survived); 2: bad usage or an unfit plugin. */
+export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
+
+/** One of the exit codes. */
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+/** The help text block that explains the exit codes. */
+export const EXIT_CODES_HELP = `Exit codes:
+  0  everything held
+  1  a counterexample was found (mutants: a mutant survived or the reference failed)
+  2  bad usage, a bad flag value, or a handler that cannot be loaded or does not fit the
+     plugin interface; one line "receiptcheck: E_CODE: message" on stderr
+     (add --verbose for the stack)`;

@@ -1,0 +1,35 @@
+/**
+ * Flag value parsers for commander: they check only the syntax (is it a number, is it `i/n`) and
+ * throw commander's `InvalidArgumentError`, which the CLI reports as `E_BAD_OPTION`. Ranges and
+ * defaults are checked once, in `resolveOptions`, for the CLI and the API alike.
+ */
+import { InvalidArgumentError } from 'commander';
+import { MODES, type Mode } from '../api/options.ts';
+
+/** An integer, written in decimal: `300`, `-1`. */
+export function parseInteger(value: string): number {
+  if (!/^[+-]?\d+$/.test(value.trim())) throw new InvalidArgumentError('expected an integer.');
+  return Number(value);
+}
+
+/** A decimal number: `2`, `0.5`. */
+export function parseNumber(value: string): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n))
+    throw new InvalidArgumentError('expected a number.');
+  return n;
+}
+
+/** `i/n`, e.g. `2/4`: run the second of four shards. */
+export function parseShard(value: string): { index: number; count: number } {
+  const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(value);
+  if (!m) throw new InvalidArgumentError('expected i/n, for example 2/4.');
+  return { index: Number(m[1]), count: Number(m[2]) };
+}
+
+/** One of the execution modes. */
+export function parseMode(value: string): Mode {
+  if (!(MODES as readonly string[]).includes(value))
+    throw new InvalidArgumentError(`expected one of ${MODES.join(', ')}.`);
+  return value as Mode;
+}

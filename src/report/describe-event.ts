@@ -1,0 +1,96 @@
+/**
+ * Plain words for one event of a sequence, as a person would tell it:
+ * `alice@team-a retries r0: set automation 1 to 30 min expecting v1 — response lost`.
+ * Pure; the counterexample renderer numbers and indents these lines.
+ */
+import type { CallEvent, Event } from '../model/events.ts';
+import type { Fixture } from '../model/world.ts';
+
+const LONG = 24;
+
+/** The client as `user@workspace`, or `client N` when the fixture has no such principal. */
+export function describeClient(fixture: Fixture, client: number): string {
+  const p = fixture.principals[client];
+  return p ? `${p.user}@${p.workspace}` : `client ${client}`;
+}
+
+/** One event in words. */
+export function describeEvent(event: Event, fixture: Fixture): string {
+  switch (event.kind) {
+    case 'call':
+      return describeCall(event, fixture);
+    case 'revoke':
+      return `${describeClient(fixture, event.client)} loses the automation:write scope`;
+    case 'restore':
+      return `${describeClient(fixture, event.client)} gets the automation:write scope back`;
+    case 'move':
+      return `automation ${event.automationId} moves to workspace ${event.workspace}`;
+    case 'delete':
+      return `automation ${event.automationId} is deleted (its receipts stay)`;
+    case 'recreate':
+      return `automation ${event.automationId} is re-created in ${event.workspace} at version 1`;
+    case 'storeFail':
+      return 'the receipt store starts failing (every receipt insert fails)';
+    case 'storeRestore':
+      return 'the receipt store works again';
+  }
+}
+
+const VERB: Record<NonNullable<CallEvent['intent']>, string> = {
+  new: 'sends',
+  retry: 'retries',
+  reuse: 'reuses key',
+  invalid: 'sends',
+};
+
+function describeCall(event: CallEvent, fixture: Fixture): string {
+  const r = event.request;
+  const who = describeClient(fixture, event.client);
+  const verb = VERB[event.intent ?? 'new'];
+  const target =
+    typeof r.automationId === 'number' && Number.isSafeInteger(r.automationId)
+      ? `automation ${r.automationId}`
+      : `automation ${formatValue(r.automationId)}`;
+  const interval =
+    typeof r.intervalMinutes === 'number' && Number.isFinite(r.intervalMinutes)
+      ? `${r.intervalMinutes} min`
+      : formatValue(r.intervalMinutes);
+  const version =
+    typeof r.expectedVersion === 'number' && Number.isSafeInteger(r.expectedVersion)
+      ? `v${r.expectedVersion}`
+      : `version ${formatValue(r.expectedVersion)}`;
+  const tail =
+    event.delivery === 'lostRequest'
+      ? ' — request lost (never reached the server)'
+      : event.delivery === 'lostResponse'
+        ? ' — response lost (committed, reply dropped)'
+        : '';
+  return `${who} ${verb} ${formatRequestId(r.requestId)}: set ${target} to ${interval} expecting ${version}${tail}`;
+}
+
+/** A request id bare when it is a plain token (`r0`), quoted and shortened otherwise. */
+export function formatRequestId(value: unknown): string {
+  if (typeof value === 'string' && /^[A-Za-z0-9_-]{1,24}$/.test(value)) return value;
+  return `request id ${formatValue(value)}`;
+}
+
+/** Any generated value, readable and unambiguous: `"1 OR 1=1"`, `NaN`, `true`, `1.5`, `undefined`. */
+export function formatValue(value: unknown): string {
+  if (typeof value === 'string') {
+    const shown = value.length > LONG ? `${value.slice(0, LONG)}…` : value;
+    const quoted = JSON.stringify(shown);
+    return value.length > LONG ? `${quoted} (${value.length} chars)` : quoted;
+  }
+  if (typeof value === 'number') {
+    if (Object.is(value, -0)) return '-0';
+    if (Number.isSafeInteger(value) || !Number.isInteger(value)) return String(value);
+    return `${value} (unsafe integer)`;
+  }
+  if (value === undefined) return 'undefined';
+  if (typeof value === 'bigint') return `${value}n`;
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}

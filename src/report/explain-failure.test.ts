@@ -1,0 +1,119 @@
+/**
+ * `explainFailure` names the contract rule each expected outcome stands for, and says which
+ * invariant or which rows broke; `describeEvent` tells every event kind in plain words.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Failure } from '../check/check-run.ts';
+import type { CallEvent } from '../model/events.ts';
+import { type Observed, outcome } from '../model/outcome.ts';
+import { DEFAULT_FIXTURE } from '../model/world.ts';
+import { describeEvent, formatValue } from './describe-event.ts';
+import { explainFailure } from './explain-failure.ts';
+
+const call: CallEvent = {
+  kind: 'call',
+  client: 0,
+  request: { requestId: 'r0', automationId: 1, expectedVersion: 1, intervalMinutes: 30 },
+  delivery: 'lostResponse',
+  intent: 'retry',
+};
+const result = { id: 1, intervalMinutes: 30, version: 2 };
+const mismatch = (expected: Observed, actual: Observed): Failure => ({
+  kind: 'outcome',
+  step: 2,
+  lane: 0,
+  event: call,
+  expected,
+  actual,
+});
+
+describe('explainFailure', () => {
+  it.each<[Observed, string]>([
+    [outcome.refused('forbidden'), '1'],
+    [outcome.invalid('requestId'), '2'],
+    [outcome.invalid('automationId'), '3'],
+    [outcome.invalid('expectedVersion'), '3'],
+    [outcome.invalid('intervalMinutes'), '4'],
+    [outcome.refused('unavailable'), '6'],
+    [outcome.replayed(result), '7'],
+    [outcome.keyReuse(), '7'],
+    [outcome.refused('conflict'), '8'],
+    [outcome.error('x'), '10'],
+    [outcome.fresh(result), '9–11'],
+  ])('expected %j is rule %s', (expected, rule) => {
+    expect(explainFailure(mismatch(expected, { kind: 'keyReuse' })).rule).toBe(rule);
+  });
+
+  it('says what was wrong with an ok: the flag, the stored result, an exception let through', () => {
+    const fresh = outcome.fresh(result);
+    expect(explainFailure(mismatch(outcome.replayed(result), fresh)).text).toContain(
+      'replayed flag is missing',
+    );
+    expect(
+      explainFailure(
+        mismatch(outcome.replayed(result), outcome.replayed({ ...result, version: 3 })),
+      ).text,
+    ).toContain('different result than the one stored');
+    expect(explainFailure(mismatch(fresh, { kind: 'unexpected', message: 'boom' })).text).toContain(
+      'let an exception through',
+    );
+  });
+
+  it('names the invariant, and the rows and receipts that differ', () => {
+    expect(
+      explainFailure({
+        kind: 'invariant',
+        invariant: 'receipts equal fresh oks',
+        message: '2 vs 1',
+      }).text,
+    ).toBe('invariant broken: receipts equal fresh oks (2 vs 1)');
+    const text = explainFailure({
+      kind: 'snapshot',
+      differences: [
+        { what: 'automation', id: 1 },
+        { what: 'receipt', key: 'team-a\u0000alice\u0000set_interval.v1\u0000r0' },
+      ],
+    }).text;
+    expect(text).toContain('automation 1, receipt alice@team-a/r0');
+  });
+});
+
+describe('describeEvent', () => {
+  it('tells a call as the person saw it', () => {
+    expect(describeEvent(call, DEFAULT_FIXTURE)).toBe(
+      'alice@team-a retries r0: set automation 1 to 30 min expecting v1 — response lost (committed, reply dropped)',
+    );
+  });
+
+  it('keeps invalid values unambiguous', () => {
+    const bad = { ...call, intent: 'invalid' as const, delivery: 'delivered' as const };
+    const text = describeEvent(
+      {
+        ...bad,
+        request: {
+          requestId: '',
+          automationId: true,
+          expectedVersion: Number.NaN,
+          intervalMinutes: '5',
+        },
+      },
+      DEFAULT_FIXTURE,
+    );
+    expect(text).toBe(
+      'alice@team-a sends request id "": set automation true to "5" expecting version NaN',
+    );
+    expect(formatValue('x'.repeat(70))).toMatch(/…" \(70 chars\)$/);
+    expect(formatValue(2 ** 60)).toContain('unsafe integer');
+  });
+
+  it('tells every world event', () => {
+    const f = DEFAULT_FIXTURE;
+    expect(describeEvent({ kind: 'revoke', client: 1 }, f)).toBe(
+      'bob@team-a loses the automation:write scope',
+    );
+    expect(describeEvent({ kind: 'move', automationId: 1, workspace: 'team-b' }, f)).toBe(
+      'automation 1 moves to workspace team-b',
+    );
+    expect(describeEvent({ kind: 'storeFail' }, f)).toContain('receipt store starts failing');
+  });
+});

@@ -1,0 +1,49 @@
+/**
+ * Renders the result of running one case file (`receiptcheck replay`, `receiptcheck scenarios`):
+ * a one-line verdict, and for a failing case the numbered steps, what broke, the promises in
+ * the file that did not hold and the database difference. Pure.
+ */
+import type { CaseResult } from '../api/run-case.ts';
+import type { CaseFile } from './case-file.ts';
+import {
+  formatDatabase,
+  formatExplanations,
+  formatSteps,
+  type ReadableCase,
+  reproduce,
+} from './format-counterexample.ts';
+
+/** The one-line verdict, e.g. `✗ 02-lost-response-replays: fails against version-before-receipt`. */
+export function caseVerdictLine(c: CaseFile, r: CaseResult): string {
+  const against = `against ${r.handler} (${r.mode})`;
+  return r.verdict === 'passed'
+    ? `✓ ${c.name}: passes ${against}`
+    : `✗ ${c.name}: fails ${against}, ${r.failures.length + r.expectationFailures.length} problem(s)`;
+}
+
+/** The verdict line, and for a failure the full readable account; `savedPath` adds the replay command. */
+export function formatCaseResult(c: CaseFile, r: CaseResult, savedPath?: string): string {
+  const lines = [caseVerdictLine(c, r)];
+  if (r.verdict === 'passed') return lines.join('\n');
+  const readable: ReadableCase = {
+    handler: r.handler,
+    handlerName: r.handler,
+    mode: r.mode,
+    fixture: c.fixture,
+    steps: c.steps,
+    failures: r.failures,
+    ...(typeof c.extra.seed === 'number' ? { seed: c.extra.seed } : {}),
+    ...(typeof c.extra.path === 'string' ? { path: c.extra.path } : {}),
+  };
+  // A saved counterexample's description repeats "What broke"; a scenario's says what it is about.
+  if (c.description && c.extra.failures === undefined) lines.push(`  ${c.description}`);
+  lines.push('', 'Steps:', ...formatSteps(readable), '', 'What broke:');
+  lines.push(...formatExplanations(r.failures, c.steps));
+  if (r.expectationFailures.length > 0) {
+    lines.push('', 'Promises in the file that did not hold:');
+    for (const e of r.expectationFailures) lines.push(`  - ${e.message}`);
+  }
+  lines.push('', 'Database (expected by the model vs found):', ...formatDatabase(r.failures));
+  lines.push('', ...reproduce(readable, savedPath ? { savedPath } : {}));
+  return lines.join('\n');
+}

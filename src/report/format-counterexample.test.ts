@@ -1,0 +1,90 @@
+/**
+ * The counterexample renderer: numbered steps, one lane per client in a group, the model's
+ * outcome on calls that agreed, expected vs actual where they did not, the rows that differ and
+ * the commands that reproduce it.
+ */
+import { describe, expect, it } from 'vitest';
+import type { CallEvent } from '../model/events.ts';
+import { outcome } from '../model/outcome.ts';
+import { DEFAULT_FIXTURE } from '../model/world.ts';
+import { formatCounterexample, type ReadableCase } from './format-counterexample.ts';
+
+const send = (client: number, intent: CallEvent['intent']): CallEvent => ({
+  kind: 'call',
+  client,
+  request: { requestId: 'r0', automationId: 1, expectedVersion: 1, intervalMinutes: 30 },
+  delivery: 'delivered',
+  intent,
+});
+const result = { id: 1, intervalMinutes: 30, version: 2 };
+
+const race: ReadableCase = {
+  handler: './my-handler.ts',
+  handlerName: 'mine',
+  mode: 'sequential',
+  fixture: DEFAULT_FIXTURE,
+  seed: 42,
+  path: '3:1',
+  runsToFailure: 3,
+  shrinks: 9,
+  steps: [
+    { kind: 'delete', automationId: 2 },
+    { kind: 'concurrent', events: [send(0, 'new'), send(0, 'retry')] },
+  ],
+  failures: [
+    {
+      kind: 'outcome',
+      step: 1,
+      lane: 1,
+      event: send(0, 'retry'),
+      expected: outcome.replayed(result),
+      actual: outcome.fresh({ ...result, version: 3 }),
+    },
+    {
+      kind: 'snapshot',
+      differences: [
+        {
+          what: 'automation',
+          id: 1,
+          expected: { id: 1, workspace: 'team-a', intervalMinutes: 30, version: 2 },
+          actual: { id: 1, workspace: 'team-a', intervalMinutes: 30, version: 3 },
+        },
+      ],
+    },
+  ],
+};
+
+describe('formatCounterexample', () => {
+  const text = formatCounterexample(race, { savedPath: 'counterexamples/mine.json' });
+
+  it('numbers the steps and gives a group one lane per client', () => {
+    expect(text).toContain('  1.  automation 2 is deleted (its receipts stay)');
+    expect(text).toContain('  2.  at the same moment, on separate connections:');
+    expect(text).toContain(
+      '      lane 1  alice@team-a sends r0: set automation 1 to 30 min expecting v1\n              → ok(fresh, id 1 interval 30 v2)',
+    );
+    expect(text).toContain('      lane 2  alice@team-a retries r0');
+  });
+
+  it('shows expected vs actual, the rule, the rows that differ and how to reproduce', () => {
+    expect(text).toContain(
+      '✗ expected ok(replayed, id 1 interval 30 v2)\n                actual   ok(fresh, id 1 interval 30 v3)',
+    );
+    expect(text).toContain('  - step 2 lane 2: rule 7: a receipt exists');
+    expect(text).toContain(
+      '  automation 1: expected interval 30 v2 in team-a, found interval 30 v3 in team-a',
+    );
+    expect(text).toContain('  seed 42, fast-check path 3:1');
+    expect(text).toContain('  replay:  npx receiptcheck replay counterexamples/mine.json');
+    expect(text).toContain('  re-run:  npx receiptcheck run --handler ./my-handler.ts --seed 42');
+  });
+
+  it('says when the database agrees, and leaves out CLI commands when asked', () => {
+    const quiet = formatCounterexample(
+      { ...race, failures: race.failures.slice(0, 1) },
+      { commands: false },
+    );
+    expect(quiet).toContain('Database (expected by the model vs found):\n  no difference');
+    expect(quiet).not.toContain('npx receiptcheck');
+  });
+});

@@ -1,0 +1,166 @@
+/**
+ * Renders a failing sequence for people: numbered steps in plain words (one lane per client for
+ * a group released together), expected against actual on the steps that went wrong, the contract
+ * rule broken in words, the database difference, and how to reproduce it. Pure: the same input
+ * always gives the same text, so it can go to a terminal, a JUnit failure or an thrown Error.
+ */
+import type { Failure } from '../check/check-run.ts';
+import type { Step } from '../model/events.ts';
+import { flatten } from '../model/flatten.ts';
+import { describeOutcome, type Observed } from '../model/outcome.ts';
+import { initialState } from '../model/state.ts';
+import { step as modelStep } from '../model/step.ts';
+import type { Fixture } from '../model/world.ts';
+import { describeEvent } from './describe-event.ts';
+import { explainFailure } from './explain-failure.ts';
+import { formatSnapshotDiff } from './format-snapshot-diff.ts';
+
+/** How many failures are explained before the rest is counted. */
+export const FAILURES_SHOWN = 6;
+
+/** What the renderer reads; a `Counterexample` from `checkHandler` fits, and so does a replayed case. */
+export interface ReadableCase {
+  /** The handler as the user gave it (name or path), for the re-run command. */
+  readonly handler?: string;
+  readonly handlerName: string;
+  readonly mode: string;
+  readonly fixture: Fixture;
+  readonly steps: readonly Step[];
+  readonly failures: readonly Failure[];
+  readonly seed?: number;
+  /** fast-check's replay path. */
+  readonly path?: string;
+  readonly runsToFailure?: number;
+  readonly shrinks?: number;
+}
+
+/** Where the case was saved, and whether to print the CLI commands that reproduce it. */
+export interface RenderContext {
+  /** The counterexample file, for the `replay` command. */
+  readonly savedPath?: string;
+  /** Print `receiptcheck` commands (default true); the API turns them off for its own hint. */
+  readonly commands?: boolean;
+  /** Extra lines to print under "Reproduce". */
+  readonly hints?: readonly string[];
+}
+
+/** The whole counterexample as text, lines joined with `\n`, no trailing newline. */
+export function formatCounterexample(c: ReadableCase, context: RenderContext = {}): string {
+  return [
+    headline(c),
+    '',
+    'Steps:',
+    ...formatSteps(c),
+    '',
+    'What broke:',
+    ...formatExplanations(c.failures, c.steps),
+    '',
+    'Database (expected by the model vs found):',
+    ...formatDatabase(c.failures),
+    '',
+    ...reproduce(c, context),
+  ].join('\n');
+}
+
+/** One line per failure (capped): where it happened and the rule it broke, in words. */
+export function formatExplanations(failures: readonly Failure[], steps: readonly Step[]): string[] {
+  const lines = failures.slice(0, FAILURES_SHOWN).map((f) => {
+    const e = explainFailure(f);
+    return `  - ${where(f, steps)}${e.rule ? `rule ${e.rule}: ` : ''}${e.text}`;
+  });
+  if (failures.length > FAILURES_SHOWN)
+    lines.push(`  … and ${failures.length - FAILURES_SHOWN} more`);
+  return lines.length > 0
+    ? lines
+    : ['  - nothing: every outcome, the database and every invariant agree'];
+}
+
+/** The snapshot difference among `failures`, indented, or `no difference`. */
+export function formatDatabase(failures: readonly Failure[]): string[] {
+  const diff = failures.find((f) => f.kind === 'snapshot');
+  return diff?.kind === 'snapshot'
+    ? formatSnapshotDiff(diff.differences).map((l) => `  ${l}`)
+    : ['  no difference'];
+}
+
+/** The numbered steps, with the model's outcome on every call and expected vs actual where they differ. */
+export function formatSteps(c: ReadableCase): string[] {
+  const bad = new Map<string, Extract<Failure, { kind: 'outcome' }>>();
+  for (const f of c.failures) if (f.kind === 'outcome') bad.set(`${f.step}:${f.lane}`, f);
+  // In sequential mode a group runs in lane order, so the model's outcome per call is exact.
+  const modelled = c.mode === 'sequential' ? modelOutcomes(c) : new Map<string, Observed>();
+  const lines: string[] = [];
+  c.steps.forEach((s, i) => {
+    const n = `${i + 1}.`.padEnd(4);
+    const events = s.kind === 'concurrent' ? s.events : [s];
+    if (s.kind === 'concurrent') lines.push(`  ${n}at the same moment, on separate connections:`);
+    events.forEach((event, lane) => {
+      const prefix = s.kind === 'concurrent' ? `${' '.repeat(6)}lane ${lane + 1}  ` : `  ${n}`;
+      const indent = ' '.repeat(prefix.length);
+      lines.push(`${prefix}${describeEvent(event, c.fixture)}`);
+      const failure = bad.get(`${i}:${lane}`);
+      if (failure) {
+        lines.push(`${indent}✗ expected ${describeOutcome(failure.expected)}`);
+        lines.push(`${indent}  actual   ${describeOutcome(failure.actual)}`);
+        return;
+      }
+      const o = modelled.get(`${i}:${lane}`);
+      if (o && o.kind !== 'notSent')
+        lines.push(
+          `${indent}→ ${describeOutcome(o)}${event.kind === 'call' && event.delivery === 'lostResponse' ? ' (the client never sees it)' : ''}`,
+        );
+    });
+  });
+  return lines;
+}
+
+function headline(c: ReadableCase): string {
+  const n = c.steps.length;
+  const found =
+    c.runsToFailure !== undefined
+      ? `, found at run ${c.runsToFailure}${c.shrinks !== undefined ? ` and shrunk ${c.shrinks} times` : ''}`
+      : '';
+  return `Counterexample for ${c.handlerName} (${c.mode} mode): ${n} step${n === 1 ? '' : 's'}${found}`;
+}
+
+function modelOutcomes(c: ReadableCase): Map<string, Observed> {
+  const out = new Map<string, Observed>();
+  let state = initialState(c.fixture);
+  for (const placed of flatten(c.steps)) {
+    const t = modelStep(state, placed.event);
+    state = t.state;
+    if (t.outcome) out.set(`${placed.step}:${placed.lane}`, t.outcome);
+  }
+  return out;
+}
+
+function where(f: Failure, steps: readonly Step[]): string {
+  if (f.kind === 'outcome') {
+    const group = steps[f.step]?.kind === 'concurrent';
+    return `step ${f.step + 1}${group ? ` lane ${f.lane + 1}` : ''}: `;
+  }
+  if (f.kind === 'invariant' && f.step !== undefined) return `after step ${f.step + 1}: `;
+  return '';
+}
+
+/** The seed, fast-check path and the commands that reproduce the case. */
+export function reproduce(c: ReadableCase, context: RenderContext): string[] {
+  const lines = ['Reproduce:'];
+  if (c.seed !== undefined)
+    lines.push(`  seed ${c.seed}${c.path ? `, fast-check path ${c.path}` : ''}`);
+  if (context.commands !== false) {
+    if (context.savedPath)
+      lines.push(`  replay:  npx receiptcheck replay ${quoteArg(context.savedPath)}`);
+    if (c.seed !== undefined && c.handler)
+      lines.push(
+        `  re-run:  npx receiptcheck run --handler ${quoteArg(c.handler)} --seed ${c.seed}${c.mode !== 'sequential' ? ` --mode ${c.mode}` : ''}`,
+      );
+  }
+  for (const h of context.hints ?? []) lines.push(`  ${h}`);
+  return lines;
+}
+
+/** Quotes a shell argument only when it needs it. */
+export function quoteArg(arg: string): string {
+  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", `'\\''`)}'`;
+}

@@ -1,0 +1,67 @@
+/**
+ * The summary printed after every `receiptcheck run`: handler, mode, seed (and how to set it),
+ * runs, steps, events covered per kind, elapsed time and the verdict. Pure.
+ */
+import type { CheckResult } from '../api/check-handler.ts';
+import { SEED_ENV } from '../api/options.ts';
+import { COVERAGE_KINDS } from './coverage.ts';
+
+/** What the summary adds to the result: the seed the user asked for, and the limit that stopped it. */
+export interface SummaryContext {
+  /** The seed before sharding (`result.seed` is the shard's own when sharded). */
+  readonly baseSeed?: number;
+  readonly timeLimitSeconds?: number;
+  /** The counterexample file written, if any. */
+  readonly savedPath?: string;
+}
+
+/** The summary as lines joined with `\n`. */
+export function formatSummary(r: CheckResult, context: SummaryContext = {}): string {
+  const base = context.baseSeed ?? r.seed;
+  const shard = r.shard
+    ? `; shard ${r.shard.index}/${r.shard.count} runs with its own seed ${r.seed}, derived from it`
+    : '';
+  const lines = [
+    `receiptcheck: ${r.handlerName}${r.handler !== r.handlerName ? ` (${r.handler})` : ''} in ${r.mode} mode`,
+    `  seed      ${base} (set with --seed or ${SEED_ENV}${shard})`,
+    `  runs      ${r.runs} of ${r.runsPlanned}, ${r.steps} steps, ${formatElapsed(r.elapsedMs)}`,
+  ];
+  if (r.timedOut)
+    lines.push(
+      `  stopped   by the time limit${context.timeLimitSeconds ? ` of ${context.timeLimitSeconds} s` : ''} after ${r.runs} of ${r.runsPlanned} runs; what ran is reported`,
+    );
+  // In a failing run the few runs before the failure say little about coverage: list only what ran.
+  lines.push(...formatCoverage(r.coverage, r.verdict === 'passed'));
+  lines.push(`  verdict   ${verdictLine(r)}`);
+  if (context.savedPath) lines.push(`  saved     ${context.savedPath}`);
+  return lines.join('\n');
+}
+
+/** Events per kind, five to a line; with `listMissing`, kinds never exercised are named too. */
+export function formatCoverage(
+  coverage: Readonly<Record<string, number>>,
+  listMissing = true,
+): string[] {
+  const seen = COVERAGE_KINDS.filter((k) => (coverage[k] ?? 0) > 0).map(
+    (k) => `${k} ${coverage[k]}`,
+  );
+  const lines: string[] = [];
+  for (let i = 0; i < seen.length; i += 5)
+    lines.push(`${i === 0 ? '  events    ' : '            '}${seen.slice(i, i + 5).join(' · ')}`);
+  if (lines.length === 0) lines.push('  events    none');
+  const missing = COVERAGE_KINDS.filter((k) => !((coverage[k] ?? 0) > 0));
+  if (listMissing && missing.length > 0) lines.push(`  not seen  ${missing.join(', ')}`);
+  return lines;
+}
+
+function verdictLine(r: CheckResult): string {
+  if (r.verdict === 'passed')
+    return `PASSED: the handler held the contract on every run${r.timedOut ? ' that ran' : ''}`;
+  const cx = r.counterexample;
+  return `FAILED: counterexample of ${cx?.steps.length ?? '?'} step(s) found at run ${cx?.runsToFailure ?? '?'}`;
+}
+
+/** `850 ms` or `12.3 s`. */
+export function formatElapsed(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
+}

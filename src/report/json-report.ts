@@ -1,0 +1,47 @@
+/**
+ * The one JSON object `receiptcheck run --json` prints: verdict, counts, coverage, seed and, on
+ * failure, the counterexample as data plus its rendering. Pure; print it with `encodeJson` so NaN
+ * and friends in a counterexample survive.
+ */
+import type { CheckResult } from '../api/check-handler.ts';
+import { explainFailure } from './explain-failure.ts';
+import { formatCounterexample } from './format-counterexample.ts';
+
+/** What `--json` adds to the result. */
+export interface JsonReportContext {
+  readonly baseSeed?: number;
+  /** The counterexample file written, if any. */
+  readonly savedPath?: string;
+}
+
+/** The run's report as one plain object. */
+export function toJsonReport(r: CheckResult, context: JsonReportContext = {}): object {
+  const cx = r.counterexample;
+  return {
+    verdict: r.verdict,
+    handler: r.handler,
+    handlerName: r.handlerName,
+    mode: r.mode,
+    seed: context.baseSeed ?? r.seed,
+    ...(r.shard ? { shard: r.shard, shardSeed: r.seed } : {}),
+    runs: r.runs,
+    runsPlanned: r.runsPlanned,
+    steps: r.steps,
+    elapsedMs: Math.round(r.elapsedMs),
+    timedOut: r.timedOut,
+    coverage: r.coverage,
+    ...(cx
+      ? {
+          counterexample: {
+            ...cx,
+            explanations: cx.failures.map(explainFailure),
+            ...(context.savedPath ? { file: context.savedPath } : {}),
+            text: formatCounterexample(
+              cx,
+              context.savedPath ? { savedPath: context.savedPath } : {},
+            ),
+          },
+        }
+      : {}),
+  };
+}

@@ -1,0 +1,43 @@
+/**
+ * The JUnit suite of one `receiptcheck run`: a single testcase named after the handler, failing
+ * with the rendered counterexample. Pure; `format-junit.ts` writes the XML.
+ */
+import type { CheckResult } from '../api/check-handler.ts';
+import { explainFailure } from './explain-failure.ts';
+import { formatCounterexample, type RenderContext } from './format-counterexample.ts';
+import type { JunitSuite } from './format-junit.ts';
+import { formatSummary, type SummaryContext } from './format-summary.ts';
+
+/** The suite for `r`: the run's settings as properties, the counterexample as the failure text. */
+export function runSuite(r: CheckResult, context: SummaryContext & RenderContext = {}): JunitSuite {
+  const cx = r.counterexample;
+  const first = cx?.failures[0];
+  const why = first ? explainFailure(first) : undefined;
+  return {
+    name: 'receiptcheck',
+    properties: {
+      handler: r.handler,
+      mode: r.mode,
+      seed: context.baseSeed ?? r.seed,
+      runs: r.runs,
+      steps: r.steps,
+      ...(r.shard ? { shard: `${r.shard.index}/${r.shard.count}` } : {}),
+      timedOut: String(r.timedOut),
+    },
+    cases: [
+      {
+        name: `${r.handlerName} holds the retry-receipt contract (${r.mode})`,
+        classname: `receiptcheck.run.${r.handlerName}`,
+        timeMs: r.elapsedMs,
+        ...(cx
+          ? {
+              failure: {
+                message: `counterexample of ${cx.steps.length} step(s): ${why?.rule ? `rule ${why.rule}: ` : ''}${why?.text ?? 'see text'}`,
+                text: `${formatCounterexample(cx, context)}\n\n${formatSummary(r, context)}`,
+              },
+            }
+          : {}),
+      },
+    ],
+  };
+}
