@@ -4,6 +4,7 @@
  */
 import type { Command } from 'commander';
 import type { CliContext } from '../cli-context.ts';
+import { registerMutants } from './mutants.ts';
 import { registerReplay } from './replay.ts';
 import { registerRun } from './run.ts';
 import { registerScenarios } from './scenarios.ts';
@@ -15,5 +16,6 @@ export type RegisterCommand = (program: Command, ctx: CliContext) => void;
 export const COMMANDS: readonly RegisterCommand[] = [
   registerRun,
   registerReplay,
+  registerMutants,
   registerScenarios,
 ];

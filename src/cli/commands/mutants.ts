@@ -1,0 +1,166 @@
+/**
+ * `receiptcheck mutants`: runs every catalogued mutant and the reference, and prints the kill
+ * matrix (runs to kill, time, shrunk length, and whether the article's scenarios alone catch it).
+ * Exit 1 when a mutant survives or the reference fails; `--list` prints the catalogue.
+ */
+import type { Command } from 'commander';
+import { saveCounterexample } from '../../api/counterexample-store.ts';
+import type { CheckOptions, Mode } from '../../api/options.ts';
+import { MUTANT_CATALOGUE, UNCATALOGUED_BUGS } from '../../handlers/mutant-catalogue.ts';
+import { BUNDLED_HANDLERS } from '../../handlers/registry.ts';
+import { encodeJson } from '../../report/encode.ts';
+import { formatCounterexample } from '../../report/format-counterexample.ts';
+import { formatJunit } from '../../report/format-junit.ts';
+import {
+  type KillResult,
+  killMatrixRows,
+  renderKillMatrix,
+  summarizeKills,
+} from '../../report/kill-matrix.ts';
+import type { CliContext } from '../cli-context.ts';
+import { DEFAULTS, ENV_HELP, helpBlocks, MODES_TEXT } from '../command-help.ts';
+import { EXIT } from '../exit-codes.ts';
+import { articleScenarios, killTargets, type Measured, measureKill } from '../measure-kills.ts';
+import { parseInteger, parseMode } from '../parse-flags.ts';
+import { writeTextFile } from '../write-text-file.ts';
+
+interface MutantsFlags {
+  list?: boolean;
+  runs?: number;
+  seed?: number;
+  workers?: number;
+  mode?: Mode;
+  scenarios: boolean;
+  json?: boolean;
+  junit?: string;
+  out?: string;
+  verbose?: boolean;
+}
+
+/** Registers `mutants`. */
+export function registerMutants(program: Command, ctx: CliContext): void {
+  program
+    .command('mutants')
+    .description('run every bundled mutant and the reference; print the kill matrix')
+    .option('--list', 'print the catalogue (name, mode, bug, real-world class) and exit')
+    .option(
+      '--runs <n>',
+      `generated sequences per handler (default: ${DEFAULTS.runs})`,
+      parseInteger,
+    )
+    .option(
+      '--seed <s>',
+      `fast-check seed (default: $RECEIPTCHECK_SEED, else ${DEFAULTS.seed})`,
+      parseInteger,
+    )
+    .option(
+      '--workers <n>',
+      `worker threads for concurrent mode (default: ${DEFAULTS.workers})`,
+      parseInteger,
+    )
+    .option(
+      '--mode <mode>',
+      `only the mutants the catalogue checks in this mode (${MODES_TEXT})`,
+      parseMode,
+    )
+    .option('--no-scenarios', "skip the column that runs the article's 12 scenarios alone")
+    .option('--json', 'print exactly one JSON object on stdout')
+    .option('--junit <file>', 'also write JUnit XML, one testcase per handler')
+    .option('--out <dir>', "also save each mutant's counterexample file here")
+    .option('--verbose', 'print stacks with errors')
+    .addHelpText(
+      'after',
+      helpBlocks(
+        `Exit codes for mutants: 0 when every mutant is killed and the reference holds, 1 when a
+mutant survives or the reference fails (e.g. "mutants --runs 1" lets most survive).
+
+Each mutant runs in the mode its catalogue entry names; the reference runs in each of those
+modes. Any bundled name also works with "receiptcheck run --handler NAME".
+
+Examples:
+  receiptcheck mutants --list
+  receiptcheck mutants --mode sequential         the quick ones only
+  receiptcheck mutants --json > kill-matrix.json`,
+        ENV_HELP,
+      ),
+    )
+    .action(async (flags: MutantsFlags) => {
+      if (flags.list) {
+        ctx.io.stdout(formatCatalogue());
+        return;
+      }
+      const options: CheckOptions = {
+        ...(flags.runs !== undefined ? { runs: flags.runs } : {}),
+        ...(flags.seed !== undefined ? { seed: flags.seed } : {}),
+        ...(flags.workers !== undefined ? { workers: flags.workers } : {}),
+      };
+      const scenarios = flags.scenarios ? articleScenarios() : [];
+      const targets = killTargets().filter((t) => !flags.mode || t.mode === flags.mode);
+      const measured: Measured[] = [];
+      for (const [i, target] of targets.entries()) {
+        ctx.io.progressStream?.write(
+          `\r\x1b[K[${i + 1}/${targets.length}] ${target.name} (${target.mode})…`,
+        );
+        measured.push(await measureKill(target, options, scenarios));
+      }
+      ctx.io.progressStream?.write('\r\x1b[K');
+      const results: KillResult[] = measured.map((m) => m.result);
+      const saved = new Map<string, string>();
+      if (flags.out)
+        for (const m of measured)
+          if (m.counterexample && m.result.kind === 'mutant')
+            saved.set(m.result.name, saveCounterexample(m.counterexample, flags.out));
+      const summary = summarizeKills(results);
+      const seed = measured[0]?.check.seed;
+      if (flags.junit) writeTextFile(flags.junit, junit(measured, saved, seed), '--junit');
+      const matrix = renderKillMatrix(results);
+      if (flags.json) {
+        ctx.io.stdout(
+          `${encodeJson({ verdict: summary.verdict === 'ok' ? 'passed' : 'failed', seed, summary, rows: killMatrixRows(results), results, files: Object.fromEntries(saved) })}\n`,
+        );
+        ctx.io.stderr(`${matrix}\n`);
+      } else ctx.io.stdout(`${matrix}\n\nseed ${seed} (set with --seed or RECEIPTCHECK_SEED)\n`);
+      ctx.exitCode = summary.verdict === 'ok' ? EXIT.ok : EXIT.failed;
+    });
+}
+
+function formatCatalogue(): string {
+  const lines = ['Mutants (each a small variation of the reference with one bug):', ''];
+  for (const m of MUTANT_CATALOGUE)
+    lines.push(
+      `  ${m.name} (${m.mode})`,
+      `      bug:   ${m.bug}`,
+      `      class: ${m.realWorldClass}`,
+    );
+  lines.push('', 'Not catalogued on purpose:');
+  for (const b of UNCATALOGUED_BUGS) lines.push(`  ${b.bug}: ${b.reason}`);
+  const others = BUNDLED_HANDLERS.filter((h) => h.kind !== 'mutant').map(
+    (h) => `${h.name} (${h.kind})`,
+  );
+  lines.push('', `Other bundled handlers: ${others.join(', ')}`, '');
+  return lines.join('\n');
+}
+
+function junit(measured: readonly Measured[], saved: Map<string, string>, seed?: number): string {
+  const rows = killMatrixRows(measured.map((m) => m.result));
+  return formatJunit({
+    name: 'receiptcheck mutants',
+    ...(seed !== undefined ? { properties: { seed } } : {}),
+    cases: measured.map((m, i) => {
+      const row = rows[i];
+      const name = `${m.result.name} (${m.result.mode}) is ${m.result.kind === 'reference' ? 'held' : 'killed'}`;
+      const base = {
+        name,
+        classname: `receiptcheck.mutants.${m.result.kind}`,
+        timeMs: m.result.ms,
+      };
+      if (!row || row.asExpected) return base;
+      const cx = m.counterexample;
+      const savedPath = saved.get(m.result.name);
+      const text = cx
+        ? formatCounterexample(cx, savedPath ? { savedPath } : {})
+        : `${m.result.name} survived ${m.check.runs} generated runs (seed ${m.check.seed}); raise --runs or strengthen the generators`;
+      return { ...base, failure: { message: `${m.result.name}: ${row.status}`, text } };
+    }),
+  });
+}

@@ -1,0 +1,81 @@
+/**
+ * Runs the mutant catalogue for `receiptcheck mutants`: every catalogued mutant in the mode the
+ * catalogue names, the reference in each of those modes, and for each the article's scenarios
+ * alone. Returns the kill results the pure kill-matrix renderer reads, plus the counterexamples.
+ */
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { type CheckResult, type Counterexample, checkHandler } from '../api/check-handler.ts';
+import { listCaseFiles, loadCaseFile } from '../api/load-case-file.ts';
+import type { CheckOptions, Mode } from '../api/options.ts';
+import { runCase } from '../api/run-case.ts';
+import { MUTANT_CATALOGUE } from '../handlers/mutant-catalogue.ts';
+import type { CaseFile } from '../report/case-file.ts';
+import type { KillResult } from '../report/kill-matrix.ts';
+
+/** The article's 12 cases, shipped with receiptcheck: the "scenarios alone" column. */
+export const ARTICLE_SCENARIOS_DIR = fileURLToPath(
+  new URL('../../scenarios/article', import.meta.url),
+);
+
+/** One handler to measure. */
+export interface KillTarget {
+  readonly name: string;
+  readonly kind: 'mutant' | 'reference';
+  readonly mode: Mode;
+}
+
+/** A measured handler: the kill result and, when killed, its counterexample. */
+export interface Measured {
+  readonly result: KillResult;
+  readonly check: CheckResult;
+  readonly counterexample?: Counterexample;
+}
+
+/** The reference once per mode the catalogue uses (it must hold in each), then every mutant. */
+export function killTargets(): KillTarget[] {
+  const modes = [...new Set(MUTANT_CATALOGUE.map((m) => m.mode))];
+  return [
+    ...modes.map((mode) => ({ name: 'reference', kind: 'reference' as const, mode })),
+    ...MUTANT_CATALOGUE.map((m) => ({ name: m.name, kind: 'mutant' as const, mode: m.mode })),
+  ];
+}
+
+/** Checks one target with `options` (runs, seed, workers) and runs the scenarios against it. */
+export async function measureKill(
+  target: KillTarget,
+  options: CheckOptions,
+  scenarios: readonly CaseFile[],
+): Promise<Measured> {
+  const check = await checkHandler({ ...options, handler: target.name, mode: target.mode });
+  const cx = check.counterexample;
+  let killedByScenarios: boolean | undefined;
+  if (scenarios.length > 0) {
+    killedByScenarios = false;
+    for (const c of scenarios) {
+      const r = await runCase(c, { handler: target.name });
+      if (r.verdict === 'failed') {
+        killedByScenarios = true;
+        break;
+      }
+    }
+  }
+  return {
+    check,
+    ...(cx ? { counterexample: cx } : {}),
+    result: {
+      name: target.name,
+      kind: target.kind,
+      mode: target.mode,
+      killed: check.verdict === 'failed',
+      ms: check.elapsedMs,
+      ...(cx ? { runsToKill: cx.runsToFailure, shrunkLength: cx.steps.length } : {}),
+      ...(killedByScenarios !== undefined ? { killedByScenarios } : {}),
+    },
+  };
+}
+
+/** The article's case files, parsed; empty when the folder is absent. */
+export function articleScenarios(dir = ARTICLE_SCENARIOS_DIR): CaseFile[] {
+  return existsSync(dir) ? listCaseFiles(dir).map(loadCaseFile) : [];
+}

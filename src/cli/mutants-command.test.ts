@@ -1,0 +1,60 @@
+/**
+ * `receiptcheck mutants`: the catalogue listed, the kill matrix with exit 0 when every mutant is
+ * killed and the reference holds, and exit 1 when `--runs 1` lets mutants survive. Sequential
+ * mutants only, to keep the suite fast; properties/mutants.test.ts covers every mode.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { convert } from 'xmlbuilder2';
+import { MUTANT_CATALOGUE } from '../handlers/mutant-catalogue.ts';
+import { decodeJson } from '../report/encode.ts';
+import { memoryIo } from './io.ts';
+import { main } from './main.ts';
+
+// biome-ignore lint/suspicious/noExplicitAny: parsed JSON and XML, held to shape by the assertions
+type Loose = any;
+
+const tmp = mkdtempSync(join(tmpdir(), 'receiptcheck-mutants-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+async function cli(...argv: string[]) {
+  const io = memoryIo();
+  const code = await main(argv, io);
+  return { code, out: io.out.join(''), err: io.err.join('') };
+}
+
+describe('receiptcheck mutants', () => {
+  it('--list prints every catalogued mutant with its bug and class', async () => {
+    const r = await cli('mutants', '--list');
+    expect(r.code).toBe(0);
+    for (const m of MUTANT_CATALOGUE)
+      expect(r.out).toContain(`  ${m.name} (${m.mode})\n      bug:   ${m.bug}`);
+  });
+
+  it('kills every sequential mutant, the reference holds: exit 0, matrix, JSON and JUnit', async () => {
+    const junit = join(tmp, 'mutants.xml');
+    const r = await cli('mutants', '--mode', 'sequential', '--json', '--junit', junit);
+    expect(r.code).toBe(0);
+    const report = decodeJson(r.out) as Loose;
+    const sequential = MUTANT_CATALOGUE.filter((m) => m.mode === 'sequential');
+    expect(report.summary).toMatchObject({
+      verdict: 'ok',
+      mutants: sequential.length,
+      survivors: [],
+    });
+    expect(report.rows[0]).toMatchObject({ name: 'reference', status: 'held' });
+    expect(r.err).toMatch(/^handler +mode +result +runs to kill +time +shrunk +scenarios$/m);
+    const doc = convert(readFileSync(junit, 'utf8'), { format: 'object' }) as Loose;
+    expect(doc.testsuites.testsuite['@tests']).toBe(String(sequential.length + 1));
+    expect(doc.testsuites.testsuite['@failures']).toBe('0');
+  });
+
+  it('--runs 1 lets mutants survive: exit 1, survivors named', async () => {
+    const r = await cli('mutants', '--mode', 'sequential', '--runs', '1', '--no-scenarios');
+    expect(r.code).toBe(1);
+    expect(r.out).toContain('SURVIVED !');
+    expect(r.out).toMatch(/mutants killed; survived: /);
+  });
+});
