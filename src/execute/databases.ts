@@ -3,7 +3,7 @@
  * run gets a byte copy of it. Every file lives under one temp directory, removed on `dispose()`
  * and, as a last resort, when the process exits or is interrupted.
  */
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -25,6 +25,15 @@ export function openConnection(path: string, busyTimeoutMs = BUSY_TIMEOUT_MS): C
   return db;
 }
 
+/**
+ * Opens a private in-memory database holding a copy of `image` (see `DatabaseFiles.image`), with
+ * the harness's busy timeout. One connection sees exactly what it would see on a file copy; only
+ * the journal differs (in memory, not WAL), which no single connection can observe.
+ */
+export function openMemoryCopy(image: Buffer, busyTimeoutMs = BUSY_TIMEOUT_MS): Connection {
+  return new Database(image, { timeout: busyTimeoutMs });
+}
+
 const live = new Set<string>();
 let hooked = false;
 
@@ -41,6 +50,7 @@ export class DatabaseFiles {
   readonly dir: string;
   readonly templatePath: string;
   private counter = 0;
+  private bytes: Buffer | undefined;
 
   /** Creates the directory and runs `plugin.setup` once into the template. */
   constructor(plugin: HandlerPlugin, fixture: Fixture) {
@@ -69,6 +79,20 @@ export class DatabaseFiles {
     const path = join(this.dir, `run-${this.counter++}.sqlite`);
     copyFileSync(this.templatePath, path);
     return path;
+  }
+
+  /**
+   * The template's bytes, read once, for `openMemoryCopy`. The header is marked as a rollback-journal
+   * database (bytes 18–19 from 2, WAL, to 1), since SQLite cannot open a WAL image in memory.
+   */
+  image(): Buffer {
+    if (!this.bytes) {
+      const bytes = readFileSync(this.templatePath);
+      bytes[18] = 1;
+      bytes[19] = 1;
+      this.bytes = bytes;
+    }
+    return this.bytes;
   }
 
   /** Removes a run's database and its WAL side files. */
