@@ -9,6 +9,7 @@
 import type Database from 'better-sqlite3';
 import type { CallRequest } from '../model/events.ts';
 import type { Outcome } from '../model/outcome.ts';
+import type { PolicyDeclaration } from '../model/policy.ts';
 import type { Fixture, Principal, Snapshot } from '../model/world.ts';
 
 /** A better-sqlite3 connection, opened and owned by the harness. */
@@ -20,6 +21,11 @@ export interface HandlerPlugin {
   readonly name: string;
   /** One line: what this handler is, or for a mutant, the bug it carries. */
   readonly description?: string;
+  /**
+   * Where the handler's documented semantics depart from the contract (see `model/policy.ts`);
+   * the model then expects the declared behaviour. Default: the contract as written.
+   */
+  readonly policy?: PolicyDeclaration;
   /** Creates the schema and inserts the fixture's automations. Runs once per template database. */
   setup(db: Connection, fixture: Fixture): void;
   /** The call under test: `set_interval` as `principal`, with raw (possibly invalid) arguments. */

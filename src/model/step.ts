@@ -5,9 +5,12 @@
  * It does no I/O, touches no SQLite and draws no random numbers: the same state and event always
  * give the same answer, which is what lets the checkers compare a handler against it, the
  * linearizability search replay it, and a counterexample replay exactly.
+ *
+ * The state carries the handler's declared policy (`policy.ts`); with every switch off, which is
+ * the default, `step` is the contract word for word.
  */
 import type { CallEvent, Event } from './events.ts';
-import { type Observed, outcome } from './outcome.ts';
+import { type Observed, outcome, type RefusalReason } from './outcome.ts';
 import { type ModelState, receiptKey } from './state.ts';
 import { invalidField } from './validate.ts';
 import {
@@ -95,24 +98,27 @@ function call(state: ModelState, event: CallEvent): Transition {
   const expectedVersion = event.request.expectedVersion as number;
   const interval = event.request.intervalMinutes as number;
 
+  const key = receiptKey(principal.workspace, principal.user, TOOL, requestId);
+  const payload: ReceiptPayload = { id, version: expectedVersion, interval };
+  const first = state.policy.idempotencyFirst;
+  // Policy `idempotencyFirst`: the library answers from its store, then claims the key (a write).
+  if (first) {
+    const stored = storedAnswer(state, key, payload);
+    if (stored) return { state, outcome: stored };
+    if (state.storeFailing) return { state, outcome: outcome.error(STORE_FAILURE_MESSAGE) };
+  }
+
   // Current access before any receipt: a moved or deleted resource never replays.
   const row = state.automations.get(id);
   if (!row || row.workspace !== principal.workspace)
-    return { state, outcome: outcome.refused('unavailable') };
+    return refuse(state, key, payload, 'unavailable');
 
   // The receipt before the version: the original success already advanced the version.
-  const key = receiptKey(principal.workspace, principal.user, TOOL, requestId);
-  const receipt = state.receipts.get(key);
-  const payload: ReceiptPayload = { id, version: expectedVersion, interval };
-  if (receipt) {
-    return {
-      state,
-      outcome: samePayload(receipt.payload, payload)
-        ? outcome.replayed(receipt.result)
-        : outcome.keyReuse(),
-    };
+  if (!first) {
+    const stored = storedAnswer(state, key, payload);
+    if (stored) return { state, outcome: stored };
   }
-  if (row.version !== expectedVersion) return { state, outcome: outcome.refused('conflict') };
+  if (row.version !== expectedVersion) return refuse(state, key, payload, 'conflict');
   if (state.storeFailing) return { state, outcome: outcome.error(STORE_FAILURE_MESSAGE) };
 
   const updated: Automation = { ...row, intervalMinutes: interval, version: row.version + 1 };
@@ -127,6 +133,44 @@ function call(state: ModelState, event: CallEvent): Transition {
     result,
   });
   return { state: { ...withRow(state, updated), receipts }, outcome: outcome.fresh(result) };
+}
+
+/** What a stored receipt (or, under `storesRefusals`, a stored refusal) answers, if any. */
+function storedAnswer(
+  state: ModelState,
+  key: string,
+  payload: ReceiptPayload,
+): Observed | undefined {
+  const receipt = state.receipts.get(key);
+  if (receipt) {
+    return samePayload(receipt.payload, payload)
+      ? outcome.replayed(receipt.result)
+      : outcome.keyReuse();
+  }
+  const refusal = state.refusals.get(key);
+  if (refusal) {
+    return samePayload(refusal.payload, payload)
+      ? outcome.refused(refusal.reason)
+      : outcome.keyReuse();
+  }
+  return undefined;
+}
+
+/**
+ * A refusal; under `storesRefusals` it is also stored under the key, which, like a receipt
+ * insert, fails while the store is failing (the caller then gets an error and nothing changes).
+ */
+function refuse(
+  state: ModelState,
+  key: string,
+  payload: ReceiptPayload,
+  reason: RefusalReason,
+): Transition {
+  if (!state.policy.storesRefusals) return { state, outcome: outcome.refused(reason) };
+  if (state.storeFailing) return { state, outcome: outcome.error(STORE_FAILURE_MESSAGE) };
+  const refusals = new Map(state.refusals);
+  refusals.set(key, { payload, reason });
+  return { state: { ...state, refusals }, outcome: outcome.refused(reason) };
 }
 
 /** Whether two canonical payloads bind the same intent. */

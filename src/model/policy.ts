@@ -1,0 +1,71 @@
+/**
+ * Declared policies: the few documented ways a real idempotency library departs from the
+ * retry-receipt contract. A plugin declares its switches (`HandlerPlugin.policy`); the model then
+ * expects the declared behaviour, so only what a library does *beyond* its own documentation is
+ * reported. The default, every switch off, is the contract as written.
+ *
+ * The policy travels with the fixture (`FixtureWithPolicy`), because the fixture is the one value
+ * every mode already carries from `checkHandler` to the model; it never changes during a run, so
+ * the model keeps it out of per-step state changes.
+ */
+import { ReceiptcheckError } from '../errors.ts';
+
+/** The switches, fully resolved. */
+export interface Policy {
+  /**
+   * The idempotency layer runs before the business function: it answers a key it has stored
+   * (replay, key reuse, stored refusal) and claims a new key (a store write) before current
+   * access and the expected version are checked. So a replay after a move or delete is served
+   * from the store, and while the store fails, a call on a new key gets `error` even where the
+   * contract would refuse it as unavailable or conflict. Contract rule 6 says the opposite.
+   */
+  readonly idempotencyFirst: boolean;
+  /**
+   * Refusals by the business function (unavailable, conflict) are stored under the key like a
+   * result and replayed: a retry gets the stored refusal, a changed payload under that key gets
+   * `keyReuse`. The contract stores receipts only for fresh successes.
+   */
+  readonly storesRefusals: boolean;
+  /**
+   * What a duplicate gets while the first call under its key is still running: a replay once
+   * the first commits (the contract), or `refused: conflict` at once, without waiting (Stripe,
+   * the IETF Idempotency-Key draft's 409), with no effect. A serial `step` never sees a call in
+   * flight, so only the concurrent checker applies this switch, from the history's real time.
+   */
+  readonly inFlightDuplicate: 'replay' | 'conflict';
+}
+
+/** What a plugin declares: any subset of the switches; the rest keep the contract's value. */
+export type PolicyDeclaration = Partial<Policy>;
+
+/** The contract as written: every switch off. */
+export const CONTRACT_POLICY: Policy = {
+  idempotencyFirst: false,
+  storesRefusals: false,
+  inFlightDuplicate: 'replay',
+};
+
+/** Fills in a declaration and checks it; throws `E_HANDLER_SHAPE` naming a bad switch. */
+export function resolvePolicy(
+  declared: PolicyDeclaration | undefined,
+  handler = 'handler',
+): Policy {
+  if (declared === undefined) return CONTRACT_POLICY;
+  const bad = (what: string): never => {
+    throw new ReceiptcheckError(
+      'E_HANDLER_SHAPE',
+      `handler "${handler}": ${what}; declare {idempotencyFirst?: boolean, storesRefusals?: boolean, inFlightDuplicate?: 'replay' | 'conflict'}`,
+    );
+  };
+  if (typeof declared !== 'object' || declared === null) return bad('policy must be an object');
+  for (const key of Object.keys(declared)) {
+    if (!(key in CONTRACT_POLICY)) bad(`policy.${key} is not a policy switch`);
+  }
+  const policy = { ...CONTRACT_POLICY, ...declared };
+  if (typeof policy.idempotencyFirst !== 'boolean') bad('policy.idempotencyFirst must be a boolean');
+  if (typeof policy.storesRefusals !== 'boolean') bad('policy.storesRefusals must be a boolean');
+  if (policy.inFlightDuplicate !== 'replay' && policy.inFlightDuplicate !== 'conflict') {
+    bad(`policy.inFlightDuplicate must be 'replay' or 'conflict'`);
+  }
+  return policy;
+}
