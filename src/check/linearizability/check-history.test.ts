@@ -1,0 +1,172 @@
+/**
+ * The checker against hand-written histories in pass/fail pairs, plus its limits, options and
+ * input errors. Every accepted history's witness is confirmed by `witnessProblem`, an oracle
+ * that shares no code with the search.
+ */
+import { describe, expect, it } from 'vitest';
+import type { History } from '../../model/history.ts';
+import { outcome } from '../../model/outcome.ts';
+import { initialState } from '../../model/state.ts';
+import { DEFAULT_FIXTURE } from '../../model/world.ts';
+import { checkHistory } from './check-history.ts';
+import { call, conflict, fresh, replayed, request, world } from './fixture-builders.ts';
+import { FIXTURE_PAIRS } from './fixture-pairs.ts';
+import { syntheticHistory } from './synthetic-history.ts';
+import { witnessProblem } from './witness.ts';
+
+const initial = initialState(DEFAULT_FIXTURE);
+
+describe.each([true, false])('checkHistory pass/fail pairs (partition: %s)', (partition) => {
+  for (const pair of FIXTURE_PAIRS) {
+    for (const ok of pair.ok) {
+      it(ok.name, () => {
+        const result = checkHistory(initial, ok.history, { partition });
+        expect(result.verdict).toBe('ok');
+        if (result.verdict === 'ok')
+          expect(witnessProblem(initial, ok.history, result.order)).toBeUndefined();
+      });
+    }
+    it(pair.bad.name, () => {
+      const result = checkHistory(initial, pair.bad.history, { partition });
+      expect(result.verdict).toBe('illegal');
+      if (result.verdict !== 'illegal') return;
+      expect(result.stuck).toContain(pair.bad.stuck);
+      expect(result.longestPrefix).not.toContain(pair.bad.stuck);
+      expect(witnessProblem(initial, pair.bad.history, result.longestPrefix)).toMatch(
+        /must take effect/,
+      );
+    });
+  }
+});
+
+describe('checkHistory results', () => {
+  it('reports the final state after the witness, and drops an unneeded lost call', () => {
+    const history: History = [
+      call(0, 0, [0], request('r1', 1, 1, 30)),
+      call(1, 1, [5, 6], request('r2', 2, 1, 60), fresh(2, 60, 2)),
+    ];
+    const result = checkHistory(initial, history);
+    expect(result).toMatchObject({ verdict: 'ok', order: [1] });
+    if (result.verdict !== 'ok') return;
+    expect(result.finalState.automations.get(1)?.version).toBe(1);
+    expect(result.finalState.automations.get(2)).toMatchObject({ intervalMinutes: 60, version: 2 });
+  });
+
+  it('names only the failing part of a history with independent parts', () => {
+    const bad = FIXTURE_PAIRS[0]?.bad.history ?? [];
+    const elsewhere = call(7, 2, [0, 100], request('z', 20, 1, 90), fresh(20, 90, 2));
+    const result = checkHistory(initial, [...bad, elsewhere]);
+    expect(result).toMatchObject({ verdict: 'illegal', partition: [0, 1] });
+  });
+
+  it('with acceptFinal, lets a lost call take effect that nothing observed', () => {
+    const history: History = [call(0, 0, [0], request('r1', 1, 1, 30))];
+    expect(checkHistory(initial, history)).toMatchObject({ verdict: 'ok', order: [] });
+    const written = checkHistory(initial, history, {
+      acceptFinal: (s) => s.automations.get(1)?.version === 2,
+    });
+    expect(written).toMatchObject({ verdict: 'ok', order: [0] });
+    const impossible = checkHistory(initial, history, {
+      acceptFinal: (s) => s.automations.get(1)?.version === 3,
+    });
+    expect(impossible.verdict).toBe('illegal');
+  });
+
+  it('accepts an empty history', () => {
+    expect(checkHistory(initial, [])).toEqual({ verdict: 'ok', order: [], finalState: initial });
+  });
+});
+
+describe('in-flight duplicates (policy inFlightDuplicate: conflict)', () => {
+  const stripe = initialState({ ...DEFAULT_FIXTURE, policy: { inFlightDuplicate: 'conflict' } });
+  const r1 = request('r1', 1, 1, 30);
+  const overlapping: History = [
+    call(0, 0, [0, 10], r1, fresh(1, 30, 2)),
+    call(1, 0, [1, 11], r1, conflict),
+  ];
+
+  it('ok: an overlapping duplicate refused as in flight', () => {
+    const result = checkHistory(stripe, overlapping);
+    expect(result.verdict).toBe('ok');
+    if (result.verdict === 'ok')
+      expect(witnessProblem(stripe, overlapping, result.order)).toBeUndefined();
+  });
+
+  it('bad: the same answer to a duplicate that came after the first completed', () => {
+    const sequential: History = [
+      call(0, 0, [0, 10], r1, fresh(1, 30, 2)),
+      call(1, 0, [11, 12], r1, conflict),
+    ];
+    expect(checkHistory(stripe, sequential)).toMatchObject({ verdict: 'illegal', stuck: [1] });
+  });
+
+  it('bad: the same overlapping answer under the contract, which replays', () => {
+    expect(checkHistory(initial, overlapping)).toMatchObject({ verdict: 'illegal', stuck: [1] });
+  });
+
+  it('ok: under storesRefusals, where the in-flight answer stores no refusal', () => {
+    const storing = initialState({
+      ...DEFAULT_FIXTURE,
+      policy: { inFlightDuplicate: 'conflict', storesRefusals: true },
+    });
+    // Read as the model's conflict, entry 0 would store a refusal under r1 and entry 1 would then
+    // get keyReuse; only the in-flight reading, which stores nothing, explains both.
+    const history: History = [
+      call(0, 0, [0, 11], request('r1', 1, 5, 30), conflict),
+      call(1, 0, [1, 10], r1, fresh(1, 30, 2)),
+    ];
+    expect(checkHistory(storing, history).verdict).toBe('ok');
+    const noInFlight = initialState({ ...DEFAULT_FIXTURE, policy: { storesRefusals: true } });
+    expect(checkHistory(noInFlight, history)).toMatchObject({ verdict: 'illegal' });
+  });
+});
+
+describe('limits', () => {
+  const { history } = syntheticHistory({ seed: 7, entries: 3000 });
+
+  it('returns unknown when the time limit passes', () => {
+    let now = 0;
+    const clock = () => (now += 1_000);
+    const result = checkHistory(initial, history, { timeLimitMs: 10, clock });
+    expect(result).toMatchObject({
+      verdict: 'unknown',
+      reason: expect.stringMatching(/timeLimitMs/),
+    });
+  });
+
+  it('returns unknown when the step budget runs out', () => {
+    const result = checkHistory(initial, history, { stepsMax: 10 });
+    expect(result).toMatchObject({ verdict: 'unknown', reason: expect.stringMatching(/stepsMax/) });
+  });
+});
+
+describe('input errors', () => {
+  const r1 = request('r1', 1, 1, 30);
+
+  it('rejects duplicate ids', () => {
+    expect(() =>
+      checkHistory(initial, [
+        call(0, 0, [0, 1], r1, fresh(1, 30, 2)),
+        call(0, 0, [2, 3], r1, replayed(1, 30, 2)),
+      ]),
+    ).toThrow(/unique/);
+  });
+
+  it('rejects an entry that completes before it is invoked', () => {
+    expect(() => checkHistory(initial, [call(0, 0, [5, 1], r1, fresh(1, 30, 2))])).toThrow(
+      /no earlier/,
+    );
+  });
+
+  it('rejects a bad option', () => {
+    expect(() => checkHistory(initial, [], { timeLimitMs: -1 })).toThrow(/"timeLimitMs" option/);
+  });
+
+  it('does not mistake an unknown outcome for a world event', () => {
+    const history: History = [
+      world(0, [0, 1], { kind: 'storeFail' }),
+      call(1, 0, [2, 3], r1, outcome.error('disk full')),
+    ];
+    expect(checkHistory(initial, history).verdict).toBe('ok');
+  });
+});

@@ -1,0 +1,86 @@
+/**
+ * The linearizability checker's entry point: is there one serial order of a concurrent history,
+ * consistent with real time, in which the reference model gives exactly the observed outcomes?
+ */
+import type { History, HistoryEntry } from '../../model/history.ts';
+import type { ModelState } from '../../model/state.ts';
+import { startBudget } from './budget.ts';
+import { inFlightConflicts } from './in-flight.ts';
+import { mergeOrders } from './merge-orders.ts';
+import { mergeStates } from './merge-states.ts';
+import { type LinearizabilityOptions, resolveLinearizabilityOptions } from './options.ts';
+import { partitionHistory } from './partition.ts';
+import type { LinearizabilityResult } from './result.ts';
+import { searchPart } from './search.ts';
+
+/**
+ * Checks `history` against the model from `initial`.
+ *
+ * - `ok`: `order` is a witness over all parts (calls that may have been lost and were not needed
+ *   are left out) and `finalState` is the model after stepping through it;
+ * - `illegal`: the first part, smallest first, with no linearisation, its longest fitting prefix
+ *   and the entries stuck after it;
+ * - `unknown`: a limit from `options` was reached first.
+ *
+ * Throws a RangeError for malformed input (duplicate ids, times that are not numbers, an entry
+ * completing before it was invoked, an option out of range): those are harness bugs, not findings.
+ */
+export function checkHistory(
+  initial: ModelState,
+  history: History,
+  options?: LinearizabilityOptions,
+): LinearizabilityResult {
+  const resolved = resolveLinearizabilityOptions(options);
+  const byId = indexHistory(history);
+  const parts =
+    resolved.partition && resolved.acceptFinal === undefined
+      ? partitionHistory(initial, history)
+      : [[...history]];
+  // Small parts first: an illegal one is found before a large one can use up the time.
+  parts.sort((a, b) => a.length - b.length);
+  const inFlight = inFlightConflicts(initial, history);
+  const budget = startBudget(resolved);
+  const orders: number[][] = [];
+  const finals: ModelState[] = [];
+  for (const part of parts) {
+    const result = searchPart(initial, part, budget, inFlight);
+    if (result.verdict === 'unknown') return result;
+    if (result.verdict === 'illegal') {
+      const ids = part.map((e) => e.id).sort((a, b) => a - b);
+      return {
+        verdict: 'illegal',
+        longestPrefix: result.longestPrefix,
+        stuck: result.stuck,
+        partition: ids,
+      };
+    }
+    orders.push(result.order);
+    finals.push(result.finalState);
+  }
+  if (orders.length <= 1)
+    return { verdict: 'ok', order: orders[0] ?? [], finalState: finals[0] ?? initial };
+  const order = mergeOrders(orders, byId);
+  const events = () => order.map((id) => (byId.get(id) as HistoryEntry).event);
+  return { verdict: 'ok', order, finalState: mergeStates(initial, finals, events) };
+}
+
+function indexHistory(history: History): Map<number, HistoryEntry> {
+  const byId = new Map<number, HistoryEntry>();
+  for (const entry of history) {
+    if (byId.has(entry.id))
+      throw new RangeError(`Expected unique history ids, got ${entry.id} twice`);
+    if (!Number.isFinite(entry.invokedAt)) {
+      throw new RangeError(
+        `Expected entry ${entry.id} to have a finite "invokedAt", got ${String(entry.invokedAt)}`,
+      );
+    }
+    const done = entry.completedAt;
+    if (done !== undefined && !(done >= entry.invokedAt)) {
+      throw new RangeError(
+        `Expected entry ${entry.id} to complete no earlier than it was invoked, got ${entry.invokedAt}..${String(done)}`,
+      );
+    }
+    byId.set(entry.id, entry);
+  }
+  return byId;
+}

@@ -1,0 +1,39 @@
+/**
+ * Remembers the deepest dead end of the search: the longest order that fitted, and what could
+ * not follow it. That is the useful part of an "illegal" verdict (porcupine's longest partial
+ * linearisation). Copying the whole path at every new record would be quadratic on a long
+ * history, so the record shares its agreed prefix with the live path and copies only the rest.
+ */
+
+/** The record so far. */
+export interface LongestPrefix {
+  /** Ids of the longest order found. */
+  readonly ids: number[];
+  /** Ids that could not be placed after it. */
+  stuck: number[];
+  /** `ids` and the live path agree on their first `agree` elements. */
+  agree: number;
+}
+
+/** An empty record. */
+export function createLongestPrefix(): LongestPrefix {
+  return { ids: [], stuck: [], agree: 0 };
+}
+
+/** Call after popping the live path, so the agreed prefix stays true. */
+export function notePop(record: LongestPrefix, pathLength: number): void {
+  if (record.agree > pathLength) record.agree = pathLength;
+}
+
+/** Whether a dead end at this depth beats the record (the first of a length wins). */
+export function beats(record: LongestPrefix, pathLength: number): boolean {
+  return pathLength > record.ids.length || (pathLength === 0 && record.stuck.length === 0);
+}
+
+/** Makes the live path, and what was stuck after it, the new record. */
+export function keep(record: LongestPrefix, path: readonly number[], stuck: number[]): void {
+  for (let i = record.agree; i < path.length; i++) record.ids[i] = path[i] as number;
+  record.ids.length = path.length;
+  record.agree = path.length;
+  record.stuck = stuck.sort((a, b) => a - b);
+}

@@ -1,0 +1,60 @@
+/**
+ * The checker's options: what callers pass (all optional) and what the search uses (resolved
+ * once, at the entry point, with defaults filled in and values checked).
+ */
+import type { ModelState } from '../../model/state.ts';
+
+/** Options a caller may pass to `checkHistory`. */
+export interface LinearizabilityOptions {
+  /** Wall-clock budget for the whole check, in milliseconds. Default 10,000. */
+  readonly timeLimitMs?: number;
+  /** Most model steps the search may take before giving up. Default 50,000,000. */
+  readonly stepsMax?: number;
+  /** Most (linearised set, state) pairs the memo cache may hold. Default 5,000,000. */
+  readonly statesMax?: number;
+  /** Check independent parts of the history separately (see `partition.ts`). Default true. */
+  readonly partition?: boolean;
+  /**
+   * A condition the final model state must meet, e.g. "equals the database snapshot". The search
+   * then also tries letting lost calls take effect after everything else. Disables partitioning.
+   */
+  readonly acceptFinal?: (state: ModelState) => boolean;
+  /** Milliseconds clock for the time limit. Default `performance.now`; tests inject their own. */
+  readonly clock?: () => number;
+}
+
+/** The same options, resolved. */
+export interface ResolvedLinearizabilityOptions {
+  readonly timeLimitMs: number;
+  readonly stepsMax: number;
+  readonly statesMax: number;
+  readonly partition: boolean;
+  readonly acceptFinal: ((state: ModelState) => boolean) | undefined;
+  readonly clock: () => number;
+}
+
+/** Fills in defaults and rejects nonsense early, with a message that says what to pass instead. */
+export function resolveLinearizabilityOptions(
+  options: LinearizabilityOptions = {},
+): ResolvedLinearizabilityOptions {
+  return {
+    timeLimitMs: positive('timeLimitMs', options.timeLimitMs ?? 10_000, false),
+    stepsMax: positive('stepsMax', options.stepsMax ?? 50_000_000, true),
+    statesMax: positive('statesMax', options.statesMax ?? 5_000_000, true),
+    partition: options.partition ?? true,
+    acceptFinal: options.acceptFinal,
+    clock: options.clock ?? (() => performance.now()),
+  };
+}
+
+function positive(name: string, value: number, integer: boolean): number {
+  const ok = integer
+    ? Number.isSafeInteger(value) && value > 0
+    : Number.isFinite(value) && value > 0;
+  if (!ok) {
+    throw new RangeError(
+      `Expected the "${name}" option to be a positive ${integer ? 'integer' : 'number'}, got ${String(value)}`,
+    );
+  }
+  return value;
+}

@@ -1,0 +1,74 @@
+/**
+ * The search's live path: one frame per linearised entry, with what backtracking needs to undo
+ * it (the state and highest rank before it, how it was chosen, where the scan stood). Parallel
+ * arrays rather than frame objects: a 100,000-entry path is pushed and popped in a hot loop.
+ */
+import type { ModelState } from '../../model/state.ts';
+
+/** How a frame's entry was chosen, which decides what backtracking tries next. */
+export const Chosen = {
+  /** A required entry the scan picked; on backtrack the scan moves on to the next candidate. */
+  scan: 0,
+  /** As `scan`, but the entry may also take effect as an in-flight conflict: try that first. */
+  scanWithAlternative: 1,
+  /** An inert entry that fitted: the only candidate its level needs, so the level fails with it. */
+  forced: 2,
+  /** A droppable call; on backtrack the scan moves on to the next droppable call. */
+  droppable: 3,
+} as const;
+
+/** A frame's `Chosen` value. */
+export type ChosenKind = (typeof Chosen)[keyof typeof Chosen];
+
+/** The path, bottom first. */
+export interface SearchPath {
+  /** Entry ids in linearisation order: the witness when the search succeeds. */
+  readonly ids: number[];
+  readonly kinds: ChosenKind[];
+  /** The call node of a required entry, or the index of a droppable call. */
+  readonly marks: number[];
+  /** The state before the frame's entry. */
+  readonly states: ModelState[];
+  /** The highest rank linearised before the frame's entry. */
+  readonly maxRanks: number[];
+  /** For a droppable call: the event-list node its level's scan had stopped at. */
+  readonly blockers: number[];
+}
+
+/** An empty path. */
+export function createSearchPath(): SearchPath {
+  return { ids: [], kinds: [], marks: [], states: [], maxRanks: [], blockers: [] };
+}
+
+/** Pushes a frame. */
+export function pushFrame(
+  path: SearchPath,
+  id: number,
+  kind: ChosenKind,
+  mark: number,
+  before: ModelState,
+  maxRankBefore: number,
+  blocker: number,
+): void {
+  path.ids.push(id);
+  path.kinds.push(kind);
+  path.marks.push(mark);
+  path.states.push(before);
+  path.maxRanks.push(maxRankBefore);
+  path.blockers.push(blocker);
+}
+
+/** Pops the top frame; the caller reads it first through `top`. */
+export function popFrame(path: SearchPath): void {
+  path.ids.pop();
+  path.kinds.pop();
+  path.marks.pop();
+  path.states.pop();
+  path.maxRanks.pop();
+  path.blockers.pop();
+}
+
+/** Index of the top frame (−1 when empty). */
+export function top(path: SearchPath): number {
+  return path.ids.length - 1;
+}

@@ -1,0 +1,202 @@
+/**
+ * The linearizability search for one independent part of a history: Wing & Gong's depth-first
+ * search with Lowe's memoisation, as in porcupine's `checkSingle`.
+ *
+ * At each level the candidates for "next" are the entries whose call node precedes the first
+ * return node in the event list (nothing still open finished before they started). The search
+ * steps the model over a candidate; if the outcome matches what was observed and the resulting
+ * (linearised set, state) pair is new, it lifts the entry and goes one level deeper, otherwise
+ * it tries the next candidate. With none left it backtracks. Success: every required entry
+ * placed (and `acceptFinal` holds).
+ *
+ * Two reductions keep long histories near-linear, even when the answer is "illegal":
+ *
+ * - Inert entries first (`entry-rules.ts`). If a call whose observed outcome never writes fits
+ *   now, a linearisation from here exists only if one starts with it: moving it to the front of
+ *   any witness leaves every later step with the same state. So the level commits to it.
+ * - Droppable calls (completion and outcome unknown) are tried after the required candidates of
+ *   a level, and only when they would change the state: placing one that changes nothing never
+ *   helps, and leaving it out equals it happening after everything. A lost response is thus
+ *   placed exactly when some later outcome needs its write.
+ */
+import type { Event } from '../../model/events.ts';
+import type { HistoryEntry } from '../../model/history.ts';
+import type { ModelState } from '../../model/state.ts';
+import { step } from '../../model/step.ts';
+import { type Budget, exhausted } from './budget.ts';
+import { fits, inFlightTransition, isInert } from './entry-rules.ts';
+import { buildEventList, HEAD, isCallNode, lift, NIL, rankOf, unlift } from './event-list.ts';
+import { candidates, findInert } from './level-candidates.ts';
+import { beats, createLongestPrefix, keep, notePop } from './longest-prefix.ts';
+import {
+  Chosen,
+  type ChosenKind,
+  createSearchPath,
+  popFrame,
+  pushFrame,
+  top,
+} from './search-path.ts';
+import { createVisited, linearisedKey, visit } from './visited.ts';
+
+/** The verdict on one part: like `LinearizabilityResult` but without the partition. */
+export type PartResult =
+  | { readonly verdict: 'ok'; readonly order: number[]; readonly finalState: ModelState }
+  | { readonly verdict: 'illegal'; readonly longestPrefix: number[]; readonly stuck: number[] }
+  | { readonly verdict: 'unknown'; readonly reason: string };
+
+/**
+ * Searches for a linearisation of `entries` from `initial`, spending from the shared budget.
+ * `inFlight` holds the ids that may be answered as in-flight conflicts (`in-flight.ts`).
+ */
+export function searchPart(
+  initial: ModelState,
+  entries: readonly HistoryEntry[],
+  budget: Budget,
+  inFlight: ReadonlySet<number>,
+): PartResult {
+  const list = buildEventList(entries);
+  const { required, events, expected, droppable, droppableInvokedAt, next, time } = list;
+  const policy = initial.policy;
+  const mayFly = Uint8Array.from(required, (e) => (inFlight.has(e.id) ? 1 : 0));
+  const inert = Uint8Array.from(expected, (seen, r) =>
+    isInert(seen, policy, mayFly[r] === 1) ? 1 : 0,
+  );
+  // Under storesRefusals a placed droppable call is not implied by the state, so it joins the key.
+  const keyDroppables = policy.storesRefusals;
+  const accept = budget.options.acceptFinal;
+  const visited = createVisited();
+  const longest = createLongestPrefix();
+  const path = createSearchPath();
+  const placed = new Uint8Array(droppable.length);
+  const placedOrder: number[] = [];
+  let state = initial;
+  let maxRank = -1;
+  let node = NIL;
+  let dropFrom = -1; // ≥ 0 while scanning droppable calls from that index
+  let levelStart = true;
+
+  const setKey = (rank: number): string =>
+    keyDroppables && placedOrder.length > 0
+      ? `${linearisedKey(list, rank)}|${[...placedOrder].sort((a, b) => a - b).join(',')}`
+      : linearisedKey(list, rank);
+
+  const tryRequired = (at: number, kind: ChosenKind, to: ModelState): boolean => {
+    const rank = rankOf(at);
+    const deeper = Math.max(rank, maxRank);
+    lift(list, at);
+    // Forced steps are not cached: their chains are deterministic, and the next choice is cached.
+    if (kind === Chosen.forced || visit(visited, setKey(deeper), to)) {
+      pushFrame(path, (required[rank] as HistoryEntry).id, kind, at, state, maxRank, NIL);
+      state = to;
+      maxRank = deeper;
+      levelStart = true;
+      return true;
+    }
+    unlift(list, at);
+    return false;
+  };
+
+  const tryScanned = (at: number): boolean => {
+    const rank = rankOf(at);
+    budget.steps++;
+    const t = step(state, events[rank] as Event);
+    const modelFits = fits(expected[rank], t);
+    const alternative = mayFly[rank] === 1 && !(modelFits && t.state === state);
+    if (
+      modelFits &&
+      tryRequired(at, alternative ? Chosen.scanWithAlternative : Chosen.scan, t.state)
+    )
+      return true;
+    return alternative && tryRequired(at, Chosen.scan, inFlightTransition(state).state);
+  };
+
+  const tryDroppables = (): boolean => {
+    const limit = node === NIL ? Number.POSITIVE_INFINITY : (time[node] as number);
+    for (let d = dropFrom; d < droppable.length; d++) {
+      if ((droppableInvokedAt[d] as number) > limit) return false;
+      if (placed[d]) continue;
+      const entry = droppable[d] as HistoryEntry;
+      budget.steps++;
+      const t = step(state, entry.event);
+      if (t.state === state) continue;
+      placedOrder.push(d);
+      if (visit(visited, setKey(maxRank), t.state)) {
+        placed[d] = 1;
+        pushFrame(path, entry.id, Chosen.droppable, d, state, maxRank, node);
+        state = t.state;
+        levelStart = true;
+        return true;
+      }
+      placedOrder.pop();
+    }
+    return false;
+  };
+
+  /** Undoes frames up to a level with untried candidates; false when there is none. */
+  const backtrack = (): boolean => {
+    if (beats(longest, path.ids.length)) keep(longest, path.ids, candidates(list, required));
+    levelStart = false;
+    for (let i = top(path); i >= 0; i = top(path)) {
+      const kind = path.kinds[i] as ChosenKind;
+      const mark = path.marks[i] as number;
+      const blocker = path.blockers[i] as number;
+      state = path.states[i] as ModelState;
+      maxRank = path.maxRanks[i] as number;
+      popFrame(path);
+      notePop(longest, path.ids.length);
+      if (kind === Chosen.droppable) {
+        placed[mark] = 0;
+        placedOrder.pop();
+        node = blocker;
+        dropFrom = mark + 1;
+        return true;
+      }
+      unlift(list, mark);
+      if (kind === Chosen.forced) continue; // its level has nothing else worth trying
+      if (
+        kind === Chosen.scanWithAlternative &&
+        tryRequired(mark, Chosen.scan, inFlightTransition(state).state)
+      ) {
+        return true;
+      }
+      node = next[mark] as number;
+      dropFrom = -1;
+      return true;
+    }
+    return false;
+  };
+
+  for (;;) {
+    const reason = exhausted(budget, visited.size);
+    if (reason) return { verdict: 'unknown', reason };
+    if (levelStart) {
+      levelStart = false;
+      node = next[HEAD] as number;
+      dropFrom = -1;
+      const forced = findInert(list, inert, mayFly, state, budget);
+      if (forced !== NIL) {
+        tryRequired(forced, Chosen.forced, state); // always descends: forced steps are not cached
+        continue;
+      }
+    }
+    if (dropFrom < 0) {
+      if (node !== NIL && isCallNode(node)) {
+        const at = node;
+        node = next[at] as number;
+        // Inert candidates were all tried by findInert at this level, and none fitted.
+        if (!inert[rankOf(at)]) tryScanned(at);
+        continue;
+      }
+      if (node === NIL && (accept === undefined || accept(state))) {
+        return { verdict: 'ok', order: path.ids, finalState: state };
+      }
+      dropFrom = 0;
+    }
+    if (tryDroppables() || backtrack()) continue;
+    return illegal();
+  }
+
+  function illegal(): PartResult {
+    return { verdict: 'illegal', longestPrefix: longest.ids, stuck: longest.stuck };
+  }
+}

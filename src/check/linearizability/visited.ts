@@ -1,0 +1,56 @@
+/**
+ * The search's memo cache on (set of linearised entries, model state), porcupine's `cache`.
+ *
+ * Reaching the same pair twice means the same future, so the second visit is pruned. The set is
+ * written compactly and exactly: the highest rank linearised so far plus the "holes", lower
+ * ranks still waiting. Holes are entries concurrent with that highest one (anything that
+ * returned before it was invoked must already be placed), so there are at most about as many as
+ * clients, and finding them walks only the head of the list. Dropped calls are not in the set:
+ * a placed one always wrote its receipt, so the state already says which ones were placed.
+ */
+import type { ModelState } from '../../model/state.ts';
+import { sameState, stateHash } from '../../model/state-key.ts';
+import { type EventList, HEAD, isCallNode, NIL, rankOf } from './event-list.ts';
+
+/** Pairs seen so far, bucketed by set key and state hash; hash hits are confirmed with `sameState`. */
+export interface Visited {
+  readonly buckets: Map<string, ModelState[]>;
+  size: number;
+}
+
+/** An empty cache. */
+export function createVisited(): Visited {
+  return { buckets: new Map(), size: 0 };
+}
+
+/**
+ * The exact key of the set of required entries linearised so far, given the highest rank among
+ * them; reads the list, so call it when the list reflects that set.
+ */
+export function linearisedKey(list: EventList, maxRank: number): string {
+  let key = String(maxRank);
+  for (
+    let node = list.next[HEAD] as number;
+    node !== NIL && isCallNode(node);
+    node = list.next[node] as number
+  ) {
+    const rank = rankOf(node);
+    if (rank > maxRank) break;
+    key += `,${rank}`;
+  }
+  return key;
+}
+
+/** Records the pair and says whether it is new (false: seen before, prune this branch). */
+export function visit(visited: Visited, setKey: string, state: ModelState): boolean {
+  const key = `${setKey}#${stateHash(state)}`;
+  const bucket = visited.buckets.get(key);
+  if (!bucket) {
+    visited.buckets.set(key, [state]);
+  } else {
+    for (const seen of bucket) if (sameState(seen, state)) return false;
+    bucket.push(state);
+  }
+  visited.size++;
+  return true;
+}

@@ -1,0 +1,76 @@
+/**
+ * State fingerprints: equal worlds hash and compare equal however they were built; a change to
+ * any field is seen; and every field of `ModelState` is covered, so a new one cannot slip by.
+ */
+import { describe, expect, it } from 'vitest';
+import type { CallEvent, Event } from './events.ts';
+import { initialState, type ModelState } from './state.ts';
+import { sameState, stateHash, stateKey } from './state-key.ts';
+import { run } from './step.ts';
+import { DEFAULT_FIXTURE } from './world.ts';
+
+const write = (
+  client: number,
+  requestId: string,
+  automationId: number,
+  expectedVersion: number,
+): CallEvent => ({
+  kind: 'call',
+  client,
+  delivery: 'delivered',
+  request: { requestId, automationId, expectedVersion, intervalMinutes: 30 },
+});
+const initial = initialState(DEFAULT_FIXTURE);
+const reach = (events: Event[], from: ModelState = initial) => run(from, events).state;
+
+describe('state fingerprints', () => {
+  it('agree for the same world reached in different orders', () => {
+    const a = reach([
+      write(0, 'x', 1, 1),
+      write(2, 'y', 20, 1),
+      { kind: 'revoke', client: 1 },
+      { kind: 'restore', client: 1 },
+    ]);
+    const b = reach([
+      { kind: 'revoke', client: 1 },
+      write(2, 'y', 20, 1),
+      { kind: 'restore', client: 1 },
+      write(0, 'x', 1, 1),
+    ]);
+    expect(a).not.toBe(b);
+    expect(sameState(a, b)).toBe(true);
+    expect(stateHash(a)).toBe(stateHash(b));
+    expect(stateKey(a)).toBe(stateKey(b));
+  });
+
+  it('tell apart worlds that differ in any field', () => {
+    const variants: ModelState[] = [
+      reach([write(0, 'x', 1, 1)]),
+      reach([write(0, 'z', 1, 1)]),
+      reach([{ kind: 'move', automationId: 2, workspace: 'team-b' }]),
+      reach([{ kind: 'revoke', client: 0 }]),
+      reach([{ kind: 'storeFail' }]),
+      reach(
+        [write(0, 'x', 1, 9)],
+        initialState({ ...DEFAULT_FIXTURE, policy: { storesRefusals: true } }),
+      ),
+      initialState({ ...DEFAULT_FIXTURE, policy: { idempotencyFirst: true } }),
+    ];
+    for (const [i, a] of variants.entries()) {
+      expect(sameState(a, initial)).toBe(false);
+      expect(stateKey(a)).not.toBe(stateKey(initial));
+      for (const b of variants.slice(i + 1)) expect(sameState(a, b)).toBe(false);
+    }
+  });
+
+  it('cover every field of ModelState (add a new field to state-key.ts, then here)', () => {
+    expect(Object.keys(initial).sort()).toEqual([
+      'automations',
+      'policy',
+      'principals',
+      'receipts',
+      'refusals',
+      'storeFailing',
+    ]);
+  });
+});

@@ -1,0 +1,219 @@
+/**
+ * Fingerprints and equality for model states, for the linearizability checker's memo cache.
+ * Every field of `ModelState` takes part; a new field must be added here too (the state-key test
+ * fails when `stateKey` misses one).
+ *
+ * `stateHash` is fast because it is cached per component: the model shares every map and array a
+ * step did not change, so a search over 100,000 entries hashes a receipts map only when a fresh
+ * write created it. Hashes can collide; callers confirm a hash hit with `sameState`.
+ */
+import type { Policy } from './policy.ts';
+import type { ModelState, StoredRefusal } from './state.ts';
+import type { Automation, Principal, Receipt } from './world.ts';
+
+const automationsHashes = new WeakMap<ReadonlyMap<number, Automation>, number>();
+const stateHashes = new WeakMap<ModelState, number>();
+const receiptsHashes = new WeakMap<ReadonlyMap<string, Receipt>, number>();
+const receiptHashes = new WeakMap<Receipt, number>();
+const principalsHashes = new WeakMap<readonly Principal[], number>();
+const refusalsHashes = new WeakMap<ReadonlyMap<string, StoredRefusal>, number>();
+
+/**
+ * A 32-bit hash of a state; equal states (by `sameState`) always hash equal, whatever order their
+ * maps were filled in. Treats states as immutable: mutating a hashed map gives stale hashes.
+ */
+export function stateHash(state: ModelState): number {
+  let h = stateHashes.get(state);
+  if (h === undefined) {
+    h = computeStateHash(state);
+    stateHashes.set(state, h);
+  }
+  return h;
+}
+
+function computeStateHash(state: ModelState): number {
+  let h = mix(0x9e3779b9, hashAutomations(state.automations));
+  h = mix(h, hashReceipts(state.receipts));
+  h = mix(h, hashPrincipals(state.principals));
+  h = mix(h, hashRefusals(state.refusals));
+  h = mix(h, hashText(policyText(state.policy)));
+  return mix(h, state.storeFailing ? 1 : 2);
+}
+
+/** Whether two states are the same world: same rows, receipts, scopes, store flag, refusals, policy. */
+export function sameState(a: ModelState, b: ModelState): boolean {
+  if (a === b) return true;
+  return (
+    a.storeFailing === b.storeFailing &&
+    sameAutomations(a.automations, b.automations) &&
+    sameReceipts(a.receipts, b.receipts) &&
+    samePrincipals(a.principals, b.principals) &&
+    sameRefusals(a.refusals, b.refusals) &&
+    (a.policy === b.policy || policyText(a.policy) === policyText(b.policy))
+  );
+}
+
+/**
+ * A canonical text rendering of a state: equal exactly when `sameState` holds. Slow (it sorts);
+ * meant for tests, debugging and reports, not for the search's inner loop.
+ */
+export function stateKey(state: ModelState): string {
+  const rows = [...state.automations.values()]
+    .sort((a, b) => a.id - b.id)
+    .map((a) => `${a.id}@${a.workspace}:${a.intervalMinutes}v${a.version}`);
+  const receipts = [...state.receipts.entries()]
+    .map(([key, r]) => `${JSON.stringify(key)}=${receiptText(r)}`)
+    .sort();
+  const principals = state.principals.map((p) => `${p.user}@${p.workspace}[${scopeText(p)}]`);
+  const refusals = [...state.refusals.entries()]
+    .map(([key, r]) => `${JSON.stringify(key)}=${refusalText(r)}`)
+    .sort();
+  return [
+    `rows ${rows.join(' ')}`,
+    `receipts ${receipts.join(' ')}`,
+    `principals ${principals.join(' ')}`,
+    `store ${state.storeFailing ? 'failing' : 'ok'}`,
+    `refusals ${refusals.join(' ')}`,
+    `policy ${policyText(state.policy)}`,
+  ].join(' | ');
+}
+
+function hashAutomations(rows: ReadonlyMap<number, Automation>): number {
+  let h = automationsHashes.get(rows);
+  if (h !== undefined) return h;
+  h = rows.size;
+  // Summing makes the hash independent of insertion order (here and for the other maps).
+  for (const a of rows.values()) {
+    h = (h + hashText(`${a.id}@${a.workspace}:${a.intervalMinutes}v${a.version}`)) | 0;
+  }
+  automationsHashes.set(rows, h);
+  return h;
+}
+
+function hashReceipts(receipts: ReadonlyMap<string, Receipt>): number {
+  let h = receiptsHashes.get(receipts);
+  if (h !== undefined) return h;
+  h = receipts.size;
+  // A receipt's own fields include its key, so the map key need not be hashed again.
+  for (const r of receipts.values()) h = (h + hashReceipt(r)) | 0;
+  receiptsHashes.set(receipts, h);
+  return h;
+}
+
+function hashReceipt(r: Receipt): number {
+  let h = receiptHashes.get(r);
+  if (h === undefined) {
+    h = hashText(receiptText(r));
+    receiptHashes.set(r, h);
+  }
+  return h;
+}
+
+function hashPrincipals(principals: readonly Principal[]): number {
+  let h = principalsHashes.get(principals);
+  if (h !== undefined) return h;
+  h = principals.length;
+  for (const p of principals) h = mix(h, hashText(`${p.user}@${p.workspace}[${scopeText(p)}]`));
+  principalsHashes.set(principals, h);
+  return h;
+}
+
+function hashRefusals(refusals: ReadonlyMap<string, StoredRefusal>): number {
+  let h = refusalsHashes.get(refusals);
+  if (h !== undefined) return h;
+  h = refusals.size;
+  for (const [key, r] of refusals) h = (h + mix(hashText(key), hashText(refusalText(r)))) | 0;
+  refusalsHashes.set(refusals, h);
+  return h;
+}
+
+function sameAutomations(
+  a: ReadonlyMap<number, Automation>,
+  b: ReadonlyMap<number, Automation>,
+): boolean {
+  if (a === b) return true;
+  if (a.size !== b.size) return false;
+  for (const [id, x] of a) {
+    const y = b.get(id);
+    if (
+      !y ||
+      x.workspace !== y.workspace ||
+      x.intervalMinutes !== y.intervalMinutes ||
+      x.version !== y.version
+    ) {
+      return false;
+    }
+  }
+  return true;
+}
+
+function sameReceipts(a: ReadonlyMap<string, Receipt>, b: ReadonlyMap<string, Receipt>): boolean {
+  if (a === b) return true;
+  if (a.size !== b.size) return false;
+  for (const [key, x] of a) {
+    const y = b.get(key);
+    if (!y || (x !== y && receiptText(x) !== receiptText(y))) return false;
+  }
+  return true;
+}
+
+function samePrincipals(a: readonly Principal[], b: readonly Principal[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  return a.every((p, i) => {
+    const q = b[i];
+    return (
+      q !== undefined &&
+      p.user === q.user &&
+      p.workspace === q.workspace &&
+      scopeText(p) === scopeText(q)
+    );
+  });
+}
+
+function sameRefusals(
+  a: ReadonlyMap<string, StoredRefusal>,
+  b: ReadonlyMap<string, StoredRefusal>,
+): boolean {
+  if (a === b) return true;
+  if (a.size !== b.size) return false;
+  for (const [key, x] of a) {
+    const y = b.get(key);
+    if (!y || (x !== y && refusalText(x) !== refusalText(y))) return false;
+  }
+  return true;
+}
+
+function refusalText(r: StoredRefusal): string {
+  return `${r.payload.id},${r.payload.version},${r.payload.interval}->${r.reason}`;
+}
+
+function policyText(p: Policy): string {
+  return `${p.idempotencyFirst ? 'first' : 'after'},${p.storesRefusals ? 'stores' : 'drops'},${p.inFlightDuplicate}`;
+}
+
+function receiptText(r: Receipt): string {
+  const p = r.payload;
+  const x = r.result;
+  return `${JSON.stringify([r.workspace, r.user, r.tool, r.requestId])}:${p.id},${p.version},${p.interval}->${x.id},${x.intervalMinutes},${x.version}`;
+}
+
+/** Scopes as a set: revoke and restore may reorder them without changing their meaning. */
+function scopeText(p: Principal): string {
+  return [...new Set(p.scopes)].sort().join(',');
+}
+
+/** FNV-1a over UTF-16 code units. */
+function hashText(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return h;
+}
+
+/** Combines two 32-bit hashes, order-sensitively (murmur3's finaliser on a rotate-xor). */
+function mix(h: number, v: number): number {
+  let x = Math.imul(h ^ v, 0x85ebca6b) ^ ((h << 13) | (h >>> 19));
+  x ^= x >>> 16;
+  x = Math.imul(x, 0xc2b2ae35);
+  return x ^ (x >>> 13);
+}
