@@ -12,6 +12,8 @@ import type { ExecutedRun } from '../execute/mode-runner.ts';
 import { withCallTimeout } from '../execute/sequential-call-timeout.ts';
 import { sequenceArbitrary } from '../generate/sequence-arbitrary.ts';
 import type { Step } from '../model/events.ts';
+import { type PolicyDeclaration, resolvePolicy } from '../model/policy.ts';
+import type { FixtureWithPolicy } from '../model/state.ts';
 import type { Fixture } from '../model/world.ts';
 import { type Coverage, countCoverage, emptyCoverage } from '../report/coverage.ts';
 import { type CheckOptions, type Mode, type ResolvedOptions, resolveOptions } from './options.ts';
@@ -65,7 +67,9 @@ export async function checkHandler(options: CheckOptions = {}): Promise<CheckRes
           fatal ??= hang;
         })
       : loaded;
-  const runner = await createRunner(plugin, handlerPath, o);
+  // The model holds the handler to its declared policy; the fixture carries it to every checker.
+  const fixture = withPolicy(o.fixture, plugin.policy, plugin.name);
+  const runner = await createRunner(plugin, handlerPath, { ...o, fixture });
   const started = performance.now();
   const coverage = emptyCoverage();
   const runsPlanned = o.shard ? Math.ceil(o.runs / o.shard.count) : o.runs;
@@ -76,7 +80,7 @@ export async function checkHandler(options: CheckOptions = {}): Promise<CheckRes
   let lastFailed: { steps: readonly Step[]; run: ExecutedRun } | undefined;
   try {
     const property = fc.asyncProperty(
-      sequenceArbitrary(o.fixture, {
+      sequenceArbitrary(fixture, {
         stepsMax: o.stepsMax,
         races: true,
         recreate: typeof plugin.recreate === 'function',
@@ -149,7 +153,7 @@ export async function checkHandler(options: CheckOptions = {}): Promise<CheckRes
         mode: o.mode,
         seed,
         path: details.counterexamplePath ?? '',
-        fixture: o.fixture,
+        fixture,
         steps: failed === final ? shrunk : (lastFailed?.steps ?? shrunk),
         failures,
         runsToFailure: firstFailureAt,
@@ -160,6 +164,19 @@ export async function checkHandler(options: CheckOptions = {}): Promise<CheckRes
   } finally {
     await runner.close();
   }
+}
+
+/**
+ * The fixture with the plugin's declared policy attached (resolved and checked), or unchanged
+ * when the plugin declares none, so contract handlers' counterexamples stay as they were.
+ */
+export function withPolicy(
+  fixture: Fixture,
+  declared: PolicyDeclaration | undefined,
+  handler: string,
+): FixtureWithPolicy {
+  if (declared === undefined) return fixture;
+  return { ...fixture, policy: resolvePolicy(declared, handler) };
 }
 
 /** A shard's seed: distinct per shard, the same on every machine. */

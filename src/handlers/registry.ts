@@ -18,6 +18,8 @@ export interface BundledHandler {
 /** Every bundled handler. Mutants carry their bug in their own `description`. */
 export const BUNDLED_HANDLERS: readonly BundledHandler[] = [
   { name: 'reference', kind: 'reference', file: './reference.ts' },
+  { name: 'powertools', kind: 'library', file: './libraries/powertools.ts' },
+  { name: 'node-idempotency', kind: 'library', file: './libraries/node-idempotency.ts' },
   { name: 'receipt-after-commit', kind: 'mutant', file: './mutants/receipt-after-commit.ts' },
   { name: 'receipt-error-swallowed', kind: 'mutant', file: './mutants/receipt-error-swallowed.ts' },
   { name: 'version-before-receipt', kind: 'mutant', file: './mutants/version-before-receipt.ts' },

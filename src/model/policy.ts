@@ -62,7 +62,8 @@ export function resolvePolicy(
     if (!(key in CONTRACT_POLICY)) bad(`policy.${key} is not a policy switch`);
   }
   const policy = { ...CONTRACT_POLICY, ...declared };
-  if (typeof policy.idempotencyFirst !== 'boolean') bad('policy.idempotencyFirst must be a boolean');
+  if (typeof policy.idempotencyFirst !== 'boolean')
+    bad('policy.idempotencyFirst must be a boolean');
   if (typeof policy.storesRefusals !== 'boolean') bad('policy.storesRefusals must be a boolean');
   if (policy.inFlightDuplicate !== 'replay' && policy.inFlightDuplicate !== 'conflict') {
     bad(`policy.inFlightDuplicate must be 'replay' or 'conflict'`);

@@ -1,0 +1,105 @@
+/**
+ * Each declared policy switch, shown needed and sufficient on a short hand-written sequence: the
+ * library's documented behaviour passes the model under the plugin's declared policy, and fails
+ * it, with exactly the expected difference, when that one switch is taken away.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import type { Failure } from '../../check/check-run.ts';
+import type { ModeRunner } from '../../execute/mode-runner.ts';
+import { sequentialRunner } from '../../execute/sequential-mode.ts';
+import type { CallRequest, Step } from '../../model/events.ts';
+import { type Observed, outcome } from '../../model/outcome.ts';
+import { type Policy, resolvePolicy } from '../../model/policy.ts';
+import type { FixtureWithPolicy } from '../../model/state.ts';
+import { DEFAULT_FIXTURE } from '../../model/world.ts';
+import type { HandlerPlugin } from '../plugin.ts';
+import nodeIdempotency from './node-idempotency.ts';
+import powertools from './powertools.ts';
+
+const runners: ModeRunner[] = [];
+afterAll(async () => {
+  for (const r of runners) await r.close();
+});
+
+/** Failures of `steps` on `plugin`, checked under `policy`. */
+async function failuresUnder(plugin: HandlerPlugin, policy: Policy, steps: Step[]) {
+  const fixture: FixtureWithPolicy = { ...DEFAULT_FIXTURE, policy };
+  const runner = sequentialRunner(plugin, fixture);
+  runners.push(runner);
+  const run = await runner.execute(steps);
+  return run.verdict.verdict === 'ok' ? [] : run.verdict.failures;
+}
+
+const call = (requestId: string, automationId: number, expectedVersion: number): Step => ({
+  kind: 'call',
+  client: 0,
+  request: { requestId, automationId, expectedVersion, intervalMinutes: 30 } as CallRequest,
+  delivery: 'delivered',
+});
+
+/** The one outcome failure expected when the switch is off. */
+function onlyOutcomeFailure(failures: readonly Failure[], expected: Observed, actual: Observed) {
+  expect(failures.map((f) => f.kind)).toEqual(['outcome']);
+  expect(failures[0]).toMatchObject({ expected, actual });
+}
+
+const REPLAY_AFTER_MOVE: Step[] = [
+  call('r1', 1, 1),
+  { kind: 'move', automationId: 1, workspace: 'team-b' },
+  call('r1', 1, 1),
+];
+const REPLAYED = outcome.replayed({ id: 1, intervalMinutes: 30, version: 2 });
+
+const STORE_DOWN_ON_MISSING_ROW: Step[] = [{ kind: 'storeFail' }, call('r1', 999, 1)];
+
+describe.each([
+  ['powertools', powertools],
+  ['node-idempotency', nodeIdempotency],
+])('%s: idempotencyFirst', (_name, plugin) => {
+  const declared = resolvePolicy(plugin.policy);
+  const without = { ...declared, idempotencyFirst: false };
+
+  it('replays a receipt after the automation moved away', async () => {
+    expect(await failuresUnder(plugin, declared, REPLAY_AFTER_MOVE)).toEqual([]);
+    const failures = await failuresUnder(plugin, without, REPLAY_AFTER_MOVE);
+    onlyOutcomeFailure(failures, outcome.refused('unavailable'), REPLAYED);
+  });
+});
+
+describe('powertools: idempotencyFirst while the store fails', () => {
+  // node-idempotency answers the same, but there storesRefusals alone already predicts it.
+  const declared = resolvePolicy(powertools.policy);
+  const without = { ...declared, idempotencyFirst: false };
+
+  it('answers error, not unavailable: the key is claimed before access is checked', async () => {
+    expect(await failuresUnder(powertools, declared, STORE_DOWN_ON_MISSING_ROW)).toEqual([]);
+    const failures = await failuresUnder(powertools, without, STORE_DOWN_ON_MISSING_ROW);
+    expect(failures[0]).toMatchObject({
+      expected: outcome.refused('unavailable'),
+      actual: { kind: 'error' },
+    });
+  });
+});
+
+describe('node-idempotency: storesRefusals', () => {
+  const declared = resolvePolicy(nodeIdempotency.policy);
+  const without = { ...declared, storesRefusals: false };
+  // A stale version is refused and stored; the corrected request under the same key is then a
+  // key reuse for the library, a fresh write for the contract.
+  const steps: Step[] = [call('r1', 1, 2), call('r1', 1, 1)];
+
+  it('stores a refusal and treats a corrected retry under its key as key reuse', async () => {
+    expect(await failuresUnder(nodeIdempotency, declared, steps)).toEqual([]);
+    const failures = await failuresUnder(nodeIdempotency, without, steps);
+    expect(failures[0]).toMatchObject({
+      kind: 'outcome',
+      expected: outcome.fresh({ id: 1, intervalMinutes: 30, version: 2 }),
+      actual: outcome.keyReuse(),
+    });
+  });
+
+  it('is not declared by powertools, which deletes the record when the function throws', async () => {
+    expect(resolvePolicy(powertools.policy).storesRefusals).toBe(false);
+    expect(await failuresUnder(powertools, resolvePolicy(powertools.policy), steps)).toEqual([]);
+  });
+});

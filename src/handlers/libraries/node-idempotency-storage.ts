@@ -1,0 +1,81 @@
+/**
+ * A better-sqlite3 storage adapter for `@node-idempotency/core`, written to the `StorageAdapter`
+ * interface of `@node-idempotency/storage` 1.0.5: `setIfNotExists`, `set` and `get`, each with a
+ * time to live in milliseconds. The semantics are those of the Redis adapter the library names
+ * (`SET key val NX PX ttl`, `SET key val PX ttl`, `GET key`): an expired key is as good as absent.
+ * That interface version has no `delete`; the core never releases a key.
+ */
+import type { StorageAdapter } from '@node-idempotency/storage';
+import type { Connection } from '../plugin.ts';
+
+/** The table the adapter keeps its entries in. */
+export const NODE_IDEMPOTENCY_TABLE = 'node_idempotency';
+
+/** `CREATE TABLE` for the entries; `expires_at` is epoch ms, NULL for no expiry. */
+export const NODE_IDEMPOTENCY_SCHEMA = `CREATE TABLE ${NODE_IDEMPOTENCY_TABLE}(
+  key TEXT PRIMARY KEY, value TEXT NOT NULL, expires_at INTEGER)`;
+
+/** One row of the table. */
+export interface NodeIdempotencyRow {
+  readonly key: string;
+  readonly value: string;
+  readonly expires_at: number | null;
+}
+
+/** A `StorageAdapter` over one harness-owned better-sqlite3 connection. */
+export class SqliteStorageAdapter implements StorageAdapter {
+  readonly #db: Connection;
+  readonly #now: () => number;
+
+  /** Stores entries through `db`; `now` (epoch ms) is injectable so tests can age entries. */
+  constructor(db: Connection, now: () => number = () => Date.now()) {
+    this.#db = db;
+    this.#now = now;
+  }
+
+  /**
+   * Stores `val` under `key` only when no live entry holds it; true when it stored. The check and
+   * the write share one immediate transaction, so of two connections racing for a key exactly one
+   * wins; a call that finds a live entry writes nothing (so it still answers while writes fail).
+   */
+  async setIfNotExists(key: string, val: string, { ttl }: { ttl?: number } = {}): Promise<boolean> {
+    const claim = this.#db.transaction((): boolean => {
+      if (this.#live(key)) return false;
+      this.#upsert(key, val, ttl);
+      return true;
+    });
+    return claim.immediate();
+  }
+
+  /** Stores `val` under `key`, replacing any entry, with a fresh time to live. */
+  async set(key: string, val: string, { ttl }: { ttl?: number }): Promise<void> {
+    this.#upsert(key, val, ttl);
+  }
+
+  /** The live value under `key`, or undefined when there is none or it expired. */
+  async get(key: string): Promise<string | undefined> {
+    return this.#live(key)?.value;
+  }
+
+  #live(key: string): NodeIdempotencyRow | undefined {
+    const row = this.#db
+      .prepare(`SELECT * FROM ${NODE_IDEMPOTENCY_TABLE} WHERE key = ?`)
+      .get(key) as NodeIdempotencyRow | undefined;
+    return row && isLive(row, this.#now()) ? row : undefined;
+  }
+
+  #upsert(key: string, val: string, ttl: number | undefined): void {
+    const expiresAt = ttl === undefined || Number.isNaN(ttl) ? null : this.#now() + ttl;
+    this.#db
+      .prepare(
+        `INSERT INTO ${NODE_IDEMPOTENCY_TABLE} VALUES (?, ?, ?)
+         ON CONFLICT(key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at`,
+      )
+      .run(key, val, expiresAt);
+  }
+}
+
+/** Whether an entry is still live at `nowMs`. */
+export function isLive(row: NodeIdempotencyRow, nowMs: number): boolean {
+  return row.expires_at === null || row.expires_at > nowMs;
+}

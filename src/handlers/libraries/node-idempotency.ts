@@ -1,0 +1,144 @@
+/**
+ * `@node-idempotency/core` around the article's business write, used as its README describes:
+ * `onRequest` before the business logic (a cached response comes back, a new key is marked in
+ * progress with a fingerprint of the body), `onResponse` after it with the body or the error, so
+ * "the response can be stored and the request can be marked as complete". Storage is
+ * `SqliteStorageAdapter` on the harness-owned connection.
+ *
+ * The key is the library's: method, path and the `idempotency-key` header. The principal's
+ * workspace and user go into the path and the request id into the header, so the key is
+ * (workspace, user, tool, request id); the body holds the payload fields, so the library's
+ * fingerprint is the payload check. `enforceIdempotency` makes the header required. Scope and
+ * validation (`precheck`) run first, at the request edge, as they would in front of the library.
+ */
+import {
+  Idempotency,
+  IdempotencyError,
+  IdempotencyErrorCodes,
+  type IdempotencyParams,
+  type IdempotencyResponse,
+  RequestStatusEnum,
+  type StoragePayload,
+} from '@node-idempotency/core';
+import { type Outcome, outcome } from '../../model/outcome.ts';
+import { type Principal, type Receipt, TOOL } from '../../model/world.ts';
+import { type Connection, defineHandler } from '../plugin.ts';
+import { isWriteFailure, precheck, type ValidRequest } from '../reference.ts';
+import { isReceiptDocument, Refusal, setIntervalWrite } from './business-write.ts';
+import { libraryWorld } from './library-world.ts';
+import {
+  isLive,
+  NODE_IDEMPOTENCY_SCHEMA,
+  NODE_IDEMPOTENCY_TABLE,
+  type NodeIdempotencyRow,
+  SqliteStorageAdapter,
+} from './node-idempotency-storage.ts';
+
+/** The error body stored for a refusal, as an HTTP API would send it. */
+interface RefusalBody {
+  readonly reason: Refusal['reason'];
+}
+
+type Response = IdempotencyResponse<Receipt, RefusalBody>;
+
+const instances = new WeakMap<Connection, Idempotency>();
+
+/** One `Idempotency` per connection, as an application builds one at start-up. */
+function idempotencyFor(db: Connection): Idempotency {
+  let idempotency = instances.get(db);
+  if (!idempotency) {
+    idempotency = new Idempotency(new SqliteStorageAdapter(db), { enforceIdempotency: true });
+    instances.set(db, idempotency);
+  }
+  return idempotency;
+}
+
+/** The request the library sees: the key in path and header, the payload as the body. */
+function requestOf(principal: Principal, r: ValidRequest): IdempotencyParams {
+  const path = `/workspaces/${encodeURIComponent(principal.workspace)}/users/${encodeURIComponent(principal.user)}/${TOOL}`;
+  return {
+    method: 'POST',
+    path,
+    headers: { 'idempotency-key': r.requestId },
+    body: {
+      automationId: r.automationId,
+      expectedVersion: r.expectedVersion,
+      intervalMinutes: r.intervalMinutes,
+    },
+  };
+}
+
+/** What the library answered for a key it had seen, as an outcome. */
+function replayOf(cached: Response): Outcome {
+  if (cached.body) return outcome.replayed(cached.body.result);
+  if (cached.error) return outcome.refused(cached.error.reason);
+  throw new Error(`cached response has neither body nor error: ${JSON.stringify(cached)}`);
+}
+
+/** Maps what `onRequest`/`onResponse` threw; rethrows anything it does not know. */
+function outcomeOfThrown(thrown: unknown): Outcome {
+  if (thrown instanceof IdempotencyError) {
+    // The library's own HTTP mapping: 422 for a fingerprint mismatch, 409 for in progress.
+    if (thrown.code === IdempotencyErrorCodes.IDEMPOTENCY_FINGERPRINT_MISSMATCH)
+      return outcome.keyReuse();
+    if (thrown.code === IdempotencyErrorCodes.REQUEST_IN_PROGRESS)
+      return outcome.refused('conflict');
+  }
+  if (isWriteFailure(thrown)) return outcome.error((thrown as Error).message);
+  throw thrown;
+}
+
+/** The receipts the live COMPLETE entries with a body hold; refusals and in-progress entries are not receipts. */
+function receipts(db: Connection): Receipt[] {
+  const rows = db.prepare(`SELECT * FROM ${NODE_IDEMPOTENCY_TABLE}`).all() as NodeIdempotencyRow[];
+  const now = Date.now();
+  return rows
+    .filter((r) => isLive(r, now))
+    .map((r) => JSON.parse(r.value) as StoragePayload<Receipt, RefusalBody>)
+    .filter((p) => p.status === RequestStatusEnum.COMPLETE)
+    .map((p) => p.response?.body)
+    .filter(isReceiptDocument);
+}
+
+export default defineHandler({
+  name: 'node-idempotency',
+  description:
+    '@node-idempotency/core onRequest/onResponse around the business write, SQLite storage adapter.',
+  policy: {
+    // onRequest "gives back the response if the key is already seen" before the business logic.
+    idempotencyFirst: true,
+    // onResponse: "it cached the response/error and updates status to complete. subsequent
+    // requests can use cached response." The 1.0.5 storage interface has no delete.
+    storesRefusals: true,
+    // Default inProgressStrategy {wait: false}: "A request is outstanding for this
+    // Idempotency-Key" (REQUEST_IN_PROGRESS, which its plugins send as 409).
+    inFlightDuplicate: 'conflict',
+  },
+  ...libraryWorld({ table: NODE_IDEMPOTENCY_TABLE, schema: NODE_IDEMPOTENCY_SCHEMA, receipts }),
+  async call(db: Connection, principal: Principal, request) {
+    const checked = precheck(principal, request);
+    if ('kind' in checked) return checked;
+    const idempotency = idempotencyFor(db);
+    const req = requestOf(principal, checked);
+    try {
+      const cached = await idempotency.onRequest<Receipt, RefusalBody>(req);
+      if (cached) return replayOf(cached);
+      let response: Response;
+      let answer: Outcome;
+      try {
+        const receipt = setIntervalWrite(db, principal, checked);
+        response = { body: receipt, additional: { statusCode: 200 } };
+        answer = outcome.fresh(receipt.result);
+      } catch (thrown) {
+        if (!(thrown instanceof Refusal)) throw thrown;
+        const statusCode = thrown.reason === 'conflict' ? 409 : 404;
+        response = { error: { reason: thrown.reason }, additional: { statusCode } };
+        answer = outcome.refused(thrown.reason);
+      }
+      await idempotency.onResponse(req, response);
+      return answer;
+    } catch (thrown) {
+      return outcomeOfThrown(thrown);
+    }
+  },
+});

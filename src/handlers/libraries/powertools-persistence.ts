@@ -1,0 +1,159 @@
+/**
+ * A better-sqlite3 persistence layer for `@aws-lambda-powertools/idempotency`, written to the
+ * library's "Bring your own persistent store" contract: extend `BasePersistenceLayer` and
+ * implement `_getRecord`, `_putRecord`, `_updateRecord` and `_deleteRecord`. Each method mirrors
+ * what the bundled `DynamoDBPersistenceLayer` does with the same record, on the harness-owned
+ * connection: the put is conditional, the update an upsert, and a missing record on get throws
+ * `IdempotencyItemNotFoundError`.
+ */
+import {
+  IdempotencyItemAlreadyExistsError,
+  IdempotencyItemNotFoundError,
+  IdempotencyRecordStatus,
+} from '@aws-lambda-powertools/idempotency';
+import {
+  BasePersistenceLayer,
+  IdempotencyRecord,
+} from '@aws-lambda-powertools/idempotency/persistence';
+import type { IdempotencyRecordStatusValue } from '@aws-lambda-powertools/idempotency/types';
+import type { Connection } from '../plugin.ts';
+
+/** The table the layer keeps its records in (DynamoDB's default attribute names). */
+export const POWERTOOLS_TABLE = 'powertools_idempotency';
+
+/** `CREATE TABLE` for the records: expiration in epoch seconds, in-progress expiry in epoch ms. */
+export const POWERTOOLS_SCHEMA = `CREATE TABLE ${POWERTOOLS_TABLE}(
+  id TEXT PRIMARY KEY, status TEXT NOT NULL, expiration INTEGER,
+  in_progress_expiration INTEGER, data TEXT, validation TEXT)`;
+
+/** One row of the table. */
+export interface PowertoolsRow {
+  readonly id: string;
+  readonly status: string;
+  readonly expiration: number | null;
+  readonly in_progress_expiration: number | null;
+  /** The response, JSON serialised (the docs: "invocation results are JSON serialized"). */
+  readonly data: string | null;
+  readonly validation: string | null;
+}
+
+/** A `BasePersistenceLayer` over one better-sqlite3 connection. */
+export class SqlitePersistenceLayer extends BasePersistenceLayer {
+  readonly #db: Connection;
+
+  /** Stores records through `db`, which the harness opened; the layer never opens its own. */
+  constructor(db: Connection) {
+    super();
+    this.#db = db;
+  }
+
+  /** The record under `idempotencyKey`; throws `IdempotencyItemNotFoundError` when there is none. */
+  protected async _getRecord(idempotencyKey: string): Promise<IdempotencyRecord> {
+    const row = this.#row(idempotencyKey);
+    if (!row) throw new IdempotencyItemNotFoundError(`No record for ${idempotencyKey}`);
+    return toRecord(row);
+  }
+
+  /**
+   * Adds the record unless a live one holds its key, as the docs require: "Throws an
+   * `IdempotencyItemAlreadyExistsError` error if a non-expired entry already exists". The
+   * condition is DynamoDB's: the key is absent, or its record expired, or it is in progress
+   * past its in-progress expiry. Check and write share one immediate transaction, so two
+   * connections cannot both win; a losing put writes nothing (so it still works while writes fail).
+   */
+  protected async _putRecord(record: IdempotencyRecord): Promise<void> {
+    const nowMs = Date.now();
+    const put = this.#db.transaction(() => {
+      const old = this.#row(record.idempotencyKey);
+      if (old && !replaceable(old, nowMs)) {
+        throw new IdempotencyItemAlreadyExistsError(
+          `Failed to put record for already existing idempotency key: ${record.idempotencyKey}`,
+          toRecord(old),
+        );
+      }
+      if (old) this.#db.prepare(`DELETE FROM ${POWERTOOLS_TABLE} WHERE id = ?`).run(old.id);
+      this.#db
+        .prepare(`INSERT INTO ${POWERTOOLS_TABLE} VALUES (?, ?, ?, ?, NULL, ?)`)
+        .run(
+          record.idempotencyKey,
+          record.getStatus(),
+          record.expiryTimestamp ?? null,
+          record.inProgressExpiryTimestamp ?? null,
+          this.isPayloadValidationEnabled() ? (record.payloadHash ?? null) : null,
+        );
+    });
+    put.immediate();
+  }
+
+  /**
+   * Sets status and expiry, the response when there is one, and the payload hash when validation
+   * is on. Like DynamoDB's `UpdateItem`, it creates the record if it is missing.
+   */
+  protected async _updateRecord(record: IdempotencyRecord): Promise<void> {
+    const data = record.responseData === undefined ? null : JSON.stringify(record.responseData);
+    const validation = this.isPayloadValidationEnabled() ? (record.payloadHash ?? null) : null;
+    const update = this.#db.transaction(() => {
+      const changed = this.#db
+        .prepare(
+          `UPDATE ${POWERTOOLS_TABLE} SET status = ?, expiration = ?,
+           data = CASE WHEN ? THEN ? ELSE data END,
+           validation = CASE WHEN ? THEN ? ELSE validation END WHERE id = ?`,
+        )
+        .run(
+          record.getStatus(),
+          record.expiryTimestamp ?? null,
+          data === null ? 0 : 1,
+          data,
+          this.isPayloadValidationEnabled() ? 1 : 0,
+          validation,
+          record.idempotencyKey,
+        ).changes;
+      if (changed > 0) return;
+      this.#db
+        .prepare(`INSERT INTO ${POWERTOOLS_TABLE} VALUES (?, ?, ?, NULL, ?, ?)`)
+        .run(
+          record.idempotencyKey,
+          record.getStatus(),
+          record.expiryTimestamp ?? null,
+          data,
+          validation,
+        );
+    });
+    update.immediate();
+  }
+
+  /** Removes the record under the key (a no-op when there is none). */
+  protected async _deleteRecord(record: IdempotencyRecord): Promise<void> {
+    this.#db.prepare(`DELETE FROM ${POWERTOOLS_TABLE} WHERE id = ?`).run(record.idempotencyKey);
+  }
+
+  #row(idempotencyKey: string): PowertoolsRow | undefined {
+    return this.#db.prepare(`SELECT * FROM ${POWERTOOLS_TABLE} WHERE id = ?`).get(idempotencyKey) as
+      | PowertoolsRow
+      | undefined;
+  }
+}
+
+/** Whether a put may overwrite `row` at `nowMs`: expired, or in progress past its in-progress expiry. */
+export function replaceable(row: PowertoolsRow, nowMs: number): boolean {
+  if (row.expiration !== null && row.expiration < nowMs / 1000) return true;
+  return (
+    row.status === IdempotencyRecordStatus.INPROGRESS &&
+    row.in_progress_expiration !== null &&
+    row.in_progress_expiration < nowMs
+  );
+}
+
+/** A row as the library's record. */
+export function toRecord(row: PowertoolsRow): IdempotencyRecord {
+  return new IdempotencyRecord({
+    idempotencyKey: row.id,
+    status: row.status as IdempotencyRecordStatusValue,
+    ...(row.expiration !== null ? { expiryTimestamp: row.expiration } : {}),
+    ...(row.in_progress_expiration !== null
+      ? { inProgressExpiryTimestamp: row.in_progress_expiration }
+      : {}),
+    ...(row.data !== null ? { responseData: JSON.parse(row.data) } : {}),
+    ...(row.validation !== null ? { payloadHash: row.validation } : {}),
+  });
+}

@@ -1,0 +1,137 @@
+/**
+ * `@aws-lambda-powertools/idempotency` around the article's business write, configured as its
+ * documentation recommends for a function that is not the Lambda handler: `makeIdempotent` on the
+ * business function, `eventKeyJmesPath` selecting the key (workspace, user, tool, request id),
+ * `payloadValidationJmesPath` over the payload fields, `throwOnNoIdempotencyKey`, and a custom
+ * persistence layer (`SqlitePersistenceLayer`) on the harness-owned connection.
+ *
+ * Scope and validation (`precheck`) run first, at the request edge, as they would in front of
+ * any idempotency layer: a malformed request id cannot form a key. Access and version are the
+ * business function's job, inside the library's wrapper.
+ */
+import {
+  IdempotencyAlreadyInProgressError,
+  IdempotencyConfig,
+  IdempotencyPersistenceLayerError,
+  IdempotencyValidationError,
+  makeIdempotent,
+} from '@aws-lambda-powertools/idempotency';
+import type { Outcome } from '../../model/outcome.ts';
+import { outcome } from '../../model/outcome.ts';
+import { type Principal, type Receipt, TOOL } from '../../model/world.ts';
+import { type Connection, defineHandler } from '../plugin.ts';
+import { precheck, type ValidRequest } from '../reference.ts';
+import { isReceiptDocument, Refusal, setIntervalWrite } from './business-write.ts';
+import { libraryWorld } from './library-world.ts';
+import {
+  POWERTOOLS_SCHEMA,
+  POWERTOOLS_TABLE,
+  type PowertoolsRow,
+  replaceable,
+  SqlitePersistenceLayer,
+} from './powertools-persistence.ts';
+
+/**
+ * The time budget the library is told a call has left, in ms: the harness's default per-call
+ * timeout. Registering it is what the docs ask of wrapped functions outside the handler ("you must
+ * use `registerLambdaContext` ... to benefit from this protection"); an in-progress record then
+ * expires after it, so a crashed call does not hold its key for the whole hour.
+ */
+export const CALL_BUDGET_MS = 5_000;
+
+/** The event the wrapped function receives: the key fields and the payload fields. */
+interface SetIntervalEvent extends ValidRequest {
+  readonly workspace: string;
+  readonly user: string;
+  readonly tool: string;
+}
+
+/** What the wrapped function returns and the library stores; `replayed` is set by the response hook. */
+interface Answer {
+  readonly receipt: Receipt;
+  readonly replayed: boolean;
+}
+
+const wrapped = new WeakMap<Connection, (event: SetIntervalEvent) => Promise<Answer>>();
+
+/** The idempotent business function for `db`, built once per connection like a module-scope handler. */
+function idempotentSetInterval(db: Connection): (event: SetIntervalEvent) => Promise<Answer> {
+  let fn = wrapped.get(db);
+  if (fn) return fn;
+  const config = new IdempotencyConfig({
+    eventKeyJmesPath: '[workspace, user, tool, requestId]',
+    payloadValidationJmesPath: '[automationId, expectedVersion, intervalMinutes]',
+    throwOnNoIdempotencyKey: true,
+    // The documented hook for "an existing idempotent response is found": mark it as a replay.
+    responseHook: (response) => ({ ...(response as object), replayed: true }),
+  });
+  config.registerLambdaContext({ getRemainingTimeInMillis: () => CALL_BUDGET_MS });
+  const business = async (event: SetIntervalEvent): Promise<Answer> => ({
+    receipt: setIntervalWrite(db, event, event),
+    replayed: false,
+  });
+  fn = makeIdempotent(business, { persistenceStore: new SqlitePersistenceLayer(db), config });
+  wrapped.set(db, fn);
+  return fn;
+}
+
+/** Maps what the library threw onto the contract's outcomes; rethrows anything it does not know. */
+function outcomeOfThrown(thrown: unknown): Outcome {
+  if (thrown instanceof Refusal) return outcome.refused(thrown.reason);
+  if (thrown instanceof IdempotencyValidationError) return outcome.keyReuse();
+  // "If you receive IdempotencyAlreadyInProgressError, you can safely retry": HTTP's 409.
+  if (thrown instanceof IdempotencyAlreadyInProgressError) return outcome.refused('conflict');
+  if (thrown instanceof IdempotencyPersistenceLayerError) {
+    const cause = thrown.cause instanceof Error ? `: ${thrown.cause.message}` : '';
+    return outcome.error(`${thrown.message}${cause}`);
+  }
+  throw thrown;
+}
+
+/** The receipts the live COMPLETED records hold; in-progress records hold no result and are left out. */
+function receipts(db: Connection): Receipt[] {
+  const rows = db.prepare(`SELECT * FROM ${POWERTOOLS_TABLE}`).all() as PowertoolsRow[];
+  const now = Date.now();
+  return rows
+    .filter((r) => r.status === 'COMPLETED' && !replaceable(r, now) && r.data !== null)
+    .map((r) => (JSON.parse(r.data as string) as Answer).receipt)
+    .filter(isReceiptDocument);
+}
+
+export default defineHandler({
+  name: 'powertools',
+  description:
+    '@aws-lambda-powertools/idempotency makeIdempotent around the business write, SQLite persistence layer.',
+  policy: {
+    // "a second request containing the exact same payload ... will now return the same response"
+    // without calling the function: replays come from the store before the access check.
+    idempotencyFirst: true,
+    // "unhandled exceptions ... will cause the record in the persistence layer to be deleted".
+    storesRefusals: false,
+    // "This utility will throw an IdempotencyAlreadyInProgressError error if you receive multiple
+    // invocations with the same payload while the first invocation hasn't completed yet".
+    inFlightDuplicate: 'conflict',
+  },
+  ...libraryWorld({ table: POWERTOOLS_TABLE, schema: POWERTOOLS_SCHEMA, receipts }),
+  async call(db: Connection, principal: Principal, request) {
+    const checked = precheck(principal, request);
+    if ('kind' in checked) return checked;
+    const event: SetIntervalEvent = {
+      workspace: principal.workspace,
+      user: principal.user,
+      tool: TOOL,
+      requestId: checked.requestId,
+      automationId: checked.automationId,
+      expectedVersion: checked.expectedVersion,
+      intervalMinutes: checked.intervalMinutes,
+    };
+    try {
+      const answer = await idempotentSetInterval(db)(event);
+      return answer.replayed
+        ? outcome.replayed(answer.receipt.result)
+        : outcome.fresh(answer.receipt.result);
+    } catch (thrown) {
+      return outcomeOfThrown(thrown);
+    }
+  },
+});

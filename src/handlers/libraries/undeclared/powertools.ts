@@ -1,0 +1,11 @@
+/**
+ * Test double: the powertools plugin with its policy declaration removed, so the model expects
+ * the contract as written. The library tests run it to show each declared switch is needed: a
+ * check of this variant must fail where the declaration covers a documented difference.
+ */
+import { defineHandler } from '../../plugin.ts';
+import powertools from '../powertools.ts';
+
+const { policy: _declared, ...undeclared } = powertools;
+
+export default defineHandler({ ...undeclared, name: 'powertools-undeclared' });
