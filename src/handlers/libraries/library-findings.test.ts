@@ -26,7 +26,7 @@ import type { Connection, HandlerPlugin } from '../plugin.ts';
 import { Refusal } from './business-write.ts';
 import nodeIdempotency from './node-idempotency.ts';
 import { NODE_IDEMPOTENCY_TABLE } from './node-idempotency-storage.ts';
-import powertools from './powertools.ts';
+import powertools, { CALL_BUDGET_MS } from './powertools.ts';
 import { POWERTOOLS_TABLE } from './powertools-persistence.ts';
 
 const alice = DEFAULT_FIXTURE.principals[0] as (typeof DEFAULT_FIXTURE.principals)[0];
@@ -175,6 +175,40 @@ describe.each(PLUGINS)(
     });
   },
 );
+
+describe('F2: how long the orphaned claim locks the key', () => {
+  async function orphanClaim(plugin: HandlerPlugin, table: string, db: Connection) {
+    const pending = plugin.call(db, alice, request('r1', 1));
+    await untilClaimed(db, table);
+    plugin.failReceipts(db);
+    expect((await pending).kind).toBe('error');
+    plugin.restoreReceipts(db);
+  }
+
+  it('powertools: until the in-progress expiry, then the retry re-runs and is refused', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const db = world(powertools);
+    await orphanClaim(powertools, POWERTOOLS_TABLE, db);
+    vi.setSystemTime(Date.now() + CALL_BUDGET_MS + 1);
+    expect(await powertools.call(db, alice, request('r1', 1))).toEqual(outcome.refused('conflict'));
+    // The re-run's refusal deleted the record: the key is free, the write still has no receipt.
+    expect(db.prepare(`SELECT count(*) AS n FROM ${POWERTOOLS_TABLE}`).get()).toEqual({ n: 0 });
+  });
+
+  it('node-idempotency: for the whole cacheTTLMS, every retry is refused as in progress', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const db = world(nodeIdempotency);
+    await orphanClaim(nodeIdempotency, NODE_IDEMPOTENCY_TABLE, db);
+    vi.setSystemTime(Date.now() + 24 * 3600 * 1000 - 1000);
+    expect(await nodeIdempotency.call(db, alice, request('r1', 1))).toEqual(
+      outcome.refused('conflict'),
+    );
+    const row = db.prepare(`SELECT value FROM ${NODE_IDEMPOTENCY_TABLE}`).get() as {
+      value: string;
+    };
+    expect(JSON.parse(row.value).status).toBe('IN_PROGRESS');
+  });
+});
 
 describe.each([
   ['powertools', powertools, 3600 * 1000],
