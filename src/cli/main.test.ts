@@ -50,7 +50,7 @@ describe('receiptcheck run', () => {
     expect(replay.out).toContain('fails against');
     const fixed = await cli('replay', path, '--handler', 'reference');
     expect(fixed.code).toBe(0);
-    expect(fixed.out).toContain('no longer reproduces');
+    expect(fixed.out).toContain('no longer fails');
   });
 
   it('--json prints exactly one object with the verdict, counts, coverage, seed and counterexample', async () => {

@@ -12,6 +12,7 @@ import {
   type ReadableCase,
   reproduce,
 } from './format-counterexample.ts';
+import { formatInterleaving } from './format-interleaving.ts';
 
 /** The one-line verdict, e.g. `✗ 02-lost-response-replays: fails against version-before-receipt`. */
 export function caseVerdictLine(c: CaseFile, r: CaseResult): string {
@@ -34,6 +35,7 @@ export function formatCaseResult(c: CaseFile, r: CaseResult, savedPath?: string)
     failures: r.failures,
     ...(typeof c.extra.seed === 'number' ? { seed: c.extra.seed } : {}),
     ...(typeof c.extra.path === 'string' ? { path: c.extra.path } : {}),
+    ...(r.detail !== undefined ? { detail: r.detail } : {}),
   };
   // A saved counterexample's description repeats "What broke"; a scenario's says what it is about.
   if (c.description && c.extra.failures === undefined) lines.push(`  ${c.description}`);
@@ -44,6 +46,7 @@ export function formatCaseResult(c: CaseFile, r: CaseResult, savedPath?: string)
     for (const e of r.expectationFailures) lines.push(`  - ${e.message}`);
   }
   lines.push('', 'Database (expected by the model vs found):', ...formatDatabase(r.failures));
-  lines.push('', ...reproduce(readable, savedPath ? { savedPath } : {}));
+  lines.push('', ...formatInterleaving(r.detail));
+  lines.push(...reproduce(readable, savedPath ? { savedPath } : {}));
   return lines.join('\n');
 }

@@ -13,6 +13,7 @@ import { step as modelStep } from '../model/step.ts';
 import type { Fixture } from '../model/world.ts';
 import { describeEvent } from './describe-event.ts';
 import { explainFailure } from './explain-failure.ts';
+import { formatInterleaving } from './format-interleaving.ts';
 import { formatSnapshotDiff } from './format-snapshot-diff.ts';
 
 /** How many failures are explained before the rest is counted. */
@@ -32,6 +33,8 @@ export interface ReadableCase {
   readonly path?: string;
   readonly runsToFailure?: number;
   readonly shrinks?: number;
+  /** Mode-specific detail; scheduled mode's interleaving (`lanes`) is shown when present. */
+  readonly detail?: unknown;
 }
 
 /** Where the case was saved, and whether to print the CLI commands that reproduce it. */
@@ -58,6 +61,7 @@ export function formatCounterexample(c: ReadableCase, context: RenderContext = {
     'Database (expected by the model vs found):',
     ...formatDatabase(c.failures),
     '',
+    ...formatInterleaving(c.detail),
     ...reproduce(c, context),
   ].join('\n');
 }
@@ -83,7 +87,10 @@ export function formatDatabase(failures: readonly Failure[]): string[] {
     : ['  no difference'];
 }
 
-/** The numbered steps, with the model's outcome on every call and expected vs actual where they differ. */
+/**
+ * The numbered steps, with the outcome on every call (in sequential mode the model's, which the
+ * handler matched) and expected vs actual where they differ.
+ */
 export function formatSteps(c: ReadableCase): string[] {
   const bad = new Map<string, Extract<Failure, { kind: 'outcome' }>>();
   for (const f of c.failures) if (f.kind === 'outcome') bad.set(`${f.step}:${f.lane}`, f);

@@ -47,11 +47,7 @@ A relative handler path in the file is resolved from the working directory.`),
         ...(flags.handler !== undefined ? { handler: flags.handler } : {}),
         ...(flags.mode !== undefined ? { mode: flags.mode } : {}),
       });
-      const text = `${formatCaseResult(c, result)}\n${
-        result.verdict === 'passed'
-          ? `the counterexample no longer reproduces (${c.steps.length} steps replayed)\n`
-          : ''
-      }`;
+      const text = `${formatCaseResult(c, result)}\n${result.verdict === 'passed' ? passedNote(c.steps.length, result.mode) : ''}`;
       if (flags.json) {
         ctx.io.stdout(
           `${encodeJson({
@@ -71,4 +67,12 @@ A relative handler path in the file is resolved from the working directory.`),
       } else ctx.io.stdout(text);
       ctx.exitCode = result.verdict === 'passed' ? EXIT.ok : EXIT.failed;
     });
+}
+
+function passedNote(steps: number, mode: Mode): string {
+  const note = `the case no longer fails (${steps} steps replayed)\n`;
+  // Real threads race differently each time; only the scheduler replays an interleaving exactly.
+  return mode === 'concurrent'
+    ? `${note}concurrent mode depends on timing, so one pass does not prove a race fixed: replay it a few times, or check with --mode scheduled\n`
+    : note;
 }

@@ -6,6 +6,7 @@ import type { Command } from 'commander';
 import { checkHandler } from '../../api/check-handler.ts';
 import { DEFAULT_OUT_DIR, saveCounterexample } from '../../api/counterexample-store.ts';
 import { type CheckOptions, type Mode, resolveOptions } from '../../api/options.ts';
+import { BUNDLED_HANDLERS } from '../../handlers/registry.ts';
 import { encodeJson } from '../../report/encode.ts';
 import { formatCounterexample } from '../../report/format-counterexample.ts';
 import { formatJunit } from '../../report/format-junit.ts';
@@ -89,6 +90,8 @@ export function registerRun(program: Command, ctx: CliContext): void {
   RECEIPTCHECK_SEED=7 receiptcheck run --shard 2/4  the second quarter of the runs, seed 7
   receiptcheck run --handler version-before-receipt --out /tmp/cx   a bundled mutant
 
+Bundled handlers: ${bundledNames()}.
+
 Sequential mode runs calls in this thread: a call that never settles is stopped after
 --call-timeout-ms; a synchronous call cannot be interrupted, and one that takes too long is
 reported once it returns.`,
@@ -136,4 +139,15 @@ async function run(flags: RunFlags, ctx: CliContext): Promise<typeof EXIT.ok | t
     ctx.io.stderr(text);
   } else ctx.io.stdout(text);
   return result.verdict === 'passed' ? EXIT.ok : EXIT.failed;
+}
+
+/** `reference, 15 mutants (see "receiptcheck mutants --list"), libraries: …`, from the registry. */
+function bundledNames(): string {
+  const of = (kind: string) => BUNDLED_HANDLERS.filter((h) => h.kind === kind).map((h) => h.name);
+  const libraries = of('library');
+  return [
+    ...of('reference'),
+    `${of('mutant').length} mutants (see "receiptcheck mutants --list")`,
+    ...(libraries.length > 0 ? [`wrapped libraries ${libraries.join(', ')}`] : []),
+  ].join(', ');
 }

@@ -1,0 +1,29 @@
+/** The scheduled interleaving is shown when a run recorded one, and nothing otherwise. */
+import { describe, expect, it } from 'vitest';
+import { formatInterleaving } from './format-interleaving.ts';
+
+describe('formatInterleaving', () => {
+  it('indents the lanes and names the serial order checked', () => {
+    const lines = formatInterleaving({
+      mode: 'scheduled',
+      lanes: 'step 1 · 2 lanes\n  1  start',
+      order: [
+        { step: 0, lane: 1 },
+        { step: 0, lane: 0 },
+      ],
+    });
+    expect(lines).toEqual([
+      'Interleaving (statement by statement, one column per lane):',
+      '  step 1 · 2 lanes',
+      '    1  start',
+      '',
+      'Serial order checked: step 1 lane 2, step 1 lane 1',
+      '',
+    ]);
+  });
+
+  it('shows nothing for a run without an interleaving', () => {
+    expect(formatInterleaving(undefined)).toEqual([]);
+    expect(formatInterleaving({ mode: 'concurrent', history: [] })).toEqual([]);
+  });
+});
