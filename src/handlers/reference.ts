@@ -10,6 +10,7 @@ import { invalidField } from '../model/validate.ts';
 import { type Principal, TOOL, WRITE_SCOPE } from '../model/world.ts';
 import { type Connection, defineHandler } from './plugin.ts';
 import { canonicalPayload, resultText, sqliteWorld } from './sqlite-world.ts';
+import { cachedStatement } from './statement-cache.ts';
 
 /** The arguments after validation. */
 export interface ValidRequest {
@@ -29,35 +30,38 @@ export function precheck(principal: Principal, request: CallRequest): Outcome | 
 
 /** Rules 6–11 inside one write transaction the caller has already begun. */
 export function transactionBody(db: Connection, principal: Principal, r: ValidRequest): Outcome {
-  const visible = db
-    .prepare('SELECT 1 FROM automations WHERE id = ? AND workspace_id = ?')
-    .get(r.automationId, principal.workspace);
+  const visible = cachedStatement(
+    db,
+    'SELECT 1 FROM automations WHERE id = ? AND workspace_id = ?',
+  ).get(r.automationId, principal.workspace);
   if (!visible) return outcome.refused('unavailable');
 
   const payload = canonicalPayload(r.automationId, r.expectedVersion, r.intervalMinutes);
   const key = [principal.workspace, principal.user, TOOL, r.requestId];
-  const old = db
-    .prepare(
-      'SELECT payload, response FROM receipts WHERE workspace_id = ? AND user_id = ? AND tool = ? AND request_id = ?',
-    )
-    .get(...key) as { payload: string; response: string } | undefined;
+  const old = cachedStatement(
+    db,
+    'SELECT payload, response FROM receipts WHERE workspace_id = ? AND user_id = ? AND tool = ? AND request_id = ?',
+  ).get(...key) as { payload: string; response: string } | undefined;
   if (old) {
     if (old.payload !== payload) return outcome.keyReuse();
     return outcome.replayed(parseResult(old.response));
   }
 
-  const row = db
-    .prepare(
-      `UPDATE automations SET interval_minutes = ?, version = version + 1
+  const row = cachedStatement(
+    db,
+    `UPDATE automations SET interval_minutes = ?, version = version + 1
        WHERE id = ? AND workspace_id = ? AND version = ?
        RETURNING id, interval_minutes, version`,
-    )
-    .get(r.intervalMinutes, r.automationId, principal.workspace, r.expectedVersion) as
+  ).get(r.intervalMinutes, r.automationId, principal.workspace, r.expectedVersion) as
     | { id: number; interval_minutes: number; version: number }
     | undefined;
   if (!row) return outcome.refused('conflict');
   const response = resultText(row.id, row.interval_minutes, row.version);
-  db.prepare('INSERT INTO receipts VALUES (?, ?, ?, ?, ?, ?)').run(...key, payload, response);
+  cachedStatement(db, 'INSERT INTO receipts VALUES (?, ?, ?, ?, ?, ?)').run(
+    ...key,
+    payload,
+    response,
+  );
   return outcome.fresh({ id: row.id, intervalMinutes: row.interval_minutes, version: row.version });
 }
 

@@ -6,6 +6,7 @@
 import type { Fixture, Receipt, Snapshot } from '../model/world.ts';
 import { compareReceiptKeys } from '../model/world.ts';
 import type { Connection, HandlerPlugin } from './plugin.ts';
+import { cachedStatement } from './statement-cache.ts';
 
 /** The message the receipt-store failure trigger raises. */
 export const STORE_FAILURE = 'receipt store unavailable';
@@ -39,13 +40,16 @@ export const sqliteWorld: Omit<HandlerPlugin, 'name' | 'description' | 'call'> =
       insert.run(a.id, a.workspace, a.intervalMinutes, a.version);
   },
   move(db, automationId, workspace) {
-    db.prepare('UPDATE automations SET workspace_id = ? WHERE id = ?').run(workspace, automationId);
+    cachedStatement(db, 'UPDATE automations SET workspace_id = ? WHERE id = ?').run(
+      workspace,
+      automationId,
+    );
   },
   delete(db, automationId) {
-    db.prepare('DELETE FROM automations WHERE id = ?').run(automationId);
+    cachedStatement(db, 'DELETE FROM automations WHERE id = ?').run(automationId);
   },
   recreate(db, automationId, workspace, intervalMinutes) {
-    db.prepare('INSERT OR IGNORE INTO automations VALUES (?, ?, ?, 1)').run(
+    cachedStatement(db, 'INSERT OR IGNORE INTO automations VALUES (?, ?, ?, 1)').run(
       automationId,
       workspace,
       intervalMinutes,
@@ -61,12 +65,14 @@ export const sqliteWorld: Omit<HandlerPlugin, 'name' | 'description' | 'call'> =
     db.exec('DROP TRIGGER IF EXISTS fail_receipt');
   },
   snapshot(db): Snapshot {
-    const automations = db
-      .prepare('SELECT id, workspace_id, interval_minutes, version FROM automations ORDER BY id')
-      .all() as { id: number; workspace_id: string; interval_minutes: number; version: number }[];
-    const receipts = db
-      .prepare('SELECT workspace_id, user_id, tool, request_id, payload, response FROM receipts')
-      .all() as {
+    const automations = cachedStatement(
+      db,
+      'SELECT id, workspace_id, interval_minutes, version FROM automations ORDER BY id',
+    ).all() as { id: number; workspace_id: string; interval_minutes: number; version: number }[];
+    const receipts = cachedStatement(
+      db,
+      'SELECT workspace_id, user_id, tool, request_id, payload, response FROM receipts',
+    ).all() as {
       workspace_id: string;
       user_id: string;
       tool: string;
