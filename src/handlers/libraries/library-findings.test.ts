@@ -176,6 +176,34 @@ describe.each(PLUGINS)(
   },
 );
 
+describe('F2: a failing business write', () => {
+  /** Makes the business write itself fail, as a failing database does. */
+  const failRowWrites = (db: Connection) =>
+    db.exec(
+      `CREATE TRIGGER fail_rows BEFORE UPDATE ON automations BEGIN SELECT RAISE(ABORT, 'down'); END`,
+    );
+
+  it('powertools: error, the claim is deleted, the retry is fresh (as the contract says)', async () => {
+    const db = world(powertools);
+    failRowWrites(db);
+    expect((await powertools.call(db, alice, request('r1', 1))).kind).toBe('error');
+    db.exec('DROP TRIGGER fail_rows');
+    expect(await powertools.call(db, alice, request('r1', 1))).toEqual(
+      outcome.fresh({ id: 1, intervalMinutes: 30, version: 2 }),
+    );
+  });
+
+  it('node-idempotency: error, but the claim stays and the retry is refused as in progress', async () => {
+    const db = world(nodeIdempotency);
+    failRowWrites(db);
+    expect((await nodeIdempotency.call(db, alice, request('r1', 1))).kind).toBe('error');
+    db.exec('DROP TRIGGER fail_rows');
+    expect(await nodeIdempotency.call(db, alice, request('r1', 1))).toEqual(
+      outcome.refused('conflict'),
+    );
+  });
+});
+
 describe('F2: how long the orphaned claim locks the key', () => {
   async function orphanClaim(plugin: HandlerPlugin, table: string, db: Connection) {
     const pending = plugin.call(db, alice, request('r1', 1));

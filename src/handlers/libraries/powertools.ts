@@ -20,7 +20,7 @@ import type { Outcome } from '../../model/outcome.ts';
 import { outcome } from '../../model/outcome.ts';
 import { type Principal, type Receipt, TOOL } from '../../model/world.ts';
 import { type Connection, defineHandler } from '../plugin.ts';
-import { precheck, type ValidRequest } from '../reference.ts';
+import { isWriteFailure, precheck, type ValidRequest } from '../reference.ts';
 import { isReceiptDocument, Refusal, setIntervalWrite } from './business-write.ts';
 import { libraryWorld } from './library-world.ts';
 import {
@@ -81,6 +81,8 @@ function outcomeOfThrown(thrown: unknown): Outcome {
   if (thrown instanceof IdempotencyValidationError) return outcome.keyReuse();
   // "If you receive IdempotencyAlreadyInProgressError, you can safely retry": HTTP's 409.
   if (thrown instanceof IdempotencyAlreadyInProgressError) return outcome.refused('conflict');
+  // The business write failed (a failing store): the library has deleted its claim.
+  if (isWriteFailure(thrown)) return outcome.error((thrown as Error).message);
   if (thrown instanceof IdempotencyPersistenceLayerError) {
     const cause = thrown.cause instanceof Error ? `: ${thrown.cause.message}` : '';
     return outcome.error(`${thrown.message}${cause}`);
