@@ -4,6 +4,7 @@
  */
 import type { Command } from 'commander';
 import type { CliContext } from '../cli-context.ts';
+import { registerBench } from './bench.ts';
 import { registerMutants } from './mutants.ts';
 import { registerReplay } from './replay.ts';
 import { registerRun } from './run.ts';
@@ -18,4 +19,5 @@ export const COMMANDS: readonly RegisterCommand[] = [
   registerReplay,
   registerMutants,
   registerScenarios,
+  registerBench,
 ];

@@ -1,0 +1,122 @@
+/**
+ * What `runBench` returns: every figure as plain data, JSON-able as it stands (`--json` prints it
+ * whole), rendered as a table by `report/format-bench.ts`. Times are seconds, memory megabytes.
+ */
+import type { Mode } from '../api/options.ts';
+
+/** Where the figures came from. */
+export interface MachineInfo {
+  readonly nproc: number;
+  readonly cpuModel: string;
+  readonly node: string;
+  readonly platform: string;
+}
+
+/** Steps per second of one measured path, summed over the rounds. */
+export interface Throughput {
+  readonly available: true;
+  readonly steps: number;
+  readonly seconds: number;
+  readonly stepsPerSecond: number;
+  /** Steps per second of each round, in round order: the spread the machine's noise caused. */
+  readonly perRound: readonly number[];
+  /** `stepsPerSecond` over raw's; absent for raw itself. */
+  readonly ratioToRaw?: number;
+  /** Set when the measured handler failed a run, which ends a check early and skews the figure. */
+  readonly warning?: string;
+}
+
+/** A mode whose runner has not landed (or cannot start here). */
+export interface Unavailable {
+  readonly available: false;
+  readonly reason: string;
+}
+
+/** The throughput section: the ceiling and the harness in each mode. */
+export interface ThroughputSection {
+  /** The handler's own calls in a tight loop on a file database opened by `openConnection`. */
+  readonly raw: Throughput;
+  /** The same loop on an in-memory copy of the template, the storage sequential mode runs on. */
+  readonly rawInMemory: Throughput;
+  readonly sequential: Throughput | Unavailable;
+  readonly concurrent: Throughput | Unavailable;
+  readonly scheduled: Throughput | Unavailable;
+}
+
+/** One seed's attempt to kill a mutant. */
+export interface KillAttempt {
+  readonly seed: number;
+  readonly killed: boolean;
+  /** Runs until the first failing one (that one included); the runs made when it survived. */
+  readonly runs: number;
+  /** From the start of `checkHandler` to the end of the first failing run (plugin load included). */
+  readonly secondsToFailure: number;
+  /** The whole check, shrinking included. */
+  readonly secondsTotal: number;
+  /** Steps in the shrunk counterexample. */
+  readonly shrunkSteps?: number;
+}
+
+/** Time to kill one catalogued mutant, over seeds 1..n. Medians count a survival as infinite. */
+export interface KillFigure {
+  readonly mutant: string;
+  readonly mode: Mode;
+  readonly available: boolean;
+  readonly reason?: string;
+  readonly seeds: number;
+  readonly killed: number;
+  /** Null when at least half the seeds survived (the median is then unbounded). */
+  readonly runsMedian: number | null;
+  readonly secondsMedian: number | null;
+  readonly shrunkStepsMedian: number | null;
+  readonly attempts: readonly KillAttempt[];
+}
+
+/** The linearizability checker on a synthetic history. */
+export interface CheckerFigure {
+  readonly entries: number;
+  readonly clients: number;
+  /** Median over `perRun`. */
+  readonly seconds: number;
+  readonly perRun: readonly number[];
+  /** Every run's verdict; the synthetic history is linearizable, so anything but `ok` is a bug. */
+  readonly verdicts: readonly string[];
+}
+
+/** Memory high-water marks of the bench process (worker threads included). */
+export interface MemoryFigure {
+  /** `process.resourceUsage().maxRSS`. */
+  readonly maxRssMb: number;
+  /** The highest `heapUsed` seen between sections. */
+  readonly peakHeapUsedMb: number;
+}
+
+/** One target of issue 6 and whether this run met it. */
+export interface TargetCheck {
+  readonly figure: string;
+  readonly target: string;
+  readonly value: string;
+  /** Null when the figure could not be measured (a mode not available yet). */
+  readonly met: boolean | null;
+}
+
+/** The whole bench. */
+export interface BenchReport {
+  readonly machine: MachineInfo;
+  readonly config: {
+    readonly handler: string;
+    readonly quick: boolean;
+    readonly rounds: number;
+    readonly runsPerRound: number;
+    readonly stepsMax: number;
+    readonly workers: number;
+    readonly seed: number;
+    readonly killSeeds: number;
+  };
+  readonly throughput: ThroughputSection;
+  readonly kills: readonly KillFigure[];
+  readonly checker: CheckerFigure;
+  readonly memory: MemoryFigure;
+  readonly targets: readonly TargetCheck[];
+  readonly elapsedSeconds: number;
+}

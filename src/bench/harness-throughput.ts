@@ -1,0 +1,63 @@
+/**
+ * The harness end to end in one mode: `checkHandler` exactly as users call it (generation,
+ * execution, model, checks, fresh databases), timed from the call to its return.
+ */
+import { checkHandler } from '../api/check-handler.ts';
+import type { Mode } from '../api/options.ts';
+import { isReceiptcheckError, messageOf } from '../errors.ts';
+
+/** One measured check, or why the mode could not run. */
+export type HarnessMeasure =
+  | {
+      readonly available: true;
+      readonly steps: number;
+      readonly seconds: number;
+      /** Set when the handler failed: the check then stopped early and shrank. */
+      readonly failedAtRun?: number;
+    }
+  | { readonly available: false; readonly reason: string };
+
+/** What one measured check runs. */
+export interface HarnessRun {
+  readonly handler: string;
+  readonly mode: Mode;
+  readonly seed: number;
+  readonly runs: number;
+  readonly stepsMax: number;
+  readonly workers: number;
+}
+
+/**
+ * Runs one check and times it. A mode whose runner has not landed answers `E_BAD_OPTION` from
+ * `createRunner`; a mode that throws anything else is reported with the error, so one broken
+ * mode never hides the other figures.
+ */
+export async function measureHarness(run: HarnessRun): Promise<HarnessMeasure> {
+  const started = performance.now();
+  try {
+    const result = await checkHandler({
+      handler: run.handler,
+      mode: run.mode,
+      seed: run.seed,
+      runs: run.runs,
+      stepsMax: run.stepsMax,
+      workers: run.workers,
+    });
+    const seconds = (performance.now() - started) / 1000;
+    return {
+      available: true,
+      steps: result.steps,
+      seconds,
+      ...(result.counterexample ? { failedAtRun: result.counterexample.runsToFailure } : {}),
+    };
+  } catch (thrown) {
+    return { available: false, reason: unavailableReason(thrown) };
+  }
+}
+
+/** Why a check could not be measured: "not available yet", or the error it threw. */
+export function unavailableReason(thrown: unknown): string {
+  if (isReceiptcheckError(thrown))
+    return thrown.code === 'E_BAD_OPTION' ? thrown.message : `${thrown.code}: ${thrown.message}`;
+  return `error: ${messageOf(thrown)}`;
+}

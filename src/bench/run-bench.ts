@@ -1,0 +1,165 @@
+/**
+ * `runBench`: every figure of issue 6 in one process, one run, so ratios hold on a noisy machine.
+ * Raw and the harness modes alternate in rounds (order reversed every other round) on the same
+ * seeds, so a noisy spell hits all of them; then the checker, then time to kill each mutant.
+ *
+ * The bench sits above `api/` like the CLI: it drives `checkHandler` as users do, and touches
+ * SQLite only through `execute/` (the template, `openConnection`, the world functions).
+ */
+import type { Mode } from '../api/options.ts';
+import { DatabaseFiles, openConnection, openMemoryCopy } from '../execute/databases.ts';
+import { loadPlugin, resolveHandlerPath } from '../execute/load-plugin.ts';
+import { measureRaw } from '../execute/raw-loop.ts';
+import { type ResetToTemplate, templateResetter } from '../execute/reset-to-template.ts';
+import { MUTANT_CATALOGUE } from '../handlers/mutant-catalogue.ts';
+import type { Connection, HandlerPlugin } from '../handlers/plugin.ts';
+import type { Event } from '../model/events.ts';
+import { DEFAULT_FIXTURE } from '../model/world.ts';
+import {
+  type BenchOptions,
+  type ResolvedBenchOptions,
+  resolveBenchOptions,
+} from './bench-options.ts';
+import type { BenchReport, CheckerFigure, KillFigure, ThroughputSection } from './bench-report.ts';
+import { measureChecker } from './checker-time.ts';
+import { measureHarness } from './harness-throughput.ts';
+import { machineInfo } from './machine-info.ts';
+import { median } from './median.ts';
+import { startMemorySampler } from './memory-peak.ts';
+import { stepMix } from './step-mix.ts';
+import { checkTargets } from './targets.ts';
+import {
+  emptyTotals,
+  type PathName,
+  type PathTotals,
+  throughputSection,
+} from './throughput-totals.ts';
+import { measureKill } from './time-to-kill.ts';
+
+/** The harness modes measured against raw, in round order. */
+const MODES: readonly Mode[] = ['sequential', 'concurrent', 'scheduled'];
+
+/** Runs the whole bench and returns every figure as data. */
+export async function runBench(options: BenchOptions = {}): Promise<BenchReport> {
+  const o = resolveBenchOptions(options);
+  const started = performance.now();
+  const memory = startMemorySampler();
+  const throughput = await measureThroughput(o, memory.sample);
+  const checker = measureCheckerRuns(o);
+  memory.sample();
+  const kills = await measureKills(o, memory.sample);
+  const partial = {
+    machine: machineInfo(),
+    config: {
+      handler: o.handler,
+      quick: o.quick,
+      rounds: o.rounds,
+      runsPerRound: o.runsPerRound,
+      stepsMax: o.stepsMax,
+      workers: o.workers,
+      seed: o.seed,
+      killSeeds: o.killSeeds,
+    },
+    throughput,
+    kills,
+    checker,
+    memory: memory.stop(),
+    elapsedSeconds: (performance.now() - started) / 1000,
+  };
+  return { ...partial, targets: checkTargets(partial) };
+}
+
+async function measureThroughput(
+  o: ResolvedBenchOptions,
+  sample: () => void,
+): Promise<ThroughputSection> {
+  const plugin = await loadPlugin(resolveHandlerPath(o.handler));
+  const files = new DatabaseFiles(plugin, DEFAULT_FIXTURE);
+  // One warm connection per storage kind for the whole bench: the ceiling pays no set-up.
+  const fileDb = openConnection(files.fresh());
+  const reset = templateResetter(files.fresh());
+  const memoryDb = openMemoryCopy(files.image());
+  const totals = emptyTotals();
+  const mix = { fixture: DEFAULT_FIXTURE, stepsMax: o.stepsMax, recreate: !!plugin.recreate };
+  try {
+    for (let round = 0; round < o.rounds; round++) {
+      const seed = o.seed + round;
+      o.onProgress(`throughput round ${round + 1}/${o.rounds} (seed ${seed})`);
+      const sequences = stepMix(mix, seed, o.runsPerRound);
+      const paths: (() => Promise<void>)[] = [
+        () => rawPath(totals.raw, plugin, fileDb, reset, sequences),
+        () => rawPath(totals.rawInMemory, plugin, memoryDb, reset, sequences),
+        ...MODES.map((mode) => () => modePath(totals[mode as PathName], mode, o, seed)),
+      ];
+      if (round % 2 === 1) paths.reverse();
+      for (const path of paths) {
+        await path();
+        sample();
+      }
+    }
+  } finally {
+    fileDb.close();
+    memoryDb.close();
+    files.dispose();
+  }
+  return throughputSection(totals);
+}
+
+async function rawPath(
+  totals: PathTotals,
+  plugin: HandlerPlugin,
+  db: Connection,
+  reset: ResetToTemplate,
+  sequences: readonly (readonly Event[])[],
+): Promise<void> {
+  totals.rounds.push(await measureRaw(plugin, db, reset, DEFAULT_FIXTURE.principals, sequences));
+}
+
+async function modePath(
+  entry: PathTotals,
+  mode: Mode,
+  o: ResolvedBenchOptions,
+  seed: number,
+): Promise<void> {
+  if (entry.unavailable) return;
+  const measured = await measureHarness({
+    handler: o.handler,
+    mode,
+    seed,
+    runs: o.runsPerRound,
+    stepsMax: o.stepsMax,
+    workers: o.workers,
+  });
+  if (!measured.available) entry.unavailable = measured.reason;
+  else entry.rounds.push(measured);
+}
+
+function measureCheckerRuns(o: ResolvedBenchOptions): CheckerFigure {
+  const runs = [];
+  for (let i = 0; i < o.checkerRuns; i++) {
+    o.onProgress(
+      `checker ${i + 1}/${o.checkerRuns}: ${o.historyEntries} calls from ${o.historyClients} clients`,
+    );
+    runs.push(measureChecker(o.historyEntries, o.historyClients, i + 1));
+  }
+  return {
+    entries: o.historyEntries,
+    clients: o.historyClients,
+    seconds: median(runs.map((r) => r.seconds)),
+    perRun: runs.map((r) => r.seconds),
+    verdicts: runs.map((r) => r.verdict),
+  };
+}
+
+async function measureKills(o: ResolvedBenchOptions, sample: () => void): Promise<KillFigure[]> {
+  const entries = o.mutants
+    ? MUTANT_CATALOGUE.filter((m) => o.mutants?.includes(m.name))
+    : MUTANT_CATALOGUE;
+  const kills: KillFigure[] = [];
+  for (const [i, entry] of entries.entries()) {
+    o.onProgress(`time to kill ${i + 1}/${entries.length}: ${entry.name} (${entry.mode})`);
+    kills.push(await measureKill(entry, o.killSeeds, o.workers));
+    sample();
+  }
+  return kills;
+}

@@ -1,0 +1,87 @@
+/**
+ * Issue 6's targets, judged against one bench report. Benchmark figures, not test assertions:
+ * the bench reports which are met and never fails on them. Pure.
+ */
+import type { BenchReport, TargetCheck, Throughput, Unavailable } from './bench-report.ts';
+
+/** The ratios to raw each mode should reach. */
+export const RATIO_TARGETS = { sequential: 0.5, concurrent: 0.3, scheduled: 0.15 } as const;
+
+/** The most seconds a mutant's median time to kill may take. */
+export const KILL_SECONDS_MAX = 2;
+
+/** The most seconds the checker may take on the target's history. */
+export const CHECKER_SECONDS_MAX = 2;
+
+/** Calls in the history the checker target is stated for. */
+export const CHECKER_ENTRIES = 100_000;
+/** Clients in that history. */
+export const CHECKER_CLIENTS = 8;
+
+/** The bench's peak memory limit, in megabytes. */
+export const MEMORY_MB_MAX = 500;
+
+/** Every target with this report's value and whether it was met. */
+export function checkTargets(report: Omit<BenchReport, 'targets'>): TargetCheck[] {
+  const t = report.throughput;
+  const checks: TargetCheck[] = [
+    ratioTarget('sequential', t.sequential),
+    ratioTarget('concurrent', t.concurrent),
+    ratioTarget('scheduled', t.scheduled),
+  ];
+  const measured = report.kills.filter((k) => k.available);
+  const slowest = [...measured].sort(
+    (a, b) => (b.secondsMedian ?? Infinity) - (a.secondsMedian ?? Infinity),
+  )[0];
+  const missing = report.kills.length - measured.length;
+  checks.push({
+    figure: 'time to kill (worst median)',
+    target: `≤ ${KILL_SECONDS_MAX} s for every mutant`,
+    value: slowest
+      ? `${slowest.secondsMedian === null ? 'survived' : `${slowest.secondsMedian.toFixed(2)} s`} (${slowest.mutant})${missing ? `; ${missing} not measured` : ''}`
+      : 'no mutant measured',
+    met: killTargetMet(
+      measured.map((k) => k.secondsMedian),
+      missing,
+    ),
+  });
+  const c = report.checker;
+  checks.push({
+    figure: `checker, ${c.entries.toLocaleString('en-US')}-call history`,
+    target: `≤ ${CHECKER_SECONDS_MAX} s (100,000 calls, 8 clients)`,
+    value: `${c.seconds.toFixed(2)} s`,
+    // A smaller history (a tiny configuration) says nothing about the target.
+    met:
+      c.entries < CHECKER_ENTRIES || c.clients !== CHECKER_CLIENTS
+        ? null
+        : c.verdicts.every((v) => v === 'ok') && c.seconds <= CHECKER_SECONDS_MAX,
+  });
+  checks.push({
+    figure: 'peak memory (maxRSS)',
+    target: `< ${MEMORY_MB_MAX} MB`,
+    value: `${Math.round(report.memory.maxRssMb)} MB`,
+    met: report.memory.maxRssMb < MEMORY_MB_MAX,
+  });
+  return checks;
+}
+
+/** False when any measured median misses; null when none fails but some were not measured. */
+function killTargetMet(medians: readonly (number | null)[], missing: number): boolean | null {
+  if (medians.some((m) => m === null || m > KILL_SECONDS_MAX)) return false;
+  return missing > 0 || medians.length === 0 ? null : true;
+}
+
+function ratioTarget(
+  mode: keyof typeof RATIO_TARGETS,
+  figure: Throughput | Unavailable,
+): TargetCheck {
+  const target = `≥ ${RATIO_TARGETS[mode]} × raw`;
+  if (!figure.available) return { figure: mode, target, value: 'not available', met: null };
+  const ratio = figure.ratioToRaw ?? 0;
+  return {
+    figure: mode,
+    target,
+    value: `${ratio.toFixed(2)} × raw`,
+    met: ratio >= RATIO_TARGETS[mode],
+  };
+}

@@ -1,0 +1,63 @@
+/**
+ * `receiptcheck bench --quick --json` prints one object with every figure issue 6 asks for. A
+ * tiny configuration keeps it fast; no figure is compared with a time, only checked to be there.
+ */
+import { describe, expect, it } from 'vitest';
+import type { BenchReport } from '../bench/bench-report.ts';
+import { decodeJson } from '../report/encode.ts';
+import { memoryIo } from './io.ts';
+import { main } from './main.ts';
+
+const TINY = ['--rounds', '1', '--runs', '4', '--kill-seeds', '1', '--history', '400'];
+
+describe('receiptcheck bench', () => {
+  it('--quick --json prints every figure: throughput and ratios, time to kill, checker, memory, targets', async () => {
+    const io = memoryIo();
+    const mutants = ['--mutants', 'version-before-receipt,check-then-act'];
+    const code = await main(['bench', '--quick', '--json', ...TINY, ...mutants], io);
+    expect(code).toBe(0);
+    const r = decodeJson(io.out.join('')) as BenchReport;
+    expect(r.config).toMatchObject({ quick: true, rounds: 1, runsPerRound: 4, killSeeds: 1 });
+    expect(r.machine.nproc).toBeGreaterThan(0);
+    expect(r.machine.node).toBe(process.version);
+
+    const t = r.throughput;
+    for (const raw of [t.raw, t.rawInMemory]) {
+      expect(raw.steps).toBeGreaterThan(0);
+      expect(raw.stepsPerSecond).toBeGreaterThan(0);
+    }
+    expect(t.sequential).toMatchObject({ available: true, steps: t.raw.steps });
+    for (const mode of [t.sequential, t.concurrent, t.scheduled]) {
+      if (mode.available) expect(mode.ratioToRaw).toBeGreaterThan(0);
+      else expect(mode.reason).toEqual(expect.any(String));
+    }
+
+    expect(r.kills.map((k) => k.mutant).sort()).toEqual([
+      'check-then-act',
+      'version-before-receipt',
+    ]);
+    const sequential = r.kills.find((k) => k.mutant === 'version-before-receipt');
+    expect(sequential).toMatchObject({ mode: 'sequential', available: true, seeds: 1, killed: 1 });
+    expect(sequential?.runsMedian).toBeGreaterThan(0);
+    expect(sequential?.secondsMedian).toEqual(expect.any(Number));
+    expect(sequential?.shrunkStepsMedian).toBeGreaterThan(0);
+
+    expect(r.checker).toMatchObject({ entries: 400, clients: 8, verdicts: ['ok'] });
+    expect(r.checker.seconds).toEqual(expect.any(Number));
+    expect(r.memory.maxRssMb).toBeGreaterThan(0);
+    expect(r.memory.peakHeapUsedMb).toBeGreaterThan(0);
+    expect(r.targets.map((x) => x.figure)).toHaveLength(6);
+    expect(r.elapsedSeconds).toBeGreaterThan(0);
+
+    const table = io.err.join('');
+    for (const heading of ['throughput', 'time to kill', 'checker', 'memory', 'targets'])
+      expect(table).toContain(heading);
+  });
+
+  it('rejects a name outside the catalogue with exit code 2 and what to pass instead', async () => {
+    const io = memoryIo();
+    const code = await main(['bench', '--mutants', 'no-such-mutant'], io);
+    expect(code).toBe(2);
+    expect(io.err.join('')).toContain('receiptcheck mutants --list');
+  });
+});

@@ -1,0 +1,138 @@
+/**
+ * `receiptcheck bench`: how fast the harness explores against the handler's own ceiling, how
+ * soon it kills each catalogued mutant, how fast the checker is, and peak memory, in one run.
+ * Prints a table, or with `--json` one object. Targets are reported, never enforced: exit 0.
+ */
+import type { Command } from 'commander';
+import type { BenchOptions } from '../../bench/bench-options.ts';
+import { runBench } from '../../bench/run-bench.ts';
+import { ReceiptcheckError } from '../../errors.ts';
+import { MUTANT_CATALOGUE } from '../../handlers/mutant-catalogue.ts';
+import { encodeJson } from '../../report/encode.ts';
+import { formatBench } from '../../report/format-bench.ts';
+import type { CliContext } from '../cli-context.ts';
+import { DEFAULTS, helpBlocks } from '../command-help.ts';
+import { EXIT } from '../exit-codes.ts';
+import { parseInteger } from '../parse-flags.ts';
+
+interface BenchFlags {
+  handler?: string;
+  json?: boolean;
+  quick?: boolean;
+  rounds?: number;
+  runs?: number;
+  workers?: number;
+  seed?: number;
+  killSeeds?: number;
+  mutants?: string;
+  history?: number;
+  checkerRuns?: number;
+  verbose?: boolean;
+}
+
+/** Registers `bench`. */
+export function registerBench(program: Command, ctx: CliContext): void {
+  program
+    .command('bench')
+    .description(
+      'measure the harness against the handler’s own speed, time to kill, checker, memory',
+    )
+    .option(
+      '--handler <path|name>',
+      `handler measured for throughput (default: ${DEFAULTS.handler})`,
+    )
+    .option('--json', 'print exactly one JSON object on stdout (the table goes to stderr)')
+    .option(
+      '--quick',
+      'the under-a-minute preset: 3 rounds x 100 runs, 3 kill seeds, checker timed once',
+    )
+    .option('--rounds <n>', 'interleaved throughput rounds (default: 5, quick 3)', parseInteger)
+    .option('--runs <n>', 'sequences per mode per round (default: 300, quick 100)', parseInteger)
+    .option(
+      '--workers <n>',
+      `worker threads for concurrent and scheduled modes (default: ${DEFAULTS.workers})`,
+      parseInteger,
+    )
+    .option('--seed <s>', 'first seed; round r uses seed + r (default: 42)', parseInteger)
+    .option(
+      '--kill-seeds <n>',
+      'seeds per mutant for time to kill, 1..n (default: 5, quick 3)',
+      parseInteger,
+    )
+    .option('--mutants <names>', 'comma-separated catalogue names, or "none" (default: all)')
+    .option(
+      '--history <calls>',
+      'calls in the checker’s synthetic history (default: 100000)',
+      parseInteger,
+    )
+    .option('--checker-runs <n>', 'times the checker is timed (default: 3, quick 1)', parseInteger)
+    .option('--verbose', 'print stacks with errors')
+    .addHelpText(
+      'after',
+      helpBlocks(`What it measures, in one process so that ratios hold on a noisy machine:
+  raw          the handler's own calls and world events in a tight loop on one warm
+               connection (openConnection's settings), the database reset between sequences
+               outside the timed part: the ceiling; also on an in-memory copy
+  sequential   checkHandler end to end (generation, execution, model, checks, fresh
+  concurrent   databases), steps per second and as a ratio to raw; raw and the modes
+  scheduled    alternate in rounds, the order reversed every other round
+  time to kill for each catalogued mutant, in the mode the catalogue names, at default
+               settings: runs and seconds until the first failure, and the shrunk length,
+               median over seeds 1..n (a survival counts as infinite)
+  checker      seconds to check a synthetic linearizable history from 8 clients
+  memory       the process's maxRSS (worker threads included) and peak heap
+
+Targets (issue 6) are printed with a ✓ or ✗; the command exits 0 either way.
+
+Examples:
+  receiptcheck bench --quick                  under a minute
+  receiptcheck bench --json > bench.json      the full bench, under five minutes
+  receiptcheck bench --handler ./my-handler.ts --mutants none`),
+    )
+    .action(async (flags: BenchFlags) => {
+      const report = await runBench({ ...benchOptions(flags), onProgress: progress(ctx) });
+      ctx.io.progressStream?.write('\r\x1b[K');
+      const table = `${formatBench(report)}\n`;
+      if (flags.json) {
+        ctx.io.stdout(`${encodeJson(report)}\n`);
+        ctx.io.stderr(table);
+      } else ctx.io.stdout(table);
+      ctx.exitCode = EXIT.ok;
+    });
+}
+
+function benchOptions(flags: BenchFlags): BenchOptions {
+  return {
+    ...(flags.handler !== undefined ? { handler: flags.handler } : {}),
+    ...(flags.quick ? { quick: true } : {}),
+    ...(flags.rounds !== undefined ? { rounds: flags.rounds } : {}),
+    ...(flags.runs !== undefined ? { runsPerRound: flags.runs } : {}),
+    ...(flags.workers !== undefined ? { workers: flags.workers } : {}),
+    ...(flags.seed !== undefined ? { seed: flags.seed } : {}),
+    ...(flags.killSeeds !== undefined ? { killSeeds: flags.killSeeds } : {}),
+    ...(flags.mutants !== undefined ? { mutants: mutantNames(flags.mutants) } : {}),
+    ...(flags.history !== undefined ? { historyEntries: flags.history } : {}),
+    ...(flags.checkerRuns !== undefined ? { checkerRuns: flags.checkerRuns } : {}),
+  };
+}
+
+/** `none` or a comma-separated list of catalogue names; an unknown name is a usage error. */
+function mutantNames(list: string): string[] {
+  if (list.trim() === 'none') return [];
+  const names = list
+    .split(',')
+    .map((n) => n.trim())
+    .filter(Boolean);
+  const known = new Set(MUTANT_CATALOGUE.map((m) => m.name));
+  const unknown = names.filter((n) => !known.has(n));
+  if (unknown.length > 0)
+    throw new ReceiptcheckError(
+      'E_BAD_OPTION',
+      `--mutants: ${unknown.join(', ')} ${unknown.length === 1 ? 'is' : 'are'} not in the catalogue; run \`receiptcheck mutants --list\` for the names, or pass "none"`,
+    );
+  return names;
+}
+
+function progress(ctx: CliContext): (line: string) => void {
+  return (line) => ctx.io.progressStream?.write(`\r\x1b[K${line}…`);
+}

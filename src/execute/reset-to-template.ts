@@ -1,0 +1,104 @@
+/**
+ * Brings an open connection's database back to the template's contents and schema, keeping the
+ * connection (and whatever the handler cached on it) warm. Only the bench's raw loop uses this,
+ * between sequences and outside its timed part, so every sequence starts from the state the
+ * harness gives it; the modes always get a truly fresh database.
+ *
+ * The template is read once. A reset then deletes and re-inserts every table's rows, and touches
+ * the schema only when the run changed it (a failure trigger left behind, a table created): a
+ * schema change makes SQLite reload the schema on the next statement, a cost of fresh databases
+ * that the ceiling must not pay.
+ */
+import Database from 'better-sqlite3';
+import type { Connection } from '../handlers/plugin.ts';
+
+interface SchemaObject {
+  readonly type: string;
+  readonly name: string;
+  readonly sql: string | null;
+}
+
+interface TableRows {
+  readonly name: string;
+  readonly rows: readonly unknown[][];
+  readonly columns: number;
+}
+
+/** Resets a connection to the template it was made for. */
+export type ResetToTemplate = (db: Connection) => void;
+
+/**
+ * Reads the database at `templatePath` (a copy of the template: opening a WAL file writes its
+ * side files) and returns a function that resets any connection to it.
+ */
+export function templateResetter(templatePath: string): ResetToTemplate {
+  const source = new Database(templatePath);
+  let wanted: SchemaObject[];
+  let tables: TableRows[];
+  try {
+    wanted = objects(source);
+    const names = wanted.filter((o) => o.type === 'table').map((o) => o.name);
+    if (source.prepare("SELECT 1 FROM sqlite_master WHERE name = 'sqlite_sequence'").get())
+      names.push('sqlite_sequence');
+    tables = names.map((name) => {
+      const stmt = source.prepare(`SELECT * FROM ${quote(name)}`).raw(true);
+      return { name, rows: stmt.all() as unknown[][], columns: stmt.columns().length };
+    });
+  } finally {
+    source.close();
+  }
+  return (db) => reset(db, wanted, tables);
+}
+
+function reset(db: Connection, wanted: readonly SchemaObject[], tables: readonly TableRows[]) {
+  if (db.inTransaction) db.exec('ROLLBACK');
+  const foreignKeys = db.pragma('foreign_keys', { simple: true });
+  if (foreignKeys) db.pragma('foreign_keys = OFF');
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    alignSchema(db, wanted);
+    for (const t of tables) {
+      db.exec(`DELETE FROM main.${quote(t.name)}`);
+      if (t.rows.length === 0) continue;
+      const insert = db.prepare(
+        `INSERT INTO main.${quote(t.name)} VALUES (${Array(t.columns).fill('?').join(', ')})`,
+      );
+      for (const row of t.rows) insert.run(row);
+    }
+    db.exec('COMMIT');
+  } catch (thrown) {
+    if (db.inTransaction) db.exec('ROLLBACK');
+    throw thrown;
+  } finally {
+    if (foreignKeys) db.pragma('foreign_keys = ON');
+  }
+}
+
+/** Drops what the run created or changed and re-creates what it dropped; usually a no-op. */
+function alignSchema(db: Connection, wanted: readonly SchemaObject[]): void {
+  const same = (a: SchemaObject, b: SchemaObject) =>
+    a.type === b.type && a.name === b.name && a.sql === b.sql;
+  const have = objects(db);
+  if (have.length === wanted.length && have.every((h) => wanted.some((w) => same(w, h)))) return;
+  for (const h of have) {
+    // An index with no SQL is a table's own (a primary key or unique constraint).
+    if (h.sql === null || wanted.some((w) => same(w, h))) continue;
+    db.exec(`DROP ${h.type} IF EXISTS main.${quote(h.name)}`);
+  }
+  const current = objects(db);
+  const order = ['table', 'view', 'index', 'trigger'];
+  const missing = wanted
+    .filter((w) => w.sql !== null && !current.some((c) => same(c, w)))
+    .sort((a, b) => order.indexOf(a.type) - order.indexOf(b.type));
+  for (const w of missing) db.exec(w.sql as string);
+}
+
+function objects(db: Connection): SchemaObject[] {
+  return db
+    .prepare("SELECT type, name, sql FROM main.sqlite_master WHERE substr(name, 1, 7) <> 'sqlite_'")
+    .all() as SchemaObject[];
+}
+
+function quote(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}

@@ -1,0 +1,84 @@
+/**
+ * The bench report as a plain-text table: throughput against the raw ceiling, time to kill per
+ * mutant, the checker, memory, and which of issue 6's targets were met. Pure.
+ */
+import type { BenchReport, KillFigure, Throughput, Unavailable } from '../bench/bench-report.ts';
+
+/** The whole report, lines joined with `\n`. */
+export function formatBench(r: BenchReport): string {
+  const c = r.config;
+  const lines = [
+    `receiptcheck bench: ${c.handler}, ${c.quick ? 'quick' : 'full'} (${c.rounds} round${c.rounds === 1 ? '' : 's'} × ${c.runsPerRound} runs, stepsMax ${c.stepsMax}, ${c.workers} workers, seed ${c.seed})`,
+    `machine: ${r.machine.nproc} × ${r.machine.cpuModel}, node ${r.machine.node}, ${r.machine.platform}`,
+    '',
+    ...formatThroughput(r),
+    '',
+    ...formatKills(r.kills, c.killSeeds),
+    '',
+    `checker    ${r.checker.entries.toLocaleString('en-US')} calls from ${r.checker.clients} clients: ${seconds(r.checker.seconds)} median (${r.checker.perRun.map(seconds).join(', ')}), verdict ${[...new Set(r.checker.verdicts)].join('/')}`,
+    `memory     maxRSS ${Math.round(r.memory.maxRssMb)} MB, peak heap used ${Math.round(r.memory.peakHeapUsedMb)} MB`,
+    '',
+    'targets',
+    ...r.targets.map(
+      (t) =>
+        `  ${t.met === null ? '–' : t.met ? '✓' : '✗'} ${t.figure.padEnd(30)} ${t.target.padEnd(36)} ${t.value}`,
+    ),
+    '',
+    `elapsed ${seconds(r.elapsedSeconds)}`,
+  ];
+  return lines.join('\n');
+}
+
+function formatThroughput(r: BenchReport): string[] {
+  const t = r.throughput;
+  const rows: [string, Throughput | Unavailable][] = [
+    ['raw (file, WAL)', t.raw],
+    ['raw (in memory)', t.rawInMemory],
+    ['sequential', t.sequential],
+    ['concurrent', t.concurrent],
+    ['scheduled', t.scheduled],
+  ];
+  const lines = [`throughput${'steps/s'.padStart(21)}  ${'× raw'.padStart(6)}  per round`];
+  for (const [name, figure] of rows) {
+    if (!figure.available) {
+      lines.push(`  ${name.padEnd(18)} not available: ${figure.reason}`);
+      continue;
+    }
+    const ratio = figure.ratioToRaw === undefined ? '1.00' : figure.ratioToRaw.toFixed(3);
+    lines.push(
+      `  ${name.padEnd(18)} ${integer(figure.stepsPerSecond).padStart(10)}  ${ratio.padStart(6)}  ${figure.perRound.map(integer).join(' ')}  (${integer(figure.steps)} steps)`,
+    );
+    if (figure.warning) lines.push(`  ${''.padEnd(18)} note: ${figure.warning}`);
+  }
+  return lines;
+}
+
+function formatKills(kills: readonly KillFigure[], seeds: number): string[] {
+  const lines = [
+    `time to kill, median of seeds 1–${seeds} (a survival counts as infinite)`,
+    `  ${'mutant'.padEnd(28)} ${'mode'.padEnd(11)} killed  ${'runs'.padStart(5)}  ${'seconds'.padStart(8)}  shrunk steps`,
+  ];
+  for (const k of kills) {
+    if (!k.available) {
+      lines.push(`  ${k.mutant.padEnd(28)} ${k.mode.padEnd(11)} not available: ${k.reason}`);
+      continue;
+    }
+    lines.push(
+      `  ${k.mutant.padEnd(28)} ${k.mode.padEnd(11)} ${`${k.killed}/${k.seeds}`.padEnd(6)}  ${orDash(k.runsMedian, (v) => String(v)).padStart(5)}  ${orDash(k.secondsMedian, (v) => v.toFixed(2)).padStart(8)}  ${orDash(k.shrunkStepsMedian, (v) => String(v))}`,
+    );
+  }
+  if (kills.length === 0) lines.push('  (no mutant selected)');
+  return lines;
+}
+
+function orDash(value: number | null, show: (v: number) => string): string {
+  return value === null ? '—' : show(value);
+}
+
+function integer(n: number): string {
+  return Math.round(n).toLocaleString('en-US');
+}
+
+function seconds(s: number): string {
+  return `${s.toFixed(2)} s`;
+}
