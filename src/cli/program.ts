@@ -35,6 +35,7 @@ Commands in short:
   replay     re-run a saved counterexample file and say whether it still fails
   mutants    run every bundled mutant and the reference; print the kill matrix
   scenarios  run every case file under scenarios/ against a handler
+  bench      measure the harness against the handler's own speed, time to kill, memory
   bench      measure the harness against the handler's own speed; time to kill; checker
 
 ${EXIT_CODES_HELP}
