@@ -9,6 +9,7 @@ import type { RefusalReason } from '../../model/outcome.ts';
 import { type Principal, type Receipt, TOOL } from '../../model/world.ts';
 import type { Connection } from '../plugin.ts';
 import type { ValidRequest } from '../reference.ts';
+import { cachedStatement } from '../statement-cache.ts';
 
 /** A refusal by the business function: the automation is unavailable, or the version is stale. */
 export class Refusal extends Error {
@@ -34,17 +35,17 @@ export function setIntervalWrite(
   r: ValidRequest,
 ): Receipt {
   const write = db.transaction((): Receipt => {
-    const visible = db
-      .prepare('SELECT 1 FROM automations WHERE id = ? AND workspace_id = ?')
-      .get(r.automationId, principal.workspace);
+    const visible = cachedStatement(
+      db,
+      'SELECT 1 FROM automations WHERE id = ? AND workspace_id = ?',
+    ).get(r.automationId, principal.workspace);
     if (!visible) throw new Refusal('unavailable');
-    const row = db
-      .prepare(
-        `UPDATE automations SET interval_minutes = ?, version = version + 1
+    const row = cachedStatement(
+      db,
+      `UPDATE automations SET interval_minutes = ?, version = version + 1
          WHERE id = ? AND workspace_id = ? AND version = ?
          RETURNING id, interval_minutes, version`,
-      )
-      .get(r.intervalMinutes, r.automationId, principal.workspace, r.expectedVersion) as
+    ).get(r.intervalMinutes, r.automationId, principal.workspace, r.expectedVersion) as
       | { id: number; interval_minutes: number; version: number }
       | undefined;
     if (!row) throw new Refusal('conflict');

@@ -7,6 +7,7 @@
  */
 import type { StorageAdapter } from '@node-idempotency/storage';
 import type { Connection } from '../plugin.ts';
+import { cachedStatement } from '../statement-cache.ts';
 
 /** The table the adapter keeps its entries in. */
 export const NODE_IDEMPOTENCY_TABLE = 'node_idempotency';
@@ -58,20 +59,20 @@ export class SqliteStorageAdapter implements StorageAdapter {
   }
 
   #live(key: string): NodeIdempotencyRow | undefined {
-    const row = this.#db
-      .prepare(`SELECT * FROM ${NODE_IDEMPOTENCY_TABLE} WHERE key = ?`)
-      .get(key) as NodeIdempotencyRow | undefined;
+    const row = cachedStatement(
+      this.#db,
+      `SELECT * FROM ${NODE_IDEMPOTENCY_TABLE} WHERE key = ?`,
+    ).get(key) as NodeIdempotencyRow | undefined;
     return row && isLive(row, this.#now()) ? row : undefined;
   }
 
   #upsert(key: string, val: string, ttl: number | undefined): void {
     const expiresAt = ttl === undefined || Number.isNaN(ttl) ? null : this.#now() + ttl;
-    this.#db
-      .prepare(
-        `INSERT INTO ${NODE_IDEMPOTENCY_TABLE} VALUES (?, ?, ?)
+    cachedStatement(
+      this.#db,
+      `INSERT INTO ${NODE_IDEMPOTENCY_TABLE} VALUES (?, ?, ?)
          ON CONFLICT(key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at`,
-      )
-      .run(key, val, expiresAt);
+    ).run(key, val, expiresAt);
   }
 }
 

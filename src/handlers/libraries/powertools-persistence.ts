@@ -17,6 +17,7 @@ import {
 } from '@aws-lambda-powertools/idempotency/persistence';
 import type { IdempotencyRecordStatusValue } from '@aws-lambda-powertools/idempotency/types';
 import type { Connection } from '../plugin.ts';
+import { cachedStatement } from '../statement-cache.ts';
 
 /** The table the layer keeps its records in (DynamoDB's default attribute names). */
 export const POWERTOOLS_TABLE = 'powertools_idempotency';
@@ -71,16 +72,15 @@ export class SqlitePersistenceLayer extends BasePersistenceLayer {
           toRecord(old),
         );
       }
-      if (old) this.#db.prepare(`DELETE FROM ${POWERTOOLS_TABLE} WHERE id = ?`).run(old.id);
-      this.#db
-        .prepare(`INSERT INTO ${POWERTOOLS_TABLE} VALUES (?, ?, ?, ?, NULL, ?)`)
-        .run(
-          record.idempotencyKey,
-          record.getStatus(),
-          record.expiryTimestamp ?? null,
-          record.inProgressExpiryTimestamp ?? null,
-          this.isPayloadValidationEnabled() ? (record.payloadHash ?? null) : null,
-        );
+      if (old)
+        cachedStatement(this.#db, `DELETE FROM ${POWERTOOLS_TABLE} WHERE id = ?`).run(old.id);
+      cachedStatement(this.#db, `INSERT INTO ${POWERTOOLS_TABLE} VALUES (?, ?, ?, ?, NULL, ?)`).run(
+        record.idempotencyKey,
+        record.getStatus(),
+        record.expiryTimestamp ?? null,
+        record.inProgressExpiryTimestamp ?? null,
+        this.isPayloadValidationEnabled() ? (record.payloadHash ?? null) : null,
+      );
     });
     put.immediate();
   }
@@ -93,44 +93,43 @@ export class SqlitePersistenceLayer extends BasePersistenceLayer {
     const data = record.responseData === undefined ? null : JSON.stringify(record.responseData);
     const validation = this.isPayloadValidationEnabled() ? (record.payloadHash ?? null) : null;
     const update = this.#db.transaction(() => {
-      const changed = this.#db
-        .prepare(
-          `UPDATE ${POWERTOOLS_TABLE} SET status = ?, expiration = ?,
+      const changed = cachedStatement(
+        this.#db,
+        `UPDATE ${POWERTOOLS_TABLE} SET status = ?, expiration = ?,
            data = CASE WHEN ? THEN ? ELSE data END,
            validation = CASE WHEN ? THEN ? ELSE validation END WHERE id = ?`,
-        )
-        .run(
-          record.getStatus(),
-          record.expiryTimestamp ?? null,
-          data === null ? 0 : 1,
-          data,
-          this.isPayloadValidationEnabled() ? 1 : 0,
-          validation,
-          record.idempotencyKey,
-        ).changes;
+      ).run(
+        record.getStatus(),
+        record.expiryTimestamp ?? null,
+        data === null ? 0 : 1,
+        data,
+        this.isPayloadValidationEnabled() ? 1 : 0,
+        validation,
+        record.idempotencyKey,
+      ).changes;
       if (changed > 0) return;
-      this.#db
-        .prepare(`INSERT INTO ${POWERTOOLS_TABLE} VALUES (?, ?, ?, NULL, ?, ?)`)
-        .run(
-          record.idempotencyKey,
-          record.getStatus(),
-          record.expiryTimestamp ?? null,
-          data,
-          validation,
-        );
+      cachedStatement(this.#db, `INSERT INTO ${POWERTOOLS_TABLE} VALUES (?, ?, ?, NULL, ?, ?)`).run(
+        record.idempotencyKey,
+        record.getStatus(),
+        record.expiryTimestamp ?? null,
+        data,
+        validation,
+      );
     });
     update.immediate();
   }
 
   /** Removes the record under the key (a no-op when there is none). */
   protected async _deleteRecord(record: IdempotencyRecord): Promise<void> {
-    this.#db.prepare(`DELETE FROM ${POWERTOOLS_TABLE} WHERE id = ?`).run(record.idempotencyKey);
+    cachedStatement(this.#db, `DELETE FROM ${POWERTOOLS_TABLE} WHERE id = ?`).run(
+      record.idempotencyKey,
+    );
   }
 
   #row(idempotencyKey: string): PowertoolsRow | undefined {
-    return this.#db.prepare(`SELECT * FROM ${POWERTOOLS_TABLE} WHERE id = ?`).get(idempotencyKey) as
-      | PowertoolsRow
-      | undefined;
+    return cachedStatement(this.#db, `SELECT * FROM ${POWERTOOLS_TABLE} WHERE id = ?`).get(
+      idempotencyKey,
+    ) as PowertoolsRow | undefined;
   }
 }
 
