@@ -7,7 +7,12 @@
  * SQLite only through `execute/` (the template, `openConnection`, the world functions).
  */
 import type { Mode } from '../api/options.ts';
-import { DatabaseFiles, openConnection, openMemoryCopy } from '../execute/databases.ts';
+import {
+  DatabaseFiles,
+  openConnection,
+  openMemoryCopy,
+  templateImage,
+} from '../execute/databases.ts';
 import { loadPlugin, resolveHandlerPath } from '../execute/load-plugin.ts';
 import { measureRaw } from '../execute/raw-loop.ts';
 import { type ResetToTemplate, templateResetter } from '../execute/reset-to-template.ts';
@@ -78,7 +83,7 @@ async function measureThroughput(
   // One warm connection per storage kind for the whole bench: the ceiling pays no set-up.
   const fileDb = openConnection(files.fresh());
   const reset = templateResetter(files.fresh());
-  const memoryDb = openMemoryCopy(files.image());
+  const memoryDb = openMemoryCopy(templateImage(plugin, DEFAULT_FIXTURE));
   const totals = emptyTotals();
   const mix = { fixture: DEFAULT_FIXTURE, stepsMax: o.stepsMax, recreate: !!plugin.recreate };
   try {

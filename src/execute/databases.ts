@@ -1,9 +1,10 @@
 /**
- * Fresh databases for runs, fast: the plugin's `setup` runs once into a template file, and each
- * run gets a byte copy of it. Every file lives under one temp directory, removed on `dispose()`
+ * Fresh databases for runs, fast: the plugin's `setup` runs once into a template, and each run
+ * gets a byte copy of it: an in-memory image for sequential mode, a file for the modes whose
+ * connections share a database. Every file lives under one temp directory, removed on `dispose()`
  * and, as a last resort, when the process exits or is interrupted.
  */
-import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -26,12 +27,37 @@ export function openConnection(path: string, busyTimeoutMs = BUSY_TIMEOUT_MS): C
 }
 
 /**
- * Opens a private in-memory database holding a copy of `image` (see `DatabaseFiles.image`), with
- * the harness's busy timeout. One connection sees exactly what it would see on a file copy; only
- * the journal differs (in memory, not WAL), which no single connection can observe.
+ * The template for one connection at a time, without touching the disk: `plugin.setup` on an
+ * in-memory database, serialised. Sequential mode opens a copy per sequence (`openMemoryCopy`);
+ * modes whose connections share a database use `DatabaseFiles`.
+ */
+export function templateImage(plugin: HandlerPlugin, fixture: Fixture): Buffer {
+  const db = new Database(':memory:', { timeout: BUSY_TIMEOUT_MS });
+  try {
+    plugin.setup(db, fixture);
+    return db.serialize();
+  } catch (thrown) {
+    throw setupFailed(plugin, thrown);
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * Opens a private in-memory database holding a copy of `image` (from `templateImage`), with the
+ * harness's busy timeout. One connection sees exactly what it would see on a file copy; only the
+ * journal differs (in memory, not WAL), which no single connection can observe.
  */
 export function openMemoryCopy(image: Buffer, busyTimeoutMs = BUSY_TIMEOUT_MS): Connection {
   return new Database(image, { timeout: busyTimeoutMs });
+}
+
+function setupFailed(plugin: HandlerPlugin, thrown: unknown): ReceiptcheckError {
+  return new ReceiptcheckError(
+    'E_HANDLER_SETUP',
+    `handler "${plugin.name}": setup(db, fixture) threw: ${messageOf(thrown)}`,
+    { cause: thrown },
+  );
 }
 
 const live = new Set<string>();
@@ -50,7 +76,6 @@ export class DatabaseFiles {
   readonly dir: string;
   readonly templatePath: string;
   private counter = 0;
-  private bytes: Buffer | undefined;
 
   /** Creates the directory and runs `plugin.setup` once into the template. */
   constructor(plugin: HandlerPlugin, fixture: Fixture) {
@@ -64,11 +89,7 @@ export class DatabaseFiles {
     } catch (thrown) {
       db.close();
       this.dispose();
-      throw new ReceiptcheckError(
-        'E_HANDLER_SETUP',
-        `handler "${plugin.name}": setup(db, fixture) threw: ${messageOf(thrown)}`,
-        { cause: thrown },
-      );
+      throw setupFailed(plugin, thrown);
     }
     // Closing the last connection checkpoints the WAL, so the template is one self-contained file.
     db.close();
@@ -79,20 +100,6 @@ export class DatabaseFiles {
     const path = join(this.dir, `run-${this.counter++}.sqlite`);
     copyFileSync(this.templatePath, path);
     return path;
-  }
-
-  /**
-   * The template's bytes, read once, for `openMemoryCopy`. The header is marked as a rollback-journal
-   * database (bytes 18–19 from 2, WAL, to 1), since SQLite cannot open a WAL image in memory.
-   */
-  image(): Buffer {
-    if (!this.bytes) {
-      const bytes = readFileSync(this.templatePath);
-      bytes[18] = 1;
-      bytes[19] = 1;
-      this.bytes = bytes;
-    }
-    return this.bytes;
   }
 
   /** Removes a run's database and its WAL side files. */

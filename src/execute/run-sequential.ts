@@ -9,23 +9,23 @@ import { flatten } from '../model/flatten.ts';
 import { checkSnapshotShape } from '../model/outcome-shape.ts';
 import { type Fixture, type Principal, withWriteScope } from '../model/world.ts';
 import { applyCall, applyWorldEvent } from './apply-event.ts';
-import { type DatabaseFiles, openMemoryCopy } from './databases.ts';
+import { openMemoryCopy } from './databases.ts';
 import type { Observation, Trace } from './trace.ts';
 
 /**
- * Runs `steps` against `plugin` on a fresh copy of the template in `files`. The copy is an
- * in-memory database deserialised from the template's bytes: one connection cannot tell it from
- * a file copy, and it costs about a tenth of a millisecond instead of a file copy, an open, the
- * WAL set-up, a close and three unlinks. Concurrent and scheduled modes, whose connections must
- * share a database, keep files.
+ * Runs `steps` against `plugin` on a fresh copy of the template `image` (`templateImage`). The
+ * copy is an in-memory database deserialised from those bytes: one connection cannot tell it
+ * from a file copy, and it costs about a tenth of a millisecond instead of a file copy, an open,
+ * the WAL set-up, a close and three unlinks. Concurrent and scheduled modes, whose connections
+ * must share a database, keep files.
  */
 export async function runSequential(
   plugin: HandlerPlugin,
-  files: DatabaseFiles,
+  image: Buffer,
   fixture: Fixture,
   steps: readonly Step[],
 ): Promise<Trace> {
-  const db = openMemoryCopy(files.image());
+  const db = openMemoryCopy(image);
   try {
     let principals: readonly Principal[] = fixture.principals;
     const observations: Observation[] = [];
