@@ -152,9 +152,24 @@ function sameReceipts(a: ReadonlyMap<string, Receipt>, b: ReadonlyMap<string, Re
   if (a.size !== b.size) return false;
   for (const [key, x] of a) {
     const y = b.get(key);
-    if (!y || (x !== y && receiptText(x) !== receiptText(y))) return false;
+    if (!y || (x !== y && !sameReceipt(x, y))) return false;
   }
   return true;
+}
+
+function sameReceipt(x: Receipt, y: Receipt): boolean {
+  return (
+    x.workspace === y.workspace &&
+    x.user === y.user &&
+    x.tool === y.tool &&
+    x.requestId === y.requestId &&
+    x.payload.id === y.payload.id &&
+    x.payload.version === y.payload.version &&
+    x.payload.interval === y.payload.interval &&
+    x.result.id === y.result.id &&
+    x.result.intervalMinutes === y.result.intervalMinutes &&
+    x.result.version === y.result.version
+  );
 }
 
 function samePrincipals(a: readonly Principal[], b: readonly Principal[]): boolean {

@@ -6,7 +6,7 @@ import type { History, HistoryEntry } from '../../model/history.ts';
 import type { ModelState } from '../../model/state.ts';
 import { startBudget } from './budget.ts';
 import { inFlightConflicts } from './in-flight.ts';
-import { mergeOrders } from './merge-orders.ts';
+import { mergeOrders, type PartOrder } from './merge-orders.ts';
 import { mergeStates } from './merge-states.ts';
 import { type LinearizabilityOptions, resolveLinearizabilityOptions } from './options.ts';
 import { partitionHistory } from './partition.ts';
@@ -40,7 +40,7 @@ export function checkHistory(
   parts.sort((a, b) => a.length - b.length);
   const inFlight = inFlightConflicts(initial, history);
   const budget = startBudget(resolved);
-  const orders: number[][] = [];
+  const orders: PartOrder[] = [];
   const finals: ModelState[] = [];
   for (const part of parts) {
     const result = searchPart(initial, part, budget, inFlight);
@@ -54,12 +54,12 @@ export function checkHistory(
         partition: ids,
       };
     }
-    orders.push(result.order);
+    orders.push(result);
     finals.push(result.finalState);
   }
   if (orders.length <= 1)
-    return { verdict: 'ok', order: orders[0] ?? [], finalState: finals[0] ?? initial };
-  const order = mergeOrders(orders, byId);
+    return { verdict: 'ok', order: orders[0]?.order ?? [], finalState: finals[0] ?? initial };
+  const order = mergeOrders(orders);
   const events = () => order.map((id) => (byId.get(id) as HistoryEntry).event);
   return { verdict: 'ok', order, finalState: mergeStates(initial, finals, events) };
 }

@@ -218,4 +218,55 @@ export const FIXTURE_PAIRS: readonly FixturePair[] = [
       stuck: 1,
     },
   },
+  {
+    ok: [
+      {
+        name: 'c09-ok a lost write is needed by a call on another row under the same key',
+        // Entry 1's outcome went unrecorded; entry 2 shows it wrote nothing, so it met entry 0's receipt.
+        history: [
+          call(0, 0, [0], request('r1', 1, 1, 30)),
+          call(1, 0, [1, 2], request('r1', 2, 1, 30)),
+          call(2, 0, [3, 4], request('r9', 2, 1, 60), fresh(2, 60, 2)),
+        ],
+      },
+    ],
+    bad: {
+      name: 'c09-bad the same, with a version no order gives',
+      history: [
+        call(0, 0, [0], request('r1', 1, 1, 30)),
+        call(1, 0, [1, 2], request('r1', 2, 1, 30)),
+        call(2, 0, [3, 4], request('r9', 2, 1, 60), fresh(2, 60, 3)),
+      ],
+      stuck: 2,
+    },
+  },
+  {
+    ok: [
+      {
+        name: 'c10-ok a lost write too stale to land, until its row is re-created',
+        history: [
+          call(0, 1, [0, 1], request('r5', 1, 1, 30), fresh(1, 30, 2)),
+          call(1, 0, [0.5], request('r1', 1, 1, 40)),
+          call(2, 1, [0.6], request('r6', 1, 2, 50)),
+          call(3, 1, [2, 3], request('r6', 1, 2, 50), replayed(1, 50, 3)),
+          world(4, [4, 5], { kind: 'delete', automationId: 1 }),
+          world(5, [6, 7], { kind: 'recreate', automationId: 1, workspace: 'team-a' }),
+          call(6, 0, [10, 11], request('r1', 1, 1, 40), replayed(1, 40, 2)),
+        ],
+      },
+    ],
+    bad: {
+      name: 'c10-bad the same, with a replay no order gives',
+      history: [
+        call(0, 1, [0, 1], request('r5', 1, 1, 30), fresh(1, 30, 2)),
+        call(1, 0, [0.5], request('r1', 1, 1, 40)),
+        call(2, 1, [0.6], request('r6', 1, 2, 50)),
+        call(3, 1, [2, 3], request('r6', 1, 2, 50), replayed(1, 50, 3)),
+        world(4, [4, 5], { kind: 'delete', automationId: 1 }),
+        world(5, [6, 7], { kind: 'recreate', automationId: 1, workspace: 'team-a' }),
+        call(6, 0, [10, 11], request('r1', 1, 1, 40), replayed(1, 40, 3)),
+      ],
+      stuck: 6,
+    },
+  },
 ];

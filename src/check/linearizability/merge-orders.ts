@@ -7,16 +7,17 @@
  * h), yet Q's own order puts f after h — impossible for an order that respects real time. So the
  * merge respects real time, and since parts touch disjoint state it keeps every outcome.
  */
-import type { HistoryEntry } from '../../model/history.ts';
 
-/** One order over all parts; `byId` looks entries up by id. */
-export function mergeOrders(
-  orders: readonly (readonly number[])[],
-  byId: ReadonlyMap<number, HistoryEntry>,
-): number[] {
-  const times = orders.map((order) =>
-    Float64Array.from(order, (id) => (byId.get(id) as HistoryEntry).invokedAt),
-  );
+/** One part's witness: entry ids in order, and their invocation times in the same order. */
+export interface PartOrder {
+  readonly order: readonly number[];
+  readonly invokedAt: Float64Array;
+}
+
+/** One order over all parts. */
+export function mergeOrders(parts: readonly PartOrder[]): number[] {
+  const orders = parts.map((p) => p.order);
+  const times = parts.map((p) => p.invokedAt);
   const heads = new Int32Array(orders.length);
   // A binary min-heap of part indices, keyed by (invocation time, id) of their next entry.
   const heap: number[] = [];

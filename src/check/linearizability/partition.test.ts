@@ -83,15 +83,11 @@ describe('merging parts back', () => {
   const byId = new Map(history.map((e) => [e.id, e]));
 
   it('merges orders by invocation time, which respects real time', () => {
-    expect(
-      mergeOrders(
-        [
-          [0, 3],
-          [1, 2],
-        ],
-        byId,
-      ),
-    ).toEqual([0, 1, 2, 3]);
+    const part = (order: number[]) => ({
+      order,
+      invokedAt: Float64Array.from(order, (id) => byId.get(id)?.invokedAt ?? 0),
+    });
+    expect(mergeOrders([part([0, 3]), part([1, 2])])).toEqual([0, 1, 2, 3]);
   });
 
   it('merges final states to what replaying the merged order gives', () => {

@@ -9,23 +9,27 @@
  * it tries the next candidate. With none left it backtracks. Success: every required entry
  * placed (and `acceptFinal` holds).
  *
- * Two reductions keep long histories near-linear, even when the answer is "illegal":
+ * Reductions that keep long histories near-linear, even when the answer is "illegal":
  *
  * - Inert entries first (`entry-rules.ts`). If a call whose observed outcome never writes fits
  *   now, a linearisation from here exists only if one starts with it: moving it to the front of
- *   any witness leaves every later step with the same state. So the level commits to it.
+ *   any witness leaves every later step with the same state. So the level commits to it, and
+ *   its node is not cached (the chain of such steps is deterministic; the next choice is).
  * - Droppable calls (completion and outcome unknown) are tried after the required candidates of
  *   a level, and only when they would change the state: placing one that changes nothing never
- *   helps, and leaving it out equals it happening after everything. A lost response is thus
- *   placed exactly when some later outcome needs its write.
+ *   helps, and leaving it out equals it happening after everything. Those that never can again
+ *   leave the scan (`droppable-pool.ts`), and the one just placed must be followed by something
+ *   it interferes with (`interference.ts`). A lost response is thus placed just in time.
  */
 import type { Event } from '../../model/events.ts';
 import type { HistoryEntry } from '../../model/history.ts';
 import type { ModelState } from '../../model/state.ts';
 import { step } from '../../model/step.ts';
 import { type Budget, exhausted } from './budget.ts';
+import { createDroppablePool, NO_CALL, pruneIfDead, restoreDeeperThan } from './droppable-pool.ts';
 import { fits, inFlightTransition, isInert } from './entry-rules.ts';
 import { buildEventList, HEAD, isCallNode, lift, NIL, rankOf, unlift } from './event-list.ts';
+import { droppablesInterfere, interferes } from './interference.ts';
 import { candidates, findInert } from './level-candidates.ts';
 import { beats, createLongestPrefix, keep, notePop } from './longest-prefix.ts';
 import {
@@ -40,7 +44,13 @@ import { createVisited, linearisedKey, visit } from './visited.ts';
 
 /** The verdict on one part: like `LinearizabilityResult` but without the partition. */
 export type PartResult =
-  | { readonly verdict: 'ok'; readonly order: number[]; readonly finalState: ModelState }
+  | {
+      readonly verdict: 'ok';
+      readonly order: number[];
+      /** Invocation time of each entry of `order`, for merging parts. */
+      readonly invokedAt: Float64Array;
+      readonly finalState: ModelState;
+    }
   | { readonly verdict: 'illegal'; readonly longestPrefix: number[]; readonly stuck: number[] }
   | { readonly verdict: 'unknown'; readonly reason: string };
 
@@ -72,8 +82,10 @@ export function searchPart(
   let state = initial;
   let maxRank = -1;
   let node = NIL;
-  let dropFrom = -1; // ≥ 0 while scanning droppable calls from that index
+  const pool = createDroppablePool(droppable, entries, initial);
+  let dropFrom = -1; // ≥ 0 while scanning droppable calls: the scan goes on after this one
   let levelStart = true;
+  let justAfter = NO_CALL; // the droppable call placed last, if the top frame is one
 
   const setKey = (rank: number): string =>
     keyDroppables && placedOrder.length > 0
@@ -90,6 +102,7 @@ export function searchPart(
       state = to;
       maxRank = deeper;
       levelStart = true;
+      justAfter = NO_CALL;
       return true;
     }
     unlift(list, at);
@@ -98,6 +111,9 @@ export function searchPart(
 
   const tryScanned = (at: number): boolean => {
     const rank = rankOf(at);
+    if (justAfter !== NO_CALL && !interferes(initial, events[rank] as Event, pool, justAfter)) {
+      return false;
+    }
     budget.steps++;
     const t = step(state, events[rank] as Event);
     const modelFits = fits(expected[rank], t);
@@ -112,19 +128,22 @@ export function searchPart(
 
   const tryDroppables = (): boolean => {
     const limit = node === NIL ? Number.POSITIVE_INFINITY : (time[node] as number);
-    for (let d = dropFrom; d < droppable.length; d++) {
+    for (let d = pool.next[dropFrom] as number; d !== NO_CALL; d = pool.next[d] as number) {
       if ((droppableInvokedAt[d] as number) > limit) return false;
-      if (placed[d]) continue;
+      if (placed[d] || pruneIfDead(pool, d, state, path.ids.length)) continue;
+      if (justAfter !== NO_CALL && !droppablesInterfere(pool, justAfter, d)) continue;
       const entry = droppable[d] as HistoryEntry;
       budget.steps++;
       const t = step(state, entry.event);
       if (t.state === state) continue;
       placedOrder.push(d);
-      if (visit(visited, setKey(maxRank), t.state)) {
+      // The node after a droppable call is searched under its just-in-time rule: key it apart.
+      if (visit(visited, `${setKey(maxRank)}!${d}`, t.state)) {
         placed[d] = 1;
         pushFrame(path, entry.id, Chosen.droppable, d, state, maxRank, node);
         state = t.state;
         levelStart = true;
+        justAfter = d;
         return true;
       }
       placedOrder.pop();
@@ -144,11 +163,17 @@ export function searchPart(
       maxRank = path.maxRanks[i] as number;
       popFrame(path);
       notePop(longest, path.ids.length);
+      restoreDeeperThan(pool, path.ids.length);
+      const below = top(path);
+      justAfter =
+        below >= 0 && path.kinds[below] === Chosen.droppable
+          ? (path.marks[below] as number)
+          : NO_CALL;
       if (kind === Chosen.droppable) {
         placed[mark] = 0;
         placedOrder.pop();
         node = blocker;
-        dropFrom = mark + 1;
+        dropFrom = mark;
         return true;
       }
       unlift(list, mark);
@@ -188,9 +213,14 @@ export function searchPart(
         continue;
       }
       if (node === NIL && (accept === undefined || accept(state))) {
-        return { verdict: 'ok', order: path.ids, finalState: state };
+        const invokedAt = Float64Array.from(path.marks, (mark, i) =>
+          path.kinds[i] === Chosen.droppable
+            ? (droppableInvokedAt[mark] as number)
+            : (time[mark] as number),
+        );
+        return { verdict: 'ok', order: path.ids, invokedAt, finalState: state };
       }
-      dropFrom = 0;
+      dropFrom = pool.head;
     }
     if (tryDroppables() || backtrack()) continue;
     return illegal();

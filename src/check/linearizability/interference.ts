@@ -1,0 +1,57 @@
+/**
+ * When a droppable call's write must come right before the next operation: the "just in time"
+ * rule that keeps lost calls from multiplying the search.
+ *
+ * Take any linearisation in which a lost call d is followed by an operation x that shares no
+ * piece of state with d's write (its row and receipt key) and does not change what d reads (its
+ * principal's scope, the store flag, its row's existence and workspace). Then d and x commute:
+ * x sees the same state without d, d makes the same write after x, and moving d later never
+ * breaks real time (d has no completion, so nothing must follow it). Pushing every lost call
+ * later this way gives a linearisation in which each is followed by an operation that
+ * interferes with it, or ends the order. So right after placing d the search only tries
+ * operations that interfere with d. Saying "interferes" too often only costs time; too rarely
+ * would be unsound, so anything unknown interferes.
+ */
+import type { Event } from '../../model/events.ts';
+import { type ModelState, receiptKey } from '../../model/state.ts';
+import { invalidField } from '../../model/validate.ts';
+import { TOOL } from '../../model/world.ts';
+import type { DroppablePool } from './droppable-pool.ts';
+
+/** Whether `event` may not commute with the write of droppable call `d`. */
+export function interferes(
+  initial: ModelState,
+  event: Event,
+  pool: DroppablePool,
+  d: number,
+): boolean {
+  switch (event.kind) {
+    case 'call': {
+      if (event.delivery === 'lostRequest' || invalidField(event.request)) return false;
+      if (event.request.automationId === pool.rows[d]) return true;
+      const principal = initial.principals[event.client];
+      if (!principal) return true;
+      const key = receiptKey(
+        principal.workspace,
+        principal.user,
+        TOOL,
+        event.request.requestId as string,
+      );
+      return key === pool.keys[d];
+    }
+    case 'revoke':
+    case 'restore':
+      return event.client === pool.clients[d];
+    case 'move':
+    case 'delete':
+    case 'recreate':
+      return event.automationId === pool.rows[d];
+    default:
+      return true; // store events, and any kind this file does not know
+  }
+}
+
+/** Whether two droppable calls of the pool may not commute: same row or same receipt key. */
+export function droppablesInterfere(pool: DroppablePool, a: number, b: number): boolean {
+  return pool.rows[a] === pool.rows[b] || pool.keys[a] === pool.keys[b];
+}
