@@ -11,6 +11,7 @@
  * nothing is unlinked. Calls that can never write (lost requests, invalid arguments) are left
  * out from the start.
  */
+import type { Event } from '../../model/events.ts';
 import type { HistoryEntry } from '../../model/history.ts';
 import { type ModelState, receiptKey } from '../../model/state.ts';
 import { invalidField } from '../../model/validate.ts';
@@ -39,10 +40,13 @@ export interface DroppablePool {
   readonly depths: number[];
 }
 
-/** Builds the pool from the droppable calls (in invocation order) of a part with `entries`. */
+/**
+ * Builds the pool from the droppable calls (in invocation order) of a part whose other entries
+ * carry `requiredEvents`.
+ */
 export function createDroppablePool(
   droppable: readonly HistoryEntry[],
-  entries: readonly HistoryEntry[],
+  requiredEvents: readonly Event[],
   initial: ModelState,
 ): DroppablePool {
   const head = droppable.length;
@@ -53,7 +57,9 @@ export function createDroppablePool(
   const versions = new Float64Array(head);
   const clients = new Int32Array(head);
   const recreated = new Set<number>();
-  for (const { event } of entries) if (event.kind === 'recreate') recreated.add(event.automationId);
+  for (const event of requiredEvents) {
+    if (event.kind === 'recreate') recreated.add(event.automationId);
+  }
   let last = head;
   droppable.forEach(({ event }, d) => {
     keys.push('');

@@ -82,7 +82,7 @@ export function searchPart(
   let state = initial;
   let maxRank = -1;
   let node = NIL;
-  const pool = createDroppablePool(droppable, entries, initial);
+  const pool = createDroppablePool(droppable, events, initial);
   let dropFrom = -1; // ≥ 0 while scanning droppable calls: the scan goes on after this one
   let levelStart = true;
   let justAfter = NO_CALL; // the droppable call placed last, if the top frame is one
