@@ -16,9 +16,18 @@ export type { CaseResult, RunCaseOptions } from './api/run-case.ts';
 export { runCase } from './api/run-case.ts';
 // Reports: failures explained and rendered, for custom runners.
 export type { Failure, RunVerdict } from './check/check-run.ts';
+// Concurrent mode and soak runs: races on real worker threads, judged by linearizability.
+export type {
+  LinearizabilityFailure,
+  PlacedOperation,
+} from './check/linearizability-failure.ts';
 // Errors: one catalogue, stable codes.
 export type { ErrorCode, ErrorData } from './errors.ts';
 export { isReceiptcheckError, ReceiptcheckError } from './errors.ts';
+export type { ConcurrentDetail } from './execute/concurrent/concurrent-mode.ts';
+export type { SoakOptions, SoakResult } from './execute/concurrent/soak.ts';
+export { soak } from './execute/concurrent/soak.ts';
+export type { SoakCounts } from './execute/concurrent/soak-record.ts';
 // Writing a handler plugin.
 export type { Connection, HandlerPlugin } from './handlers/plugin.ts';
 export { defineHandler } from './handlers/plugin.ts';

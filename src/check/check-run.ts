@@ -8,6 +8,7 @@ import { type Observed, sameOutcome } from '../model/outcome.ts';
 import { initialState, toSnapshot } from '../model/state.ts';
 import { step } from '../model/step.ts';
 import { checkInvariants } from './invariants/all-invariants.ts';
+import type { LinearizabilityFailure } from './linearizability-failure.ts';
 import type { InvariantViolation, RunRecord } from './run-record.ts';
 import { diffSnapshots, type SnapshotDifference } from './snapshot-diff.ts';
 
@@ -22,7 +23,9 @@ export type Failure =
       readonly actual: Observed;
     }
   | { readonly kind: 'snapshot'; readonly differences: readonly SnapshotDifference[] }
-  | ({ readonly kind: 'invariant' } & InvariantViolation);
+  | ({ readonly kind: 'invariant' } & InvariantViolation)
+  /** Concurrent mode: no serial order explains the outcomes (longest fitting prefix, stuck calls). */
+  | LinearizabilityFailure;
 
 /** The verdict on one run. Failures are ordered: outcomes first (in step order), then the database, then invariants. */
 export type RunVerdict =

@@ -5,18 +5,21 @@
 import type { ResolvedOptions } from '../api/options.ts';
 import { ReceiptcheckError } from '../errors.ts';
 import type { HandlerPlugin } from '../handlers/plugin.ts';
+import { concurrentRunner } from './concurrent/concurrent-mode.ts';
 import type { ModeRunner } from './mode-runner.ts';
 import { sequentialRunner } from './sequential-mode.ts';
 
 /** A runner for `options.mode`, for the plugin loaded from `handlerPath`. */
 export async function createRunner(
   plugin: HandlerPlugin,
-  _handlerPath: string,
+  handlerPath: string,
   options: ResolvedOptions,
 ): Promise<ModeRunner> {
   switch (options.mode) {
     case 'sequential':
       return sequentialRunner(plugin, options.fixture);
+    case 'concurrent':
+      return concurrentRunner(plugin, handlerPath, options);
     default:
       throw new ReceiptcheckError('E_BAD_OPTION', `mode "${options.mode}" is not available yet`);
   }

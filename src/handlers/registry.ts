@@ -20,6 +20,8 @@ export const BUNDLED_HANDLERS: readonly BundledHandler[] = [
   { name: 'reference', kind: 'reference', file: './reference.ts' },
   { name: 'powertools', kind: 'library', file: './libraries/powertools.ts' },
   { name: 'node-idempotency', kind: 'library', file: './libraries/node-idempotency.ts' },
+  { name: 'check-then-act', kind: 'mutant', file: './mutants/check-then-act.ts' },
+  { name: 'deferred-transaction', kind: 'mutant', file: './mutants/deferred-transaction.ts' },
   { name: 'receipt-after-commit', kind: 'mutant', file: './mutants/receipt-after-commit.ts' },
   { name: 'receipt-error-swallowed', kind: 'mutant', file: './mutants/receipt-error-swallowed.ts' },
   { name: 'version-before-receipt', kind: 'mutant', file: './mutants/version-before-receipt.ts' },

@@ -1,0 +1,77 @@
+/**
+ * Judges one concurrent run. Outcomes are not compared step by step (lanes of a group may take
+ * effect in any order); instead:
+ *
+ * 1. the history must be linearizable against the model (`checkHistory`);
+ * 2. the final database must equal the model's state after the linearisation found. A lost
+ *    response may or may not be part of that order when nothing later observed it, so when the
+ *    first witness ends elsewhere the search is asked again for one that ends at the database;
+ * 3. every invariant must hold. They read the trace, whose observations are the real outcomes
+ *    in step and lane order, not in time order; each is order-free (a map by key, a count, or a
+ *    sort by version), so lane order is as good as any for them.
+ * Pure; the verdict is data.
+ */
+import type { HistoryEntry } from '../model/history.ts';
+import { initialState, type ModelState, toSnapshot } from '../model/state.ts';
+import type { Snapshot } from '../model/world.ts';
+import type { Failure, RunVerdict } from './check-run.ts';
+import { checkInvariants } from './invariants/all-invariants.ts';
+import { checkHistory } from './linearizability/check-history.ts';
+import type { LinearizabilityOptions } from './linearizability/options.ts';
+import { linearizabilityFailure } from './linearizability-failure.ts';
+import type { RunRecord } from './run-record.ts';
+import { diffSnapshots } from './snapshot-diff.ts';
+
+/** A concurrent run, ready to be checked. */
+export interface ConcurrentRunRecord extends RunRecord {
+  /** Entry `i` has id `i`. */
+  readonly history: readonly HistoryEntry[];
+  /** Where each entry stood in the sequence, by id. */
+  readonly places: readonly { readonly step: number; readonly lane: number }[];
+}
+
+/** The verdict, and the witness order when the history was linearizable. */
+export interface ConcurrentVerdict {
+  readonly verdict: RunVerdict;
+  /** Entry ids in the linearisation found; absent when there is none. */
+  readonly order?: readonly number[];
+}
+
+/** Checks a concurrent run; `options` bound the linearizability search. */
+export function checkConcurrentRun(
+  run: ConcurrentRunRecord,
+  options?: LinearizabilityOptions,
+): ConcurrentVerdict {
+  const failures: Failure[] = [];
+  const initial = initialState(run.fixture);
+  const result = checkHistory(initial, run.history, options);
+  let order: readonly number[] | undefined;
+  if (result.verdict === 'ok') {
+    order = result.order;
+    const differences = diffSnapshots(toSnapshot(result.finalState), run.trace.snapshot);
+    if (differences.length > 0) {
+      const again = endingAt(initial, run.history, run.trace.snapshot, options);
+      if (again) order = again;
+      else failures.push({ kind: 'snapshot', differences });
+    }
+  } else {
+    failures.push(linearizabilityFailure(result, initial, run.history, run.places));
+  }
+  for (const v of checkInvariants(run)) failures.push({ kind: 'invariant', ...v });
+  const verdict: RunVerdict =
+    failures.length === 0 ? { verdict: 'ok' } : { verdict: 'failed', failures };
+  return order ? { verdict, order } : { verdict };
+}
+
+/** A linearisation whose final state is `snapshot`, if one exists within the limits. */
+function endingAt(
+  initial: ModelState,
+  history: readonly HistoryEntry[],
+  snapshot: Snapshot,
+  options: LinearizabilityOptions | undefined,
+): readonly number[] | undefined {
+  const acceptFinal = (state: ModelState) =>
+    diffSnapshots(toSnapshot(state), snapshot).length === 0;
+  const result = checkHistory(initial, history, { ...options, acceptFinal });
+  return result.verdict === 'ok' ? result.order : undefined;
+}

@@ -1,0 +1,122 @@
+/**
+ * The article's two concurrent cases, run for real on separate workers and connections against
+ * the reference handler, with the outcomes checked directly (not only through the checker); and
+ * the same case against `check-then-act`, which must be caught when the calls overlap.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Observed } from '../../model/outcome.ts';
+import type { ModeRunner } from '../mode-runner.ts';
+import type { ConcurrentDetail } from './concurrent-mode.ts';
+import { call, runnerFor, together } from './test-helpers.ts';
+
+const TRIES = 12;
+
+describe('concurrent mode on the reference handler', () => {
+  let runner: ModeRunner;
+  beforeAll(async () => {
+    runner = await runnerFor('reference');
+  });
+  afterAll(() => runner.close());
+
+  it('identical duplicates released together: one fresh result and one replay of it', async () => {
+    let overlapped = 0;
+    for (let i = 0; i < TRIES; i++) {
+      const run = await runner.execute([together(call('r1', 1, 30), call('r1', 1, 30))]);
+      const outcomes = run.trace.observations.map((o) => o.observed);
+      const result = { id: 1, intervalMinutes: 30, version: 2 };
+      expect(outcomes).toHaveLength(2);
+      expect(outcomes).toContainEqual({ kind: 'ok', replayed: false, result });
+      expect(outcomes).toContainEqual({ kind: 'ok', replayed: true, result });
+      expect(run.trace.snapshot.automations.find((a) => a.id === 1)).toMatchObject({
+        intervalMinutes: 30,
+        version: 2,
+      });
+      expect(run.trace.snapshot.receipts).toHaveLength(1);
+      expect(run.verdict).toEqual({ verdict: 'ok' });
+      if (overlap(run.detail as ConcurrentDetail)) overlapped++;
+    }
+    // The barrier must make the calls overlap in time, at least sometimes, even on a busy machine.
+    expect(overlapped).toBeGreaterThan(0);
+  });
+
+  it('mismatched duplicates released together: one winner and one keyReuse', async () => {
+    for (let i = 0; i < TRIES; i++) {
+      const run = await runner.execute([together(call('r1', 1, 30), call('r1', 1, 60))]);
+      const outcomes = run.trace.observations.map((o) => o.observed);
+      const winner = outcomes.find((o): o is Extract<Observed, { kind: 'ok' }> => o.kind === 'ok');
+      expect(winner?.replayed).toBe(false);
+      expect(outcomes.filter((o) => o.kind === 'keyReuse')).toHaveLength(1);
+      const row = run.trace.snapshot.automations.find((a) => a.id === 1);
+      expect(row).toMatchObject({ version: 2, intervalMinutes: winner?.result.intervalMinutes });
+      expect(run.trace.snapshot.receipts).toHaveLength(1);
+      expect(run.verdict).toEqual({ verdict: 'ok' });
+    }
+  });
+
+  it('records a history with an interval per call on one clock', async () => {
+    const run = await runner.execute([
+      call('r0', 2, 5),
+      together(call('r1', 1, 30), call('r1', 1, 30)),
+    ]);
+    const { history, places, order } = run.detail as ConcurrentDetail;
+    expect(places).toEqual([
+      { step: 0, lane: 0 },
+      { step: 1, lane: 0 },
+      { step: 1, lane: 1 },
+    ]);
+    const [first, a, b] = history;
+    for (const e of history) expect(e.completedAt).toBeGreaterThanOrEqual(e.invokedAt);
+    // The plain step finished before the group was released.
+    expect(first?.completedAt).toBeLessThan(Math.min(a?.invokedAt ?? 0, b?.invokedAt ?? 0));
+    expect(order).toHaveLength(3);
+  });
+
+  it('keeps a lost response out of the history’s outcomes but in the trace', async () => {
+    const run = await runner.execute([
+      call('r1', 1, 30, { delivery: 'lostResponse' }),
+      call('r1', 1, 30),
+    ]);
+    const { history } = run.detail as ConcurrentDetail;
+    expect(history[0]?.completedAt).toBeUndefined();
+    expect(history[0]?.observed).toBeUndefined();
+    expect(run.trace.observations[0]?.observed).toMatchObject({ kind: 'ok', replayed: false });
+    expect(run.trace.observations[1]?.observed).toMatchObject({ kind: 'ok', replayed: true });
+    expect(run.verdict).toEqual({ verdict: 'ok' });
+  });
+});
+
+describe('concurrent mode on check-then-act', () => {
+  it('catches the loser that conflicts where the contract demands a replay', async () => {
+    const runner = await runnerFor('check-then-act');
+    try {
+      let caught: ConcurrentDetail | undefined;
+      let failure: unknown;
+      for (let i = 0; i < 300 && !failure; i++) {
+        const run = await runner.execute([together(call('r1', 1, 30), call('r1', 1, 30))]);
+        if (run.verdict.verdict === 'failed') {
+          failure = run.verdict.failures[0];
+          caught = run.detail as ConcurrentDetail;
+        }
+      }
+      expect(caught).toBeDefined();
+      expect(failure).toMatchObject({
+        kind: 'linearizability',
+        verdict: 'illegal',
+        stuck: [
+          {
+            observed: { kind: 'refused', reason: 'conflict' },
+            expected: { kind: 'ok', replayed: true },
+          },
+        ],
+      });
+    } finally {
+      await runner.close();
+    }
+  });
+});
+
+function overlap(detail: ConcurrentDetail): boolean {
+  const [a, b] = detail.history;
+  if (!a || !b || a.completedAt === undefined || b.completedAt === undefined) return false;
+  return Math.max(a.invokedAt, b.invokedAt) < Math.min(a.completedAt, b.completedAt);
+}

@@ -1,0 +1,97 @@
+/**
+ * The concurrent mode runner: a pool of `workers` threads, each with its own connection, one
+ * fresh database per sequence, and the verdict from the linearizability checker, the final
+ * snapshot and the invariants (`checkConcurrentRun`). Create once per check, `close()` when done.
+ */
+import { checkConcurrentRun } from '../../check/check-concurrent-run.ts';
+import { ReceiptcheckError } from '../../errors.ts';
+import type { HandlerPlugin } from '../../handlers/plugin.ts';
+import type { Step } from '../../model/events.ts';
+import type { HistoryEntry } from '../../model/history.ts';
+import type { Fixture } from '../../model/world.ts';
+import { DatabaseFiles } from '../databases.ts';
+import type { ExecutedRun, ModeRunner } from '../mode-runner.ts';
+import { onInterrupt } from './interrupt-cleanup.ts';
+import { BROADCAST_LIMIT_MS, type Place, runConcurrent } from './run-concurrent.ts';
+import { createWorkerPool, type WorkerPool } from './worker-pool.ts';
+
+/** What concurrent mode needs from the resolved options. */
+export interface ConcurrentModeOptions {
+  readonly fixture: Fixture;
+  /** Worker threads, each with its own connection; groups larger than this run in waves. */
+  readonly workers: number;
+  /** A call (or world event) running longer is stopped and reported as `E_CALL_TIMEOUT`. */
+  readonly callTimeoutMs: number;
+}
+
+/** What a concurrent run leaves in `ExecutedRun.detail`, for reports and saved cases. */
+export interface ConcurrentDetail {
+  readonly mode: 'concurrent';
+  /** Entry `i` has id `i`; times in ms from the start of the run. */
+  readonly history: readonly HistoryEntry[];
+  /** Where each entry stood in the sequence, by id. */
+  readonly places: readonly Place[];
+  /** The linearisation found, as entry ids; absent when there is none. */
+  readonly order?: readonly number[];
+}
+
+/**
+ * Starts the pool, builds the template database and loads the plugin in every worker. Throws a
+ * `ReceiptcheckError` (after cleaning up) when a worker cannot load the plugin.
+ */
+export async function concurrentRunner(
+  plugin: HandlerPlugin,
+  handlerPath: string,
+  options: ConcurrentModeOptions,
+): Promise<ModeRunner> {
+  const files = new DatabaseFiles(plugin, options.fixture);
+  const untrack = onInterrupt(() => files.dispose());
+  const pool = createWorkerPool(options.workers);
+  const close = async () => {
+    try {
+      await pool.destroy();
+    } finally {
+      files.dispose();
+      untrack();
+    }
+  };
+  try {
+    await warm(pool, handlerPath);
+  } catch (thrown) {
+    await close();
+    throw thrown;
+  }
+  const ctx = { pool, files, plugin, handlerPath, ...options };
+  return {
+    async execute(steps: readonly Step[]): Promise<ExecutedRun> {
+      if (pool.cold) await warm(pool, handlerPath);
+      const run = await runConcurrent(ctx, steps);
+      const { verdict, order } = checkConcurrentRun({ fixture: options.fixture, steps, ...run });
+      const detail: ConcurrentDetail = {
+        mode: 'concurrent',
+        history: run.history,
+        places: run.places,
+        ...(order ? { order } : {}),
+      };
+      return { verdict, trace: run.trace, detail };
+    },
+    close,
+  };
+}
+
+/** Loads the plugin in every worker, so no timed call pays for a cold start. */
+export async function warm(pool: WorkerPool, handlerPath: string): Promise<void> {
+  const replies = await pool.broadcast(
+    (gate) => ({ type: 'warm', handlerPath, gate, limitMs: BROADCAST_LIMIT_MS }),
+    BROADCAST_LIMIT_MS,
+  );
+  for (const r of replies) {
+    if (r.type === 'failed') throw ReceiptcheckError.fromData(r.error);
+    if (r.type === 'stopped')
+      throw new ReceiptcheckError(
+        'E_WORKER',
+        `a worker did not load handler ${handlerPath} within ${r.afterMs} ms`,
+      );
+  }
+  pool.markWarm();
+}

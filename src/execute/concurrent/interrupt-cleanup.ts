@@ -1,0 +1,75 @@
+/**
+ * Ctrl-C without leftovers. While anything is registered here, one SIGINT handler (installed once
+ * per process, on first use) runs every registered cleanup (destroy worker pools, remove temp
+ * directories), waits for them at most `INTERRUPT_CLEANUP_MS`, then exits with 130, the shell's
+ * code for "interrupted". Exiting also fires the `exit` hook of `databases.ts`, which removes any
+ * temp directory of any mode still alive. A second Ctrl-C while cleaning up exits at once.
+ *
+ * Why here and not only in the CLI: the API runs pools too, and Node's default SIGINT behaviour
+ * kills the process without running `exit` hooks, leaving temp directories behind.
+ *
+ * Once interrupted, concurrent work stops at its next step (`haltIfInterrupted`): it waits
+ * forever rather than failing. A failure would make fast-check start shrinking, a tight loop of
+ * promises that fail at once and starve the event loop, so the cleanups and the exit would wait
+ * for the whole shrink.
+ */
+
+/** The longest the handler waits for cleanups before exiting anyway, in ms. */
+export const INTERRUPT_CLEANUP_MS = 3_000;
+
+/** The exit code after an interrupt (128 + SIGINT). */
+export const INTERRUPTED_EXIT_CODE = 130;
+
+const cleanups = new Set<() => Promise<void> | void>();
+let installed = false;
+let interrupted = false;
+
+/**
+ * Registers `cleanup` to run on Ctrl-C; returns the function that unregisters it (call it once
+ * the resource is gone). Installs the SIGINT handler the first time; idempotent.
+ */
+export function onInterrupt(cleanup: () => Promise<void> | void): () => void {
+  if (!installed) {
+    installed = true;
+    process.on('SIGINT', handleInterrupt);
+  }
+  cleanups.add(cleanup);
+  return () => {
+    cleanups.delete(cleanup);
+  };
+}
+
+/** Whether Ctrl-C was pressed: the process is cleaning up and about to exit. */
+export function isInterrupted(): boolean {
+  return interrupted;
+}
+
+const never = new Promise<never>(() => {});
+
+/**
+ * Resolves at once normally; after an interrupt, never (the process exits meanwhile). Await it
+ * before starting any piece of concurrent work.
+ */
+export function haltIfInterrupted(): Promise<void> {
+  return interrupted ? never : Promise.resolve();
+}
+
+/** How many cleanups are registered: what a Ctrl-C right now would have to undo. For tests. */
+export function pendingInterruptCleanups(): number {
+  return cleanups.size;
+}
+
+function handleInterrupt(): void {
+  if (interrupted) process.exit(INTERRUPTED_EXIT_CODE);
+  interrupted = true;
+  const all = [...cleanups].map(async (cleanup) => {
+    try {
+      await cleanup();
+    } catch {
+      // Exiting anyway; the exit hook removes what a failed cleanup left.
+    }
+  });
+  // Not unref'd: with the work halted, this timer may be what keeps the process alive until exit.
+  const timer = new Promise((resolve) => setTimeout(resolve, INTERRUPT_CLEANUP_MS));
+  void Promise.race([Promise.all(all), timer]).finally(() => process.exit(INTERRUPTED_EXIT_CODE));
+}

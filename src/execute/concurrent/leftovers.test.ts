@@ -1,0 +1,112 @@
+/**
+ * No worker thread, database file or temp directory outlives a concurrent check: after a pass,
+ * after a failure, after a hung call, after a soak, and after Ctrl-C (a child process, SIGINT
+ * mid-run, exit code 130). Temp directories are looked for in a TMPDIR of this file's own, so
+ * other test files running at the same time cannot confuse the count; threads are counted by the
+ * operating system (/proc/self/task), not by our own bookkeeping alone.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkHandler } from '../../api/check-handler.ts';
+import { INTERRUPTED_EXIT_CODE, pendingInterruptCleanups } from './interrupt-cleanup.ts';
+import { soak } from './soak.ts';
+import { liveWorkerThreads } from './worker-pool.ts';
+
+const REPO = fileURLToPath(new URL('../../../', import.meta.url));
+const CHILD = fileURLToPath(new URL('./fixtures/interrupt-child.ts', import.meta.url));
+const HANG = fileURLToPath(new URL('./fixtures/hang-handler.ts', import.meta.url));
+
+const osThreads = () => readdirSync('/proc/self/task').length;
+const leftovers = (dir: string) => readdirSync(dir).filter((f) => f.startsWith('receiptcheck-'));
+
+describe('leftovers after concurrent runs', () => {
+  const saved = process.env.TMPDIR;
+  let dir: string;
+  let baseline: number;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'rc-leftovers-'));
+    process.env.TMPDIR = dir;
+    // A first check starts whatever threads Node starts lazily, so the baseline is stable.
+    await checkHandler({ mode: 'concurrent', runs: 3 });
+    baseline = osThreads();
+  });
+  afterAll(() => {
+    if (saved === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = saved;
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const expectClean = () => {
+    expect(leftovers(dir)).toEqual([]);
+    expect(liveWorkerThreads()).toBe(0);
+    expect(pendingInterruptCleanups()).toBe(0);
+    expect(osThreads()).toBe(baseline);
+  };
+
+  it('leaves nothing after a passing check', async () => {
+    let during = 0;
+    const r = await checkHandler({
+      mode: 'concurrent',
+      runs: 20,
+      onProgress: () => {
+        during = Math.max(during, leftovers(dir).length);
+      },
+    });
+    expect(r.verdict).toBe('passed');
+    expect(during).toBe(1); // the check did use this TMPDIR
+    expectClean();
+  });
+
+  it('leaves nothing after a failing check', async () => {
+    const r = await checkHandler({ handler: 'check-then-act', mode: 'concurrent' });
+    expect(r.verdict).toBe('failed');
+    expectClean();
+  });
+
+  it('leaves nothing after a hung call', async () => {
+    await expect(
+      checkHandler({ handler: HANG, mode: 'concurrent', callTimeoutMs: 300, runs: 20 }),
+    ).rejects.toMatchObject({ code: 'E_CALL_TIMEOUT' });
+    expectClean();
+  });
+
+  it('leaves nothing after a soak run', async () => {
+    const r = await soak({ clients: 3, durationMs: 200 });
+    expect(r.counts.calls).toBeGreaterThan(0);
+    expectClean();
+  });
+});
+
+describe('Ctrl-C during a concurrent check', () => {
+  it('exits with 130 and leaves no temp directory', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rc-interrupt-'));
+    try {
+      const child = spawn(process.execPath, ['--import', 'tsx', CHILD], {
+        cwd: REPO,
+        env: { ...process.env, TMPDIR: dir },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr.on('data', (chunk) => {
+        stderr += String(chunk);
+      });
+      const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+      await new Promise<void>((resolve, reject) => {
+        child.stdout.on('data', (chunk) => {
+          if (String(chunk).includes('running')) resolve();
+        });
+        child.on('exit', () => reject(new Error(`child exited before running: ${stderr}`)));
+      });
+      expect(leftovers(dir)).toHaveLength(1); // mid-run, its directory exists
+      child.kill('SIGINT');
+      expect(await exited).toBe(INTERRUPTED_EXIT_CODE);
+      expect(leftovers(dir)).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

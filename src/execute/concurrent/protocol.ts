@@ -1,0 +1,82 @@
+/**
+ * The one protocol between the main thread and the concurrent-mode workers: what the main thread
+ * asks (`WorkerTask`) and what a worker answers (`WorkerReply`), both unions keyed by `type`.
+ * Everything here crosses `postMessage`, so it is structured-clone data; a SharedArrayBuffer
+ * crosses by reference, which is how the release barrier and the scope table are shared. Errors
+ * cross as plain `{code, message}` (`ErrorData`), never as thrown objects.
+ */
+import type { ErrorData } from '../../errors.ts';
+import type { CallEvent, WorldEvent } from '../../model/events.ts';
+import type { Observed } from '../../model/outcome.ts';
+import type { Principal } from '../../model/world.ts';
+
+/** A barrier for `parties` tasks (see `gate.ts`); each task that carries it waits for the others. */
+export interface GateRef {
+  readonly buffer: SharedArrayBuffer;
+  readonly parties: number;
+}
+
+/** The principals' write scopes, shared by every worker of a run (see `scope-table.ts`). */
+export interface ScopeTableRef {
+  readonly buffer: SharedArrayBuffer;
+  readonly principals: number;
+}
+
+/** World events a worker applies to the database (scope changes go through `scope` tasks). */
+export type DatabaseEvent = Exclude<WorldEvent, { kind: 'revoke' } | { kind: 'restore' }>;
+
+/** What every task carries: how long any wait inside the worker may last, in ms. */
+interface TaskBase {
+  readonly limitMs: number;
+  /** Present when the task is one lane of a group released together. */
+  readonly gate?: GateRef;
+}
+
+/** Main thread → worker. */
+export type WorkerTask =
+  /** Load the plugin now, so the first timed call does not pay for it. Carries a gate so every worker gets one. */
+  | (TaskBase & { readonly type: 'warm'; readonly handlerPath: string; readonly gate: GateRef })
+  /** One `set_interval` call as `principal` (its write scope read from `scopes` at invocation). */
+  | (TaskBase & {
+      readonly type: 'call';
+      readonly handlerPath: string;
+      readonly dbPath: string;
+      readonly scopes: ScopeTableRef;
+      readonly principal: Principal;
+      readonly event: CallEvent;
+    })
+  /** A move, delete, re-create or receipt-store change, through the plugin. */
+  | (TaskBase & {
+      readonly type: 'world';
+      readonly handlerPath: string;
+      readonly dbPath: string;
+      readonly event: DatabaseEvent;
+    })
+  /** A revoke or restore: a write to the shared scope table, between that principal's calls. */
+  | (TaskBase & {
+      readonly type: 'scope';
+      readonly scopes: ScopeTableRef;
+      readonly client: number;
+      readonly granted: boolean;
+    })
+  /** Close this worker's connection to `dbPath`. Carries a gate so every worker gets one. */
+  | (TaskBase & { readonly type: 'release'; readonly dbPath: string; readonly gate: GateRef });
+
+/** Worker → main thread. Times are `sharedClockMs()` readings. */
+export type WorkerReply =
+  | { readonly type: 'warmed' }
+  | {
+      readonly type: 'called';
+      readonly observed: Observed;
+      readonly invokedAt: number;
+      readonly completedAt: number;
+    }
+  | { readonly type: 'applied'; readonly invokedAt: number; readonly completedAt: number }
+  | { readonly type: 'released' }
+  | { readonly type: 'failed'; readonly error: ErrorData };
+
+/** The `workerData` every concurrent-mode worker starts with. */
+export interface ConcurrentWorkerData {
+  /** URL of the TypeScript worker module, for `ts-worker-entry.mjs`. */
+  readonly tsEntry: string;
+}

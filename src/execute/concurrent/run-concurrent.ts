@@ -1,0 +1,161 @@
+/**
+ * Concurrent execution of one sequence on a fresh database: plain steps run one at a time on any
+ * worker; the events of a concurrent group run on distinct workers, released together through a
+ * shared barrier (`gate.ts`), so they really overlap on separate connections. Records a
+ * `History` (see `operation.ts` for what each kind of step leaves in it) beside the usual
+ * `Trace`. A group larger than the pool runs in waves of `pool.size` lanes, each wave released
+ * together.
+ */
+import { ReceiptcheckError } from '../../errors.ts';
+import type { HandlerPlugin } from '../../handlers/plugin.ts';
+import type { Event, Step } from '../../model/events.ts';
+import type { HistoryEntry } from '../../model/history.ts';
+import { checkSnapshotShape } from '../../model/outcome-shape.ts';
+import type { Fixture, Snapshot } from '../../model/world.ts';
+import { type DatabaseFiles, openConnection } from '../databases.ts';
+import type { Observation, Trace } from '../trace.ts';
+import { createGate } from './gate.ts';
+import { haltIfInterrupted } from './interrupt-cleanup.ts';
+import {
+  isProblem,
+  type OperationTarget,
+  operationError,
+  operationTask,
+  type RecordedOperation,
+  rebase,
+  recordOperation,
+  summariseEvent,
+} from './operation.ts';
+import { createScopeTable } from './scope-table.ts';
+import { sharedClockMs } from './shared-clock.ts';
+import type { WorkerPool } from './worker-pool.ts';
+
+/** How long a task sent to every worker (warm-up, release) may wait for all of them, in ms. */
+export const BROADCAST_LIMIT_MS = 30_000;
+
+/** What a concurrent run needs besides the sequence. */
+export interface ConcurrentContext {
+  readonly pool: WorkerPool;
+  readonly files: DatabaseFiles;
+  readonly plugin: HandlerPlugin;
+  readonly handlerPath: string;
+  readonly fixture: Fixture;
+  readonly callTimeoutMs: number;
+}
+
+/** Where a history entry stands in the sequence (for a soak run: its rank and its client). */
+export interface Place {
+  readonly step: number;
+  readonly lane: number;
+}
+
+/** One executed sequence: the trace, the history, and for each entry id its place. */
+export interface ConcurrentExecution {
+  readonly trace: Trace;
+  /** Entry `i` has id `i`; times in ms from the start of the run. */
+  readonly history: readonly HistoryEntry[];
+  readonly places: readonly Place[];
+}
+
+/** Runs `steps`; throws `E_CALL_TIMEOUT` naming the step when a call hangs. Leaves no file behind. */
+export async function runConcurrent(
+  ctx: ConcurrentContext,
+  steps: readonly Step[],
+): Promise<ConcurrentExecution> {
+  await haltIfInterrupted();
+  const dbPath = ctx.files.fresh();
+  const target: OperationTarget = {
+    ...ctx,
+    dbPath,
+    scopes: createScopeTable(ctx.fixture.principals),
+  };
+  const started = sharedClockMs();
+  const history: HistoryEntry[] = [];
+  const places: Place[] = [];
+  const observations: Observation[] = [];
+  let failure: { thrown: unknown } | undefined;
+  try {
+    for (const [step, s] of steps.entries()) {
+      const events = s.kind === 'concurrent' ? s.events : [s];
+      for (let from = 0; from < events.length; from += ctx.pool.size) {
+        const wave = events.slice(from, from + ctx.pool.size);
+        const recorded = await runWave(ctx, target, wave, step, from);
+        for (const [i, r] of recorded.entries()) {
+          const event = wave[i] as Event;
+          const lane = from + i;
+          history.push({ ...rebase(r.entry, started), id: history.length });
+          places.push({ step, lane });
+          if (event.kind === 'call' && r.observed)
+            observations.push({ step, lane, event, observed: r.observed });
+        }
+      }
+    }
+  } catch (thrown) {
+    failure = { thrown };
+  }
+  let snapshot: Snapshot | undefined;
+  try {
+    // Every worker closes its connection before the file goes; a first failure is the one to report.
+    await releaseEverywhere(ctx.pool, dbPath);
+    if (!failure) snapshot = readSnapshot(ctx.plugin, dbPath);
+  } catch (thrown) {
+    failure ??= { thrown };
+  } finally {
+    ctx.files.remove(dbPath);
+  }
+  if (failure || !snapshot) throw failure?.thrown;
+  return { trace: { observations, snapshot }, history, places };
+}
+
+async function runWave(
+  ctx: ConcurrentContext,
+  target: OperationTarget,
+  wave: readonly Event[],
+  step: number,
+  firstLane: number,
+): Promise<RecordedOperation[]> {
+  const sent = wave.filter((e) => operationTask(target, e) !== undefined).length;
+  const gate = sent > 1 ? createGate(sent) : undefined;
+  const replies = await Promise.all(
+    wave.map((event) => {
+      const task = operationTask(target, event, gate);
+      return task ? ctx.pool.run(task, ctx.callTimeoutMs) : undefined;
+    }),
+  );
+  // A stopped call is the cause; lanes that then timed out waiting on it are consequences.
+  const problems = replies
+    .map((reply, i) => ({ reply, i }))
+    .filter((x) => isProblem(x.reply))
+    .sort((a, b) => Number(b.reply?.type === 'stopped') - Number(a.reply?.type === 'stopped'));
+  const first = problems[0];
+  if (first?.reply) {
+    const lane = firstLane + first.i;
+    const where = `step ${step + 1}${wave.length > 1 || firstLane > 0 ? ` (lane ${lane + 1})` : ''}, ${summariseEvent(wave[first.i] as Event)}`;
+    throw operationError(where, ctx.plugin.name, first.reply);
+  }
+  return wave.map((event, i) => recordOperation(event, replies[i], firstLane + i));
+}
+
+/**
+ * Closes `dbPath`'s connection on every worker, so the file can be deleted. Generous limit: a
+ * worker replacing one stopped by a timeout may still be starting; a stopped worker has no
+ * connection left.
+ */
+export async function releaseEverywhere(pool: WorkerPool, dbPath: string): Promise<void> {
+  const replies = await pool.broadcast(
+    (gate) => ({ type: 'release', dbPath, gate, limitMs: BROADCAST_LIMIT_MS }),
+    BROADCAST_LIMIT_MS,
+  );
+  const bad = replies.find((r) => r.type === 'failed');
+  if (bad?.type === 'failed') throw ReceiptcheckError.fromData(bad.error);
+}
+
+/** The plugin's snapshot, read on a connection of this thread once the workers have let go. */
+export function readSnapshot(plugin: HandlerPlugin, path: string): Snapshot {
+  const db = openConnection(path);
+  try {
+    return checkSnapshotShape(plugin.snapshot(db), plugin.name);
+  } finally {
+    db.close();
+  }
+}

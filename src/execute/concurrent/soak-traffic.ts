@@ -1,0 +1,210 @@
+/**
+ * What the clients of a soak run send, decided one operation at a time from a seeded stream and
+ * from what the clients have learned so far. Pure (no I/O, no clock): the soak driver asks
+ * `nextOperation` before each task and reports the reply with `learn`.
+ *
+ * Clients share what a fleet of app servers would share: the highest version of each automation
+ * anyone has seen, and, per principal, the requests sent recently, so that a retry may come from
+ * another client than the first attempt and race it, as a retry through a load balancer does.
+ * Clients `c` speak as principal `c mod principals`. The driver, not this file, decides timing.
+ */
+import { type SeededRandom, seededRandom } from '../../check/linearizability/seeded-random.ts';
+import type { CallEvent, CallRequest, Delivery, Event } from '../../model/events.ts';
+import type { Observed } from '../../model/outcome.ts';
+import { type Fixture, WRITE_SCOPE } from '../../model/world.ts';
+
+const INTERVALS = [5, 30, 60, 1440];
+const RECENT_MAX = 16;
+
+/** Which kinds of world event a soak may issue. */
+export interface SoakTrafficOptions {
+  /** Moves, scope changes and receipt-store failures among the calls. Default true. */
+  readonly worldEvents?: boolean;
+}
+
+/** The shared knowledge of all soak clients, and each client's random stream. */
+export interface SoakTraffic {
+  readonly fixture: Fixture;
+  readonly worldEvents: boolean;
+  readonly streams: SeededRandom[];
+  /** Highest version seen per automation id. */
+  readonly versions: Map<number, number>;
+  /** Recent requests per principal, newest last. */
+  readonly recent: CallRequest[][];
+  /** Lost-response requests per client, to retry later. */
+  readonly pending: CallRequest[][];
+  /** Scope last asked for per principal, and the store state last asked for. */
+  readonly granted: boolean[];
+  storeFailing: boolean;
+  /** Where each automation was last sent, by id (its fixture workspace when it is home). */
+  readonly placedIn: Map<number, string>;
+  /** Everything ever disrupted: principals revoked, automations moved, the store failed. */
+  readonly disrupted: Set<string>;
+  readonly minted: number[];
+}
+
+/** Traffic for `clients` clients of `fixture`, from `seed`. */
+export function createSoakTraffic(
+  fixture: Fixture,
+  clients: number,
+  seed: number,
+  options: SoakTrafficOptions = {},
+): SoakTraffic {
+  return {
+    fixture,
+    worldEvents: options.worldEvents ?? true,
+    streams: Array.from({ length: clients }, (_, c) => seededRandom((seed * 7919 + c) | 0)),
+    versions: new Map(fixture.automations.map((a) => [a.id, a.version])),
+    recent: fixture.principals.map(() => []),
+    pending: Array.from({ length: clients }, () => []),
+    granted: fixture.principals.map((p) => p.scopes.includes(WRITE_SCOPE)),
+    storeFailing: false,
+    placedIn: new Map(fixture.automations.map((a) => [a.id, a.workspace])),
+    disrupted: new Set(),
+    minted: Array.from({ length: clients }, () => 0),
+  };
+}
+
+/** The principal client `client` speaks as. */
+export function principalOf(traffic: SoakTraffic, client: number): number {
+  return client % traffic.fixture.principals.length;
+}
+
+/** The next operation of `client`. */
+export function nextOperation(t: SoakTraffic, client: number): Event {
+  const rnd = t.streams[client] as SeededRandom;
+  const p = principalOf(t, client);
+  const roll = rnd.next();
+  if (t.worldEvents) {
+    // Disruptions are short: whoever notices one soon undoes it, so most calls can succeed.
+    const revert = rnd.chance(0.15) ? undoDisruption(t, rnd) : undefined;
+    if (revert) return revert;
+    if (roll < 0.06) return disrupt(t, rnd, p);
+  }
+  const recent = t.recent[p] as CallRequest[];
+  const pending = t.pending[client] as CallRequest[];
+  if (roll < 0.15 && pending.length > 0) {
+    return call(
+      p,
+      pending.splice(rnd.int(pending.length), 1)[0] as CallRequest,
+      'delivered',
+      'retry',
+    );
+  }
+  if (roll < 0.35 && recent.length > 0) return call(p, rnd.pick(recent), delivery(rnd), 'retry');
+  if (roll < 0.4 && recent.length > 0) {
+    const r = rnd.pick(recent);
+    const changed = { ...r, intervalMinutes: r.intervalMinutes === 30 ? 60 : 30 };
+    return call(p, changed, delivery(rnd), 'reuse');
+  }
+  if (roll < 0.42) {
+    const bad = { requestId: '', automationId: 1, expectedVersion: 1, intervalMinutes: 30 };
+    return call(p, bad, 'delivered', 'invalid');
+  }
+  const home = t.fixture.principals[p]?.workspace;
+  const own = t.fixture.automations.filter((a) => t.placedIn.get(a.id) === home);
+  const id = (own.length > 0 && rnd.chance(0.85) ? rnd.pick(own) : rnd.pick(t.fixture.automations))
+    .id;
+  const seen = t.versions.get(id) ?? 1;
+  const minted = (t.minted[client] ?? 0) + 1;
+  t.minted[client] = minted;
+  const request = {
+    requestId: `c${client}-${minted}`,
+    automationId: id,
+    expectedVersion: rnd.chance(0.9) ? seen : Math.max(1, seen + (rnd.chance(0.5) ? 1 : -1)),
+    intervalMinutes: rnd.pick(INTERVALS),
+  };
+  recent.push(request);
+  if (recent.length > RECENT_MAX) recent.shift();
+  return call(p, request, delivery(rnd), 'new');
+}
+
+/** Updates the shared knowledge with what `client` observed for `event` (the real outcome). */
+export function learn(t: SoakTraffic, client: number, event: Event, observed?: Observed): void {
+  if (event.kind !== 'call' || !observed) return;
+  if (event.delivery === 'lostResponse') {
+    (t.pending[client] as CallRequest[]).push(event.request);
+    return;
+  }
+  const id = event.request.automationId as number;
+  if (observed.kind === 'ok') {
+    const r = observed.result;
+    if (r.version > (t.versions.get(r.id) ?? 0)) t.versions.set(r.id, r.version);
+  } else if (observed.kind === 'refused' && observed.reason === 'conflict') {
+    // A reload, approximated: versions only grow, so the one we used was behind.
+    if (t.versions.get(id) === event.request.expectedVersion)
+      t.versions.set(id, (event.request.expectedVersion as number) + 1);
+  }
+}
+
+/**
+ * Events that leave the world callable again, for the drain phase: every scope ever revoked
+ * given back, every automation ever moved sent home, the store working if it ever failed.
+ * Unconditional, because racing toggles may have landed in any order; nothing when nothing was
+ * disrupted, so that a soak without world events keeps its independent parts apart.
+ */
+export function settleWorld(t: SoakTraffic): Event[] {
+  const events: Event[] = [];
+  t.fixture.principals.forEach((_, client) => {
+    if (t.disrupted.has(`scope ${client}`)) events.push({ kind: 'restore', client });
+  });
+  for (const a of t.fixture.automations)
+    if (t.disrupted.has(`row ${a.id}`))
+      events.push({ kind: 'move', automationId: a.id, workspace: a.workspace });
+  if (t.disrupted.has('store')) events.push({ kind: 'storeRestore' });
+  t.granted.fill(true);
+  t.storeFailing = false;
+  for (const a of t.fixture.automations) t.placedIn.set(a.id, a.workspace);
+  return events;
+}
+
+function disrupt(t: SoakTraffic, rnd: SeededRandom, p: number): Event {
+  const roll = rnd.next();
+  if (roll < 0.45) {
+    const { id } = rnd.pick(t.fixture.automations);
+    const away = t.fixture.workspaces.filter((w) => w !== t.placedIn.get(id));
+    const workspace = away.length > 0 ? rnd.pick(away) : rnd.pick(t.fixture.workspaces);
+    t.placedIn.set(id, workspace);
+    t.disrupted.add(`row ${id}`);
+    return { kind: 'move', automationId: id, workspace };
+  }
+  if (roll < 0.9) {
+    t.granted[p] = false;
+    t.disrupted.add(`scope ${p}`);
+    return { kind: 'revoke', client: p };
+  }
+  t.storeFailing = true;
+  t.disrupted.add('store');
+  return { kind: 'storeFail' };
+}
+
+function undoDisruption(t: SoakTraffic, rnd: SeededRandom): Event | undefined {
+  const undo: Event[] = [];
+  t.granted.forEach((g, client) => {
+    if (!g) undo.push({ kind: 'restore', client });
+  });
+  if (t.storeFailing) undo.push({ kind: 'storeRestore' });
+  for (const a of t.fixture.automations)
+    if (t.placedIn.get(a.id) !== a.workspace)
+      undo.push({ kind: 'move', automationId: a.id, workspace: a.workspace });
+  if (undo.length === 0) return undefined;
+  const event = rnd.pick(undo);
+  if (event.kind === 'restore') t.granted[event.client] = true;
+  if (event.kind === 'storeRestore') t.storeFailing = false;
+  if (event.kind === 'move') t.placedIn.set(event.automationId, event.workspace);
+  return event;
+}
+
+function delivery(rnd: SeededRandom): Delivery {
+  const roll = rnd.next();
+  return roll < 0.06 ? 'lostResponse' : roll < 0.08 ? 'lostRequest' : 'delivered';
+}
+
+function call(
+  client: number,
+  request: CallRequest,
+  d: Delivery,
+  intent: CallEvent['intent'],
+): CallEvent {
+  return { kind: 'call', client, request, delivery: d, intent };
+}

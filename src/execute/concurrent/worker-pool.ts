@@ -1,0 +1,119 @@
+/**
+ * The thread pool of concurrent mode and soak runs: piscina, with exactly `size` workers kept
+ * alive and one task per worker at a time, each worker running `concurrent-worker.ts` through
+ * `ts-worker-entry.mjs` (so TypeScript plugins load inside workers, from the CLI and from vitest).
+ * This is the only file that creates a pool.
+ *
+ * Every task runs under a deadline: when it passes, the task is aborted, which makes piscina
+ * terminate the worker running it (the only way to stop a hung synchronous call) and start a
+ * fresh one. A live pool is registered for Ctrl-C cleanup until it is destroyed.
+ */
+import { fileURLToPath } from 'node:url';
+import { Piscina } from 'piscina';
+import { messageOf } from '../../errors.ts';
+import { createGate } from './gate.ts';
+import { haltIfInterrupted, onInterrupt } from './interrupt-cleanup.ts';
+import type { ConcurrentWorkerData, GateRef, WorkerReply, WorkerTask } from './protocol.ts';
+
+/** How long a broadcast task may take beyond its own limit before it is aborted, in ms. */
+const ABORT_SLACK_MS = 1_000;
+
+/** A worker's reply, or `stopped`: the deadline passed and the worker was terminated. */
+export type PoolReply = WorkerReply | { readonly type: 'stopped'; readonly afterMs: number };
+
+/** A pool of concurrent-mode workers. */
+export interface WorkerPool {
+  /** Number of worker threads. */
+  readonly size: number;
+  /**
+   * Runs one task; resolves to the worker's reply, never rejects. After `timeoutMs` (counted from
+   * now, queueing included) the worker is terminated and the reply is `stopped`; the caller names
+   * the step in its own message. A worker that died is a `failed` reply with code `E_WORKER`.
+   */
+  run(task: WorkerTask, timeoutMs: number): Promise<PoolReply>;
+  /** Runs `make(gate)` once on every worker (the gate keeps them apart); all must be idle. */
+  broadcast(make: (gate: GateRef) => WorkerTask, limitMs: number): Promise<PoolReply[]>;
+  /** Whether a worker was terminated since the last `markWarm()` (its replacement is cold). */
+  readonly cold: boolean;
+  markWarm(): void;
+  /** Terminates every worker. Safe to call twice. */
+  destroy(): Promise<void>;
+}
+
+let live = 0;
+
+/** Worker threads of pools not yet destroyed, across the process. For leak tests. */
+export function liveWorkerThreads(): number {
+  return live;
+}
+
+/** Starts a pool of `size` workers. */
+export function createWorkerPool(size: number): WorkerPool {
+  const workerData: ConcurrentWorkerData = {
+    tsEntry: new URL('../workers/concurrent-worker.ts', import.meta.url).href,
+  };
+  const piscina = new Piscina<WorkerTask, WorkerReply>({
+    filename: fileURLToPath(new URL('../workers/ts-worker-entry.mjs', import.meta.url)),
+    workerData,
+    minThreads: size,
+    maxThreads: size,
+    concurrentTasksPerWorker: 1,
+    idleTimeout: Number.POSITIVE_INFINITY,
+  });
+  // Worker errors outside any task (a crash while idle) surface as the next task's failure.
+  piscina.on('error', () => {});
+  live += size;
+  let cold = true;
+  let destroyed: Promise<void> | undefined;
+  const untrack = onInterrupt(() => pool.destroy());
+
+  const run = async (task: WorkerTask, timeoutMs: number): Promise<PoolReply> => {
+    await haltIfInterrupted();
+    const abort = new AbortController();
+    const timer = setTimeout(() => abort.abort(), timeoutMs);
+    let reply: PoolReply;
+    try {
+      reply = await piscina.run(task, { signal: abort.signal });
+    } catch (thrown) {
+      if (abort.signal.aborted) cold = true;
+      reply = abort.signal.aborted
+        ? { type: 'stopped', afterMs: timeoutMs }
+        : { type: 'failed', error: { code: 'E_WORKER', message: messageOf(thrown) } };
+    } finally {
+      clearTimeout(timer);
+    }
+    // Ctrl-C destroys the pool under running tasks: their failures are not findings, and
+    // reporting them would only keep the caller busy while the process should be exiting.
+    await haltIfInterrupted();
+    return reply;
+  };
+
+  const pool: WorkerPool = {
+    size,
+    run,
+    broadcast(make, limitMs) {
+      const gate = createGate(size);
+      return Promise.all(
+        Array.from({ length: size }, () => run(make(gate), limitMs + ABORT_SLACK_MS)),
+      );
+    },
+    get cold() {
+      return cold;
+    },
+    markWarm() {
+      cold = false;
+    },
+    destroy() {
+      destroyed ??= (async () => {
+        untrack();
+        try {
+          await piscina.destroy();
+        } finally {
+          live -= size;
+        }
+      })();
+      return destroyed;
+    },
+  };
+  return pool;
+}

@@ -1,0 +1,134 @@
+/**
+ * The concurrent-mode worker module, run by piscina through `ts-worker-entry.mjs`: one
+ * `WorkerTask` at a time per worker thread. It loads each handler plugin once (`loadPlugin`
+ * caches by path) and keeps one connection per database path, opened with the harness's
+ * `openConnection`, until a `release` task closes it. The plugin only ever sees that connection:
+ * the harness owns it, as the plugin contract requires.
+ *
+ * Never throws: every failure comes back as a `failed` reply carrying `{code, message}`.
+ */
+import { type ErrorData, isReceiptcheckError, messageOf } from '../../errors.ts';
+import type { Connection, HandlerPlugin } from '../../handlers/plugin.ts';
+import type { Observed } from '../../model/outcome.ts';
+import { withWriteScope } from '../../model/world.ts';
+import { applyCall, applyWorldEvent } from '../apply-event.ts';
+import { passGate } from '../concurrent/gate.ts';
+import type { GateRef, WorkerReply, WorkerTask } from '../concurrent/protocol.ts';
+import { beginScopeRead, endScopeRead, writeScope } from '../concurrent/scope-table.ts';
+import { sharedClockMs } from '../concurrent/shared-clock.ts';
+import { openConnection } from '../databases.ts';
+import { loadPlugin } from '../load-plugin.ts';
+
+const connections = new Map<string, Connection>();
+
+/** Runs one task; piscina calls this with each task and posts back what it returns. */
+export default async function runWorkerTask(task: WorkerTask): Promise<WorkerReply> {
+  try {
+    switch (task.type) {
+      case 'warm':
+        await loadPlugin(task.handlerPath);
+        return gate(task.gate, task.limitMs) ?? { type: 'warmed' };
+      case 'release': {
+        // Close even when the gate failed: the gate only spreads the task over the workers.
+        const blocked = gate(task.gate, task.limitMs);
+        release(task.dbPath);
+        return blocked ?? { type: 'released' };
+      }
+      case 'call':
+        return await call(task);
+      case 'world':
+        return await world(task);
+      case 'scope': {
+        const blocked = gate(task.gate, task.limitMs);
+        if (blocked) return blocked;
+        const invokedAt = sharedClockMs();
+        if (!writeScope(task.scopes, task.client, task.granted, task.limitMs))
+          return failed(
+            'E_CALL_TIMEOUT',
+            `a ${task.granted ? 'restore' : 'revoke'} of client ${task.client} waited more than ${task.limitMs} ms for that principal's calls in flight to finish`,
+          );
+        return { type: 'applied', invokedAt, completedAt: sharedClockMs() };
+      }
+    }
+  } catch (thrown) {
+    return { type: 'failed', error: toErrorData(thrown) };
+  }
+}
+
+async function call(task: Extract<WorkerTask, { type: 'call' }>): Promise<WorkerReply> {
+  const plugin = await loadPlugin(task.handlerPath);
+  const db = connection(task.dbPath);
+  const blocked = gate(task.gate, task.limitMs);
+  if (blocked) return blocked;
+  const invokedAt = sharedClockMs();
+  const client = task.event.client;
+  const granted = beginScopeRead(task.scopes, client, task.limitMs);
+  if (granted === undefined)
+    return failed(
+      'E_CALL_TIMEOUT',
+      `a call by client ${client} waited more than ${task.limitMs} ms for a scope change to finish`,
+    );
+  try {
+    const principal = withWriteScope([task.principal], 0, granted)[0] ?? task.principal;
+    const observed: Observed = await applyCall(plugin, db, principal, task.event);
+    // A transaction the plugin left open would hold the write lock against every other worker.
+    if (db.inTransaction) db.exec('ROLLBACK');
+    return { type: 'called', observed, invokedAt, completedAt: sharedClockMs() };
+  } finally {
+    endScopeRead(task.scopes, client);
+  }
+}
+
+async function world(task: Extract<WorkerTask, { type: 'world' }>): Promise<WorkerReply> {
+  const plugin = await loadPlugin(task.handlerPath);
+  const db = connection(task.dbPath);
+  const blocked = gate(task.gate, task.limitMs);
+  if (blocked) return blocked;
+  const invokedAt = sharedClockMs();
+  try {
+    applyWorldEvent(plugin, db, task.event);
+  } catch (thrown) {
+    if (db.inTransaction) db.exec('ROLLBACK');
+    return failed(
+      'E_WORKER',
+      `${describePlugin(plugin)}: the world event ${task.event.kind} threw: ${messageOf(thrown)}`,
+    );
+  }
+  return { type: 'applied', invokedAt, completedAt: sharedClockMs() };
+}
+
+function release(dbPath: string): void {
+  connections.get(dbPath)?.close();
+  connections.delete(dbPath);
+}
+
+function connection(path: string): Connection {
+  let db = connections.get(path);
+  if (!db) {
+    db = openConnection(path);
+    connections.set(path, db);
+  }
+  return db;
+}
+
+/** Waits at the group's barrier, if any; a reply when it could not be passed. */
+function gate(gateRef: GateRef | undefined, limitMs: number): WorkerReply | undefined {
+  if (!gateRef || passGate(gateRef, limitMs)) return undefined;
+  return failed(
+    'E_WORKER',
+    `a group of ${gateRef.parties} tasks was not released: not every lane reached a worker within ${limitMs} ms (are there fewer idle workers than lanes?)`,
+  );
+}
+
+function failed(code: ErrorData['code'], message: string): WorkerReply {
+  return { type: 'failed', error: { code, message } };
+}
+
+function toErrorData(thrown: unknown): ErrorData {
+  if (isReceiptcheckError(thrown)) return thrown.toData();
+  return { code: 'E_WORKER', message: `worker failed: ${messageOf(thrown)}` };
+}
+
+function describePlugin(plugin: HandlerPlugin): string {
+  return `handler "${plugin.name}"`;
+}
