@@ -20,7 +20,7 @@ export interface Throughput {
   readonly stepsPerSecond: number;
   /** Steps per second of each round, in round order: the spread the machine's noise caused. */
   readonly perRound: readonly number[];
-  /** `stepsPerSecond` over raw's; absent for raw itself. */
+  /** Median over rounds of this path's speed over raw's in the same round; absent for raw. */
   readonly ratioToRaw?: number;
   /** Set when the measured handler failed a run, which ends a check early and skews the figure. */
   readonly warning?: string;

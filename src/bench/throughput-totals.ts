@@ -3,6 +3,7 @@
  * rounds, each round's own figure, and each mode's ratio to raw. Pure.
  */
 import type { Throughput, ThroughputSection, Unavailable } from './bench-report.ts';
+import { median } from './median.ts';
 
 /** One round of one path. */
 export interface RoundMeasure {
@@ -34,7 +35,11 @@ export function emptyTotals(): Record<PathName, PathTotals> {
   };
 }
 
-/** The section: raw first, every mode as a ratio to it. */
+/**
+ * The section: raw first, every mode as a ratio to it. The ratio is the median over rounds of
+ * the mode's speed in a round over raw's in the same round: a noisy spell slows both within a
+ * round, but would weigh on a ratio of totals by however long it lasted.
+ */
 export function throughputSection(totals: Record<PathName, PathTotals>): ThroughputSection {
   const raw = sum(totals.raw);
   const rawSteps = totals.raw.rounds.map((r) => r.steps);
@@ -42,11 +47,13 @@ export function throughputSection(totals: Record<PathName, PathTotals>): Through
     const t = totals[name];
     if (t.unavailable !== undefined || t.rounds.length === 0)
       return { available: false, reason: t.unavailable ?? 'not measured' };
-    return { ...sum(t, rawSteps), ratioToRaw: ratio(sum(t), raw) };
+    const figure = sum(t, rawSteps);
+    return { ...figure, ratioToRaw: ratio(figure, raw) };
   };
+  const inMemory = sum(totals.rawInMemory);
   return {
     raw,
-    rawInMemory: { ...sum(totals.rawInMemory), ratioToRaw: ratio(sum(totals.rawInMemory), raw) },
+    rawInMemory: { ...inMemory, ratioToRaw: ratio(inMemory, raw) },
     sequential: mode('sequential'),
     concurrent: mode('concurrent'),
     scheduled: mode('scheduled'),
@@ -76,6 +83,11 @@ function sumOf(values: readonly number[]): number {
   return values.reduce((n, v) => n + v, 0);
 }
 
+/** Median over the rounds both ran of a's speed over b's in that round. */
 function ratio(a: Throughput, b: Throughput): number {
-  return b.stepsPerSecond > 0 ? a.stepsPerSecond / b.stepsPerSecond : 0;
+  const perRound = a.perRound.flatMap((speed, i) => {
+    const base = b.perRound[i];
+    return base ? [speed / base] : [];
+  });
+  return perRound.length > 0 ? median(perRound) : 0;
 }

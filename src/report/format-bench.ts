@@ -50,6 +50,7 @@ function formatThroughput(r: BenchReport): string[] {
     );
     if (figure.warning) lines.push(`  ${''.padEnd(18)} note: ${figure.warning}`);
   }
+  lines.push('  (× raw: the median over rounds of the speed over raw’s in the same round)');
   return lines;
 }
 
