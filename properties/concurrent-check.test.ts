@@ -53,6 +53,7 @@ function record(
   ops: [number, number, CallEvent, number, number | undefined, Observed | undefined][],
   snapshot: Snapshot,
   real: Observed[],
+  returnedAt?: (number | undefined)[],
 ): ConcurrentRunRecord {
   const steps: Step[] = [];
   for (const [step, , event] of ops) {
@@ -88,6 +89,7 @@ function record(
     },
     history,
     places: ops.map(([step, lane]) => ({ step, lane })),
+    ...(returnedAt ? { returnedAt } : {}),
   };
 }
 
@@ -174,7 +176,7 @@ describe('a lost response nothing observed afterwards', () => {
     expect(checkConcurrentRun(run).verdict).toEqual({ verdict: 'ok' });
   });
 
-  it('is accepted when two lost responses on different automations both wrote', () => {
+  it('is accepted when two lost responses both wrote, given when they really returned', () => {
     const other: CallEvent = {
       ...call('r2', 1, 60, true),
       request: { requestId: 'r2', automationId: 2, expectedVersion: 1, intervalMinutes: 60 },
@@ -202,6 +204,7 @@ describe('a lost response nothing observed afterwards', () => {
         fresh(2, 30),
         { kind: 'ok', replayed: false, result: { id: 2, intervalMinutes: 60, version: 2 } },
       ],
+      [0.5, 1.5],
     );
     expect(checkConcurrentRun(run).verdict).toEqual({ verdict: 'ok' });
   });

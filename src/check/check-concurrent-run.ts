@@ -3,9 +3,12 @@
  * effect in any order); instead:
  *
  * 1. the history must be linearizable against the model (`checkHistory`);
- * 2. the final database must equal the model's state after the linearisation found. A lost
- *    response may or may not be part of that order when nothing later observed it, so when the
- *    first witness ends elsewhere the search is asked again for one that ends at the database;
+ * 2. the final database must equal the model's state after the linearisation found. The first
+ *    search sees the history as the clients saw it: a lost response may have landed anywhere
+ *    later or nowhere, so when nothing later observed it the witness may leave it out. When that
+ *    witness ends elsewhere than the database, the search is asked again with what the harness
+ *    knows (`returnedAt`: each lost call ran, inside its real interval) for an order that ends
+ *    exactly at the database;
  * 3. every invariant must hold. They read the trace, whose observations are the real outcomes
  *    in step and lane order, not in time order; each is order-free (a map by key, a count, or a
  *    sort by version), so lane order is as good as any for them.
@@ -28,6 +31,11 @@ export interface ConcurrentRunRecord extends RunRecord {
   readonly history: readonly HistoryEntry[];
   /** Where each entry stood in the sequence, by id. */
   readonly places: readonly { readonly step: number; readonly lane: number }[];
+  /**
+   * By id: when a lost response's call really returned, as the harness saw it. Used only to
+   * reconcile the final snapshot; absent entries stay unknown.
+   */
+  readonly returnedAt?: readonly (number | undefined)[];
 }
 
 /** The verdict, and the witness order when the history was linearizable. */
@@ -50,7 +58,13 @@ export function checkConcurrentRun(
     order = result.order;
     const differences = diffSnapshots(toSnapshot(result.finalState), run.trace.snapshot);
     if (differences.length > 0) {
-      const again = endingAt(initial, run.history, run.trace.snapshot, options);
+      const known = run.history.map((e) => {
+        const returned = run.returnedAt?.[e.id];
+        return e.completedAt === undefined && returned !== undefined
+          ? { ...e, completedAt: returned }
+          : e;
+      });
+      const again = endingAt(initial, known, run.trace.snapshot, options);
       if (again) order = again;
       else failures.push({ kind: 'snapshot', differences });
     }

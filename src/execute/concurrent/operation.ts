@@ -61,6 +61,8 @@ export function operationTask(
 export interface RecordedOperation {
   readonly entry: Omit<HistoryEntry, 'id'>;
   readonly observed?: Observed;
+  /** When a lost response's call really returned: the harness knows, its client does not. */
+  readonly returnedAt?: number;
 }
 
 /**
@@ -84,7 +86,8 @@ export function recordOperation(
   }
   if (reply.type !== 'called') throw new Error(`unexpected reply ${reply.type} to a call`);
   const { invokedAt, completedAt, observed } = reply;
-  if (event.delivery === 'lostResponse') return { entry: { client, event, invokedAt }, observed };
+  if (event.delivery === 'lostResponse')
+    return { entry: { client, event, invokedAt }, observed, returnedAt: completedAt };
   return { entry: { client, event, invokedAt, completedAt, observed }, observed };
 }
 

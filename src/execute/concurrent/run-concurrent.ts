@@ -55,6 +55,8 @@ export interface ConcurrentExecution {
   /** Entry `i` has id `i`; times in ms from the start of the run. */
   readonly history: readonly HistoryEntry[];
   readonly places: readonly Place[];
+  /** By entry id: when a lost response's call really returned (same clock as the history). */
+  readonly returnedAt: readonly (number | undefined)[];
 }
 
 /** Runs `steps`; throws `E_CALL_TIMEOUT` naming the step when a call hangs. Leaves no file behind. */
@@ -72,6 +74,7 @@ export async function runConcurrent(
   const started = sharedClockMs();
   const history: HistoryEntry[] = [];
   const places: Place[] = [];
+  const returnedAt: (number | undefined)[] = [];
   const observations: Observation[] = [];
   let failure: { thrown: unknown } | undefined;
   try {
@@ -85,6 +88,7 @@ export async function runConcurrent(
           const lane = from + i;
           history.push({ ...rebase(r.entry, started), id: history.length });
           places.push({ step, lane });
+          returnedAt.push(r.returnedAt === undefined ? undefined : r.returnedAt - started);
           if (event.kind === 'call' && r.observed)
             observations.push({ step, lane, event, observed: r.observed });
         }
@@ -104,7 +108,7 @@ export async function runConcurrent(
     ctx.files.remove(dbPath);
   }
   if (failure || !snapshot) throw failure?.thrown;
-  return { trace: { observations, snapshot }, history, places };
+  return { trace: { observations, snapshot }, history, places, returnedAt };
 }
 
 async function runWave(

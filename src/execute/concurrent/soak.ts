@@ -106,6 +106,7 @@ export async function soak(options: SoakOptions = {}): Promise<SoakResult> {
   const traffic = createSoakTraffic(fixture, o.clients, o.seed, { worldEvents: o.worldEvents });
   const entries: Omit<HistoryEntry, 'id'>[] = [];
   const real: (Observation['observed'] | undefined)[] = [];
+  const returned: (number | undefined)[] = [];
   let issued = 0;
 
   const issue = async (client: number, event: Event): Promise<void> => {
@@ -117,6 +118,7 @@ export async function soak(options: SoakOptions = {}): Promise<SoakResult> {
     const r = recordOperation(event, reply, client);
     entries.push(r.entry);
     real.push(r.observed);
+    returned.push(r.returnedAt);
     learn(traffic, client, event, r.observed);
   };
 
@@ -154,7 +156,9 @@ export async function soak(options: SoakOptions = {}): Promise<SoakResult> {
 
   const checkStarted = performance.now();
   const history = entries.map((e, id) => ({ ...rebase(e, started), id }));
-  const { verdict } = checkConcurrentRun(soakRecord(fixture, history, real, snapshot), {
+  const returnedAt = returned.map((t) => (t === undefined ? undefined : t - started));
+  const record = { ...soakRecord(fixture, history, real, snapshot), returnedAt };
+  const { verdict } = checkConcurrentRun(record, {
     timeLimitMs: o.checkTimeLimitMs,
   });
   const checkMs = performance.now() - checkStarted;
