@@ -1,37 +1,33 @@
 /**
  * receiptcheck's public API: everything exported here is supported; everything else is internal
- * and free to change. Named exports only. Others may append their exports below their own heading.
+ * and free to change. Named exports only, kept sorted by module path (Biome's import order), so
+ * they group by layer: api/ (checkHandler, assertHandler, options, case files), check/ (failure
+ * types), errors, execute/ (soak runs), handlers/ (defineHandler for plugins), model/ (the
+ * contract as pure functions and outcome types), report/ (explaining and rendering failures).
  */
 
 export { assertHandler, CounterexampleError } from './api/assert-handler.ts';
-// Checking a handler: data (`checkHandler`) or a throw for test runners (`assertHandler`).
 export type { CheckResult, Counterexample } from './api/check-handler.ts';
 export { checkHandler } from './api/check-handler.ts';
 export { DEFAULT_OUT_DIR, saveCounterexample } from './api/counterexample-store.ts';
 export { listCaseFiles, loadCaseFile } from './api/load-case-file.ts';
 export type { CheckOptions, Mode, Progress, ResolvedOptions } from './api/options.ts';
 export { DEFAULT_SEED, MODES, resolveOptions, SEED_ENV } from './api/options.ts';
-// Case files: named scenarios and saved counterexamples, one format.
 export type { CaseResult, RunCaseOptions } from './api/run-case.ts';
 export { runCase } from './api/run-case.ts';
-// Reports: failures explained and rendered, for custom runners.
 export type { Failure, RunVerdict } from './check/check-run.ts';
-// Concurrent mode and soak runs: races on real worker threads, judged by linearizability.
 export type {
   LinearizabilityFailure,
   PlacedOperation,
 } from './check/linearizability-failure.ts';
-// Errors: one catalogue, stable codes.
 export type { ErrorCode, ErrorData } from './errors.ts';
 export { isReceiptcheckError, ReceiptcheckError } from './errors.ts';
 export type { ConcurrentDetail } from './execute/concurrent/concurrent-mode.ts';
 export type { SoakOptions, SoakResult } from './execute/concurrent/soak.ts';
 export { soak } from './execute/concurrent/soak.ts';
 export type { SoakCounts } from './execute/concurrent/soak-record.ts';
-// Writing a handler plugin.
 export type { Connection, HandlerPlugin } from './handlers/plugin.ts';
 export { defineHandler } from './handlers/plugin.ts';
-// The contract as data and pure functions: the reference model.
 export type {
   CallEvent,
   CallIntent,

@@ -53,6 +53,22 @@ describe('receiptcheck run', () => {
     expect(fixed.out).toContain('no longer fails');
   });
 
+  it("concurrent mode: a race mutant exits 1 with each client's outcome and the order that fits", async () => {
+    const r = await cli(
+      'run',
+      '--handler',
+      'race-loser-error',
+      '--mode',
+      'concurrent',
+      '--out',
+      join(tmp, 'race'),
+    );
+    expect(r.code).toBe(1);
+    expect(r.out).toContain('at the same moment, on separate connections:');
+    expect(r.out).toContain('(after the order that fits)');
+    expect(r.out).toContain('match no serial order consistent with real time');
+  });
+
   it('--json prints exactly one object with the verdict, counts, coverage, seed and counterexample', async () => {
     const r = await cli('run', '--handler', MUTANT, '--json', '--out', join(tmp, 'json'));
     expect(r.code).toBe(1);

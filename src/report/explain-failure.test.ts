@@ -117,3 +117,41 @@ describe('describeEvent', () => {
     expect(describeEvent({ kind: 'storeFail' }, f)).toContain('receipt store starts failing');
   });
 });
+
+describe('explainFailure on a concurrent run', () => {
+  const op = (id: number, observed: Observed, expected?: Observed) => ({
+    id,
+    step: 0,
+    lane: id,
+    event: call,
+    observed,
+    invokedAt: 0,
+    completedAt: 1,
+    ...(expected ? { expected } : {}),
+  });
+
+  it('names the order that fitted, the call that could not follow, and its rule', () => {
+    const e = explainFailure({
+      kind: 'linearizability',
+      verdict: 'illegal',
+      longestPrefix: [op(0, outcome.fresh(result))],
+      stuck: [op(1, outcome.refused('conflict'), outcome.replayed(result))],
+    });
+    expect(e.rule).toBe('7');
+    expect(e.text).toContain(
+      'the longest order that fits is step 1 lane 1; after it, step 1 lane 2 got refused(conflict) where the contract gives ok(replayed',
+    );
+  });
+
+  it('says when the check stopped at a limit instead', () => {
+    const e = explainFailure({
+      kind: 'linearizability',
+      verdict: 'unknown',
+      longestPrefix: [],
+      stuck: [],
+      reason: 'budget of 100000 states',
+    });
+    expect(e.rule).toBeUndefined();
+    expect(e.text).toContain('stopped before a verdict (budget of 100000 states)');
+  });
+});

@@ -6,6 +6,7 @@
  */
 import type { Failure } from '../check/check-run.ts';
 import type { Observed } from '../model/outcome.ts';
+import { explainLinearizability } from './explain-linearizability.ts';
 import { ruleFor } from './rule-for.ts';
 
 /** Why a failure matters: the contract rule (or invariant) broken, in words. */
@@ -31,6 +32,8 @@ export function explainFailure(failure: Failure): Explanation {
     }
     case 'invariant':
       return { text: `invariant broken: ${failure.invariant} (${failure.message})` };
+    case 'linearizability':
+      return explainLinearizability(failure);
     default:
       return { text: `${(failure as { kind: string }).kind} failure: ${JSON.stringify(failure)}` };
   }

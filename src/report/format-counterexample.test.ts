@@ -88,3 +88,46 @@ describe('formatCounterexample', () => {
     expect(quiet).not.toContain('npx receiptcheck');
   });
 });
+
+describe('formatCounterexample on a concurrent run', () => {
+  const lane = (l: number, observed: ReturnType<typeof outcome.fresh>) => ({
+    id: l,
+    step: 0,
+    lane: l,
+    event: send(0, l === 0 ? 'new' : 'retry'),
+    observed,
+    invokedAt: 1,
+    completedAt: 2,
+  });
+  const raced: ReadableCase = {
+    ...race,
+    mode: 'concurrent',
+    steps: [{ kind: 'concurrent', events: [send(0, 'new'), send(0, 'retry')] }],
+    failures: [
+      {
+        kind: 'linearizability',
+        verdict: 'illegal',
+        longestPrefix: [lane(1, outcome.fresh(result))],
+        stuck: [
+          { ...lane(0, outcome.error('database is locked')), expected: outcome.replayed(result) },
+        ],
+      },
+    ],
+  };
+  const text = formatCounterexample(raced);
+
+  it('shows what each client saw, and expected vs actual on the call no order explains', () => {
+    expect(text).toContain(
+      '      lane 2  alice@team-a retries r0: set automation 1 to 30 min expecting v1\n              → ok(fresh, id 1 interval 30 v2)',
+    );
+    expect(text).toContain(
+      '✗ expected ok(replayed, id 1 interval 30 v2) (after the order that fits)\n                actual   error(database is locked)',
+    );
+  });
+
+  it('names the order that fitted and the rule the stuck call broke', () => {
+    expect(text).toContain(
+      "  - rule 7: the concurrent calls' outcomes match no serial order consistent with real time; the longest order that fits is step 1 lane 2; after it, step 1 lane 1 got error(database is locked)",
+    );
+  });
+});

@@ -13,6 +13,7 @@ import { step as modelStep } from '../model/step.ts';
 import type { Fixture } from '../model/world.ts';
 import { describeEvent } from './describe-event.ts';
 import { explainFailure } from './explain-failure.ts';
+import { blamedOperation } from './explain-linearizability.ts';
 import { formatInterleaving } from './format-interleaving.ts';
 import { formatSnapshotDiff } from './format-snapshot-diff.ts';
 
@@ -89,13 +90,20 @@ export function formatDatabase(failures: readonly Failure[]): string[] {
 
 /**
  * The numbered steps, with the outcome on every call (in sequential mode the model's, which the
- * handler matched) and expected vs actual where they differ.
+ * handler matched; in the race modes what the clients saw) and expected vs actual where they differ.
  */
 export function formatSteps(c: ReadableCase): string[] {
   const bad = new Map<string, Extract<Failure, { kind: 'outcome' }>>();
   for (const f of c.failures) if (f.kind === 'outcome') bad.set(`${f.step}:${f.lane}`, f);
   // In sequential mode a group runs in lane order, so the model's outcome per call is exact.
-  const modelled = c.mode === 'sequential' ? modelOutcomes(c) : new Map<string, Observed>();
+  const modelled = c.mode === 'sequential' ? modelOutcomes(c) : observedOutcomes(c.failures);
+  const blamed = new Set(
+    c.failures.flatMap((f) => {
+      const op = f.kind === 'linearizability' ? blamedOperation(f) : undefined;
+      return op ? [op] : [];
+    }),
+  );
+  const blamedAt = new Map([...blamed].map((op) => [`${op.step}:${op.lane}`, op]));
   const lines: string[] = [];
   c.steps.forEach((s, i) => {
     const n = `${i + 1}.`.padEnd(4);
@@ -109,6 +117,14 @@ export function formatSteps(c: ReadableCase): string[] {
       if (failure) {
         lines.push(`${indent}✗ expected ${describeOutcome(failure.expected)}`);
         lines.push(`${indent}  actual   ${describeOutcome(failure.actual)}`);
+        return;
+      }
+      const stuck = blamedAt.get(`${i}:${lane}`);
+      if (stuck?.expected && stuck.observed) {
+        lines.push(
+          `${indent}✗ expected ${describeOutcome(stuck.expected)} (after the order that fits)`,
+        );
+        lines.push(`${indent}  actual   ${describeOutcome(stuck.observed)}`);
         return;
       }
       const o = modelled.get(`${i}:${lane}`);
@@ -138,6 +154,16 @@ function modelOutcomes(c: ReadableCase): Map<string, Observed> {
     state = t.state;
     if (t.outcome) out.set(`${placed.step}:${placed.lane}`, t.outcome);
   }
+  return out;
+}
+
+/** What the clients saw in a concurrent run, from its linearizability failure. */
+function observedOutcomes(failures: readonly Failure[]): Map<string, Observed> {
+  const out = new Map<string, Observed>();
+  for (const f of failures)
+    if (f.kind === 'linearizability')
+      for (const op of [...f.longestPrefix, ...f.stuck])
+        if (op.observed) out.set(`${op.step}:${op.lane}`, op.observed);
   return out;
 }
 
