@@ -8,7 +8,7 @@ import type { Failure } from '../check/check-run.ts';
 import { isReceiptcheckError } from '../errors.ts';
 import { createRunner } from '../execute/create-runner.ts';
 import { loadPlugin, resolveHandlerPath } from '../execute/load-plugin.ts';
-import type { ExecutedRun } from '../execute/mode-runner.ts';
+import type { ExecutedRun, GeneratedCase } from '../execute/mode-runner.ts';
 import { withCallTimeout } from '../execute/sequential-call-timeout.ts';
 import { sequenceArbitrary } from '../generate/sequence-arbitrary.ts';
 import type { Step } from '../model/events.ts';
@@ -79,17 +79,20 @@ export async function checkHandler(options: CheckOptions = {}): Promise<CheckRes
   let firstFailureAt = 0;
   let lastFailed: { steps: readonly Step[]; run: ExecutedRun } | undefined;
   try {
+    const sequenceOptions = {
+      stepsMax: o.stepsMax,
+      races: true,
+      recreate: typeof plugin.recreate === 'function',
+    };
     const property = fc.asyncProperty(
-      sequenceArbitrary(fixture, {
-        stepsMax: o.stepsMax,
-        races: true,
-        recreate: typeof plugin.recreate === 'function',
-      }),
-      async (sequence) => {
+      // A mode may draw more than the steps (scheduled mode: a schedule), shrunk with them.
+      runner.caseArbitrary?.(sequenceOptions) ??
+        sequenceArbitrary(fixture, sequenceOptions).map((steps): GeneratedCase => ({ steps })),
+      async ({ steps: sequence, replay }) => {
         if (fatal) return true;
         let run: ExecutedRun;
         try {
-          run = await runner.execute(sequence);
+          run = await runner.execute(sequence, replay);
         } catch (thrown) {
           if (isReceiptcheckError(thrown)) {
             fatal = thrown;
@@ -139,9 +142,9 @@ export async function checkHandler(options: CheckOptions = {}): Promise<CheckRes
       timedOut: details.interrupted,
     };
     if (!details.failed || !details.counterexample) return { verdict: 'passed', ...base };
-    const [shrunk] = details.counterexample;
+    const [{ steps: shrunk, replay }] = details.counterexample;
     // The shrunk case is re-run once so the report shows its own failures, not a larger one's.
-    const final = await runner.execute(shrunk);
+    const final = await runner.execute(shrunk, replay);
     const failed = final.verdict.verdict === 'failed' ? final : (lastFailed?.run ?? final);
     const failures = failed.verdict.verdict === 'failed' ? failed.verdict.failures : [];
     return {

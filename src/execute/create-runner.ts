@@ -7,6 +7,7 @@ import { ReceiptcheckError } from '../errors.ts';
 import type { HandlerPlugin } from '../handlers/plugin.ts';
 import { concurrentRunner } from './concurrent/concurrent-mode.ts';
 import type { ModeRunner } from './mode-runner.ts';
+import { scheduledRunner } from './scheduled/scheduled-mode.ts';
 import { sequentialRunner } from './sequential-mode.ts';
 
 /** A runner for `options.mode`, for the plugin loaded from `handlerPath`. */
@@ -20,6 +21,8 @@ export async function createRunner(
       return sequentialRunner(plugin, options.fixture);
     case 'concurrent':
       return concurrentRunner(plugin, handlerPath, options);
+    case 'scheduled':
+      return scheduledRunner(plugin, handlerPath, options);
     default:
       throw new ReceiptcheckError('E_BAD_OPTION', `mode "${options.mode}" is not available yet`);
   }

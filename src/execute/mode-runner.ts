@@ -3,7 +3,9 @@
  * sequence on a fresh database and returns the checkers' verdict; the loop above it does not
  * know whether calls ran in this thread, on workers, or under the scheduler.
  */
+import type fc from 'fast-check';
 import type { RunVerdict } from '../check/check-run.ts';
+import type { SequenceOptions } from '../generate/sequence-arbitrary.ts';
 import type { Step } from '../model/events.ts';
 import type { Trace } from './trace.ts';
 
@@ -15,8 +17,20 @@ export interface ExecutedRun {
   readonly detail?: unknown;
 }
 
+/** One generated case: its steps, and what the mode drew with them, passed back as `replay`. */
+export interface GeneratedCase {
+  readonly steps: Step[];
+  readonly replay?: Readonly<Record<string, unknown>>;
+}
+
 /** Executes sequences in one mode. Create once per check, `close()` when done. */
 export interface ModeRunner {
+  /**
+   * Optional: the cases this mode draws when it needs more than the steps. Scheduled mode draws
+   * a schedule with them, so fast-check shrinks steps and schedule together. Default: the steps
+   * of `sequenceArbitrary` alone.
+   */
+  caseArbitrary?(options: SequenceOptions): fc.Arbitrary<GeneratedCase>;
   /**
    * Runs `steps` on a fresh database and checks the run. `replay` is what a saved case stored
    * beside its steps (its `extra` fields, e.g. a schedule); a mode that needs one to repeat a run

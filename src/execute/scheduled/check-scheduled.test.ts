@@ -1,0 +1,151 @@
+/**
+ * The scheduled-run checker in pass/fail pairs: a group whose commit order explains everything,
+ * and one no order explains; a revoke the derived order gets wrong but another order fits; a
+ * crash before commit (nothing may change) and after it (the change must be there); a faulted
+ * call answering `error` with and without a change left behind.
+ */
+import { describe, expect, it } from 'vitest';
+import type { CallEvent, Event, Step } from '../../model/events.ts';
+import type { Observed } from '../../model/outcome.ts';
+import { initialState, toSnapshot } from '../../model/state.ts';
+import { run as runModel } from '../../model/step.ts';
+import { DEFAULT_FIXTURE, type Snapshot } from '../../model/world.ts';
+import { checkScheduledRun } from './check-scheduled.ts';
+import type { LaneEnd, LaneRecord } from './scheduled-trace.ts';
+
+const call = (requestId: string, minutes: number, version = 1, client = 0): CallEvent => ({
+  kind: 'call',
+  client,
+  delivery: 'delivered',
+  request: { requestId, automationId: 1, expectedVersion: version, intervalMinutes: minutes },
+});
+const fresh = (minutes: number, version = 2): Observed => ({
+  kind: 'ok',
+  replayed: false,
+  result: { id: 1, intervalMinutes: minutes, version },
+});
+const replayed = (minutes: number): Observed =>
+  ({ ...(fresh(minutes) as object), replayed: true }) as Observed;
+const seen = (observed: Observed, faulted = false): LaneEnd => ({
+  kind: 'observed',
+  observed,
+  faulted,
+});
+const rec = (
+  step: number,
+  lane: number,
+  event: Event,
+  end: LaneEnd,
+  effectAt: number,
+): LaneRecord => ({
+  step,
+  lane,
+  event,
+  end,
+  effectAt,
+});
+/** The database the model ends with after `events` in this order. */
+const modelAfter = (...events: Event[]): Snapshot =>
+  toSnapshot(runModel(initialState(DEFAULT_FIXTURE), events).state);
+const check = (steps: Step[], lanes: LaneRecord[], snapshot: Snapshot) =>
+  checkScheduledRun({ fixture: DEFAULT_FIXTURE, steps, lanes, snapshot });
+
+describe('checkScheduledRun', () => {
+  const dup: Step = { kind: 'concurrent', events: [call('k', 30), call('k', 30)] };
+
+  it('ok: identical duplicates, the second to commit replays', () => {
+    const lanes = [
+      rec(0, 0, call('k', 30), seen(replayed(30)), 9),
+      rec(0, 1, call('k', 30), seen(fresh(30)), 4),
+    ];
+    const v = check([dup], lanes, modelAfter(call('k', 30)));
+    expect(v.verdict).toEqual({ verdict: 'ok' });
+    expect(v.order).toEqual([
+      { step: 0, lane: 1 },
+      { step: 0, lane: 0 },
+    ]);
+  });
+
+  it('failed: both duplicates fresh (check-then-act), whatever the order', () => {
+    const lanes = [
+      rec(0, 0, call('k', 30), seen(fresh(30)), 4),
+      rec(0, 1, call('k', 30), seen(fresh(30)), 9),
+    ];
+    const v = check([dup], lanes, modelAfter(call('k', 30)));
+    expect(v.verdict.verdict).toBe('failed');
+    if (v.verdict.verdict !== 'failed') return;
+    expect(v.verdict.failures[0]).toMatchObject({
+      kind: 'outcome',
+      step: 0,
+      lane: 1,
+      actual: fresh(30),
+    });
+  });
+
+  it('ok: a revoke the commit order puts first, when the call read its scope before it', () => {
+    const revoke: Event = { kind: 'revoke', client: 0 };
+    const step: Step = { kind: 'concurrent', events: [call('k', 30), revoke] };
+    const lanes = [
+      rec(0, 0, call('k', 30), seen(fresh(30)), 7),
+      rec(0, 1, revoke, { kind: 'applied' }, 3),
+    ];
+    expect(check([step], lanes, modelAfter(call('k', 30))).verdict).toEqual({ verdict: 'ok' });
+  });
+
+  it('failed: a revoke no order explains (forbidden and yet written)', () => {
+    const revoke: Event = { kind: 'revoke', client: 0 };
+    const step: Step = { kind: 'concurrent', events: [call('k', 30), revoke] };
+    const forbidden: Observed = { kind: 'refused', reason: 'forbidden' };
+    const lanes = [
+      rec(0, 0, call('k', 30), seen(forbidden), 7),
+      rec(0, 1, revoke, { kind: 'applied' }, 3),
+    ];
+    expect(check([step], lanes, modelAfter(call('k', 30))).verdict.verdict).toBe('failed');
+  });
+
+  describe('a crash', () => {
+    const steps: Step[] = [call('k', 30)];
+    const crashed = (committed: boolean) => [
+      rec(0, 0, call('k', 30), { kind: 'crashed', committed }, 0),
+    ];
+
+    it('ok: before commit, nothing changed', () => {
+      expect(check(steps, crashed(false), modelAfter()).verdict).toEqual({ verdict: 'ok' });
+    });
+    it('failed: before commit, yet the row changed', () => {
+      expect(check(steps, crashed(false), modelAfter(call('k', 30))).verdict.verdict).toBe(
+        'failed',
+      );
+    });
+    it('ok: after commit, the change and its receipt are there (and the invariants count it)', () => {
+      expect(check(steps, crashed(true), modelAfter(call('k', 30))).verdict).toEqual({
+        verdict: 'ok',
+      });
+    });
+    it('failed: after commit, the change is missing', () => {
+      expect(check(steps, crashed(true), modelAfter()).verdict.verdict).toBe('failed');
+    });
+  });
+
+  describe('a statement fault', () => {
+    const steps: Step[] = [call('k', 30)];
+    const error: Observed = { kind: 'error', message: 'injected' };
+
+    it('ok: the faulted call answers error and changed nothing', () => {
+      const lanes = [rec(0, 0, call('k', 30), seen(error, true), 0)];
+      expect(check(steps, lanes, modelAfter()).verdict).toEqual({ verdict: 'ok' });
+    });
+    it('failed: it answers error but its row change stayed', () => {
+      const lanes = [rec(0, 0, call('k', 30), seen(error, true), 0)];
+      expect(check(steps, lanes, modelAfter(call('k', 30))).verdict.verdict).toBe('failed');
+    });
+    it('ok: it recovered and answered what the model says', () => {
+      const lanes = [rec(0, 0, call('k', 30), seen(fresh(30), true), 0)];
+      expect(check(steps, lanes, modelAfter(call('k', 30))).verdict).toEqual({ verdict: 'ok' });
+    });
+    it('failed: without a fault, error is not an answer the model allows', () => {
+      const lanes = [rec(0, 0, call('k', 30), seen(error, false), 0)];
+      expect(check(steps, lanes, modelAfter()).verdict.verdict).toBe('failed');
+    });
+  });
+});

@@ -1,0 +1,274 @@
+/**
+ * One step under the scheduler, lane by lane: the coordinator's side of every grant, every report
+ * and every point a worker passed under its run-ahead budget (see `step-coordinator.ts`).
+ */
+import { ReceiptcheckError } from '../../errors.ts';
+import type { LanePoint, StepSchedule } from '../../generate/schedule.ts';
+import type { Event } from '../../model/events.ts';
+import { withWriteScope } from '../../model/world.ts';
+import { decide, runAhead, type SchedulerState } from './decide.ts';
+import { arrive, block, finish, type LaneState, laneState } from './lane-state.ts';
+import type { LaneWorker } from './lane-worker.ts';
+import { Grant, type GrantCode, type PassedPoint, type Report } from './protocol.ts';
+import type { GrantKind, TraceEntry } from './scheduled-trace.ts';
+import type { StepContext } from './step-coordinator.ts';
+
+const GRANTS: Record<GrantKind, GrantCode> = {
+  run: Grant.run,
+  fault: Grant.fault,
+  crash: Grant.crash,
+  giveUp: Grant.giveUp,
+};
+
+/** The state of one gated step while it runs; `start()`, then `loop()`. */
+export class GatedStep {
+  readonly lanes: LaneState[];
+  private readonly workers = new Map<number, LaneWorker>();
+  private readonly crash: LanePoint | undefined;
+  private readonly fault: LanePoint | undefined;
+  private clock = 0;
+  private epoch = 0;
+  private decision = 0;
+  private grants = 0;
+  private last: number | undefined;
+
+  constructor(
+    private readonly ctx: StepContext,
+    private readonly step: number,
+    events: readonly Event[],
+    private readonly plan: StepSchedule,
+  ) {
+    this.lanes = events.map((event, lane) => laneState(lane, event, 'start'));
+    this.crash = plan.crash && { lane: plan.crash.lane % events.length, at: plan.crash.at };
+    this.fault = plan.fault && { lane: plan.fault.lane % events.length, at: plan.fault.at };
+  }
+
+  /**
+   * Sends each lane its event, then waits for every lane to reach its first point. Lanes run
+   * side by side only up to there: the handler's code before its first statement, on connections
+   * already open, touching nothing shared, so the order they get there in does not matter.
+   */
+  async start(): Promise<void> {
+    const started: LaneState[] = [];
+    const scopeRace = this.lanes.some(
+      (s) => s.event.kind === 'revoke' || s.event.kind === 'restore',
+    );
+    for (const s of this.lanes) {
+      const e = s.event;
+      if (e.kind === 'call' && e.delivery === 'lostRequest') {
+        s.status = 'done';
+        s.observed = { kind: 'notSent' };
+        continue;
+      }
+      if (e.kind === 'revoke' || e.kind === 'restore') {
+        s.point = 'scope';
+        s.sql = `${e.kind} client ${e.client + 1}`;
+        continue;
+      }
+      const worker = await this.ctx.workers.get(s.lane);
+      this.workers.set(s.lane, worker);
+      const dbPath = this.ctx.dbPath;
+      if (e.kind === 'call') {
+        const principal = this.ctx.principals[e.client];
+        if (!principal)
+          throw new RangeError(`step ${this.step + 1}: no principal for client ${e.client}`);
+        const crashAt = this.crash?.lane === s.lane ? this.crash.at : -1;
+        const faultAt = this.fault?.lane === s.lane ? this.fault.at : -1;
+        const parkAtStart = scopeRace || crashAt === 0;
+        s.parksAtReply = crashAt > 0;
+        if (!parkAtStart) s.yieldIndex = 0;
+        const { parksAtReply: parkAtReply } = s;
+        worker.send({
+          type: 'call',
+          dbPath,
+          principal,
+          event: e,
+          parkAtStart,
+          parkAtReply,
+          crashAt,
+          faultAt,
+        });
+      } else worker.send({ type: 'world', dbPath, event: e });
+      started.push(s);
+    }
+    for (const s of started) this.await(s, this.workers.get(s.lane) as LaneWorker);
+  }
+
+  /** Grants until every lane is done, crashed or stopped. */
+  async loop(): Promise<void> {
+    for (;;) {
+      const live = this.live();
+      if (live.length === 0) return;
+      if (this.grants >= this.ctx.grantsMax) return this.stopLivelock(live);
+      const d = decide(live, this.at());
+      if (d.kind === 'stall') {
+        this.ctx.entries.push({
+          step: this.step,
+          lane: -1,
+          point: 'stall',
+          grant: 'run',
+          sql: `lanes ${d.lanes.map((l) => l + 1).join(', ')} all blocked; nothing running can release the lock; the virtual clock jumps ${d.until - this.clock} ms to the first busy timeout`,
+        });
+        this.clock = d.until;
+        continue;
+      }
+      const s = this.lanes[d.lane] as LaneState;
+      const chose = d.kind === 'choose' && d.chose;
+      if (chose) this.decision++;
+      const kind = d.kind === 'giveUp' ? 'giveUp' : this.planned(s);
+      this.grant(s, kind, chose);
+      if (s.point === 'scope') {
+        this.applyScope(s.event);
+        if (s.entry) s.entry.result = 'ok';
+        s.lastRunAt = s.entryAt;
+        s.status = 'done';
+        this.epoch++;
+        continue;
+      }
+      if (kind === 'crash' && this.ctx.crashMode === 'thread') {
+        await this.ctx.workers.kill(s.lane);
+        s.status = 'crashed';
+        this.epoch++;
+        continue;
+      }
+      const worker = this.workers.get(s.lane) as LaneWorker;
+      const others = live.filter((o) => o !== s);
+      const budget =
+        kind === 'run' && s.point === 'statement'
+          ? runAhead(
+              s.lane,
+              others,
+              this.at(),
+              Math.min(this.ctx.runAheadMax, this.ctx.grantsMax - this.grants),
+            )
+          : 0;
+      worker.grant(GRANTS[kind], budget);
+      if (s.point === 'reply' && kind === 'run') {
+        s.status = 'done';
+        continue;
+      }
+      this.await(s, worker);
+    }
+  }
+
+  private live(): LaneState[] {
+    return this.lanes.filter((s) => s.status === 'parked' || s.status === 'blocked');
+  }
+
+  private at(): SchedulerState {
+    const { clock, epoch, decision, last } = this;
+    return { clock, epoch, choices: this.plan.choices, decision, last };
+  }
+
+  /** What the entry plans at the lane's current point: a crash, a fault, or a plain run. */
+  private planned(s: LaneState): GrantKind {
+    if (s.event.kind !== 'call') return 'run';
+    if (s.lane === this.crash?.lane && s.yieldIndex === this.crash.at) return 'crash';
+    const faulting =
+      s.status === 'parked' && s.lane === this.fault?.lane && s.writeIndex === this.fault.at;
+    return faulting ? 'fault' : 'run';
+  }
+
+  private grant(s: LaneState, kind: GrantKind, chose: boolean): void {
+    const entry: TraceEntry = {
+      step: this.step,
+      lane: s.lane,
+      point: s.point,
+      grant: kind,
+      ...(s.sql !== undefined ? { sql: s.sql } : {}),
+      ...(chose ? { chose } : {}),
+    };
+    s.entry = entry;
+    s.entryAt = this.ctx.entries.length;
+    this.ctx.entries.push(entry);
+    if (s.point === 'start') s.startAt = s.entryAt;
+    if (kind === 'fault') s.faulted = true;
+    this.last = s.lane;
+    this.clock++;
+    this.grants++;
+  }
+
+  /** Waits for the lane's next report and folds it in. */
+  private await(s: LaneState, worker: LaneWorker): void {
+    const report = worker.next(this.ctx.callTimeoutMs);
+    if (!report) throw this.hung(s);
+    this.absorb(s, report);
+  }
+
+  private absorb(s: LaneState, report: Report): void {
+    switch (report.type) {
+      case 'start':
+        s.point = 'start';
+        s.yieldIndex = 0;
+        return;
+      case 'crashed':
+        s.status = 'crashed';
+        this.epoch++;
+        return;
+      case 'failed':
+        throw ReceiptcheckError.fromData(report.error);
+      case 'statement':
+      case 'blocked':
+      case 'reply':
+      case 'done':
+        if (finish(s, report.prev)) this.epoch++;
+        for (const p of report.passed) this.pass(s, p);
+        break;
+      default:
+        throw new Error(`a worker reported ${report.type} in the middle of a gated step`);
+    }
+    if (report.type === 'statement') arrive(s, 'statement', report.sql, report.write);
+    else if (report.type === 'blocked') block(s, report.timeoutMs, this.clock, this.epoch);
+    else if (report.type === 'done') s.status = 'done';
+    else if (report.type === 'reply') {
+      s.observed = report.observed;
+      if (report.parked) arrive(s, 'reply', undefined, false);
+      else s.status = 'done';
+    }
+  }
+
+  /** Records a point the worker passed under its budget, as the grant it stands for. */
+  private pass(s: LaneState, p: PassedPoint): void {
+    arrive(s, p.point, p.sql, p.write);
+    const d = decide(this.live(), this.at());
+    if (d.kind !== 'choose' || d.lane !== s.lane || this.planned(s) !== 'run')
+      throw new Error(`step ${this.step + 1} lane ${s.lane + 1}: a run-ahead went past a decision`);
+    if (d.chose) this.decision++;
+    this.grant(s, 'run', d.chose);
+    if (p.point === 'reply' || p.end?.result === 'blocked') return;
+    if (finish(s, p.end)) this.epoch++;
+  }
+
+  private applyScope(event: Event): void {
+    if (event.kind !== 'revoke' && event.kind !== 'restore') return;
+    const granted = event.kind === 'restore';
+    this.ctx.principals = withWriteScope(this.ctx.principals, event.client, granted);
+    Atomics.store(this.ctx.workers.scopes, event.client, granted ? 1 : 0);
+  }
+
+  /** Lanes that never finish: each is stopped (its transaction rolls back) and reported unexpected. */
+  private async stopLivelock(live: readonly LaneState[]): Promise<void> {
+    for (const s of live) {
+      this.ctx.entries.push({
+        step: this.step,
+        lane: s.lane,
+        point: s.point,
+        grant: 'crash',
+        ...(s.sql ? { sql: s.sql } : {}),
+      });
+      await this.ctx.workers.kill(s.lane);
+      s.status = 'done';
+      s.observed = {
+        kind: 'unexpected',
+        message: `livelock: lane ${s.lane + 1} of step ${this.step + 1} did not finish within ${this.ctx.grantsMax} scheduler grants (a handler retrying a lock forever?)`,
+      };
+    }
+  }
+
+  private hung(s: LaneState): ReceiptcheckError {
+    return new ReceiptcheckError(
+      'E_CALL_TIMEOUT',
+      `step ${this.step + 1} lane ${s.lane + 1}: the handler did not reach its next statement or return within ${this.ctx.callTimeoutMs} ms (a hung call, or a handler waiting on something outside the database)`,
+    );
+  }
+}

@@ -1,0 +1,153 @@
+/**
+ * The worker side of the hand-off: post a report, ring the doorbell, park on this worker's grant
+ * slot until the coordinator stores a grant. With a grant comes a run-ahead budget: the number of
+ * following yield points the coordinator would grant to this lane anyway, which the worker passes
+ * without parking (never the point a crash or fault is planned at), reporting them with its next
+ * report. The trace is the same as with one hand-off per point; only the hand-offs are saved.
+ * Free (a batch of plain steps), nothing parks and every statement is logged.
+ */
+import type { MessagePort } from 'node:worker_threads';
+import type { Observed } from '../../model/outcome.ts';
+import {
+  Grant,
+  type GrantCode,
+  type LoggedStatement,
+  type PassedPoint,
+  type Report,
+  type StatementEnd,
+} from './protocol.ts';
+
+/** What a gated call plans: where it parks for sure. */
+export interface GatePlan {
+  readonly parkAtStart: boolean;
+  readonly parkAtReply: boolean;
+  readonly crashAt: number;
+  readonly faultAt: number;
+}
+
+const FREE: GatePlan = { parkAtStart: false, parkAtReply: false, crashAt: -1, faultAt: -1 };
+
+/** One worker's gate. */
+export class LaneGate {
+  gated = false;
+  private plan = FREE;
+  private budget = 0;
+  private yieldIndex = 0;
+  private writes = 0;
+  private passing = false;
+  private last: StatementEnd | undefined;
+  private passed: PassedPoint[] = [];
+  private log: LoggedStatement[] = [];
+  private readonly slot: Int32Array;
+  private readonly doorbell: Int32Array;
+
+  constructor(
+    private readonly port: MessagePort,
+    slot: SharedArrayBuffer,
+    doorbell: SharedArrayBuffer,
+  ) {
+    this.slot = new Int32Array(slot);
+    this.doorbell = new Int32Array(doorbell);
+  }
+
+  /** Starts a command: gated under `plan`, or free (no plan). */
+  reset(plan?: GatePlan): void {
+    this.gated = plan !== undefined;
+    this.plan = plan ?? FREE;
+    this.budget = 0;
+    this.yieldIndex = this.plan.parkAtStart ? -1 : 0;
+    this.writes = 0;
+    this.passing = false;
+    this.last = undefined;
+    this.passed = [];
+    this.log = [];
+  }
+
+  /** Sends a report without waiting. */
+  post(report: Report): void {
+    this.port.postMessage(report);
+    Atomics.add(this.doorbell, 0, 1);
+    Atomics.notify(this.doorbell, 0);
+  }
+
+  /** Parks at the call's start; returns the grant. */
+  start(): GrantCode {
+    this.yieldIndex = 0;
+    return this.park({ type: 'start' });
+  }
+
+  /** Before a statement: the grant when it parks, `pass` when it goes on (or runs free). */
+  statement(sql: string, write: boolean): GrantCode | 'pass' {
+    if (!this.gated) return 'pass';
+    this.yieldIndex++;
+    const writeIndex = write ? this.writes++ : -1;
+    const planned =
+      this.yieldIndex === this.plan.crashAt || (write && writeIndex === this.plan.faultAt);
+    if (this.budget > 0 && !planned) {
+      this.budget--;
+      this.passing = true;
+      this.passed.push({ point: 'statement', sql, write });
+      return 'pass';
+    }
+    this.passing = false;
+    return this.park({ type: 'statement', sql, write, ...this.takeEnds() });
+  }
+
+  /** Records how a statement ended (for the next report, or in the free log). */
+  ended(sql: string, end: StatementEnd): void {
+    if (!this.gated) this.log.push({ sql, ...end });
+    else if (this.passing) (this.passed.at(-1) as PassedPoint).end = end;
+    else this.last = end;
+  }
+
+  /** The statement hit a lock a busy handler would wait out: parks to retry it; returns the grant. */
+  blocked(code: string, timeoutMs: number): GrantCode {
+    if (this.passing)
+      (this.passed.at(-1) as PassedPoint).end = { result: 'blocked', durable: false };
+    this.passing = false;
+    return this.park({ type: 'blocked', code, timeoutMs, ...this.takeEnds() });
+  }
+
+  /** After the handler returned: parks when the reply is a point it must stop at; else just reports. */
+  reply(observed: Observed, leaked: boolean): GrantCode | undefined {
+    this.yieldIndex++;
+    const isPoint = this.plan.parkAtReply;
+    const park = isPoint && (this.budget <= 0 || this.yieldIndex === this.plan.crashAt);
+    if (isPoint && !park) this.passed.push({ point: 'reply', write: false });
+    const report: Report = { type: 'reply', observed, leaked, parked: park, ...this.takeEnds() };
+    if (!park) {
+      this.post(report);
+      return undefined;
+    }
+    return this.park(report);
+  }
+
+  /** The statements a free run logged. */
+  takeLog(): LoggedStatement[] {
+    const log = this.log;
+    this.log = [];
+    return log;
+  }
+
+  /** A gated world event is over: reports how its last statements ended. */
+  done(leaked: boolean): void {
+    this.post({ type: 'done', leaked, ...this.takeEnds() });
+  }
+
+  private takeEnds(): { prev?: StatementEnd; passed: PassedPoint[] } {
+    const prev = this.last;
+    this.last = undefined;
+    const passed = this.passed;
+    this.passed = [];
+    return prev ? { prev, passed } : { passed };
+  }
+
+  private park(report: Report): GrantCode {
+    // Reset before posting: the coordinator may grant as soon as it reads the report.
+    Atomics.store(this.slot, 0, Grant.parked);
+    this.post(report);
+    Atomics.wait(this.slot, 0, Grant.parked);
+    this.budget = Atomics.load(this.slot, 1);
+    return Atomics.load(this.slot, 0) as GrantCode;
+  }
+}

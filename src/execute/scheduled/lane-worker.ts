@@ -1,0 +1,128 @@
+/**
+ * The coordinator's handle on one scheduled-mode worker thread: its private channel, its grant
+ * slot, and a synchronous wait for its next report on the shared doorbell. Only the coordinator
+ * creates these; `ts-worker-entry.mjs` registers tsx in the thread so `.ts` plugins load.
+ */
+import { fileURLToPath } from 'node:url';
+import {
+  MessageChannel,
+  type MessagePort,
+  receiveMessageOnPort,
+  Worker,
+} from 'node:worker_threads';
+import { ReceiptcheckError } from '../../errors.ts';
+import type { Command, GrantCode, Report, ScheduledWorkerData } from './protocol.ts';
+
+const ENTRY = fileURLToPath(new URL('../workers/ts-worker-entry.mjs', import.meta.url));
+const MODULE = new URL('./scheduled-worker.ts', import.meta.url).href;
+
+/** What every worker of one coordinator shares. */
+export interface SharedMemory {
+  /** One Int32 bumped after every report. */
+  readonly doorbell: SharedArrayBuffer;
+  /** One Int32 per client: 1 while that principal holds the write scope. */
+  readonly scopes: SharedArrayBuffer;
+}
+
+/** One live worker. */
+export class LaneWorker {
+  private readonly port: MessagePort;
+  private readonly slot: Int32Array;
+  private readonly bell: Int32Array;
+  private readonly thread: Worker;
+  private exited: number | undefined;
+  private error: Error | undefined;
+  private loaded = false;
+
+  /** Starts the thread; call `ready()` before sending it anything. */
+  constructor(handlerPath: string, shared: SharedMemory) {
+    const { port1, port2 } = new MessageChannel();
+    const slot = new SharedArrayBuffer(8);
+    const data: ScheduledWorkerData = {
+      tsEntry: MODULE,
+      handlerPath,
+      port: port2,
+      slot,
+      doorbell: shared.doorbell,
+      scopes: shared.scopes,
+    };
+    this.thread = new Worker(ENTRY, { workerData: data, transferList: [port2] });
+    this.thread.on('error', (thrown) => {
+      this.error ??= thrown;
+    });
+    this.thread.once('exit', (code) => {
+      this.exited = code;
+    });
+    this.port = port1;
+    this.slot = new Int32Array(slot);
+    this.bell = new Int32Array(shared.doorbell);
+  }
+
+  /** Whether the thread exited before it said it was ready (not a plugin that failed to load). */
+  get died(): boolean {
+    return this.exited !== undefined && !this.loaded;
+  }
+
+  /** Waits (polling, so the event loop stays free) until the plugin is loaded; throws what the worker reports. */
+  async ready(timeoutMs: number): Promise<void> {
+    const deadline = performance.now() + timeoutMs;
+    for (;;) {
+      const report = this.take();
+      if (report?.type === 'ready') {
+        this.loaded = true;
+        return;
+      }
+      if (report?.type === 'failed') throw ReceiptcheckError.fromData(report.error);
+      if (report) throw new Error(`a starting worker sent ${report.type}`);
+      if (this.exited !== undefined)
+        throw new ReceiptcheckError(
+          'E_WORKER',
+          `a scheduled-mode worker exited (code ${this.exited}) while loading the plugin${this.error ? `: ${this.error.message}` : ''}`,
+        );
+      if (deadline - performance.now() <= 0)
+        throw new ReceiptcheckError(
+          'E_WORKER',
+          `a scheduled-mode worker did not start within ${timeoutMs} ms`,
+        );
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  }
+
+  /** Sends a command; the worker runs it when idle. */
+  send(command: Command): void {
+    this.port.postMessage(command);
+  }
+
+  /** Lets the parked worker go on with `grant`, passing up to `budget` points before it parks again. */
+  grant(grant: GrantCode, budget = 0): void {
+    Atomics.store(this.slot, 1, budget);
+    Atomics.store(this.slot, 0, grant);
+    Atomics.notify(this.slot, 0);
+  }
+
+  /**
+   * Blocks this thread until the worker's next report. Only this worker may be running (every
+   * other one is parked), so the next report on the doorbell is its. Undefined on timeout.
+   */
+  next(timeoutMs: number): Report | undefined {
+    const deadline = performance.now() + timeoutMs;
+    for (;;) {
+      const seen = Atomics.load(this.bell, 0);
+      const report = this.take();
+      if (report) return report;
+      const left = deadline - performance.now();
+      if (left <= 0) return undefined;
+      Atomics.wait(this.bell, 0, seen, left);
+    }
+  }
+
+  /** Stops the thread (its connection closes with it). */
+  async terminate(): Promise<void> {
+    this.port.close();
+    await this.thread.terminate();
+  }
+
+  private take(): Report | undefined {
+    return receiveMessageOnPort(this.port)?.message as Report | undefined;
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * The scheduled-mode workers of one runner, one per lane, started on first use and kept for the
+ * runner's life. A lane whose worker was terminated (a crash in `thread` mode, a hung call) gets
+ * a fresh one the next time it is needed.
+ */
+import type { Principal } from '../../model/world.ts';
+import { LaneWorker, type SharedMemory } from './lane-worker.ts';
+
+/** How long a starting worker may take to load the plugin, in ms (tsx in a thread is slow to start). */
+export const WORKER_START_MS = 60_000;
+
+/** Tries to start a worker whose thread dies on the way (see `start`). */
+const START_ATTEMPTS = 2;
+
+/** Workers by lane, and the shared memory they use. */
+export class LaneWorkers {
+  readonly shared: SharedMemory;
+  /** The principals' write scopes as the workers read them (see `protocol.ts`). */
+  readonly scopes: Int32Array;
+  private readonly byLane = new Map<number, Promise<LaneWorker>>();
+
+  constructor(
+    private readonly handlerPath: string,
+    principals: number,
+  ) {
+    this.shared = {
+      doorbell: new SharedArrayBuffer(4),
+      scopes: new SharedArrayBuffer(4 * Math.max(1, principals)),
+    };
+    this.scopes = new Int32Array(this.shared.scopes);
+  }
+
+  /** Sets every client's write scope from `principals`. */
+  setScopes(principals: readonly Principal[], has: (p: Principal) => boolean): void {
+    for (const [i, p] of principals.entries()) Atomics.store(this.scopes, i, has(p) ? 1 : 0);
+  }
+
+  /** The worker of `lane`, started (and loaded) if it is not yet. */
+  get(lane: number): Promise<LaneWorker> {
+    let worker = this.byLane.get(lane);
+    if (!worker) {
+      worker = this.start(START_ATTEMPTS);
+      this.byLane.set(lane, worker);
+      worker.catch(() => this.byLane.delete(lane));
+    }
+    return worker;
+  }
+
+  /**
+   * Starts a worker and waits until it has loaded the plugin. A thread that dies while starting
+   * (seen once, under heavy load, with no message) is started again, once; a plugin that fails
+   * to load is reported at once, since it would fail again.
+   */
+  private async start(attempts: number): Promise<LaneWorker> {
+    const started = new LaneWorker(this.handlerPath, this.shared);
+    try {
+      await started.ready(WORKER_START_MS);
+      return started;
+    } catch (thrown) {
+      await started.terminate();
+      if (attempts > 1 && started.died) return this.start(attempts - 1);
+      throw thrown;
+    }
+  }
+
+  /** Starts lanes `0..count-1` at once, so the first run does not start them one by one. */
+  async warm(count: number): Promise<void> {
+    await Promise.all(Array.from({ length: count }, (_, lane) => this.get(lane)));
+  }
+
+  /** Terminates the worker of `lane`; the next `get` starts a new one. */
+  async kill(lane: number): Promise<void> {
+    const worker = this.byLane.get(lane);
+    this.byLane.delete(lane);
+    if (worker) await (await worker).terminate();
+  }
+
+  /** Terminates every worker. Safe to call twice. */
+  async closeAll(): Promise<void> {
+    const all = [...this.byLane.values()];
+    this.byLane.clear();
+    await Promise.allSettled(all.map(async (w) => (await w).terminate()));
+  }
+}

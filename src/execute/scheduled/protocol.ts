@@ -1,0 +1,166 @@
+/**
+ * The one protocol between the scheduled-mode coordinator (main thread) and its lane workers.
+ *
+ * Two channels, each for what it is good at:
+ * - messages (`Command` down, `Report` up, unions keyed by `type`) on a private MessageChannel.
+ *   The coordinator reads reports synchronously with `receiveMessageOnPort`, so it never needs its
+ *   event loop while a step runs;
+ * - shared memory for the hand-off itself: each worker parks on its own grant slot
+ *   (`Atomics.wait`) until the coordinator stores a `Grant` there and notifies it, and every report
+ *   rings one doorbell word shared by all workers, on which the coordinator waits.
+ * The write scopes of the principals live in shared memory too, so a call reads its scope at the
+ * moment its start is granted, not when its command was sent.
+ * Errors cross as plain `{code, message}` data.
+ */
+import type { MessagePort } from 'node:worker_threads';
+import type { ErrorData } from '../../errors.ts';
+import type { CallEvent, WorldEvent } from '../../model/events.ts';
+import type { Observed } from '../../model/outcome.ts';
+import type { Principal } from '../../model/world.ts';
+
+/** What the coordinator stores in a worker's grant slot. */
+export const Grant = {
+  /** The worker is parked (the slot's resting value). */
+  parked: 0,
+  /** Run the statement (or retry it, after a block). */
+  run: 1,
+  /** Do not run the write statement; throw an SQLite-like failure into the handler instead. */
+  fault: 2,
+  /** Die here: close the connection (rolling back), run nothing more, never reply. */
+  crash: 3,
+  /** Stop retrying a blocked statement: its busy timeout ran out; throw SQLITE_BUSY. */
+  giveUp: 4,
+} as const;
+
+/** A grant value. */
+export type GrantCode = (typeof Grant)[keyof typeof Grant];
+
+/** World events a worker applies through the plugin (scope changes stay on the coordinator). */
+export type DatabaseEvent = Exclude<WorldEvent, { kind: 'revoke' } | { kind: 'restore' }>;
+
+/** One event of a free batch: a call with the principal as it stands then, or a world event. */
+export type BatchItem =
+  | { readonly kind: 'call'; readonly principal: Principal; readonly event: CallEvent }
+  | { readonly kind: 'world'; readonly event: DatabaseEvent };
+
+/** What a free batch item came to: the call's outcome (none for a world event) and its statements. */
+export interface BatchResult {
+  readonly observed?: Observed;
+  readonly log: readonly LoggedStatement[];
+  /** The handler left a transaction open; the worker rolled it back. */
+  readonly leaked: boolean;
+}
+
+/** Coordinator → worker. */
+export type Command =
+  /**
+   * One call, gated: park before every statement, and at its start and before its reply when
+   * asked. Those two points only matter for a crash planned there, or (the start) for a scope
+   * change racing the call; skipping them otherwise saves two hand-offs per call.
+   */
+  | {
+      readonly type: 'call';
+      readonly dbPath: string;
+      readonly principal: Principal;
+      readonly event: CallEvent;
+      readonly parkAtStart: boolean;
+      readonly parkAtReply: boolean;
+      /** The yield point a crash is planned at (the worker parks there whatever its budget), or -1. */
+      readonly crashAt: number;
+      /** The write statement a fault is planned at (likewise), or -1. */
+      readonly faultAt: number;
+    }
+  /** One world event, gated: park before every statement. */
+  | { readonly type: 'world'; readonly dbPath: string; readonly event: DatabaseEvent }
+  /**
+   * Consecutive plain steps with nothing to decide (no other lane, no crash, no fault), run
+   * straight through in order: one message each way for the lot instead of one per statement.
+   */
+  | { readonly type: 'batch'; readonly dbPath: string; readonly items: readonly BatchItem[] };
+
+/** How the statement a worker last ran ended. */
+export interface StatementEnd {
+  /** `ok`, or the SQLite error code (e.g. `SQLITE_BUSY_SNAPSHOT`). */
+  readonly result: string;
+  /** It made writes durable: a commit, or a write outside any transaction. */
+  readonly durable: boolean;
+}
+
+/** A statement run without parking (a plain step), as the worker logged it. */
+export interface LoggedStatement extends StatementEnd {
+  readonly sql: string;
+}
+
+/**
+ * A yield point a worker went past without parking, because the coordinator had told it the next
+ * grants would be its own anyway (a run-ahead budget): the statement and how it ended.
+ */
+export interface PassedPoint {
+  readonly point: 'statement' | 'reply';
+  readonly sql?: string;
+  readonly write: boolean;
+  /** Unset for the reply; `blocked` when the statement hit a lock (the worker then parks). */
+  end?: StatementEnd;
+}
+
+/**
+ * Worker → coordinator. `prev` is how the statement run right after the last grant ended;
+ * `passed`, the points passed since then under the run-ahead budget, in order.
+ */
+export type Report =
+  | { readonly type: 'ready' }
+  /** Parked before the handler is called. */
+  | { readonly type: 'start' }
+  /** Parked before a statement. */
+  | {
+      readonly type: 'statement';
+      readonly sql: string;
+      readonly write: boolean;
+      readonly prev?: StatementEnd;
+      readonly passed: readonly PassedPoint[];
+    }
+  /** The statement hit a plain SQLITE_BUSY a busy handler would wait out; parked to retry it. */
+  | {
+      readonly type: 'blocked';
+      readonly code: string;
+      readonly timeoutMs: number;
+      readonly prev?: StatementEnd;
+      readonly passed: readonly PassedPoint[];
+    }
+  /** After the handler returned, with what the client would hear; `parked` unless passed or not a point. */
+  | {
+      readonly type: 'reply';
+      readonly observed: Observed;
+      readonly prev?: StatementEnd;
+      readonly passed: readonly PassedPoint[];
+      /** The handler left a transaction open; the worker rolled it back before replying. */
+      readonly leaked: boolean;
+      readonly parked: boolean;
+    }
+  /** A gated world event finished. */
+  | {
+      readonly type: 'done';
+      readonly prev?: StatementEnd;
+      readonly passed: readonly PassedPoint[];
+      readonly leaked: boolean;
+    }
+  /** A free batch finished: one result per item, in order. */
+  | { readonly type: 'batchDone'; readonly results: readonly BatchResult[] }
+  /** After a crash grant: the handler's stack has unwound; nothing reached the database. */
+  | { readonly type: 'crashed' }
+  | { readonly type: 'failed'; readonly error: ErrorData };
+
+/** The `workerData` every scheduled-mode worker starts with. */
+export interface ScheduledWorkerData {
+  /** URL of `scheduled-worker.ts`, for `ts-worker-entry.mjs`. */
+  readonly tsEntry: string;
+  readonly handlerPath: string;
+  /** The worker's end of its private channel. */
+  readonly port: MessagePort;
+  /** Two Int32s: this worker's grant slot, and its run-ahead budget (points it may pass). */
+  readonly slot: SharedArrayBuffer;
+  /** One Int32 shared by every worker: bumped after each report. */
+  readonly doorbell: SharedArrayBuffer;
+  /** One Int32 per client: 1 while that principal holds the write scope. */
+  readonly scopes: SharedArrayBuffer;
+}

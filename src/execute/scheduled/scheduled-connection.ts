@@ -1,0 +1,191 @@
+/**
+ * The connection a plugin gets in scheduled mode: the harness's real better-sqlite3 connection
+ * behind a proxy that turns every execution into a yield point. `prepare` is free (it compiles,
+ * it does not touch data); a prepared statement's `run`/`get`/`all`/`iterate`, `exec`, `pragma`,
+ * `serialize` and `backup` each park the worker until the coordinator grants them. `transaction()`
+ * is re-implemented on top of the proxied `exec`, with better-sqlite3's semantics (nesting by
+ * savepoints, `.deferred`/`.immediate`/`.exclusive`), so its BEGIN and COMMIT are points too.
+ * Anything else is passed through; a method that returns the real connection returns the proxy,
+ * so the plugin can never get past it.
+ *
+ * Locks without timing: the real connection has busy timeout 0. A plain SQLITE_BUSY where SQLite
+ * would call its busy handler (no read transaction held yet) parks the lane as blocked, to be
+ * retried when the scheduler picks it again; the coordinator counts the wait in grants and, when
+ * the handler's own busy timeout (a virtual `PRAGMA busy_timeout`, default the harness's) runs
+ * out, lets SQLITE_BUSY reach the handler, as production would. SQLITE_BUSY inside a transaction
+ * that already read, and SQLITE_BUSY_SNAPSHOT, go to the handler at once: SQLite does not wait
+ * for those either.
+ *
+ * A crash grant closes the real connection (SQLite rolls back the open transaction and releases
+ * its locks, as when a process dies) and poisons the proxy: every later use throws, so nothing
+ * more from that call reaches the database.
+ */
+import Database from 'better-sqlite3';
+import type { Connection } from '../../handlers/plugin.ts';
+import { BUSY_TIMEOUT_MS } from '../databases.ts';
+import type { LaneGate } from './lane-gate.ts';
+import { Grant } from './protocol.ts';
+import { transactionFor } from './proxied-transaction.ts';
+import { ScheduledStatement } from './scheduled-statement.ts';
+import {
+  busyTimeoutPragma,
+  isRollback,
+  isTransactionControl,
+  isWriteText,
+} from './statement-kind.ts';
+
+/** The code and message of an injected statement fault: what a failing store raises. */
+export const FAULT_CODE = 'SQLITE_CONSTRAINT_TRIGGER';
+const FAULT_MESSAGE =
+  'receiptcheck: injected statement fault (the write failed as a failing store does)';
+
+/** Thrown into the handler after its worker crashed; nothing it does afterwards is real. */
+export class CrashSignal extends Error {
+  constructor() {
+    super('receiptcheck: this worker crashed here; the connection is gone');
+    this.name = 'ReceiptcheckCrash';
+  }
+}
+
+/** The real connection, its proxy, and the per-call state the yield points need. */
+export class ScheduledConnection {
+  readonly proxy: Connection;
+  /** The handler's busy timeout, in virtual ms (a `PRAGMA busy_timeout` never reaches SQLite). */
+  busyTimeoutMs = BUSY_TIMEOUT_MS;
+  /** Whether injected faults apply (calls: yes; the harness's world events: no). */
+  faultable = false;
+  private crashedHere = false;
+  private baseline = 0;
+  /** Inside a transaction that has touched the database: SQLite would not wait on a lock now. */
+  private holdsSnapshot = false;
+  private readonly totalChanges: Database.Statement;
+
+  constructor(
+    readonly real: Database.Database,
+    private readonly gate: LaneGate,
+  ) {
+    this.totalChanges = real.prepare('SELECT total_changes()').pluck();
+    this.baseline = this.totalChanges.get() as number;
+    this.proxy = proxyFor(this);
+  }
+
+  /** Whether a crash grant closed this connection. */
+  get crashed(): boolean {
+    return this.crashedHere;
+  }
+
+  /** Runs one execution as a yield point (see the file comment). */
+  execute<T>(sql: string, write: boolean, body: () => T): T {
+    if (this.crashedHere) throw new CrashSignal();
+    const grant = this.gate.statement(sql, write);
+    if (grant === Grant.crash) this.crash();
+    if (grant === Grant.fault && write && this.faultable) {
+      this.gate.ended(sql, { result: FAULT_CODE, durable: false });
+      throw new Database.SqliteError(FAULT_MESSAGE, FAULT_CODE);
+    }
+    for (;;) {
+      try {
+        const value = body();
+        this.gate.ended(sql, this.settle(sql, true));
+        return value;
+      } catch (thrown) {
+        if (thrown instanceof CrashSignal) throw thrown;
+        const code = (thrown as { code?: unknown } | null)?.code;
+        if (
+          this.gate.gated &&
+          code === 'SQLITE_BUSY' &&
+          !this.holdsSnapshot &&
+          this.busyTimeoutMs > 0
+        ) {
+          const again = this.gate.blocked(code, this.busyTimeoutMs);
+          if (again === Grant.run) continue;
+          if (again === Grant.crash) this.crash();
+        }
+        this.gate.ended(sql, { ...this.settle(sql, false), result: String(code ?? 'error') });
+        throw thrown;
+      }
+    }
+  }
+
+  /**
+   * Forgets changes so far, so `durable` only counts what commits from now on. For the worker,
+   * after it rolled back a transaction the handler left open (behind the proxy's back).
+   */
+  resetBaseline(): void {
+    this.holdsSnapshot = false;
+    this.baseline = this.totalChanges.get() as number;
+  }
+
+  /** Dies at this point: the real connection closes (rolling back) and the proxy is poisoned. */
+  crash(): never {
+    this.crashedHere = true;
+    try {
+      this.real.close();
+    } catch {
+      // Already unusable; the point is that nothing more reaches the database.
+    }
+    throw new CrashSignal();
+  }
+
+  /** How a statement ended; `durable` when it left no transaction open and changed rows. */
+  private settle(sql: string, ok: boolean): { result: string; durable: boolean } {
+    if (this.real.inTransaction) {
+      if (ok && !/^\s*BEGIN\b/i.test(sql)) this.holdsSnapshot = true;
+      return { result: 'ok', durable: false };
+    }
+    this.holdsSnapshot = false;
+    const total = this.totalChanges.get() as number;
+    const durable = ok && !isRollback(sql) && total > this.baseline;
+    this.baseline = total;
+    return { result: 'ok', durable };
+  }
+}
+
+function proxyFor(conn: ScheduledConnection): Connection {
+  const real = conn.real;
+  let proxy: Connection;
+  const passThrough =
+    (fn: (...a: unknown[]) => unknown) =>
+    (...args: unknown[]) => {
+      const value = fn.apply(real, args);
+      return value === real ? proxy : value;
+    };
+  const own: Record<string, unknown> = {
+    prepare(sql: string) {
+      return new ScheduledStatement(conn, real.prepare(sql), () => proxy);
+    },
+    exec(sql: string) {
+      conn.execute(sql, !isTransactionControl(sql) && isWriteText(sql), () => real.exec(sql));
+      return proxy;
+    },
+    pragma(source: string, options?: { simple?: boolean }) {
+      const busy = busyTimeoutPragma(source);
+      if (busy) {
+        if (busy.set !== undefined) conn.busyTimeoutMs = busy.set;
+        return options?.simple ? conn.busyTimeoutMs : [{ timeout: conn.busyTimeoutMs }];
+      }
+      return conn.execute(`PRAGMA ${source}`, false, () => real.pragma(source, options));
+    },
+    serialize(options?: Database.SerializeOptions) {
+      return conn.execute('serialize()', false, () => real.serialize(options));
+    },
+    backup(destination: string, options?: Database.BackupOptions) {
+      return conn.execute('backup()', false, () => real.backup(destination, options));
+    },
+    transaction(fn: (...a: unknown[]) => unknown) {
+      return transactionFor(conn, () => proxy, fn);
+    },
+    close() {
+      throw new TypeError('receiptcheck owns this connection; a handler must not close it');
+    },
+  };
+  proxy = new Proxy(real, {
+    get(target, prop) {
+      if (typeof prop === 'string' && Object.hasOwn(own, prop)) return own[prop];
+      if (conn.crashed && (prop === 'inTransaction' || prop === 'open')) return false;
+      const value = Reflect.get(target, prop, target);
+      return typeof value === 'function' ? passThrough(value) : value;
+    },
+  });
+  return proxy;
+}

@@ -1,0 +1,140 @@
+/**
+ * The scheduled mode runner: lane workers that park at every statement, a coordinator that
+ * grants them one at a time in the order a drawn schedule says, one fresh database per sequence,
+ * and the verdict of `checkScheduledRun`. The schedule is drawn together with the steps
+ * (`caseArbitrary`), so fast-check shrinks both, and it is stored in the run's detail, so a saved
+ * counterexample replays grant for grant (same trace hash). Create once per check, `close()` when done.
+ */
+import type fc from 'fast-check';
+import { ReceiptcheckError } from '../../errors.ts';
+import type { Schedule } from '../../generate/schedule.ts';
+import { type ScheduleOptions, scheduledCaseArbitrary } from '../../generate/schedule-arbitrary.ts';
+import type { SequenceOptions } from '../../generate/sequence-arbitrary.ts';
+import type { HandlerPlugin } from '../../handlers/plugin.ts';
+import type { Step } from '../../model/events.ts';
+import type { Fixture } from '../../model/world.ts';
+import { onInterrupt } from '../concurrent/interrupt-cleanup.ts';
+import { DatabaseFiles } from '../databases.ts';
+import type { ExecutedRun, GeneratedCase, ModeRunner } from '../mode-runner.ts';
+import { checkScheduledRun } from './check-scheduled.ts';
+import { LaneWorkers } from './lane-workers.ts';
+import { renderLanes } from './render-lanes.ts';
+import { runScheduled } from './run-scheduled.ts';
+import { type ScheduledDetail, scheduleOfCase } from './scheduled-detail.ts';
+import { SharedDatabase } from './shared-database.ts';
+import { traceHash } from './trace-hash.ts';
+
+/** What scheduled mode needs; the first three come from the resolved check options. */
+export interface ScheduledModeOptions {
+  readonly fixture: Fixture;
+  /** Lane workers started up front (more start when a wider group needs them). Default 4. */
+  readonly workers?: number;
+  /** Longest wait for one lane's next statement or reply, in ms, before the call counts as hung. */
+  readonly callTimeoutMs: number;
+  /**
+   * How a planned crash kills a lane. `connection` (default): the lane's connection is closed at
+   * the yield point, which is what SQLite sees when a process dies (rollback, locks released),
+   * and nothing more from that call reaches the database; the worker thread lives on, so a crash
+   * costs nothing. `thread`: the worker thread is terminated (`worker.terminate()`), so in-memory
+   * state of the plugin dies too; a new worker (about a quarter second with tsx) replaces it.
+   * Use `thread` for plugins that keep state in memory.
+   */
+  readonly crashMode?: 'connection' | 'thread';
+  /**
+   * Most yield points a worker may pass without parking when the schedule would grant them to it
+   * anyway (the trace is the same either way; 0 parks at every point). Default 10,000.
+   */
+  readonly runAheadMax?: number;
+  /** Grants per step before the step is a livelock. Default 20,000. */
+  readonly grantsMax?: number;
+  /** How schedules are drawn (crash and fault rates, choices per step). */
+  readonly schedule?: ScheduleOptions;
+}
+
+/** A scheduled-mode runner: a `ModeRunner` that draws its own cases. */
+export interface ScheduledRunner extends ModeRunner {
+  caseArbitrary(options: SequenceOptions): fc.Arbitrary<GeneratedCase>;
+  /** Runs `steps` under `schedule` directly (`execute` reads the schedule from `replay`). */
+  executeScheduled(steps: readonly Step[], schedule: Schedule): Promise<ExecutedRun>;
+}
+
+/** Starts the workers and builds the template database; throws `E_WORKER` if a worker cannot load the plugin. */
+export async function scheduledRunner(
+  plugin: HandlerPlugin,
+  handlerPath: string,
+  options: ScheduledModeOptions,
+): Promise<ScheduledRunner> {
+  const template = new DatabaseFiles(plugin, options.fixture);
+  let database: SharedDatabase;
+  try {
+    database = new SharedDatabase(template.templatePath);
+  } finally {
+    template.dispose();
+  }
+  const workers = new LaneWorkers(handlerPath, options.fixture.principals.length);
+  const untrack = onInterrupt(() => close());
+  let closed: Promise<void> | undefined;
+  const close = () => {
+    closed ??= (async () => {
+      try {
+        await workers.closeAll();
+      } finally {
+        database.dispose();
+        untrack();
+      }
+    })();
+    return closed;
+  };
+  try {
+    await workers.warm(Math.min(4, Math.max(1, options.workers ?? 4)));
+  } catch (thrown) {
+    await close();
+    throw thrown;
+  }
+  const ctx = {
+    plugin,
+    database,
+    workers,
+    fixture: options.fixture,
+    callTimeoutMs: options.callTimeoutMs,
+    grantsMax: options.grantsMax ?? 20_000,
+    crashMode: options.crashMode ?? 'connection',
+    runAheadMax: options.runAheadMax ?? 10_000,
+  };
+  const executeScheduled = async (
+    steps: readonly Step[],
+    schedule: Schedule,
+  ): Promise<ExecutedRun> => {
+    if (closed) throw new ReceiptcheckError('E_WORKER', 'this scheduled runner is closed');
+    const run = await runScheduled(ctx, steps, schedule);
+    const { verdict, order, trace } = checkScheduledRun({
+      fixture: options.fixture,
+      steps,
+      ...run,
+    });
+    let lanes: string | undefined;
+    const detail: ScheduledDetail = {
+      mode: 'scheduled',
+      schedule,
+      traceHash: traceHash(run.entries),
+      // Drawn when first read (a report, a saved counterexample), not for every passing run.
+      get lanes() {
+        lanes ??= renderLanes(run.entries);
+        return lanes;
+      },
+      entries: run.entries,
+      order,
+    };
+    return { verdict, trace, detail };
+  };
+  return {
+    caseArbitrary(sequence) {
+      return scheduledCaseArbitrary(options.fixture, { ...sequence, ...options.schedule }).map(
+        ({ steps, schedule }) => ({ steps, replay: { schedule } }),
+      );
+    },
+    execute: (steps, replay) => executeScheduled(steps, scheduleOfCase(replay) ?? []),
+    executeScheduled,
+    close,
+  };
+}

@@ -1,0 +1,77 @@
+/**
+ * A prepared statement as the plugin sees it in scheduled mode: every execution (`run`, `get`,
+ * `all`, `iterate`) is a yield point of its connection; the chaining setters and the read-only
+ * properties pass through to the real statement.
+ */
+import type Database from 'better-sqlite3';
+import type { Connection } from '../../handlers/plugin.ts';
+import type { ScheduledConnection } from './scheduled-connection.ts';
+import { isTransactionControl } from './statement-kind.ts';
+
+/** A prepared statement whose executions are yield points. */
+export class ScheduledStatement {
+  private readonly write: boolean;
+
+  constructor(
+    private readonly conn: ScheduledConnection,
+    private readonly real: Database.Statement,
+    private readonly db: () => Connection,
+  ) {
+    this.write = !real.readonly && !isTransactionControl(real.source);
+  }
+
+  get source(): string {
+    return this.real.source;
+  }
+  get reader(): boolean {
+    return this.real.reader;
+  }
+  get readonly(): boolean {
+    return this.real.readonly;
+  }
+  get busy(): boolean {
+    return this.real.busy;
+  }
+  get database(): Connection {
+    return this.db();
+  }
+  run(...args: unknown[]): Database.RunResult {
+    return this.conn.execute(this.real.source, this.write, () => this.real.run(...args));
+  }
+  get(...args: unknown[]): unknown {
+    return this.conn.execute(this.real.source, this.write, () => this.real.get(...args));
+  }
+  all(...args: unknown[]): unknown[] {
+    return this.conn.execute(this.real.source, this.write, () => this.real.all(...args));
+  }
+  /** Rows are read within the one yield point, then handed out: a lazy cursor would span points. */
+  iterate(...args: unknown[]): IterableIterator<unknown> {
+    const rows = this.conn.execute(this.real.source, this.write, () => [
+      ...this.real.iterate(...args),
+    ]);
+    return rows[Symbol.iterator]();
+  }
+  columns(): Database.ColumnDefinition[] {
+    return this.real.columns();
+  }
+  pluck(toggle?: boolean): this {
+    this.real.pluck(toggle);
+    return this;
+  }
+  expand(toggle?: boolean): this {
+    this.real.expand(toggle);
+    return this;
+  }
+  raw(toggle?: boolean): this {
+    this.real.raw(toggle);
+    return this;
+  }
+  safeIntegers(toggle?: boolean): this {
+    this.real.safeIntegers(toggle);
+    return this;
+  }
+  bind(...args: unknown[]): this {
+    this.real.bind(...args);
+    return this;
+  }
+}

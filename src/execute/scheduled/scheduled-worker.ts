@@ -1,0 +1,147 @@
+/**
+ * The scheduled-mode worker, started as a raw worker thread through `ts-worker-entry.mjs` (so
+ * TypeScript plugins load here from the CLI and from vitest). It loads the plugin once, keeps one
+ * connection (opened by the harness with busy timeout 0) for the run's database, and carries out
+ * one command at a time, through the proxied connection of `scheduled-connection.ts`: a gated
+ * call (parked at its start, before every statement and before its reply), a gated world event,
+ * or a batch of plain steps run straight through, sent back with the statements they ran.
+ *
+ * Never throws at the coordinator: failures come back as `failed` reports with `{code, message}`.
+ */
+import { workerData } from 'node:worker_threads';
+import { type ErrorData, isReceiptcheckError, messageOf } from '../../errors.ts';
+import type { HandlerPlugin } from '../../handlers/plugin.ts';
+import { withWriteScope } from '../../model/world.ts';
+import { applyCall, applyWorldEvent } from '../apply-event.ts';
+import { loadPlugin } from '../load-plugin.ts';
+import { LaneGate } from './lane-gate.ts';
+import {
+  type BatchItem,
+  type BatchResult,
+  type Command,
+  Grant,
+  type Report,
+  type ScheduledWorkerData,
+} from './protocol.ts';
+import { ScheduledConnection } from './scheduled-connection.ts';
+import { openSharedConnection } from './shared-database.ts';
+
+const data = workerData as ScheduledWorkerData;
+const gate = new LaneGate(data.port, data.slot, data.doorbell);
+const scopes = new Int32Array(data.scopes);
+let connection: { path: string; conn: ScheduledConnection } | undefined;
+/** A world event parks before every statement and nowhere else. */
+const WORLD = { parkAtStart: false, parkAtReply: false, crashAt: -1, faultAt: -1 };
+
+process.on('uncaughtException', (thrown) => gate.post(failed(thrown)));
+process.on('unhandledRejection', (thrown) => gate.post(failed(thrown)));
+
+let plugin: HandlerPlugin | undefined;
+try {
+  plugin = await loadPlugin(data.handlerPath);
+  gate.post({ type: 'ready' });
+} catch (thrown) {
+  gate.post(failed(thrown));
+}
+
+// One command at a time, even when an async plugin awaits: the next waits for the last.
+let queue: Promise<void> = Promise.resolve();
+data.port.on('message', (command: Command) => {
+  queue = queue.then(() => carryOut(command)).catch((thrown) => gate.post(failed(thrown)));
+});
+
+async function carryOut(command: Command): Promise<void> {
+  if (!plugin) throw new Error('the plugin did not load');
+  const conn = connect(command.dbPath);
+  switch (command.type) {
+    case 'batch':
+      gate.post({ type: 'batchDone', results: await runBatch(plugin, conn, command.items) });
+      return;
+    case 'world':
+      gate.reset(WORLD);
+      conn.faultable = false;
+      applyWorldEvent(plugin, conn.proxy, command.event);
+      gate.done(rollbackLeak(conn));
+      return;
+    case 'call':
+      return gatedCall(plugin, conn, command);
+  }
+}
+
+/** Free steps in order, nothing parked; each with the statements it ran. */
+async function runBatch(
+  p: HandlerPlugin,
+  conn: ScheduledConnection,
+  items: readonly BatchItem[],
+): Promise<BatchResult[]> {
+  gate.reset();
+  const results: BatchResult[] = [];
+  for (const item of items) {
+    if (item.kind === 'world') {
+      conn.faultable = false;
+      applyWorldEvent(p, conn.proxy, item.event);
+      results.push({ log: gate.takeLog(), leaked: rollbackLeak(conn) });
+    } else {
+      conn.faultable = true;
+      const observed = await applyCall(p, conn.proxy, item.principal, item.event);
+      results.push({ observed, log: gate.takeLog(), leaked: rollbackLeak(conn) });
+    }
+  }
+  return results;
+}
+
+/** One call, parked at its start, before each statement and before its reply. */
+async function gatedCall(
+  p: HandlerPlugin,
+  conn: ScheduledConnection,
+  command: Extract<Command, { type: 'call' }>,
+): Promise<void> {
+  gate.reset(command);
+  conn.faultable = true;
+  if (command.parkAtStart && gate.start() === Grant.crash) {
+    crashAt(conn);
+    return;
+  }
+  // The scope is read once the start is granted: a racing revoke may have come first.
+  const granted = Atomics.load(scopes, command.event.client) === 1;
+  const principal = withWriteScope([command.principal], 0, granted)[0] ?? command.principal;
+  const observed = await applyCall(p, conn.proxy, principal, command.event);
+  if (conn.crashed) {
+    gate.post({ type: 'crashed' });
+    return;
+  }
+  if (gate.reply(observed, rollbackLeak(conn)) === Grant.crash) crashAt(conn);
+}
+
+/** A crash before the handler ran or after it returned: the connection dies, nothing is sent. */
+function crashAt(conn: ScheduledConnection): void {
+  try {
+    conn.crash();
+  } catch {
+    gate.post({ type: 'crashed' });
+  }
+}
+
+/** A transaction the handler left open would hold the lock against every other lane. */
+function rollbackLeak(conn: ScheduledConnection): boolean {
+  if (conn.crashed || !conn.real.inTransaction) return false;
+  conn.real.exec('ROLLBACK');
+  conn.resetBaseline();
+  return true;
+}
+
+function connect(path: string): ScheduledConnection {
+  if (connection && connection.path === path && !connection.conn.crashed) return connection.conn;
+  if (connection && !connection.conn.crashed) connection.conn.real.close();
+  // Lanes open one at a time (the coordinator starts them in turn), so opening meets no lock.
+  const conn = new ScheduledConnection(openSharedConnection(path), gate);
+  connection = { path, conn };
+  return conn;
+}
+
+function failed(thrown: unknown): Report {
+  const error: ErrorData = isReceiptcheckError(thrown)
+    ? thrown.toData()
+    : { code: 'E_WORKER', message: `scheduled worker failed: ${messageOf(thrown)}` };
+  return { type: 'failed', error };
+}
