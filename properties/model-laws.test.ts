@@ -3,7 +3,7 @@
  * sequences. The model is the spec, so it gets its own properties. (The invariant checkers used
  * here are shown failing on bad traces in src/check/invariants/invariants.test.ts.)
  */
-import { fc, test } from '@fast-check/vitest';
+import { test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
 import { checkInvariants } from '../src/check/invariants/all-invariants.ts';
 import { sequenceArbitrary } from '../src/generate/sequence-arbitrary.ts';
