@@ -20,8 +20,15 @@ export interface Throughput {
   readonly stepsPerSecond: number;
   /** Steps per second of each round, in round order: the spread the machine's noise caused. */
   readonly perRound: readonly number[];
+  /** This process's CPU time (user + system, worker threads included) over the same work. */
+  readonly cpuSeconds: number;
+  /** Steps per CPU second: time-slicing on a shared machine does not count against it. */
+  readonly stepsPerCpuSecond: number;
+  readonly perRoundCpu: readonly number[];
   /** Median over rounds of this path's speed over raw's in the same round; absent for raw. */
   readonly ratioToRaw?: number;
+  /** The same ratio per CPU second. */
+  readonly cpuRatioToRaw?: number;
   /** Set when the measured handler failed a run, which ends a check early and skews the figure. */
   readonly warning?: string;
 }

@@ -12,6 +12,8 @@ export type HarnessMeasure =
       readonly available: true;
       readonly steps: number;
       readonly seconds: number;
+      /** The process's CPU time over the check, worker threads included. */
+      readonly cpuSeconds: number;
       /** Set when the handler failed: the check then stopped early and shrank. */
       readonly failedAtRun?: number;
     }
@@ -33,6 +35,7 @@ export interface HarnessRun {
  * mode never hides the other figures.
  */
 export async function measureHarness(run: HarnessRun): Promise<HarnessMeasure> {
+  const cpu = process.cpuUsage();
   const started = performance.now();
   try {
     const result = await checkHandler({
@@ -44,10 +47,12 @@ export async function measureHarness(run: HarnessRun): Promise<HarnessMeasure> {
       workers: run.workers,
     });
     const seconds = (performance.now() - started) / 1000;
+    const used = process.cpuUsage(cpu);
     return {
       available: true,
       steps: result.steps,
       seconds,
+      cpuSeconds: (used.user + used.system) / 1e6,
       ...(result.counterexample ? { failedAtRun: result.counterexample.runsToFailure } : {}),
     };
   } catch (thrown) {

@@ -9,6 +9,7 @@ import { median } from './median.ts';
 export interface RoundMeasure {
   readonly steps: number;
   readonly seconds: number;
+  readonly cpuSeconds: number;
   /** The handler failed at this run, so the check stopped early (harness modes only). */
   readonly failedAtRun?: number;
 }
@@ -38,7 +39,8 @@ export function emptyTotals(): Record<PathName, PathTotals> {
 /**
  * The section: raw first, every mode as a ratio to it. The ratio is the median over rounds of
  * the mode's speed in a round over raw's in the same round: a noisy spell slows both within a
- * round, but would weigh on a ratio of totals by however long it lasted.
+ * round, but would weigh on a ratio of totals by however long it lasted. The same again per CPU
+ * second, which a machine shared with other work inflates far less than wall time.
  */
 export function throughputSection(totals: Record<PathName, PathTotals>): ThroughputSection {
   const raw = sum(totals.raw);
@@ -47,22 +49,29 @@ export function throughputSection(totals: Record<PathName, PathTotals>): Through
     const t = totals[name];
     if (t.unavailable !== undefined || t.rounds.length === 0)
       return { available: false, reason: t.unavailable ?? 'not measured' };
-    const figure = sum(t, rawSteps);
-    return { ...figure, ratioToRaw: ratio(figure, raw) };
+    return withRatios(sum(t, rawSteps), raw);
   };
-  const inMemory = sum(totals.rawInMemory);
   return {
     raw,
-    rawInMemory: { ...inMemory, ratioToRaw: ratio(inMemory, raw) },
+    rawInMemory: withRatios(sum(totals.rawInMemory), raw),
     sequential: mode('sequential'),
     concurrent: mode('concurrent'),
     scheduled: mode('scheduled'),
   };
 }
 
+function withRatios(figure: Throughput, raw: Throughput): Throughput {
+  return {
+    ...figure,
+    ratioToRaw: ratio(figure.perRound, raw.perRound),
+    cpuRatioToRaw: ratio(figure.perRoundCpu, raw.perRoundCpu),
+  };
+}
+
 function sum(t: PathTotals, rawSteps?: readonly number[]): Throughput {
   const steps = t.rounds.reduce((n, r) => n + r.steps, 0);
   const seconds = t.rounds.reduce((n, r) => n + r.seconds, 0);
+  const cpuSeconds = t.rounds.reduce((n, r) => n + r.cpuSeconds, 0);
   const failed = t.rounds.find((r) => r.failedAtRun !== undefined);
   const differs = rawSteps && t.rounds.some((r, i) => r.steps !== rawSteps[i]);
   const warnings = [
@@ -73,8 +82,11 @@ function sum(t: PathTotals, rawSteps?: readonly number[]): Throughput {
     available: true,
     steps,
     seconds,
-    stepsPerSecond: seconds > 0 ? steps / seconds : 0,
-    perRound: t.rounds.map((r) => (r.seconds > 0 ? r.steps / r.seconds : 0)),
+    stepsPerSecond: per(steps, seconds),
+    perRound: t.rounds.map((r) => per(r.steps, r.seconds)),
+    cpuSeconds,
+    stepsPerCpuSecond: per(steps, cpuSeconds),
+    perRoundCpu: t.rounds.map((r) => per(r.steps, r.cpuSeconds)),
     ...(warnings.length > 0 ? { warning: warnings.join('; ') } : {}),
   };
 }
@@ -83,10 +95,14 @@ function sumOf(values: readonly number[]): number {
   return values.reduce((n, v) => n + v, 0);
 }
 
+function per(steps: number, seconds: number): number {
+  return seconds > 0 ? steps / seconds : 0;
+}
+
 /** Median over the rounds both ran of a's speed over b's in that round. */
-function ratio(a: Throughput, b: Throughput): number {
-  const perRound = a.perRound.flatMap((speed, i) => {
-    const base = b.perRound[i];
+function ratio(a: readonly number[], b: readonly number[]): number {
+  const perRound = a.flatMap((speed, i) => {
+    const base = b[i];
     return base ? [speed / base] : [];
   });
   return perRound.length > 0 ? median(perRound) : 0;

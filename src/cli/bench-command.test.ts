@@ -25,11 +25,14 @@ describe('receiptcheck bench', () => {
     for (const raw of [t.raw, t.rawInMemory]) {
       expect(raw.steps).toBeGreaterThan(0);
       expect(raw.stepsPerSecond).toBeGreaterThan(0);
+      expect(raw.stepsPerCpuSecond).toBeGreaterThan(0);
     }
     expect(t.sequential).toMatchObject({ available: true, steps: t.raw.steps });
     for (const mode of [t.sequential, t.concurrent, t.scheduled]) {
-      if (mode.available) expect(mode.ratioToRaw).toBeGreaterThan(0);
-      else expect(mode.reason).toEqual(expect.any(String));
+      if (mode.available) {
+        expect(mode.ratioToRaw).toBeGreaterThan(0);
+        expect(mode.cpuRatioToRaw).toBeGreaterThan(0);
+      } else expect(mode.reason).toEqual(expect.any(String));
     }
 
     expect(r.kills.map((k) => k.mutant).sort()).toEqual([

@@ -38,19 +38,25 @@ function formatThroughput(r: BenchReport): string[] {
     ['concurrent', t.concurrent],
     ['scheduled', t.scheduled],
   ];
-  const lines = [`throughput${'steps/s'.padStart(21)}  ${'× raw'.padStart(6)}  per round`];
+  const lines = [
+    `throughput${'steps/s'.padStart(21)}  ${'× raw'.padStart(6)}  ${'steps/CPU-s'.padStart(11)}  ${'× raw'.padStart(6)}  steps/s per round`,
+  ];
   for (const [name, figure] of rows) {
     if (!figure.available) {
       lines.push(`  ${name.padEnd(18)} not available: ${figure.reason}`);
       continue;
     }
-    const ratio = figure.ratioToRaw === undefined ? '1.00' : figure.ratioToRaw.toFixed(3);
+    const ratio = (r: number | undefined) => (r === undefined ? '1' : r.toFixed(3)).padStart(6);
     lines.push(
-      `  ${name.padEnd(18)} ${integer(figure.stepsPerSecond).padStart(10)}  ${ratio.padStart(6)}  ${figure.perRound.map(integer).join(' ')}  (${integer(figure.steps)} steps)`,
+      `  ${name.padEnd(18)} ${integer(figure.stepsPerSecond).padStart(10)}  ${ratio(figure.ratioToRaw)}  ${integer(figure.stepsPerCpuSecond).padStart(11)}  ${ratio(figure.cpuRatioToRaw)}  ${figure.perRound.map(integer).join(' ')}  (${integer(figure.steps)} steps)`,
     );
     if (figure.warning) lines.push(`  ${''.padEnd(18)} note: ${figure.warning}`);
   }
-  lines.push('  (× raw: the median over rounds of the speed over raw’s in the same round)');
+  lines.push(
+    '  (× raw: the median over rounds of the speed over raw’s in the same round. steps/CPU-s',
+    '   divides by the whole process’s CPU time, worker threads and V8’s compiler and GC threads',
+    '   included; load from other work on the machine inflates it far less than wall time)',
+  );
   return lines;
 }
 
