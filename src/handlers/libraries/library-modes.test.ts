@@ -1,0 +1,55 @@
+/**
+ * The library plugins in the race-finding modes, pinned to docs/findings.md. Concurrent mode is
+ * timing-dependent, so its tests accept a pass or the documented finding and nothing else;
+ * scheduled mode replays grant for grant, so a seed that finds F2 finds it every time.
+ */
+import { describe, expect, it } from 'vitest';
+import { checkHandler } from '../../api/check-handler.ts';
+import type { Failure } from '../../check/check-run.ts';
+import { ROW_CHANGE_HAS_RECEIPT } from '../../check/invariants/row-change-has-receipt.ts';
+
+/** Whether a failure is F1: a call answered keyReuse where every serial order refuses it. */
+function isF1(f: Failure): boolean {
+  return (
+    f.kind === 'linearizability' &&
+    f.verdict === 'illegal' &&
+    f.stuck.some((op) => op.observed?.kind === 'keyReuse' && op.expected?.kind === 'refused')
+  );
+}
+
+/** Whether a failure is F2: a row change left without its receipt. */
+function isF2(f: Failure): boolean {
+  return f.kind === 'invariant' && f.invariant === ROW_CHANGE_HAS_RECEIPT;
+}
+
+describe('concurrent mode', () => {
+  it('node-idempotency passes under its declared policy', async () => {
+    const result = await checkHandler({
+      handler: 'node-idempotency',
+      mode: 'concurrent',
+      runs: 60,
+      seed: 1,
+    });
+    expect(result.counterexample?.failures ?? []).toEqual([]);
+  });
+
+  it('powertools passes or fails with F1 only', async () => {
+    const result = await checkHandler({
+      handler: 'powertools',
+      mode: 'concurrent',
+      runs: 60,
+      seed: 2,
+    });
+    const failures = result.counterexample?.failures ?? [];
+    expect(failures.filter((f) => !isF1(f))).toEqual([]);
+  });
+});
+
+describe.each(['powertools', 'node-idempotency'])('%s in scheduled mode', (handler) => {
+  it('finds F2 at seed 4: a fault on the completion write keeps the row change', async () => {
+    const result = await checkHandler({ handler, mode: 'scheduled', runs: 50, seed: 4 });
+    expect(result.verdict).toBe('failed');
+    expect(result.counterexample?.steps).toHaveLength(1);
+    expect(result.counterexample?.failures.some(isF2)).toBe(true);
+  });
+});
