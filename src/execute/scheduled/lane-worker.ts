@@ -116,6 +116,12 @@ export class LaneWorker {
     }
   }
 
+  /** Whether an idle thread may keep the process alive: yes while a runner uses it, no while pooled. */
+  hold(keepAlive: boolean): void {
+    if (keepAlive) this.thread.ref();
+    else this.thread.unref();
+  }
+
   /** Stops the thread (its connection closes with it). */
   async terminate(): Promise<void> {
     this.port.close();

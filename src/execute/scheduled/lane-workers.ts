@@ -2,6 +2,12 @@
  * The scheduled-mode workers of one runner, one per lane, started on first use and kept for the
  * runner's life. A lane whose worker was terminated (a crash in `thread` mode, a hung call) gets
  * a fresh one the next time it is needed.
+ *
+ * Starting a worker costs about a quarter second of CPU (tsx registers itself in every thread),
+ * more than a hundred runs. So a runner that closes lends its workers to the next runner of the
+ * same handler in this process (`borrowLaneWorkers`/`returnLaneWorkers`): idle, they hold nothing
+ * open (their connection is to a database already removed, and they do not keep the process
+ * alive), and they are terminated after `IDLE_KEEP_MS` if nobody borrows them.
  */
 import type { Principal } from '../../model/world.ts';
 import { LaneWorker, type SharedMemory } from './lane-worker.ts';
@@ -75,10 +81,61 @@ export class LaneWorkers {
     if (worker) await (await worker).terminate();
   }
 
+  /** Lets idle workers keep the process alive (`true`, in use) or not (`false`, pooled). */
+  hold(keepAlive: boolean): void {
+    for (const w of this.byLane.values()) w.then((x) => x.hold(keepAlive)).catch(() => {});
+  }
+
   /** Terminates every worker. Safe to call twice. */
   async closeAll(): Promise<void> {
     const all = [...this.byLane.values()];
     this.byLane.clear();
     await Promise.allSettled(all.map(async (w) => (await w).terminate()));
   }
+}
+
+/** How long returned workers wait for the next runner before they are terminated, in ms. */
+export const IDLE_KEEP_MS = 10_000;
+
+const idle = new Map<string, { workers: LaneWorkers; timer: NodeJS.Timeout }[]>();
+
+function keyOf(handlerPath: string, principals: number): string {
+  return `${principals}\u0000${handlerPath}`;
+}
+
+/** Workers for a runner of `handlerPath`: a returned set when there is one, else a new one. */
+export function borrowLaneWorkers(handlerPath: string, principals: number): LaneWorkers {
+  const found = idle.get(keyOf(handlerPath, principals))?.pop();
+  if (!found) return new LaneWorkers(handlerPath, principals);
+  clearTimeout(found.timer);
+  found.workers.hold(true);
+  return found.workers;
+}
+
+/** Gives a runner's workers back for the next runner; terminated after `IDLE_KEEP_MS` unused. */
+export function returnLaneWorkers(
+  workers: LaneWorkers,
+  handlerPath: string,
+  principals: number,
+): void {
+  const key = keyOf(handlerPath, principals);
+  const list = idle.get(key) ?? [];
+  idle.set(key, list);
+  workers.hold(false);
+  const entry = {
+    workers,
+    timer: setTimeout(() => {
+      list.splice(list.indexOf(entry), 1);
+      void workers.closeAll();
+    }, IDLE_KEEP_MS).unref(),
+  };
+  list.push(entry);
+}
+
+/** Terminates every idle worker now (for tests that count threads, and for a clean exit). */
+export async function closeIdleLaneWorkers(): Promise<void> {
+  const all = [...idle.values()].flat();
+  idle.clear();
+  for (const e of all) clearTimeout(e.timer);
+  await Promise.allSettled(all.map((e) => e.workers.closeAll()));
 }

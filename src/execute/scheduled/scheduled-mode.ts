@@ -3,7 +3,9 @@
  * grants them one at a time in the order a drawn schedule says, one fresh database per sequence,
  * and the verdict of `checkScheduledRun`. The schedule is drawn together with the steps
  * (`caseArbitrary`), so fast-check shrinks both, and it is stored in the run's detail, so a saved
- * counterexample replays grant for grant (same trace hash). Create once per check, `close()` when done.
+ * counterexample replays grant for grant (same trace hash). Create once per check, `close()` when
+ * done: the database goes, and the workers wait a few seconds for the next runner of the same
+ * handler (`lane-workers.ts`), so consecutive checks do not each pay for starting threads.
  */
 import type fc from 'fast-check';
 import { ReceiptcheckError } from '../../errors.ts';
@@ -17,7 +19,7 @@ import { onInterrupt } from '../concurrent/interrupt-cleanup.ts';
 import { DatabaseFiles } from '../databases.ts';
 import type { ExecutedRun, GeneratedCase, ModeRunner } from '../mode-runner.ts';
 import { checkScheduledRun } from './check-scheduled.ts';
-import { LaneWorkers } from './lane-workers.ts';
+import { borrowLaneWorkers, returnLaneWorkers } from './lane-workers.ts';
 import { renderLanes } from './render-lanes.ts';
 import { runScheduled } from './run-scheduled.ts';
 import { type ScheduledDetail, scheduleOfCase } from './scheduled-detail.ts';
@@ -27,7 +29,7 @@ import { traceHash } from './trace-hash.ts';
 /** What scheduled mode needs; the first three come from the resolved check options. */
 export interface ScheduledModeOptions {
   readonly fixture: Fixture;
-  /** Lane workers started up front (more start when a wider group needs them). Default 4. */
+  /** Lane workers started with the runner: lane 0 before it returns, the rest in the background (a wider group starts more). Default 4. */
   readonly workers?: number;
   /** Longest wait for one lane's next statement or reply, in ms, before the call counts as hung. */
   readonly callTimeoutMs: number;
@@ -71,13 +73,16 @@ export async function scheduledRunner(
   } finally {
     template.dispose();
   }
-  const workers = new LaneWorkers(handlerPath, options.fixture.principals.length);
+  const principals = options.fixture.principals.length;
+  const workers = borrowLaneWorkers(handlerPath, principals);
   const untrack = onInterrupt(() => close());
   let closed: Promise<void> | undefined;
-  const close = () => {
+  /** `reuse`: lend the workers to the next runner of this handler (a normal close). */
+  const close = (reuse = false) => {
     closed ??= (async () => {
       try {
-        await workers.closeAll();
+        if (reuse) returnLaneWorkers(workers, handlerPath, principals);
+        else await workers.closeAll();
       } finally {
         database.dispose();
         untrack();
@@ -86,7 +91,11 @@ export async function scheduledRunner(
     return closed;
   };
   try {
-    await workers.warm(Math.min(4, Math.max(1, options.workers ?? 4)));
+    // Lane 0 runs every plain step, so the first run needs it; the others (a quarter second
+    // each, mostly tsx starting in the thread) start meanwhile and are awaited only by the
+    // first group that needs them. A start failure surfaces there, or here for lane 0.
+    await workers.warm(1);
+    workers.warm(Math.min(4, Math.max(1, options.workers ?? 4))).catch(() => {});
   } catch (thrown) {
     await close();
     throw thrown;
@@ -135,6 +144,6 @@ export async function scheduledRunner(
     },
     execute: (steps, replay) => executeScheduled(steps, scheduleOfCase(replay) ?? []),
     executeScheduled,
-    close,
+    close: () => close(true),
   };
 }
