@@ -2,7 +2,8 @@
  * The scheduled-run checker in pass/fail pairs: a group whose commit order explains everything,
  * and one no order explains; a revoke the derived order gets wrong but another order fits; a
  * crash before commit (nothing may change) and after it (the change must be there); a faulted
- * call answering `error` with and without a change left behind.
+ * call answering `error` with and without a change left behind; the declared in-flight conflict
+ * accepted for a duplicate in the same group, and only there.
  */
 import { describe, expect, it } from 'vitest';
 import type { CallEvent, Event, Step } from '../../model/events.ts';
@@ -147,5 +148,42 @@ describe('checkScheduledRun', () => {
       const lanes = [rec(0, 0, call('k', 30), seen(error, false), 0)];
       expect(check(steps, lanes, modelAfter()).verdict.verdict).toBe('failed');
     });
+  });
+});
+
+describe('a declared in-flight conflict (inFlightDuplicate: conflict)', () => {
+  const policy = { ...DEFAULT_FIXTURE, policy: { inFlightDuplicate: 'conflict' as const } };
+  const conflict: Observed = { kind: 'refused', reason: 'conflict' };
+  const dup: Step = { kind: 'concurrent', events: [call('k', 30), call('k', 30)] };
+  const lanes = [
+    rec(0, 0, call('k', 30), seen(fresh(30)), 4),
+    rec(0, 1, call('k', 30), seen(conflict), 9),
+  ];
+
+  it('ok: the duplicate racing the first call under its key is told conflict', () => {
+    const v = checkScheduledRun({
+      fixture: policy,
+      steps: [dup],
+      lanes,
+      snapshot: modelAfter(call('k', 30)),
+    });
+    expect(v.verdict).toEqual({ verdict: 'ok' });
+  });
+  it('failed: without the declaration, that duplicate should have replayed', () => {
+    expect(check([dup], lanes, modelAfter(call('k', 30))).verdict.verdict).toBe('failed');
+  });
+  it('failed: a retry in a later step did not race anything', () => {
+    const steps: Step[] = [call('k', 30), call('k', 30)];
+    const later = [
+      rec(0, 0, call('k', 30), seen(fresh(30)), 0),
+      rec(1, 0, call('k', 30), seen(conflict), 1),
+    ];
+    const v = checkScheduledRun({
+      fixture: policy,
+      steps,
+      lanes: later,
+      snapshot: modelAfter(call('k', 30)),
+    });
+    expect(v.verdict.verdict).toBe('failed');
   });
 });

@@ -17,11 +17,18 @@
  * few lanes and are separated in real time, so this is small and bounded); the contract only asks
  * that *some* serial order consistent with real time explain every outcome and the final database.
  * The failures reported are those of the derived order, which is what the lanes view shows.
+ *
+ * A declared policy `inFlightDuplicate: 'conflict'` is applied as concurrent mode applies it
+ * (`in-flight.ts`, on a history with one interval per step, so the lanes of a group overlap and
+ * steps do not): a call answered `refused: conflict` while another call under its key ran in the
+ * same group may be that in-flight answer, which changes nothing.
  */
 import type { Failure, RunVerdict } from '../../check/check-run.ts';
 import { checkInvariants } from '../../check/invariants/all-invariants.ts';
+import { inFlightConflicts } from '../../check/linearizability/in-flight.ts';
 import { diffSnapshots } from '../../check/snapshot-diff.ts';
 import type { Step } from '../../model/events.ts';
+import type { HistoryEntry } from '../../model/history.ts';
 import { type Observed, sameOutcome } from '../../model/outcome.ts';
 import { initialState, type ModelState, toSnapshot } from '../../model/state.ts';
 import { step } from '../../model/step.ts';
@@ -52,18 +59,19 @@ export const ORDER_SEARCH_MAX = 20_000;
 /** Checks a scheduled run (see the file comment for what is expected of crashes and faults). */
 export function checkScheduledRun(run: ScheduledRunRecord): ScheduledVerdict {
   const initial = initialState(run.fixture);
+  const flying = inFlightEligible(initial, run.lanes);
   const groups = groupByStep(run.lanes);
   const derived = groups.map((g) =>
     [...g].sort((a, b) => a.effectAt - b.effectAt || a.lane - b.lane),
   );
-  let walk = walkOrder(initial, derived);
+  let walk = walkOrder(initial, derived, flying);
   let differences = diffSnapshots(toSnapshot(walk.state), run.snapshot);
   let order = derived;
   if (walk.failures.length > 0 || differences.length > 0) {
-    const found = searchOrders(initial, groups, derived, run.snapshot);
+    const found = searchOrders(initial, groups, derived, flying, run.snapshot);
     if (found) {
-      order = found;
-      walk = walkOrder(initial, found);
+      order = found.order;
+      walk = walkOrder(initial, found.order, flying, found.inFlight);
       differences = [];
     }
   }
@@ -89,18 +97,36 @@ interface Walk {
   readonly expected: Map<LaneRecord, Observed>;
 }
 
+/**
+ * How a call eligible for the in-flight answer is read: `auto` takes the model's answer when it
+ * matches and the in-flight one otherwise (the derived order's reading); a set forces the
+ * in-flight reading on its members and the model's on every other call (the search's readings).
+ */
+type Reading = 'auto' | ReadonlySet<LaneRecord>;
+
 /** Steps the model through the groups in the given orders, collecting outcome failures. */
-function walkOrder(initial: ModelState, ordered: readonly (readonly LaneRecord[])[]): Walk {
+function walkOrder(
+  initial: ModelState,
+  ordered: readonly (readonly LaneRecord[])[],
+  flying: ReadonlySet<LaneRecord>,
+  reading: Reading = 'auto',
+): Walk {
   const walk: Walk = { state: initial, failures: [], expected: new Map() };
   let state = initial;
   for (const group of ordered) {
-    for (const rec of group) state = judge(state, rec, walk);
+    for (const rec of group) state = judge(state, rec, walk, flying, reading);
   }
   return { ...walk, state };
 }
 
 /** One lane against the model; records its failure (if any) and the model's answer in `walk`. */
-function judge(state: ModelState, rec: LaneRecord, walk: Walk): ModelState {
+function judge(
+  state: ModelState,
+  rec: LaneRecord,
+  walk: Walk,
+  flying: ReadonlySet<LaneRecord>,
+  reading: Reading,
+): ModelState {
   const { end, event } = rec;
   if (end.kind === 'applied') return step(state, event).state;
   if (end.kind === 'crashed') {
@@ -111,9 +137,12 @@ function judge(state: ModelState, rec: LaneRecord, walk: Walk): ModelState {
   }
   // An injected fault may surface as `error`; then nothing may have changed.
   if (end.faulted && end.observed.kind === 'error') return state;
+  // The in-flight answer of a declared policy: `refused: conflict`, and nothing changed.
+  if (reading !== 'auto' && reading.has(rec)) return state;
   const t = step(state, event);
   if (t.outcome) walk.expected.set(rec, t.outcome);
   if (event.kind === 'call' && t.outcome && !sameOutcome(t.outcome, end.observed)) {
+    if (reading === 'auto' && flying.has(rec)) return state;
     walk.failures.push({
       kind: 'outcome',
       step: rec.step,
@@ -126,29 +155,63 @@ function judge(state: ModelState, rec: LaneRecord, walk: Walk): ModelState {
   return t.state;
 }
 
-/** A set of group orders with no failure and the final database right, or undefined. */
+/**
+ * The calls that may carry the in-flight answer, decided by concurrent mode's own rule on a
+ * history where each step is one interval: the lanes of a group overlap, steps do not.
+ */
+function inFlightEligible(initial: ModelState, lanes: readonly LaneRecord[]): Set<LaneRecord> {
+  const history: HistoryEntry[] = lanes.map((rec, id) => ({
+    id,
+    client: rec.lane,
+    event: rec.event,
+    invokedAt: 2 * rec.step,
+    completedAt: 2 * rec.step + 1,
+    ...(rec.end.kind === 'observed' ? { observed: rec.end.observed } : {}),
+  }));
+  const ids = inFlightConflicts(initial, history);
+  return new Set(lanes.filter((_, id) => ids.has(id)));
+}
+
+/**
+ * Group orders (and, for calls eligible for the in-flight answer, readings) with no failure and
+ * the final database right, or undefined.
+ */
 function searchOrders(
   initial: ModelState,
   groups: readonly (readonly LaneRecord[])[],
   derived: readonly (readonly LaneRecord[])[],
+  flying: ReadonlySet<LaneRecord>,
   snapshot: Snapshot,
-): LaneRecord[][] | undefined {
+): { order: LaneRecord[][]; inFlight: Set<LaneRecord> } | undefined {
   let budget = ORDER_SEARCH_MAX;
   const chosen: LaneRecord[][] = [];
+  const inFlight = new Set<LaneRecord>();
   const visit = (i: number, state: ModelState): boolean => {
     if (i === groups.length) return diffSnapshots(toSnapshot(state), snapshot).length === 0;
+    const eligible = (groups[i] ?? []).filter((r) => flying.has(r));
     for (const order of permutationsFirst(derived[i] ?? [], groups[i] ?? [])) {
-      if (--budget < 0) return false;
-      const walk: Walk = { state, failures: [], expected: new Map() };
-      let next = state;
-      for (const rec of order) next = judge(next, rec, walk);
-      if (walk.failures.length > 0) continue;
-      chosen[i] = order;
-      if (visit(i + 1, next)) return true;
+      for (const subset of subsets(eligible)) {
+        if (--budget < 0) return false;
+        const walk: Walk = { state, failures: [], expected: new Map() };
+        const reading = new Set(subset);
+        let next = state;
+        for (const rec of order) next = judge(next, rec, walk, flying, reading);
+        if (walk.failures.length > 0) continue;
+        chosen[i] = order;
+        for (const r of eligible) inFlight.delete(r);
+        for (const r of subset) inFlight.add(r);
+        if (visit(i + 1, next)) return true;
+      }
     }
     return false;
   };
-  return visit(0, initial) ? chosen.slice(0, groups.length) : undefined;
+  return visit(0, initial) ? { order: chosen.slice(0, groups.length), inFlight } : undefined;
+}
+
+function subsets<T>(items: readonly T[]): T[][] {
+  let all: T[][] = [[]];
+  for (const item of items) all = [...all, ...all.map((s) => [...s, item])];
+  return all;
 }
 
 /** Every order of `lanes`, the derived one first. */
