@@ -50,6 +50,7 @@ export async function measureScheduledSpeed(
     fixture: DEFAULT_FIXTURE,
     callTimeoutMs: 10_000,
   });
+  await runner.ready();
   const sequence = { stepsMax: 20, races: true, recreate: typeof plugin.recreate === 'function' };
   const sample = fc.sample(runner.caseArbitrary(sequence), { numRuns: cases, seed });
   const template = new DatabaseFiles(plugin, DEFAULT_FIXTURE);

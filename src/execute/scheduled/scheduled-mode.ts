@@ -56,6 +56,8 @@ export interface ScheduledModeOptions {
 /** A scheduled-mode runner: a `ModeRunner` that draws its own cases. */
 export interface ScheduledRunner extends ModeRunner {
   caseArbitrary(options: SequenceOptions): fc.Arbitrary<GeneratedCase>;
+  /** Resolves once every lane started with the runner is up (for timing runs without start-up). */
+  ready(): Promise<void>;
   /** Runs `steps` under `schedule` directly (`execute` reads the schedule from `replay`). */
   executeScheduled(steps: readonly Step[], schedule: Schedule): Promise<ExecutedRun>;
 }
@@ -77,6 +79,7 @@ export async function scheduledRunner(
   const workers = borrowLaneWorkers(handlerPath, principals);
   const untrack = onInterrupt(() => close());
   let closed: Promise<void> | undefined;
+  let warming: Promise<void> = Promise.resolve();
   /** `reuse`: lend the workers to the next runner of this handler (a normal close). */
   const close = (reuse = false) => {
     closed ??= (async () => {
@@ -95,7 +98,8 @@ export async function scheduledRunner(
     // each, mostly tsx starting in the thread) start meanwhile and are awaited only by the
     // first group that needs them. A start failure surfaces there, or here for lane 0.
     await workers.warm(1);
-    workers.warm(Math.min(4, Math.max(1, options.workers ?? 4))).catch(() => {});
+    warming = workers.warm(Math.min(4, Math.max(1, options.workers ?? 4)));
+    warming.catch(() => {});
   } catch (thrown) {
     await close();
     throw thrown;
@@ -144,6 +148,7 @@ export async function scheduledRunner(
     },
     execute: (steps, replay) => executeScheduled(steps, scheduleOfCase(replay) ?? []),
     executeScheduled,
+    ready: () => warming,
     close: () => close(true),
   };
 }
