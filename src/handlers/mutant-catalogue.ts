@@ -116,6 +116,12 @@ export const MUTANT_CATALOGUE: readonly MutantEntry[] = [
       'Race loser surfacing a 500: lock or unique-violation errors not handled as the duplicate they are',
     mode: 'concurrent',
   },
+  {
+    name: 'busy-swallowed',
+    bug: 'Uses a deferred BEGIN and answers SQLITE_BUSY with a fresh ok, so a race loser reports a success that never committed.',
+    realWorldClass: 'Lock and serialization errors caught by a generic retry-or-succeed wrapper',
+    mode: 'scheduled',
+  },
 ];
 
 /** A bug the issue names that the catalogue cannot carry as a mutant, and why. */

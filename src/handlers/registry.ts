@@ -43,6 +43,7 @@ export const BUNDLED_HANDLERS: readonly BundledHandler[] = [
   { name: 'access-after-receipt', kind: 'mutant', file: './mutants/access-after-receipt.ts' },
   { name: 'workspace-from-receipt', kind: 'mutant', file: './mutants/workspace-from-receipt.ts' },
   { name: 'race-loser-error', kind: 'mutant', file: './mutants/race-loser-error.ts' },
+  { name: 'busy-swallowed', kind: 'mutant', file: './mutants/busy-swallowed.ts' },
 ];
 
 /** The absolute path of a bundled handler, or undefined when `name` is not one. */
