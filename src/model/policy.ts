@@ -30,7 +30,7 @@ export interface Policy {
    * What a duplicate gets while the first call under its key is still running: a replay once
    * the first commits (the contract), or `refused: conflict` at once, without waiting (Stripe,
    * the IETF Idempotency-Key draft's 409), with no effect. A serial `step` never sees a call in
-   * flight, so only the concurrent checker applies this switch, from the history's real time.
+   * flight, so the concurrent and scheduled checkers apply this switch, from real time.
    */
   readonly inFlightDuplicate: 'replay' | 'conflict';
 }
