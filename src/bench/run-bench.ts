@@ -50,7 +50,7 @@ export async function runBench(options: BenchOptions = {}): Promise<BenchReport>
   const started = performance.now();
   const memory = startMemorySampler();
   const throughput = await measureThroughput(o, memory.sample);
-  const checker = measureCheckerRuns(o);
+  const checker = await measureCheckerRuns(o);
   memory.sample();
   const kills = await measureKills(o, memory.sample);
   const partial = {
@@ -139,13 +139,13 @@ async function modePath(
   else entry.rounds.push(measured);
 }
 
-function measureCheckerRuns(o: ResolvedBenchOptions): CheckerFigure {
+async function measureCheckerRuns(o: ResolvedBenchOptions): Promise<CheckerFigure> {
   const runs = [];
   for (let i = 0; i < o.checkerRuns; i++) {
     o.onProgress(
       `checker ${i + 1}/${o.checkerRuns}: ${o.historyEntries} calls from ${o.historyClients} clients`,
     );
-    runs.push(measureChecker(o.historyEntries, o.historyClients, i + 1));
+    runs.push(await measureChecker(o.historyEntries, o.historyClients, i + 1));
   }
   return {
     entries: o.historyEntries,
