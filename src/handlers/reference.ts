@@ -7,18 +7,10 @@
 import type { CallRequest } from '../model/events.ts';
 import { type Outcome, outcome } from '../model/outcome.ts';
 import { invalidField } from '../model/validate.ts';
-import { type Principal, TOOL, WRITE_SCOPE } from '../model/world.ts';
+import { type Principal, WRITE_SCOPE } from '../model/world.ts';
 import { type Connection, defineHandler } from './plugin.ts';
-import { canonicalPayload, resultText, sqliteWorld } from './sqlite-world.ts';
-import { cachedStatement } from './statement-cache.ts';
-
-/** The arguments after validation. */
-export interface ValidRequest {
-  readonly requestId: string;
-  readonly automationId: number;
-  readonly expectedVersion: number;
-  readonly intervalMinutes: number;
-}
+import { referenceSteps, runSteps, type ValidRequest } from './reference-steps.ts';
+import { sqliteWorld } from './sqlite-world.ts';
 
 /** Rules 1–4: scope and validation, before any SQL. Returns a refusal, or the typed request. */
 export function precheck(principal: Principal, request: CallRequest): Outcome | ValidRequest {
@@ -30,49 +22,7 @@ export function precheck(principal: Principal, request: CallRequest): Outcome | 
 
 /** Rules 6–11 inside one write transaction the caller has already begun. */
 export function transactionBody(db: Connection, principal: Principal, r: ValidRequest): Outcome {
-  const visible = cachedStatement(
-    db,
-    'SELECT 1 FROM automations WHERE id = ? AND workspace_id = ?',
-  ).get(r.automationId, principal.workspace);
-  if (!visible) return outcome.refused('unavailable');
-
-  const payload = canonicalPayload(r.automationId, r.expectedVersion, r.intervalMinutes);
-  const key = [principal.workspace, principal.user, TOOL, r.requestId];
-  const old = cachedStatement(
-    db,
-    'SELECT payload, response FROM receipts WHERE workspace_id = ? AND user_id = ? AND tool = ? AND request_id = ?',
-  ).get(...key) as { payload: string; response: string } | undefined;
-  if (old) {
-    if (old.payload !== payload) return outcome.keyReuse();
-    return outcome.replayed(parseResult(old.response));
-  }
-
-  const row = cachedStatement(
-    db,
-    `UPDATE automations SET interval_minutes = ?, version = version + 1
-       WHERE id = ? AND workspace_id = ? AND version = ?
-       RETURNING id, interval_minutes, version`,
-  ).get(r.intervalMinutes, r.automationId, principal.workspace, r.expectedVersion) as
-    | { id: number; interval_minutes: number; version: number }
-    | undefined;
-  if (!row) return outcome.refused('conflict');
-  const response = resultText(row.id, row.interval_minutes, row.version);
-  cachedStatement(db, 'INSERT INTO receipts VALUES (?, ?, ?, ?, ?, ?)').run(
-    ...key,
-    payload,
-    response,
-  );
-  return outcome.fresh({ id: row.id, intervalMinutes: row.interval_minutes, version: row.version });
-}
-
-/** Parses a stored response back into a result. */
-export function parseResult(text: string): {
-  id: number;
-  intervalMinutes: number;
-  version: number;
-} {
-  const r = JSON.parse(text) as { id: number; interval_minutes: number; version: number };
-  return { id: r.id, intervalMinutes: r.interval_minutes, version: r.version };
+  return runSteps(db, principal, r, referenceSteps);
 }
 
 /**

@@ -8,7 +8,7 @@
 import type { RefusalReason } from '../../model/outcome.ts';
 import { type Principal, type Receipt, TOOL } from '../../model/world.ts';
 import type { Connection } from '../plugin.ts';
-import type { ValidRequest } from '../reference.ts';
+import type { ValidRequest } from '../reference-steps.ts';
 import { cachedStatement } from '../statement-cache.ts';
 
 /** A refusal by the business function: the automation is unavailable, or the version is stale. */

@@ -23,7 +23,8 @@ import {
 import { type Outcome, outcome } from '../../model/outcome.ts';
 import { type Principal, type Receipt, TOOL } from '../../model/world.ts';
 import { type Connection, defineHandler } from '../plugin.ts';
-import { isWriteFailure, precheck, type ValidRequest } from '../reference.ts';
+import { isWriteFailure, precheck } from '../reference.ts';
+import type { ValidRequest } from '../reference-steps.ts';
 import { isReceiptDocument, Refusal, setIntervalWrite } from './business-write.ts';
 import { libraryWorld } from './library-world.ts';
 import {

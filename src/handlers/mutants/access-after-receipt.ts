@@ -6,8 +6,8 @@
  */
 import { defineHandler } from '../plugin.ts';
 import { inImmediateTransaction, precheck } from '../reference.ts';
+import { referenceSteps, runSteps } from '../reference-steps.ts';
 import { sqliteWorld } from '../sqlite-world.ts';
-import { referenceSteps, runSteps } from './reference-steps.ts';
 
 /** The reference, except that a stored receipt answers before access is checked. */
 export default defineHandler({

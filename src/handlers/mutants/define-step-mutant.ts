@@ -5,8 +5,8 @@
  */
 import { defineHandler, type HandlerPlugin } from '../plugin.ts';
 import { inImmediateTransaction, precheck } from '../reference.ts';
+import { referenceSteps, runSteps, type TransactionSteps } from '../reference-steps.ts';
 import { sqliteWorld } from '../sqlite-world.ts';
-import { referenceSteps, runSteps, type TransactionSteps } from './reference-steps.ts';
 
 /** What a step mutant changes: its name, its bug in one line, and the steps it replaces. */
 export interface StepMutant {

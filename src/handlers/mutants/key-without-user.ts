@@ -6,8 +6,8 @@
  */
 
 import { TOOL } from '../../model/world.ts';
+import type { StoredReceipt } from '../reference-steps.ts';
 import { defineStepMutant } from './define-step-mutant.ts';
-import type { StoredReceipt } from './reference-steps.ts';
 
 /** The reference, except that the receipt lookup ignores the user. */
 export default defineStepMutant({

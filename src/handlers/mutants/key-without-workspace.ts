@@ -4,8 +4,8 @@
  * multi-tenant query missing its tenant column.
  */
 import { TOOL } from '../../model/world.ts';
+import type { StoredReceipt } from '../reference-steps.ts';
 import { defineStepMutant } from './define-step-mutant.ts';
-import type { StoredReceipt } from './reference-steps.ts';
 
 /** The reference, except that the receipt lookup ignores the workspace. */
 export default defineStepMutant({

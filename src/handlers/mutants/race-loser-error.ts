@@ -10,8 +10,8 @@ import { messageOf } from '../../errors.ts';
 import { outcome } from '../../model/outcome.ts';
 import { defineHandler } from '../plugin.ts';
 import { precheck } from '../reference.ts';
+import { referenceSteps, runSteps } from '../reference-steps.ts';
 import { sqliteWorld } from '../sqlite-world.ts';
-import { referenceSteps, runSteps } from './reference-steps.ts';
 
 /** The reference, except for a deferred transaction whose lock errors become `error`. */
 export default defineHandler({

@@ -8,8 +8,8 @@
 import { outcome } from '../../model/outcome.ts';
 import { defineHandler } from '../plugin.ts';
 import { inImmediateTransaction, isWriteFailure, precheck } from '../reference.ts';
+import { referenceSteps, runSteps } from '../reference-steps.ts';
 import { sqliteWorld } from '../sqlite-world.ts';
-import { referenceSteps, runSteps } from './reference-steps.ts';
 
 const withoutReceipt = { ...referenceSteps, insertReceipt() {} };
 

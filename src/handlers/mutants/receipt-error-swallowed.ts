@@ -4,8 +4,8 @@
  * class: a fail-open idempotency store (writing the record treated as best effort).
  */
 import { isWriteFailure } from '../reference.ts';
+import { referenceSteps } from '../reference-steps.ts';
 import { defineStepMutant } from './define-step-mutant.ts';
-import { referenceSteps } from './reference-steps.ts';
 
 /** The reference, except that a receipt-store failure is swallowed. */
 export default defineStepMutant({

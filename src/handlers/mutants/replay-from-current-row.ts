@@ -5,8 +5,8 @@
  * response (the receipt kept only as a "done" marker).
  */
 import { outcome } from '../../model/outcome.ts';
+import { payloadOf } from '../reference-steps.ts';
 import { defineStepMutant } from './define-step-mutant.ts';
-import { payloadOf } from './reference-steps.ts';
 
 /** The reference, except that a replay re-reads the row. */
 export default defineStepMutant({

@@ -5,8 +5,8 @@
  * `Idempotent-Replayed` header or flag).
  */
 import { outcome } from '../../model/outcome.ts';
+import { referenceSteps } from '../reference-steps.ts';
 import { defineStepMutant } from './define-step-mutant.ts';
-import { referenceSteps } from './reference-steps.ts';
 
 /** The reference, except that a replay is reported as fresh. */
 export default defineStepMutant({

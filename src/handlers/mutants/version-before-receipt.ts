@@ -6,7 +6,8 @@
 import { outcome } from '../../model/outcome.ts';
 import { TOOL } from '../../model/world.ts';
 import { defineHandler } from '../plugin.ts';
-import { inImmediateTransaction, parseResult, precheck } from '../reference.ts';
+import { inImmediateTransaction, precheck } from '../reference.ts';
+import { parseResult } from '../reference-steps.ts';
 import { canonicalPayload, resultText, sqliteWorld } from '../sqlite-world.ts';
 
 export default defineHandler({

@@ -4,8 +4,9 @@
  * its result"). A moved automation still replays to its old workspace; a deleted one is refused.
  * Real-world class: authorisation against stored evidence instead of the live resource.
  */
+
+import { keyOf } from '../reference-steps.ts';
 import { defineStepMutant } from './define-step-mutant.ts';
-import { keyOf } from './reference-steps.ts';
 
 /** The reference, except that a receipt's workspace stands in for the row's. */
 export default defineStepMutant({

@@ -1,14 +1,27 @@
 /**
- * The reference handler's transaction (CONTRACT rules 6–10) cut at the seams the mutants change,
- * one function per rule, so that a mutant replaces one step and its file shows only its bug.
- * `runSteps(…, referenceSteps)` behaves exactly as `transactionBody` in `reference.ts`;
- * `properties/mutants.test.ts` holds it to that.
+ * The reference handler's transaction (CONTRACT rules 6–10), one function per rule. The
+ * reference runs `runSteps(…, referenceSteps)`; a mutant replaces one step, so its file shows
+ * only its bug. Statements are prepared once per connection (statement-cache.ts).
  */
-import { type Outcome, outcome } from '../../model/outcome.ts';
-import { type CallResult, type Principal, TOOL } from '../../model/world.ts';
-import type { Connection } from '../plugin.ts';
-import { parseResult, type ValidRequest } from '../reference.ts';
-import { canonicalPayload, resultText } from '../sqlite-world.ts';
+import { type Outcome, outcome } from '../model/outcome.ts';
+import { type CallResult, type Principal, TOOL } from '../model/world.ts';
+import type { Connection } from './plugin.ts';
+import { canonicalPayload, resultText } from './sqlite-world.ts';
+import { cachedStatement } from './statement-cache.ts';
+
+/** The arguments after validation (rules 2–4). */
+export interface ValidRequest {
+  readonly requestId: string;
+  readonly automationId: number;
+  readonly expectedVersion: number;
+  readonly intervalMinutes: number;
+}
+
+/** Parses a stored response back into a result. */
+export function parseResult(text: string): CallResult {
+  const r = JSON.parse(text) as { id: number; interval_minutes: number; version: number };
+  return { id: r.id, intervalMinutes: r.interval_minutes, version: r.version };
+}
 
 /** A receipt row as stored: the canonical payload text and the committed result text. */
 export interface StoredReceipt {
@@ -44,36 +57,35 @@ export function payloadOf(r: ValidRequest): string {
 export const referenceSteps: TransactionSteps = {
   canAccess(db, principal, r) {
     return (
-      db
-        .prepare('SELECT 1 FROM automations WHERE id = ? AND workspace_id = ?')
-        .get(r.automationId, principal.workspace) !== undefined
+      cachedStatement(db, 'SELECT 1 FROM automations WHERE id = ? AND workspace_id = ?').get(
+        r.automationId,
+        principal.workspace,
+      ) !== undefined
     );
   },
   findReceipt(db, principal, r) {
-    return db
-      .prepare(
-        'SELECT payload, response FROM receipts WHERE workspace_id = ? AND user_id = ? AND tool = ? AND request_id = ?',
-      )
-      .get(...keyOf(principal, r)) as StoredReceipt | undefined;
+    return cachedStatement(
+      db,
+      'SELECT payload, response FROM receipts WHERE workspace_id = ? AND user_id = ? AND tool = ? AND request_id = ?',
+    ).get(...keyOf(principal, r)) as StoredReceipt | undefined;
   },
   answerReceipt(_db, stored, r) {
     if (stored.payload !== payloadOf(r)) return outcome.keyReuse();
     return outcome.replayed(parseResult(stored.response));
   },
   updateRow(db, principal, r) {
-    const row = db
-      .prepare(
-        `UPDATE automations SET interval_minutes = ?, version = version + 1
+    const row = cachedStatement(
+      db,
+      `UPDATE automations SET interval_minutes = ?, version = version + 1
          WHERE id = ? AND workspace_id = ? AND version = ?
          RETURNING id, interval_minutes, version`,
-      )
-      .get(r.intervalMinutes, r.automationId, principal.workspace, r.expectedVersion) as
+    ).get(r.intervalMinutes, r.automationId, principal.workspace, r.expectedVersion) as
       | { id: number; interval_minutes: number; version: number }
       | undefined;
     return row && { id: row.id, intervalMinutes: row.interval_minutes, version: row.version };
   },
   insertReceipt(db, principal, r, result) {
-    db.prepare('INSERT INTO receipts VALUES (?, ?, ?, ?, ?, ?)').run(
+    cachedStatement(db, 'INSERT INTO receipts VALUES (?, ?, ?, ?, ?, ?)').run(
       ...keyOf(principal, r),
       payloadOf(r),
       resultText(result.id, result.intervalMinutes, result.version),
