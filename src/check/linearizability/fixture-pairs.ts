@@ -269,4 +269,31 @@ export const FIXTURE_PAIRS: readonly FixturePair[] = [
       stuck: 6,
     },
   },
+  {
+    ok: [
+      {
+        name: 'c11-ok two lost writes on different rows, both needed before the store fails',
+        // Found by `run --mode concurrent --seed 45`: both lost writes must land before the
+        // storeFail (after it they could not write), so they sit back to back in one order.
+        history: [
+          call(0, 0, [0], request('r1', 1, 1, 30)),
+          call(1, 0, [0.1], request('r2', 2, 1, 30)),
+          world(2, [1, 2], { kind: 'storeFail' }),
+          call(3, 1, [3, 4], request('r3', 1, 1, 60), conflict),
+          call(4, 1, [5, 6], request('r4', 2, 1, 60), conflict),
+        ],
+      },
+    ],
+    bad: {
+      name: 'c11-bad the same, with a fresh write while the store fails',
+      history: [
+        call(0, 0, [0], request('r1', 1, 1, 30)),
+        call(1, 0, [0.1], request('r2', 2, 1, 30)),
+        world(2, [1, 2], { kind: 'storeFail' }),
+        call(3, 1, [3, 4], request('r3', 1, 2, 60), fresh(1, 60, 3)),
+        call(4, 1, [5, 6], request('r4', 2, 1, 60), conflict),
+      ],
+      stuck: 3,
+    },
+  },
 ];

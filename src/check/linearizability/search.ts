@@ -131,7 +131,11 @@ export function searchPart(
     for (let d = pool.next[dropFrom] as number; d !== NO_CALL; d = pool.next[d] as number) {
       if ((droppableInvokedAt[d] as number) > limit) return false;
       if (placed[d] || pruneIfDead(pool, d, state, path.ids.length)) continue;
-      if (justAfter !== NO_CALL && !droppablesInterfere(pool, justAfter, d)) continue;
+      // Lost calls placed back to back: a non-interfering pair commutes, so one order (by pool
+      // index) suffices; the block's last call must still interfere with what follows it.
+      if (justAfter !== NO_CALL && d < justAfter && !droppablesInterfere(pool, justAfter, d)) {
+        continue;
+      }
       const entry = droppable[d] as HistoryEntry;
       budget.steps++;
       const t = step(state, entry.event);
