@@ -8,8 +8,9 @@
  * x sees the same state without d, d makes the same write after x, and moving d later never
  * breaks real time (d has no completion, so nothing must follow it). Pushing every lost call
  * later this way gives a linearisation in which each is followed by an operation that
- * interferes with it, or ends the order. So right after placing d the search only tries
- * operations that interfere with d. Saying "interferes" too often only costs time; too rarely
+ * interferes with it, or ends the order, or is another lost call placed back to back with it
+ * (two lost calls that both must precede one operation; commuting ones in pool order). So right
+ * after placing d the search only tries operations that interfere with d, and lost calls. Saying "interferes" too often only costs time; too rarely
  * would be unsound, so anything unknown interferes.
  */
 import type { Event } from '../../model/events.ts';
