@@ -5,6 +5,7 @@ export default defineConfig({
   test: {
     include: ['properties/**/*.test.ts', 'scenarios/**/*.test.ts', 'src/**/*.test.ts'],
     pool: 'forks',
+    setupFiles: ['./vitest.setup.ts'],
     testTimeout: 120_000,
     hookTimeout: 60_000,
   },
