@@ -8,7 +8,9 @@ import { checkExpectations, type ExpectationFailure } from '../check/expectation
 import { createRunner } from '../execute/create-runner.ts';
 import { loadPlugin, resolveHandlerPath } from '../execute/load-plugin.ts';
 import type { Trace } from '../execute/trace.ts';
+import type { FixtureWithPolicy } from '../model/state.ts';
 import type { CaseFile } from '../report/case-file.ts';
+import { withPolicy } from './check-handler.ts';
 import { type Mode, resolveOptions } from './options.ts';
 
 /** What running a case came to. */
@@ -38,14 +40,16 @@ export interface RunCaseOptions {
 export async function runCase(c: CaseFile, options: RunCaseOptions = {}): Promise<CaseResult> {
   const handler = options.handler ?? c.handler;
   const mode = options.mode ?? c.mode;
+  const path = resolveHandlerPath(handler, options.cwd);
+  const plugin = await loadPlugin(path);
+  // The policy follows the handler that runs, not the one the file was saved from.
+  const { policy: _saved, ...fixture } = c.fixture as FixtureWithPolicy;
   const resolved = resolveOptions({
     handler,
     mode,
-    fixture: c.fixture,
+    fixture: withPolicy(fixture, plugin.policy, plugin.name),
     ...(options.workers ? { workers: options.workers } : {}),
   });
-  const path = resolveHandlerPath(handler, options.cwd);
-  const plugin = await loadPlugin(path);
   const runner = await createRunner(plugin, path, resolved);
   try {
     const run = await runner.execute(c.steps, c.extra);
