@@ -78,7 +78,10 @@ export function killMatrixRows(results: readonly KillResult[]): KillMatrixRow[] 
       asExpected: status === 'killed' || status === 'held',
       runsToKill: r.killed && r.runsToKill !== undefined ? String(r.runsToKill) : DASH,
       time: formatMs(r.ms),
-      shrunkLength: r.killed && r.shrunkLength !== undefined ? `${r.shrunkLength} steps` : DASH,
+      shrunkLength:
+        r.killed && r.shrunkLength !== undefined
+          ? `${r.shrunkLength} step${r.shrunkLength === 1 ? '' : 's'}`
+          : DASH,
       scenarios: scenarioCell(r.killedByScenarios, reference),
     };
   });
