@@ -25,22 +25,45 @@ export function transactionBody(db: Connection, principal: Principal, r: ValidRe
   return runSteps(db, principal, r, referenceSteps);
 }
 
+/** How a transaction begins and what its failures become; the reference's choices by default. */
+export interface TransactionStyle {
+  /** The statement that opens it. Default `BEGIN IMMEDIATE`: the write lock before the first read. */
+  readonly begin?: string;
+  /** Maps a thrown error to an outcome, or rethrows. Default: write failures become `error`. */
+  readonly onError?: (thrown: unknown) => Outcome;
+}
+
 /**
- * Runs `body` in a `BEGIN IMMEDIATE` transaction: commits what it returns, rolls back on a throw.
- * A failing write inside maps to `error` (the receipt store failing is the expected case);
- * anything else, such as SQLITE_BUSY, escapes for the harness to report.
+ * Runs `body` in a transaction: commits what it returns, rolls back on a throw. By default it
+ * begins with `BEGIN IMMEDIATE`, and a failing write inside maps to `error` (the receipt store
+ * failing is the expected case); anything else, such as SQLITE_BUSY, escapes for the harness to
+ * report. Mutants change `style` to carry their bug.
  */
-export function inImmediateTransaction(db: Connection, body: () => Outcome): Outcome {
-  db.exec('BEGIN IMMEDIATE');
+export function inTransaction(
+  db: Connection,
+  body: () => Outcome,
+  style: TransactionStyle = {},
+): Outcome {
+  db.exec(style.begin ?? 'BEGIN IMMEDIATE');
   try {
     const result = body();
     db.exec('COMMIT');
     return result;
   } catch (thrown) {
     if (db.inTransaction) db.exec('ROLLBACK');
-    if (isWriteFailure(thrown)) return outcome.error((thrown as Error).message);
-    throw thrown;
+    return (style.onError ?? mapWriteFailure)(thrown);
   }
+}
+
+/** The reference's transaction: `inTransaction` with its default style. */
+export function inImmediateTransaction(db: Connection, body: () => Outcome): Outcome {
+  return inTransaction(db, body);
+}
+
+/** Write failures become `error`; anything else is rethrown. */
+export function mapWriteFailure(thrown: unknown): Outcome {
+  if (isWriteFailure(thrown)) return outcome.error((thrown as Error).message);
+  throw thrown;
 }
 
 /** A constraint or trigger failure of a write: what a failing receipt store looks like. */

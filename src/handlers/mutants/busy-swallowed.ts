@@ -10,7 +10,7 @@
  */
 import { outcome } from '../../model/outcome.ts';
 import { defineHandler } from '../plugin.ts';
-import { isWriteFailure, precheck, transactionBody } from '../reference.ts';
+import { inTransaction, mapWriteFailure, precheck, transactionBody } from '../reference.ts';
 import { sqliteWorld } from '../sqlite-world.ts';
 
 /** Whether `thrown` is SQLITE_BUSY or one of its extended codes (e.g. SQLITE_BUSY_SNAPSHOT). */
@@ -27,22 +27,17 @@ export default defineHandler({
   call(db, principal, request) {
     const r = precheck(principal, request);
     if ('kind' in r) return r;
-    db.exec('BEGIN');
-    try {
-      const result = transactionBody(db, principal, r);
-      db.exec('COMMIT');
-      return result;
-    } catch (thrown) {
-      if (db.inTransaction) db.exec('ROLLBACK');
+    return inTransaction(db, () => transactionBody(db, principal, r), {
+      begin: 'BEGIN',
       // The bug: a lock error is taken for success.
-      if (isBusy(thrown))
-        return outcome.fresh({
-          id: r.automationId,
-          intervalMinutes: r.intervalMinutes,
-          version: r.expectedVersion + 1,
-        });
-      if (isWriteFailure(thrown)) return outcome.error((thrown as Error).message);
-      throw thrown;
-    }
+      onError: (thrown) =>
+        isBusy(thrown)
+          ? outcome.fresh({
+              id: r.automationId,
+              intervalMinutes: r.intervalMinutes,
+              version: r.expectedVersion + 1,
+            })
+          : mapWriteFailure(thrown),
+    });
   },
 });

@@ -8,11 +8,10 @@
  * outside the transaction that performs the write. Only concurrent mode can catch it.
  */
 import { outcome } from '../../model/outcome.ts';
-import { TOOL } from '../../model/world.ts';
 import { defineHandler } from '../plugin.ts';
 import { inImmediateTransaction, precheck } from '../reference.ts';
-import { parseResult } from '../reference-steps.ts';
-import { canonicalPayload, resultText, sqliteWorld } from '../sqlite-world.ts';
+import { referenceSteps as steps } from '../reference-steps.ts';
+import { sqliteWorld } from '../sqlite-world.ts';
 
 export default defineHandler({
   name: 'check-then-act',
@@ -23,42 +22,14 @@ export default defineHandler({
     const r = precheck(principal, request);
     if ('kind' in r) return r;
     // The bug: these reads run in autocommit mode, outside the transaction that writes.
-    const visible = db
-      .prepare('SELECT 1 FROM automations WHERE id = ? AND workspace_id = ?')
-      .get(r.automationId, principal.workspace);
-    if (!visible) return outcome.refused('unavailable');
-    const payload = canonicalPayload(r.automationId, r.expectedVersion, r.intervalMinutes);
-    const key = [principal.workspace, principal.user, TOOL, r.requestId];
-    const old = db
-      .prepare(
-        'SELECT payload, response FROM receipts WHERE workspace_id = ? AND user_id = ? AND tool = ? AND request_id = ?',
-      )
-      .get(...key) as { payload: string; response: string } | undefined;
-    if (old)
-      return old.payload === payload
-        ? outcome.replayed(parseResult(old.response))
-        : outcome.keyReuse();
+    if (!steps.canAccess(db, principal, r)) return outcome.refused('unavailable');
+    const stored = steps.findReceipt(db, principal, r);
+    if (stored) return steps.answerReceipt(db, stored, r);
     return inImmediateTransaction(db, () => {
-      const row = db
-        .prepare(
-          `UPDATE automations SET interval_minutes = ?, version = version + 1
-           WHERE id = ? AND workspace_id = ? AND version = ?
-           RETURNING id, interval_minutes, version`,
-        )
-        .get(r.intervalMinutes, r.automationId, principal.workspace, r.expectedVersion) as
-        | { id: number; interval_minutes: number; version: number }
-        | undefined;
-      if (!row) return outcome.refused('conflict');
-      db.prepare('INSERT INTO receipts VALUES (?, ?, ?, ?, ?, ?)').run(
-        ...key,
-        payload,
-        resultText(row.id, row.interval_minutes, row.version),
-      );
-      return outcome.fresh({
-        id: row.id,
-        intervalMinutes: row.interval_minutes,
-        version: row.version,
-      });
+      const result = steps.updateRow(db, principal, r);
+      if (!result) return outcome.refused('conflict');
+      steps.insertReceipt(db, principal, r, result);
+      return outcome.fresh(result);
     });
   },
 });

@@ -8,9 +8,8 @@
  * unexpected error. One call at a time it behaves exactly like the reference. Real-world class:
  * `db.transaction()` defaults and `BEGIN` without `IMMEDIATE` in SQLite code.
  */
-import { outcome } from '../../model/outcome.ts';
 import { defineHandler } from '../plugin.ts';
-import { isWriteFailure, precheck, transactionBody } from '../reference.ts';
+import { inTransaction, precheck, transactionBody } from '../reference.ts';
 import { sqliteWorld } from '../sqlite-world.ts';
 
 export default defineHandler({
@@ -21,15 +20,7 @@ export default defineHandler({
   call(db, principal, request) {
     const r = precheck(principal, request);
     if ('kind' in r) return r;
-    db.exec('BEGIN'); // the bug: not BEGIN IMMEDIATE
-    try {
-      const result = transactionBody(db, principal, r);
-      db.exec('COMMIT');
-      return result;
-    } catch (thrown) {
-      if (db.inTransaction) db.exec('ROLLBACK');
-      if (isWriteFailure(thrown)) return outcome.error((thrown as Error).message);
-      throw thrown;
-    }
+    // The bug: a deferred BEGIN, not BEGIN IMMEDIATE.
+    return inTransaction(db, () => transactionBody(db, principal, r), { begin: 'BEGIN' });
   },
 });

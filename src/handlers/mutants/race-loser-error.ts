@@ -9,8 +9,7 @@
 import { messageOf } from '../../errors.ts';
 import { outcome } from '../../model/outcome.ts';
 import { defineHandler } from '../plugin.ts';
-import { precheck } from '../reference.ts';
-import { referenceSteps, runSteps } from '../reference-steps.ts';
+import { inTransaction, precheck, transactionBody } from '../reference.ts';
 import { sqliteWorld } from '../sqlite-world.ts';
 
 /** The reference, except for a deferred transaction whose lock errors become `error`. */
@@ -22,14 +21,10 @@ export default defineHandler({
   call(db, principal, request) {
     const r = precheck(principal, request);
     if ('kind' in r) return r;
-    db.exec('BEGIN');
-    try {
-      const answer = runSteps(db, principal, r, referenceSteps);
-      db.exec('COMMIT');
-      return answer;
-    } catch (thrown) {
-      if (db.inTransaction) db.exec('ROLLBACK');
-      return outcome.error(messageOf(thrown));
-    }
+    // The bug: a deferred BEGIN, and every database error (the race loser's lock error too) is `error`.
+    return inTransaction(db, () => transactionBody(db, principal, r), {
+      begin: 'BEGIN',
+      onError: (thrown) => outcome.error(messageOf(thrown)),
+    });
   },
 });

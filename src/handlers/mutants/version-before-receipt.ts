@@ -4,11 +4,11 @@
  * instead of replayed. Real-world class: optimistic concurrency bolted on before idempotency.
  */
 import { outcome } from '../../model/outcome.ts';
-import { TOOL } from '../../model/world.ts';
 import { defineHandler } from '../plugin.ts';
 import { inImmediateTransaction, precheck } from '../reference.ts';
-import { parseResult } from '../reference-steps.ts';
-import { canonicalPayload, resultText, sqliteWorld } from '../sqlite-world.ts';
+import { referenceSteps, runSteps } from '../reference-steps.ts';
+import { sqliteWorld } from '../sqlite-world.ts';
+import { cachedStatement } from '../statement-cache.ts';
 
 export default defineHandler({
   name: 'version-before-receipt',
@@ -19,34 +19,13 @@ export default defineHandler({
     const r = precheck(principal, request);
     if ('kind' in r) return r;
     return inImmediateTransaction(db, () => {
-      const row = db
-        .prepare('SELECT version FROM automations WHERE id = ? AND workspace_id = ?')
-        .get(r.automationId, principal.workspace) as { version: number } | undefined;
-      if (!row) return outcome.refused('unavailable');
-      if (row.version !== r.expectedVersion) return outcome.refused('conflict');
-      const payload = canonicalPayload(r.automationId, r.expectedVersion, r.intervalMinutes);
-      const key = [principal.workspace, principal.user, TOOL, r.requestId];
-      const old = db
-        .prepare(
-          'SELECT payload, response FROM receipts WHERE workspace_id = ? AND user_id = ? AND tool = ? AND request_id = ?',
-        )
-        .get(...key) as { payload: string; response: string } | undefined;
-      if (old)
-        return old.payload === payload
-          ? outcome.replayed(parseResult(old.response))
-          : outcome.keyReuse();
-      const version = row.version + 1;
-      db.prepare('UPDATE automations SET interval_minutes = ?, version = ? WHERE id = ?').run(
-        r.intervalMinutes,
-        version,
-        r.automationId,
-      );
-      db.prepare('INSERT INTO receipts VALUES (?, ?, ?, ?, ?, ?)').run(
-        ...key,
-        payload,
-        resultText(r.automationId, r.intervalMinutes, version),
-      );
-      return outcome.fresh({ id: r.automationId, intervalMinutes: r.intervalMinutes, version });
+      const row = cachedStatement(
+        db,
+        'SELECT version FROM automations WHERE id = ? AND workspace_id = ?',
+      ).get(r.automationId, principal.workspace) as { version: number } | undefined;
+      // The bug: the version is checked before the receipt lookup that the reference does next.
+      if (row && row.version !== r.expectedVersion) return outcome.refused('conflict');
+      return runSteps(db, principal, r, referenceSteps);
     });
   },
 });
