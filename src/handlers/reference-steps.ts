@@ -9,6 +9,9 @@ import type { Connection } from './plugin.ts';
 import { canonicalPayload, resultText } from './sqlite-world.ts';
 import { cachedStatement } from './statement-cache.ts';
 
+/** Who calls, as far as the transaction cares: the receipt key's workspace and user. */
+export type Caller = Pick<Principal, 'workspace' | 'user'>;
+
 /** The arguments after validation (rules 2–4). */
 export interface ValidRequest {
   readonly requestId: string;
@@ -32,19 +35,19 @@ export interface StoredReceipt {
 /** The reference's transaction, one step per rule. Each runs inside the caller's transaction. */
 export interface TransactionSteps {
   /** Rule 6: whether the automation exists in the principal's workspace right now. */
-  canAccess(db: Connection, principal: Principal, r: ValidRequest): boolean;
+  canAccess(db: Connection, principal: Caller, r: ValidRequest): boolean;
   /** Rule 7: the receipt stored under the call's key, if any. */
-  findReceipt(db: Connection, principal: Principal, r: ValidRequest): StoredReceipt | undefined;
+  findReceipt(db: Connection, principal: Caller, r: ValidRequest): StoredReceipt | undefined;
   /** Rule 7: the answer when a receipt exists: the stored result replayed, or key reuse. */
   answerReceipt(db: Connection, stored: StoredReceipt, r: ValidRequest): Outcome;
   /** Rules 8–9: the versioned update; the new row, or undefined on a version conflict. */
-  updateRow(db: Connection, principal: Principal, r: ValidRequest): CallResult | undefined;
+  updateRow(db: Connection, principal: Caller, r: ValidRequest): CallResult | undefined;
   /** Rule 10: stores the receipt; throws a constraint error when the receipt store fails. */
-  insertReceipt(db: Connection, principal: Principal, r: ValidRequest, result: CallResult): void;
+  insertReceipt(db: Connection, principal: Caller, r: ValidRequest, result: CallResult): void;
 }
 
 /** The receipt key of a call, in column order: workspace, user, tool, request id. */
-export function keyOf(principal: Principal, r: ValidRequest): [string, string, string, string] {
+export function keyOf(principal: Caller, r: ValidRequest): [string, string, string, string] {
   return [principal.workspace, principal.user, TOOL, r.requestId];
 }
 
@@ -96,7 +99,7 @@ export const referenceSteps: TransactionSteps = {
 /** Rules 6–10 in the contract's order, with the given steps. The caller owns the transaction. */
 export function runSteps(
   db: Connection,
-  principal: Principal,
+  principal: Caller,
   r: ValidRequest,
   steps: TransactionSteps,
 ): Outcome {

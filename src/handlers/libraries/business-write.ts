@@ -8,8 +8,7 @@
 import type { RefusalReason } from '../../model/outcome.ts';
 import { type Principal, type Receipt, TOOL } from '../../model/world.ts';
 import type { Connection } from '../plugin.ts';
-import type { ValidRequest } from '../reference-steps.ts';
-import { cachedStatement } from '../statement-cache.ts';
+import { referenceSteps, type ValidRequest } from '../reference-steps.ts';
 
 /** A refusal by the business function: the automation is unavailable, or the version is stale. */
 export class Refusal extends Error {
@@ -35,27 +34,16 @@ export function setIntervalWrite(
   r: ValidRequest,
 ): Receipt {
   const write = db.transaction((): Receipt => {
-    const visible = cachedStatement(
-      db,
-      'SELECT 1 FROM automations WHERE id = ? AND workspace_id = ?',
-    ).get(r.automationId, principal.workspace);
-    if (!visible) throw new Refusal('unavailable');
-    const row = cachedStatement(
-      db,
-      `UPDATE automations SET interval_minutes = ?, version = version + 1
-         WHERE id = ? AND workspace_id = ? AND version = ?
-         RETURNING id, interval_minutes, version`,
-    ).get(r.intervalMinutes, r.automationId, principal.workspace, r.expectedVersion) as
-      | { id: number; interval_minutes: number; version: number }
-      | undefined;
-    if (!row) throw new Refusal('conflict');
+    if (!referenceSteps.canAccess(db, principal, r)) throw new Refusal('unavailable');
+    const result = referenceSteps.updateRow(db, principal, r);
+    if (!result) throw new Refusal('conflict');
     return {
       workspace: principal.workspace,
       user: principal.user,
       tool: TOOL,
       requestId: r.requestId,
       payload: { id: r.automationId, version: r.expectedVersion, interval: r.intervalMinutes },
-      result: { id: row.id, intervalMinutes: row.interval_minutes, version: row.version },
+      result,
     };
   });
   return write.immediate();
