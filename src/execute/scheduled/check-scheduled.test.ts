@@ -123,8 +123,16 @@ describe('checkScheduledRun', () => {
         verdict: 'ok',
       });
     });
-    it('failed: after commit, the change is missing', () => {
-      expect(check(steps, crashed(true), modelAfter()).verdict.verdict).toBe('failed');
+    it('ok: after a commit, the change is missing (a handler may die between two commits)', () => {
+      expect(check(steps, crashed(true), modelAfter()).verdict).toEqual({ verdict: 'ok' });
+    });
+    it('failed: after a commit, the change is missing, yet a retry replays it', () => {
+      const retry: Step[] = [call('k', 30), call('k', 30)];
+      const lanes = [
+        rec(0, 0, call('k', 30), { kind: 'crashed', committed: true }, 0),
+        rec(1, 0, call('k', 30), seen(replayed(30)), 1),
+      ];
+      expect(check(retry, lanes, modelAfter()).verdict.verdict).toBe('failed');
     });
   });
 

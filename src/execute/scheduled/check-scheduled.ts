@@ -5,9 +5,10 @@
  * itself, so it knows what a concurrent run can only guess. It knows the order in which the lanes
  * of a group took effect (the grant of each call's commit), so it derives one serial order and
  * checks the model along it, exactly as sequential mode does, with expected-versus-actual per call.
- * It knows whether a crashed call committed before it died, so a crash is not "may or may not
- * have happened": before commit the model expects nothing changed, after it the call's change
- * (its outcome is unknown, the client never heard). And it knows which calls had a statement
+ * It knows whether a crashed call committed before it died: before any commit the model expects
+ * nothing changed; after one, first the call's change (its outcome is unknown, the client never
+ * heard), and, if that does not fit, nothing changed, since a handler that commits more than once
+ * (a library's claim, then its write) may die between its commits. And it knows which calls had a statement
  * fault injected: such a call may answer `error`, and then must have changed nothing; a call that
  * recovered (retried the statement) must answer what the model says.
  *
@@ -53,6 +54,8 @@ export interface ScheduledVerdict {
   readonly trace: Trace;
 }
 
+const NONE: ReadonlySet<LaneRecord> = new Set();
+
 /** Most group orders the search walks before it gives up and keeps the derived order's failures. */
 export const ORDER_SEARCH_MAX = 20_000;
 
@@ -71,7 +74,7 @@ export function checkScheduledRun(run: ScheduledRunRecord): ScheduledVerdict {
     const found = searchOrders(initial, groups, derived, flying, run.snapshot);
     if (found) {
       order = found.order;
-      walk = walkOrder(initial, found.order, flying, found.inFlight);
+      walk = walkOrder(initial, found.order, flying, found.inFlight, found.noEffect);
       differences = [];
     }
   }
@@ -110,11 +113,12 @@ function walkOrder(
   ordered: readonly (readonly LaneRecord[])[],
   flying: ReadonlySet<LaneRecord>,
   reading: Reading = 'auto',
+  noEffect: ReadonlySet<LaneRecord> = NONE,
 ): Walk {
   const walk: Walk = { state: initial, failures: [], expected: new Map() };
   let state = initial;
   for (const group of ordered) {
-    for (const rec of group) state = judge(state, rec, walk, flying, reading);
+    for (const rec of group) state = judge(state, rec, walk, flying, reading, noEffect);
   }
   return { ...walk, state };
 }
@@ -126,11 +130,12 @@ function judge(
   walk: Walk,
   flying: ReadonlySet<LaneRecord>,
   reading: Reading,
+  noEffect: ReadonlySet<LaneRecord> = NONE,
 ): ModelState {
   const { end, event } = rec;
   if (end.kind === 'applied') return step(state, event).state;
   if (end.kind === 'crashed') {
-    if (!end.committed) return state;
+    if (!end.committed || noEffect.has(rec)) return state;
     const t = step(state, event);
     if (t.outcome) walk.expected.set(rec, t.outcome);
     return t.state;
@@ -182,30 +187,42 @@ function searchOrders(
   derived: readonly (readonly LaneRecord[])[],
   flying: ReadonlySet<LaneRecord>,
   snapshot: Snapshot,
-): { order: LaneRecord[][]; inFlight: Set<LaneRecord> } | undefined {
+): { order: LaneRecord[][]; inFlight: Set<LaneRecord>; noEffect: Set<LaneRecord> } | undefined {
   let budget = ORDER_SEARCH_MAX;
   const chosen: LaneRecord[][] = [];
   const inFlight = new Set<LaneRecord>();
+  const noEffect = new Set<LaneRecord>();
   const visit = (i: number, state: ModelState): boolean => {
     if (i === groups.length) return diffSnapshots(toSnapshot(state), snapshot).length === 0;
-    const eligible = (groups[i] ?? []).filter((r) => flying.has(r));
-    for (const order of permutationsFirst(derived[i] ?? [], groups[i] ?? [])) {
+    const group = groups[i] ?? [];
+    const eligible = group.filter((r) => flying.has(r));
+    // A call that crashed after a COMMIT may still not have taken effect: a handler that commits
+    // more than once (a claim, then the write) can die between its commits. The database decides.
+    const uncertain = group.filter((r) => r.end.kind === 'crashed' && r.end.committed);
+    for (const order of permutationsFirst(derived[i] ?? [], group)) {
       for (const subset of subsets(eligible)) {
-        if (--budget < 0) return false;
-        const walk: Walk = { state, failures: [], expected: new Map() };
-        const reading = new Set(subset);
-        let next = state;
-        for (const rec of order) next = judge(next, rec, walk, flying, reading);
-        if (walk.failures.length > 0) continue;
-        chosen[i] = order;
-        for (const r of eligible) inFlight.delete(r);
-        for (const r of subset) inFlight.add(r);
-        if (visit(i + 1, next)) return true;
+        for (const dropped of subsets(uncertain)) {
+          if (--budget < 0) return false;
+          const walk: Walk = { state, failures: [], expected: new Map() };
+          const reading = new Set(subset);
+          const none = new Set(dropped);
+          let next = state;
+          for (const rec of order) next = judge(next, rec, walk, flying, reading, none);
+          if (walk.failures.length > 0) continue;
+          chosen[i] = order;
+          for (const r of eligible) inFlight.delete(r);
+          for (const r of subset) inFlight.add(r);
+          for (const r of uncertain) noEffect.delete(r);
+          for (const r of dropped) noEffect.add(r);
+          if (visit(i + 1, next)) return true;
+        }
       }
     }
     return false;
   };
-  return visit(0, initial) ? { order: chosen.slice(0, groups.length), inFlight } : undefined;
+  return visit(0, initial)
+    ? { order: chosen.slice(0, groups.length), inFlight, noEffect }
+    : undefined;
 }
 
 function subsets<T>(items: readonly T[]): T[][] {
