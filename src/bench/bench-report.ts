@@ -3,6 +3,7 @@
  * whole), rendered as a table by `report/format-bench.ts`. Times are seconds, memory megabytes.
  */
 import type { Mode } from '../api/options.ts';
+import type { ResolvedBenchOptions } from './bench-options.ts';
 
 /** Where the figures came from. */
 export interface MachineInfo {
@@ -110,16 +111,10 @@ export interface TargetCheck {
 /** The whole bench. */
 export interface BenchReport {
   readonly machine: MachineInfo;
-  readonly config: {
-    readonly handler: string;
-    readonly quick: boolean;
-    readonly rounds: number;
-    readonly runsPerRound: number;
-    readonly stepsMax: number;
-    readonly workers: number;
-    readonly seed: number;
-    readonly killSeeds: number;
-  };
+  readonly config: Pick<
+    ResolvedBenchOptions,
+    'handler' | 'quick' | 'rounds' | 'runsPerRound' | 'stepsMax' | 'workers' | 'seed' | 'killSeeds'
+  >;
   readonly throughput: ThroughputSection;
   readonly kills: readonly KillFigure[];
   readonly checker: CheckerFigure;
