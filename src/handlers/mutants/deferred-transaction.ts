@@ -8,12 +8,19 @@
  * unexpected error. One call at a time it behaves exactly like the reference. Real-world class:
  * `db.transaction()` defaults and `BEGIN` without `IMMEDIATE` in SQLite code.
  */
-import { defineStepMutant } from './define-step-mutant.ts';
+import { defineHandler } from '../plugin.ts';
+import { inTransaction, precheck, transactionBody } from '../reference.ts';
+import { sqliteWorld } from '../sqlite-world.ts';
 
-export default defineStepMutant({
+export default defineHandler({
   name: 'deferred-transaction',
   description:
     'Uses a deferred BEGIN and lets SQLITE_BUSY escape, so the loser of a race fails with an unexpected error.',
-  // The bug: a deferred BEGIN, not BEGIN IMMEDIATE.
-  style: () => ({ begin: 'BEGIN' }),
+  ...sqliteWorld,
+  call(db, principal, request) {
+    const r = precheck(principal, request);
+    if ('kind' in r) return r;
+    // The bug: a deferred BEGIN, not BEGIN IMMEDIATE.
+    return inTransaction(db, () => transactionBody(db, principal, r), { begin: 'BEGIN' });
+  },
 });

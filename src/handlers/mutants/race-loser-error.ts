@@ -8,13 +8,23 @@
  */
 import { messageOf } from '../../errors.ts';
 import { outcome } from '../../model/outcome.ts';
-import { defineStepMutant } from './define-step-mutant.ts';
+import { defineHandler } from '../plugin.ts';
+import { inTransaction, precheck, transactionBody } from '../reference.ts';
+import { sqliteWorld } from '../sqlite-world.ts';
 
 /** The reference, except for a deferred transaction whose lock errors become `error`. */
-export default defineStepMutant({
+export default defineHandler({
   name: 'race-loser-error',
   description:
     'Uses a deferred BEGIN and maps every database error to `error`, so the loser of a race reports an internal error.',
-  // The bug: a deferred BEGIN, and every database error (the race loser's lock error too) is `error`.
-  style: () => ({ begin: 'BEGIN', onError: (thrown) => outcome.error(messageOf(thrown)) }),
+  ...sqliteWorld,
+  call(db, principal, request) {
+    const r = precheck(principal, request);
+    if ('kind' in r) return r;
+    // The bug: a deferred BEGIN, and every database error (the race loser's lock error too) is `error`.
+    return inTransaction(db, () => transactionBody(db, principal, r), {
+      begin: 'BEGIN',
+      onError: (thrown) => outcome.error(messageOf(thrown)),
+    });
+  },
 });
