@@ -60,9 +60,10 @@ export async function checkHandler(options: CheckOptions = {}): Promise<CheckRes
   const handlerPath = resolveHandlerPath(o.handler);
   let fatal: unknown;
   const loaded = await loadPlugin(handlerPath);
-  // Calls in this thread get a timer race; concurrent and scheduled modes time out their workers.
+  // Calls in this thread (sequential mode; scheduled mode's plain steps) get a timer race;
+  // calls on workers (concurrent mode; scheduled mode's lanes) are timed out there.
   const plugin =
-    o.mode === 'sequential'
+    o.mode !== 'concurrent'
       ? withCallTimeout(loaded, o.callTimeoutMs, (hang) => {
           fatal ??= hang;
         })

@@ -1,13 +1,15 @@
 /**
  * Brings an open connection's database back to the template's contents and schema, keeping the
- * connection (and whatever the handler cached on it) warm. Only the bench's raw loop uses this,
- * between sequences and outside its timed part, so every sequence starts from the state the
- * harness gives it; the modes always get a truly fresh database.
+ * connection (and whatever the handler cached on it) warm. The bench's raw loop uses it between
+ * sequences, outside its timed part, so every sequence starts from the state the harness gives
+ * it; scheduled mode uses it before each run on the database its lanes share.
  *
  * The template is read once. A reset then deletes and re-inserts every table's rows, and touches
  * the schema only when the run changed it (a failure trigger left behind, a table created): a
  * schema change makes SQLite reload the schema on the next statement, a cost of fresh databases
- * that the ceiling must not pay.
+ * that the ceiling must not pay. Whether the schema changed is read from `PRAGMA schema_version`,
+ * which every DDL statement bumps, so an unchanged schema costs one pragma; the statements a
+ * reset runs are prepared once per connection.
  */
 import Database from 'better-sqlite3';
 import type { Connection } from '../handlers/plugin.ts';
@@ -47,22 +49,54 @@ export function templateResetter(templatePath: string): ResetToTemplate {
   } finally {
     source.close();
   }
-  return (db) => reset(db, wanted, tables);
+  const prepared = new WeakMap<Connection, Prepared>();
+  return (db) => {
+    let p = prepared.get(db);
+    if (!p) {
+      p = prepare(db, tables);
+      prepared.set(db, p);
+    }
+    reset(db, p, wanted, tables);
+  };
 }
 
-function reset(db: Connection, wanted: readonly SchemaObject[], tables: readonly TableRows[]) {
+/** One connection's statements for resets, and the schema version it last saw aligned. */
+interface Prepared {
+  aligned: number | undefined;
+  readonly clear: readonly Database.Statement[];
+  readonly insert: readonly Database.Statement[];
+}
+
+function prepare(db: Connection, tables: readonly TableRows[]): Prepared {
+  return {
+    aligned: undefined,
+    clear: tables.map((t) => db.prepare(`DELETE FROM main.${quote(t.name)}`)),
+    insert: tables.map((t) =>
+      db.prepare(
+        `INSERT INTO main.${quote(t.name)} VALUES (${Array(t.columns).fill('?').join(', ')})`,
+      ),
+    ),
+  };
+}
+
+function reset(
+  db: Connection,
+  p: Prepared,
+  wanted: readonly SchemaObject[],
+  tables: readonly TableRows[],
+) {
   if (db.inTransaction) db.exec('ROLLBACK');
   const foreignKeys = db.pragma('foreign_keys', { simple: true });
   if (foreignKeys) db.pragma('foreign_keys = OFF');
   db.exec('BEGIN IMMEDIATE');
   try {
-    alignSchema(db, wanted);
-    for (const t of tables) {
-      db.exec(`DELETE FROM main.${quote(t.name)}`);
-      if (t.rows.length === 0) continue;
-      const insert = db.prepare(
-        `INSERT INTO main.${quote(t.name)} VALUES (${Array(t.columns).fill('?').join(', ')})`,
-      );
+    if (p.aligned === undefined || schemaVersion(db) !== p.aligned) {
+      alignSchema(db, wanted);
+      p.aligned = schemaVersion(db);
+    }
+    for (const [i, t] of tables.entries()) {
+      (p.clear[i] as Database.Statement).run();
+      const insert = p.insert[i] as Database.Statement;
       for (const row of t.rows) insert.run(row);
     }
     db.exec('COMMIT');
@@ -91,6 +125,10 @@ function alignSchema(db: Connection, wanted: readonly SchemaObject[]): void {
     .filter((w) => w.sql !== null && !current.some((c) => same(c, w)))
     .sort((a, b) => order.indexOf(a.type) - order.indexOf(b.type));
   for (const w of missing) db.exec(w.sql as string);
+}
+
+function schemaVersion(db: Connection): number {
+  return db.pragma('schema_version', { simple: true }) as number;
 }
 
 function objects(db: Connection): SchemaObject[] {

@@ -4,18 +4,17 @@
  * following yield points the coordinator would grant to this lane anyway, which the worker passes
  * without parking (never the point a crash or fault is planned at), reporting them with its next
  * report. The trace is the same as with one hand-off per point; only the hand-offs are saved.
- * Free (a batch of plain steps), nothing parks and every statement is logged.
  */
 import type { MessagePort } from 'node:worker_threads';
 import type { Observed } from '../../model/outcome.ts';
 import {
   Grant,
   type GrantCode,
-  type LoggedStatement,
   type PassedPoint,
   type Report,
   type StatementEnd,
 } from './protocol.ts';
+import type { StatementGate } from './scheduled-connection.ts';
 
 /** What a gated call plans: where it parks for sure. */
 export interface GatePlan {
@@ -25,19 +24,18 @@ export interface GatePlan {
   readonly faultAt: number;
 }
 
-const FREE: GatePlan = { parkAtStart: false, parkAtReply: false, crashAt: -1, faultAt: -1 };
+const NONE: GatePlan = { parkAtStart: false, parkAtReply: false, crashAt: -1, faultAt: -1 };
 
 /** One worker's gate. */
-export class LaneGate {
-  gated = false;
-  private plan = FREE;
+export class LaneGate implements StatementGate {
+  readonly gated = true;
+  private plan = NONE;
   private budget = 0;
   private yieldIndex = 0;
   private writes = 0;
   private passing = false;
   private last: StatementEnd | undefined;
   private passed: PassedPoint[] = [];
-  private log: LoggedStatement[] = [];
   private readonly slot: Int32Array;
   private readonly doorbell: Int32Array;
 
@@ -50,17 +48,15 @@ export class LaneGate {
     this.doorbell = new Int32Array(doorbell);
   }
 
-  /** Starts a command: gated under `plan`, or free (no plan). */
-  reset(plan?: GatePlan): void {
-    this.gated = plan !== undefined;
-    this.plan = plan ?? FREE;
+  /** Starts a command under `plan`. */
+  reset(plan: GatePlan): void {
+    this.plan = plan;
     this.budget = 0;
     this.yieldIndex = this.plan.parkAtStart ? -1 : 0;
     this.writes = 0;
     this.passing = false;
     this.last = undefined;
     this.passed = [];
-    this.log = [];
   }
 
   /** Sends a report without waiting. */
@@ -76,9 +72,8 @@ export class LaneGate {
     return this.park({ type: 'start' });
   }
 
-  /** Before a statement: the grant when it parks, `pass` when it goes on (or runs free). */
+  /** Before a statement: the grant when it parks, `pass` when it goes on under the budget. */
   statement(sql: string, write: boolean): GrantCode | 'pass' {
-    if (!this.gated) return 'pass';
     this.yieldIndex++;
     const writeIndex = write ? this.writes++ : -1;
     const planned =
@@ -93,10 +88,9 @@ export class LaneGate {
     return this.park({ type: 'statement', sql, write, ...this.takeEnds() });
   }
 
-  /** Records how a statement ended (for the next report, or in the free log). */
-  ended(sql: string, end: StatementEnd): void {
-    if (!this.gated) this.log.push({ sql, ...end });
-    else if (this.passing) (this.passed.at(-1) as PassedPoint).end = end;
+  /** Records how a statement ended, for the next report. */
+  ended(_sql: string, end: StatementEnd): void {
+    if (this.passing) (this.passed.at(-1) as PassedPoint).end = end;
     else this.last = end;
   }
 
@@ -120,13 +114,6 @@ export class LaneGate {
       return undefined;
     }
     return this.park(report);
-  }
-
-  /** The statements a free run logged. */
-  takeLog(): LoggedStatement[] {
-    const log = this.log;
-    this.log = [];
-    return log;
   }
 
   /** A gated world event is over: reports how its last statements ended. */

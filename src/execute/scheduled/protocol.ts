@@ -38,19 +38,6 @@ export type GrantCode = (typeof Grant)[keyof typeof Grant];
 /** World events a worker applies through the plugin (scope changes stay on the coordinator). */
 export type DatabaseEvent = Exclude<WorldEvent, { kind: 'revoke' } | { kind: 'restore' }>;
 
-/** One event of a free batch: a call with the principal as it stands then, or a world event. */
-export type BatchItem =
-  | { readonly kind: 'call'; readonly principal: Principal; readonly event: CallEvent }
-  | { readonly kind: 'world'; readonly event: DatabaseEvent };
-
-/** What a free batch item came to: the call's outcome (none for a world event) and its statements. */
-export interface BatchResult {
-  readonly observed?: Observed;
-  readonly log: readonly LoggedStatement[];
-  /** The handler left a transaction open; the worker rolled it back. */
-  readonly leaked: boolean;
-}
-
 /** Coordinator → worker. */
 export type Command =
   /**
@@ -71,12 +58,7 @@ export type Command =
       readonly faultAt: number;
     }
   /** One world event, gated: park before every statement. */
-  | { readonly type: 'world'; readonly dbPath: string; readonly event: DatabaseEvent }
-  /**
-   * Consecutive plain steps with nothing to decide (no other lane, no crash, no fault), run
-   * straight through in order: one message each way for the lot instead of one per statement.
-   */
-  | { readonly type: 'batch'; readonly dbPath: string; readonly items: readonly BatchItem[] };
+  | { readonly type: 'world'; readonly dbPath: string; readonly event: DatabaseEvent };
 
 /** How the statement a worker last ran ended. */
 export interface StatementEnd {
@@ -84,11 +66,6 @@ export interface StatementEnd {
   readonly result: string;
   /** It made writes durable: a commit, or a write outside any transaction. */
   readonly durable: boolean;
-}
-
-/** A statement run without parking (a plain step), as the worker logged it. */
-export interface LoggedStatement extends StatementEnd {
-  readonly sql: string;
 }
 
 /**
@@ -144,8 +121,6 @@ export type Report =
       readonly passed: readonly PassedPoint[];
       readonly leaked: boolean;
     }
-  /** A free batch finished: one result per item, in order. */
-  | { readonly type: 'batchDone'; readonly results: readonly BatchResult[] }
   /** After a crash grant: the handler's stack has unwound; nothing reached the database. */
   | { readonly type: 'crashed' }
   | { readonly type: 'failed'; readonly error: ErrorData };

@@ -1,19 +1,18 @@
 /**
  * Scheduled execution of one sequence on a fresh database. A concurrent group runs gated under
  * its schedule entry (`step-coordinator.ts`), and so does a plain call whose entry plans a crash
- * or a fault, which needs the yield points. Every other plain step has nothing to decide, so
- * consecutive ones go to lane 0's worker as one batch, run straight through: one message each way
- * for the lot. Scope changes are the coordinator's own. Each run starts from the template
- * (`shared-database.ts`), and the coordinator's connection reads the final snapshot.
+ * or a fault, which needs the yield points. Every other plain step has nothing to decide, so the
+ * coordinator runs it itself (`plain-steps.ts`). Scope changes are the coordinator's own. Each run
+ * starts from the template (`shared-database.ts`), and the coordinator's connection reads the
+ * final snapshot.
  */
-import { ReceiptcheckError } from '../../errors.ts';
 import { type Schedule, stepScheduleAt } from '../../generate/schedule.ts';
 import type { HandlerPlugin } from '../../handlers/plugin.ts';
 import type { CallEvent, Event, Step } from '../../model/events.ts';
 import { checkSnapshotShape } from '../../model/outcome-shape.ts';
 import { type Fixture, type Snapshot, withWriteScope } from '../../model/world.ts';
 import type { LaneWorkers } from './lane-workers.ts';
-import type { BatchItem, BatchResult } from './protocol.ts';
+import type { PlainResult, PlainSteps } from './plain-steps.ts';
 import type { LaneRecord, TraceEntry } from './scheduled-trace.ts';
 import type { SharedDatabase } from './shared-database.ts';
 import { hasWriteScope, runGatedStep, type StepContext } from './step-coordinator.ts';
@@ -22,6 +21,8 @@ import { hasWriteScope, runGatedStep, type StepContext } from './step-coordinato
 export interface RunContext {
   readonly plugin: HandlerPlugin;
   readonly database: SharedDatabase;
+  /** Runs plain steps on the coordinator's connection to `database`. */
+  readonly plain: PlainSteps;
   readonly workers: LaneWorkers;
   readonly fixture: Fixture;
   readonly callTimeoutMs: number;
@@ -37,13 +38,6 @@ export interface ScheduledExecution {
   readonly snapshot: Snapshot;
 }
 
-/** A plain step waiting in the batch: where it stands, and what lane 0's worker is to do. */
-interface Pending {
-  readonly step: number;
-  readonly event: Exclude<Event, { kind: 'concurrent' }>;
-  readonly item?: BatchItem;
-}
-
 /** Runs `steps` under `schedule`. On any error every worker is stopped, so the next run starts clean. */
 export async function runScheduled(
   ctx: RunContext,
@@ -51,11 +45,11 @@ export async function runScheduled(
   schedule: Schedule,
 ): Promise<ScheduledExecution> {
   ctx.database.reset();
-  const path = ctx.database.path;
+  ctx.plain.startRun();
   ctx.workers.setScopes(ctx.fixture.principals, hasWriteScope);
   const run: StepContext = {
     workers: ctx.workers,
-    dbPath: path,
+    dbPath: ctx.database.path,
     principals: ctx.fixture.principals,
     entries: [],
     callTimeoutMs: ctx.callTimeoutMs,
@@ -64,21 +58,14 @@ export async function runScheduled(
     runAheadMax: ctx.runAheadMax,
   };
   const lanes: LaneRecord[] = [];
-  let pending: Pending[] = [];
-  const flush = async () => {
-    lanes.push(...(await runBatch(run, pending)));
-    pending = [];
-  };
   try {
     for (const [i, s] of steps.entries()) {
       const plan = stepScheduleAt(schedule, i);
       if (s.kind === 'concurrent' || (s.kind === 'call' && (plan.crash || plan.fault))) {
-        await flush();
         const events = s.kind === 'concurrent' ? s.events : [s];
         lanes.push(...(await runGatedStep(run, i, events, plan)));
-      } else pending.push(plainStep(run, i, s));
+      } else lanes.push(await runPlainStep(run, ctx.plain, i, s));
     }
-    await flush();
     const snapshot = checkSnapshotShape(ctx.plugin.snapshot(ctx.database.db), ctx.plugin.name);
     return { lanes, entries: run.entries, snapshot };
   } catch (thrown) {
@@ -87,105 +74,65 @@ export async function runScheduled(
   }
 }
 
-/** Queues a plain step: a scope change takes effect at once; a call carries the principal as it stands. */
-function plainStep(
+/**
+ * Runs a plain step on the coordinator: a scope change takes effect at once, a call carries the
+ * principal as it stands; its statements go into the trace as lane 0's.
+ */
+async function runPlainStep(
   run: StepContext,
+  plain: PlainSteps,
   step: number,
   event: Exclude<Step, { kind: 'concurrent' }>,
-): Pending {
+): Promise<LaneRecord> {
+  const at = run.entries.length;
+  const record = (end: LaneRecord['end']): LaneRecord => ({
+    step,
+    lane: 0,
+    event,
+    end,
+    effectAt: at,
+  });
+  const note = (point: 'scope' | 'world', sql: string) =>
+    run.entries.push({ step, lane: 0, point, grant: 'run', sql, result: 'ok' });
   switch (event.kind) {
     case 'revoke':
     case 'restore': {
       const granted = event.kind === 'restore';
       run.principals = withWriteScope(run.principals, event.client, granted);
       Atomics.store(run.workers.scopes, event.client, granted ? 1 : 0);
-      return { step, event };
+      note('scope', `${event.kind} client ${event.client + 1}`);
+      return record({ kind: 'applied' });
     }
     case 'call': {
-      if (event.delivery === 'lostRequest') return { step, event };
+      if (event.delivery === 'lostRequest')
+        return record({ kind: 'observed', observed: { kind: 'notSent' }, faulted: false });
       const principal = run.principals[event.client];
       if (!principal)
         throw new RangeError(`step ${step + 1}: no principal for client ${event.client}`);
-      return { step, event, item: { kind: 'call', principal, event } };
+      const result = await plain.call(principal, event);
+      logStatements(run, step, result);
+      if (!result.observed)
+        throw new Error(`the call at step ${step + 1} came back without an outcome`);
+      return record({ kind: 'observed', observed: result.observed, faulted: false });
     }
     default:
-      return { step, event, item: { kind: 'world', event } };
+      note('world', describeWorld(event));
+      logStatements(run, step, plain.world(event));
+      return record({ kind: 'applied' });
   }
 }
 
-/** Runs the queued plain steps as one batch on lane 0; records their statements and outcomes. */
-async function runBatch(run: StepContext, pending: readonly Pending[]): Promise<LaneRecord[]> {
-  const items = pending.flatMap((p) => (p.item ? [p.item] : []));
-  let results: readonly BatchResult[] = [];
-  if (items.length > 0) {
-    const worker = await run.workers.get(0);
-    worker.send({ type: 'batch', dbPath: run.dbPath, items });
-    const report = worker.next(run.callTimeoutMs * items.length);
-    if (report?.type === 'failed') throw ReceiptcheckError.fromData(report.error);
-    if (report?.type !== 'batchDone') {
-      await run.workers.kill(0);
-      throw new ReceiptcheckError(
-        'E_CALL_TIMEOUT',
-        `steps ${(pending[0]?.step ?? 0) + 1}–${(pending.at(-1)?.step ?? 0) + 1}: a call did not return within ${run.callTimeoutMs} ms (a hung call, or a handler waiting on something outside the database)`,
-      );
-    }
-    results = report.results;
-  }
-  let next = 0;
-  return pending.map(({ step, event, item }) => {
-    const at = run.entries.length;
-    if (!item) {
-      if (event.kind === 'call')
-        return {
-          step,
-          lane: 0,
-          event,
-          end: { kind: 'observed', observed: { kind: 'notSent' }, faulted: false },
-          effectAt: at,
-        };
-      run.entries.push({
-        step,
-        lane: 0,
-        point: 'scope',
-        grant: 'run',
-        sql: `${event.kind} client ${(event as { client: number }).client + 1}`,
-        result: 'ok',
-      });
-      return { step, lane: 0, event, end: { kind: 'applied' }, effectAt: at };
-    }
-    const r = results[next++];
-    if (!r) throw new Error(`the batch returned no result for step ${step + 1}`);
-    if (event.kind !== 'call')
-      run.entries.push({
-        step,
-        lane: 0,
-        point: 'world',
-        grant: 'run',
-        sql: describeWorld(event),
-        result: 'ok',
-      });
-    for (const s of r.log)
-      run.entries.push({
-        step,
-        lane: 0,
-        point: 'statement',
-        grant: 'run',
-        sql: s.sql,
-        result: s.result,
-        ...(s.durable ? { durable: true } : {}),
-      });
-    if (event.kind !== 'call')
-      return { step, lane: 0, event, end: { kind: 'applied' }, effectAt: at };
-    if (!r.observed)
-      throw new Error(`the batch returned no outcome for the call at step ${step + 1}`);
-    return {
+function logStatements(run: StepContext, step: number, result: PlainResult): void {
+  for (const s of result.log)
+    run.entries.push({
       step,
       lane: 0,
-      event,
-      end: { kind: 'observed', observed: r.observed, faulted: false },
-      effectAt: at,
-    };
-  });
+      point: 'statement',
+      grant: 'run',
+      sql: s.sql,
+      result: s.result,
+      ...(s.durable ? { durable: true } : {}),
+    });
 }
 
 /** A world event in a few words, for the lanes view. */

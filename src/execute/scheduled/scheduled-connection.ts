@@ -23,8 +23,7 @@
 import Database from 'better-sqlite3';
 import type { Connection } from '../../handlers/plugin.ts';
 import { BUSY_TIMEOUT_MS } from '../databases.ts';
-import type { LaneGate } from './lane-gate.ts';
-import { Grant } from './protocol.ts';
+import { Grant, type GrantCode, type StatementEnd } from './protocol.ts';
 import { transactionFor } from './proxied-transaction.ts';
 import { ScheduledStatement } from './scheduled-statement.ts';
 import {
@@ -47,6 +46,22 @@ export class CrashSignal extends Error {
   }
 }
 
+/**
+ * Where a connection's statements are let through: a lane's gate (`lane-gate.ts`, parks at each
+ * point until granted) or the coordinator's statement log (`statement-log.ts`, lets everything
+ * through and writes it down).
+ */
+export interface StatementGate {
+  /** Whether statements are yield points (else they run at once and are only logged). */
+  readonly gated: boolean;
+  /** Before a statement: the grant when it parked, `pass` when it goes on. */
+  statement(sql: string, write: boolean): GrantCode | 'pass';
+  /** How the statement ended. */
+  ended(sql: string, end: StatementEnd): void;
+  /** The statement hit a lock a busy handler would wait out: parks to retry it; returns the grant. */
+  blocked(code: string, timeoutMs: number): GrantCode;
+}
+
 /** The real connection, its proxy, and the per-call state the yield points need. */
 export class ScheduledConnection {
   readonly proxy: Connection;
@@ -62,7 +77,7 @@ export class ScheduledConnection {
 
   constructor(
     readonly real: Database.Database,
-    private readonly gate: LaneGate,
+    private readonly gate: StatementGate,
   ) {
     this.totalChanges = real.prepare('SELECT total_changes()').pluck();
     this.baseline = this.totalChanges.get() as number;
@@ -108,12 +123,23 @@ export class ScheduledConnection {
   }
 
   /**
-   * Forgets changes so far, so `durable` only counts what commits from now on. For the worker,
-   * after it rolled back a transaction the handler left open (behind the proxy's back).
+   * Forgets changes so far, so `durable` only counts what commits from now on: after a rollback
+   * behind the proxy's back, and on the coordinator's connection after each reset to the template.
    */
   resetBaseline(): void {
     this.holdsSnapshot = false;
     this.baseline = this.totalChanges.get() as number;
+  }
+
+  /**
+   * Rolls back a transaction the handler left open (it would hold the lock against every other
+   * lane); true when there was one.
+   */
+  rollbackLeak(): boolean {
+    if (this.crashedHere || !this.real.inTransaction) return false;
+    this.real.exec('ROLLBACK');
+    this.resetBaseline();
+    return true;
   }
 
   /** Dies at this point: the real connection closes (rolling back) and the proxy is poisoned. */

@@ -20,6 +20,7 @@ import { DatabaseFiles } from '../databases.ts';
 import type { ExecutedRun, GeneratedCase, ModeRunner } from '../mode-runner.ts';
 import { checkScheduledRun } from './check-scheduled.ts';
 import { borrowLaneWorkers, returnLaneWorkers } from './lane-workers.ts';
+import { PlainSteps } from './plain-steps.ts';
 import { renderLanes } from './render-lanes.ts';
 import { runScheduled } from './run-scheduled.ts';
 import { type ScheduledDetail, scheduleOfCase } from './scheduled-detail.ts';
@@ -94,9 +95,9 @@ export async function scheduledRunner(
     return closed;
   };
   try {
-    // Lane 0 runs every plain step, so the first run needs it; the others (a quarter second
-    // each, mostly tsx starting in the thread) start meanwhile and are awaited only by the
-    // first group that needs them. A start failure surfaces there, or here for lane 0.
+    // Lane 0 is started before the first run, so a plugin that cannot load in a worker fails
+    // here; the others (a quarter second each, mostly tsx starting in the thread) start
+    // meanwhile and are awaited only by the first group that needs them.
     await workers.warm(1);
     warming = workers.warm(Math.min(4, Math.max(1, options.workers ?? 4)));
     warming.catch(() => {});
@@ -107,6 +108,7 @@ export async function scheduledRunner(
   const ctx = {
     plugin,
     database,
+    plain: new PlainSteps(plugin, database.db),
     workers,
     fixture: options.fixture,
     callTimeoutMs: options.callTimeoutMs,

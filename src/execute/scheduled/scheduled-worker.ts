@@ -3,8 +3,8 @@
  * TypeScript plugins load here from the CLI and from vitest). It loads the plugin once, keeps one
  * connection (opened by the harness with busy timeout 0) for the run's database, and carries out
  * one command at a time, through the proxied connection of `scheduled-connection.ts`: a gated
- * call (parked at its start, before every statement and before its reply), a gated world event,
- * or a batch of plain steps run straight through, sent back with the statements they ran.
+ * call (parked at its start, before every statement and before its reply) or a gated world
+ * event. Plain steps never come here: the coordinator runs them itself (`run-scheduled.ts`).
  *
  * Never throws at the coordinator: failures come back as `failed` reports with `{code, message}`.
  */
@@ -15,14 +15,7 @@ import { withWriteScope } from '../../model/world.ts';
 import { applyCall, applyWorldEvent } from '../apply-event.ts';
 import { loadPlugin } from '../load-plugin.ts';
 import { LaneGate } from './lane-gate.ts';
-import {
-  type BatchItem,
-  type BatchResult,
-  type Command,
-  Grant,
-  type Report,
-  type ScheduledWorkerData,
-} from './protocol.ts';
+import { type Command, Grant, type Report, type ScheduledWorkerData } from './protocol.ts';
 import { ScheduledConnection } from './scheduled-connection.ts';
 import { openSharedConnection } from './shared-database.ts';
 
@@ -54,40 +47,15 @@ async function carryOut(command: Command): Promise<void> {
   if (!plugin) throw new Error('the plugin did not load');
   const conn = connect(command.dbPath);
   switch (command.type) {
-    case 'batch':
-      gate.post({ type: 'batchDone', results: await runBatch(plugin, conn, command.items) });
-      return;
     case 'world':
       gate.reset(WORLD);
       conn.faultable = false;
       applyWorldEvent(plugin, conn.proxy, command.event);
-      gate.done(rollbackLeak(conn));
+      gate.done(conn.rollbackLeak());
       return;
     case 'call':
       return gatedCall(plugin, conn, command);
   }
-}
-
-/** Free steps in order, nothing parked; each with the statements it ran. */
-async function runBatch(
-  p: HandlerPlugin,
-  conn: ScheduledConnection,
-  items: readonly BatchItem[],
-): Promise<BatchResult[]> {
-  gate.reset();
-  const results: BatchResult[] = [];
-  for (const item of items) {
-    if (item.kind === 'world') {
-      conn.faultable = false;
-      applyWorldEvent(p, conn.proxy, item.event);
-      results.push({ log: gate.takeLog(), leaked: rollbackLeak(conn) });
-    } else {
-      conn.faultable = true;
-      const observed = await applyCall(p, conn.proxy, item.principal, item.event);
-      results.push({ observed, log: gate.takeLog(), leaked: rollbackLeak(conn) });
-    }
-  }
-  return results;
 }
 
 /** One call, parked at its start, before each statement and before its reply. */
@@ -110,7 +78,7 @@ async function gatedCall(
     gate.post({ type: 'crashed' });
     return;
   }
-  if (gate.reply(observed, rollbackLeak(conn)) === Grant.crash) crashAt(conn);
+  if (gate.reply(observed, conn.rollbackLeak()) === Grant.crash) crashAt(conn);
 }
 
 /** A crash before the handler ran or after it returned: the connection dies, nothing is sent. */
@@ -120,14 +88,6 @@ function crashAt(conn: ScheduledConnection): void {
   } catch {
     gate.post({ type: 'crashed' });
   }
-}
-
-/** A transaction the handler left open would hold the lock against every other lane. */
-function rollbackLeak(conn: ScheduledConnection): boolean {
-  if (conn.crashed || !conn.real.inTransaction) return false;
-  conn.real.exec('ROLLBACK');
-  conn.resetBaseline();
-  return true;
 }
 
 function connect(path: string): ScheduledConnection {

@@ -1,0 +1,54 @@
+/**
+ * Plain steps (a call with no crash or fault planned, a world event) have nothing to decide, so
+ * the coordinator runs them itself, in order, on its own connection to the run's database while
+ * every lane is idle: no thread hand-off, no message. The connection goes through the same proxy
+ * as a lane's (`scheduled-connection.ts`) with a statement log for its gate, so the trace shows
+ * every statement a plain step ran, as it would a lane's.
+ */
+import type Database from 'better-sqlite3';
+import type { Connection, HandlerPlugin } from '../../handlers/plugin.ts';
+import type { CallEvent } from '../../model/events.ts';
+import type { Observed } from '../../model/outcome.ts';
+import type { Principal } from '../../model/world.ts';
+import { applyCall, applyWorldEvent } from '../apply-event.ts';
+import type { DatabaseEvent } from './protocol.ts';
+import { ScheduledConnection } from './scheduled-connection.ts';
+import { type LoggedStatement, StatementLog } from './statement-log.ts';
+
+/** What one plain step did: the call's outcome (none for a world event) and its statements. */
+export interface PlainResult {
+  readonly observed?: Observed;
+  readonly log: readonly LoggedStatement[];
+}
+
+/** The coordinator's runner of plain steps, on one connection for the runner's life. */
+export class PlainSteps {
+  private readonly log = new StatementLog();
+  private readonly conn: ScheduledConnection;
+
+  constructor(
+    private readonly plugin: HandlerPlugin,
+    db: Connection,
+  ) {
+    this.conn = new ScheduledConnection(db as Database.Database, this.log);
+  }
+
+  /** The database was just reset: what it changed is not this run's doing. */
+  startRun(): void {
+    this.conn.resetBaseline();
+  }
+
+  /** Calls the handler as `principal`. */
+  async call(principal: Principal, event: CallEvent): Promise<PlainResult> {
+    const observed = await applyCall(this.plugin, this.conn.proxy, principal, event);
+    this.conn.rollbackLeak();
+    return { observed, log: this.log.take() };
+  }
+
+  /** Applies a world event through the plugin. */
+  world(event: DatabaseEvent): PlainResult {
+    applyWorldEvent(this.plugin, this.conn.proxy, event);
+    this.conn.rollbackLeak();
+    return { log: this.log.take() };
+  }
+}
