@@ -12,6 +12,7 @@ import {
   type GrantCode,
   type PassedPoint,
   type Report,
+  Slot,
   type StatementEnd,
 } from './protocol.ts';
 import type { StatementGate } from './scheduled-connection.ts';
@@ -36,6 +37,9 @@ export class LaneGate implements StatementGate {
   private passing = false;
   private last: StatementEnd | undefined;
   private passed: PassedPoint[] = [];
+  /** The command being carried out (-1 outside any), and its reports so far. */
+  private command = -1;
+  private seq = 0;
   private readonly slot: Int32Array;
   private readonly doorbell: Int32Array;
 
@@ -48,8 +52,10 @@ export class LaneGate implements StatementGate {
     this.doorbell = new Int32Array(doorbell);
   }
 
-  /** Starts a command under `plan`. */
-  reset(plan: GatePlan): void {
+  /** Starts command `command` under `plan`. */
+  reset(command: number, plan: GatePlan): void {
+    this.command = command;
+    this.seq = 0;
     this.plan = plan;
     this.budget = 0;
     this.yieldIndex = this.plan.parkAtStart ? -1 : 0;
@@ -61,7 +67,8 @@ export class LaneGate implements StatementGate {
 
   /** Sends a report without waiting. */
   post(report: Report): void {
-    this.port.postMessage(report);
+    const stamped = { ...report, command: this.command, seq: this.command === -1 ? 0 : this.seq++ };
+    this.port.postMessage(stamped);
     Atomics.add(this.doorbell, 0, 1);
     Atomics.notify(this.doorbell, 0);
   }
@@ -129,12 +136,21 @@ export class LaneGate implements StatementGate {
     return prev ? { prev, passed } : { passed };
   }
 
+  /** Reports, then waits for the next grant: until the grant count moves, whatever wakes the thread. */
   private park(report: Report): GrantCode {
-    // Reset before posting: the coordinator may grant as soon as it reads the report.
-    Atomics.store(this.slot, 0, Grant.parked);
+    // Read before posting: the coordinator may grant as soon as it reads the report.
+    const count = Atomics.load(this.slot, Slot.count);
+    Atomics.store(this.slot, Slot.grant, Grant.parked);
     this.post(report);
-    Atomics.wait(this.slot, 0, Grant.parked);
-    this.budget = Atomics.load(this.slot, 1);
-    return Atomics.load(this.slot, 0) as GrantCode;
+    while (Atomics.load(this.slot, Slot.count) === count)
+      Atomics.wait(this.slot, Slot.count, count);
+    this.budget = Atomics.load(this.slot, Slot.budget);
+    const grant = Atomics.load(this.slot, Slot.grant) as GrantCode;
+    if (grant < Grant.run || grant > Grant.giveUp) {
+      const message = `scheduled worker: its grant slot held ${grant}, not a grant`;
+      this.post({ type: 'failed', error: { code: 'E_WORKER', message } });
+      throw new Error(message);
+    }
+    return grant;
   }
 }

@@ -11,7 +11,14 @@ import {
   Worker,
 } from 'node:worker_threads';
 import { ReceiptcheckError } from '../../errors.ts';
-import type { Command, GrantCode, Report, ScheduledWorkerData } from './protocol.ts';
+import {
+  type CommandBody,
+  type GrantCode,
+  type Report,
+  type ScheduledWorkerData,
+  Slot,
+  type Stamped,
+} from './protocol.ts';
 
 const ENTRY = fileURLToPath(new URL('../workers/ts-worker-entry.mjs', import.meta.url));
 const MODULE = new URL('./scheduled-worker.ts', import.meta.url).href;
@@ -33,11 +40,14 @@ export class LaneWorker {
   private exited: number | undefined;
   private error: Error | undefined;
   private loaded = false;
+  /** The last command's id, and how many of its reports were read. */
+  private command = 0;
+  private seq = 0;
 
   /** Starts the thread; call `ready()` before sending it anything. */
   constructor(handlerPath: string, shared: SharedMemory) {
     const { port1, port2 } = new MessageChannel();
-    const slot = new SharedArrayBuffer(8);
+    const slot = new SharedArrayBuffer(4 * Slot.size);
     const data: ScheduledWorkerData = {
       tsEntry: MODULE,
       handlerPath,
@@ -88,16 +98,19 @@ export class LaneWorker {
     }
   }
 
-  /** Sends a command; the worker runs it when idle. */
-  send(command: Command): void {
-    this.port.postMessage(command);
+  /** Sends a command; the worker runs it when idle. Reports of earlier commands are dropped from now on. */
+  send(command: CommandBody): void {
+    this.command++;
+    this.seq = 0;
+    this.port.postMessage({ ...command, id: this.command });
   }
 
   /** Lets the parked worker go on with `grant`, passing up to `budget` points before it parks again. */
   grant(grant: GrantCode, budget = 0): void {
-    Atomics.store(this.slot, 1, budget);
-    Atomics.store(this.slot, 0, grant);
-    Atomics.notify(this.slot, 0);
+    Atomics.store(this.slot, Slot.budget, budget);
+    Atomics.store(this.slot, Slot.grant, grant);
+    Atomics.add(this.slot, Slot.count, 1);
+    Atomics.notify(this.slot, Slot.count);
   }
 
   /**
@@ -128,7 +141,24 @@ export class LaneWorker {
     await this.thread.terminate();
   }
 
+  /**
+   * The next report of the current command, if one is waiting. A report of an earlier command
+   * (nothing it says can matter any more) is dropped, a failure never; one out of order stops
+   * the run.
+   */
   private take(): Report | undefined {
-    return receiveMessageOnPort(this.port)?.message as Report | undefined;
+    for (;;) {
+      const report = receiveMessageOnPort(this.port)?.message as Stamped | undefined;
+      if (!report) return undefined;
+      if (report.type === 'failed') return report;
+      if (report.command === -1 || report.command === this.command) {
+        if (report.command === this.command && report.seq !== this.seq++)
+          throw new ReceiptcheckError(
+            'E_WORKER',
+            `a scheduled-mode worker's report ${report.seq} (${report.type}) of command ${report.command} came out of order: the scheduler cannot trust this run`,
+          );
+        return report;
+      }
+    }
   }
 }

@@ -6,8 +6,13 @@
  *   The coordinator reads reports synchronously with `receiveMessageOnPort`, so it never needs its
  *   event loop while a step runs;
  * - shared memory for the hand-off itself: each worker parks on its own grant slot
- *   (`Atomics.wait`) until the coordinator stores a `Grant` there and notifies it, and every report
- *   rings one doorbell word shared by all workers, on which the coordinator waits.
+ *   (`Atomics.wait`) until the coordinator stores a `Grant` there, bumps the slot's grant count
+ *   and notifies it, and every report rings one doorbell word shared by all workers, on which the
+ *   coordinator waits.
+ * Nothing is left to timing: a worker goes on only when the grant count moved (a wake-up without
+ * a grant parks it again), and every report is stamped with the command it belongs to and its
+ * number within it, so the coordinator drops what belongs to an earlier command and stops with
+ * `E_WORKER` on a report out of order, rather than act on the wrong one.
  * The write scopes of the principals live in shared memory too, so a call reads its scope at the
  * moment its start is granted, not when its command was sent.
  * Errors cross as plain `{code, message}` data.
@@ -38,8 +43,14 @@ export type GrantCode = (typeof Grant)[keyof typeof Grant];
 /** World events a worker applies through the plugin (scope changes stay on the coordinator). */
 export type DatabaseEvent = Exclude<WorldEvent, { kind: 'revoke' } | { kind: 'restore' }>;
 
-/** Coordinator → worker. */
-export type Command =
+/** The Int32 words of a worker's grant slot. */
+export const Slot = { grant: 0, budget: 1, count: 2, size: 3 } as const;
+
+/** A report as it crosses: stamped with its command's id (-1 outside any) and its number within it. */
+export type Stamped = Report & { readonly command: number; readonly seq: number };
+
+/** Coordinator → worker, as the coordinator writes it (`LaneWorker.send` numbers it). */
+export type CommandBody =
   /**
    * One call, gated: park before every statement, and at its start and before its reply when
    * asked. Those two points only matter for a crash planned there, or (the start) for a scope
@@ -59,6 +70,9 @@ export type Command =
     }
   /** One world event, gated: park before every statement. */
   | { readonly type: 'world'; readonly dbPath: string; readonly event: DatabaseEvent };
+
+/** Coordinator → worker, as it crosses: `id` numbers a worker's commands from 1. */
+export type Command = CommandBody & { readonly id: number };
 
 /** How the statement a worker last ran ended. */
 export interface StatementEnd {
@@ -132,7 +146,7 @@ export interface ScheduledWorkerData {
   readonly handlerPath: string;
   /** The worker's end of its private channel. */
   readonly port: MessagePort;
-  /** Two Int32s: this worker's grant slot, and its run-ahead budget (points it may pass). */
+  /** Three Int32s (`Slot`): the grant, the run-ahead budget (points it may pass), the grant count. */
   readonly slot: SharedArrayBuffer;
   /** One Int32 shared by every worker: bumped after each report. */
   readonly doorbell: SharedArrayBuffer;

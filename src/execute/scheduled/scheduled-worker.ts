@@ -48,7 +48,7 @@ async function carryOut(command: Command): Promise<void> {
   const conn = connect(command.dbPath);
   switch (command.type) {
     case 'world':
-      gate.reset(WORLD);
+      gate.reset(command.id, WORLD);
       conn.faultable = false;
       applyWorldEvent(plugin, conn.proxy, command.event);
       gate.done(conn.rollbackLeak());
@@ -64,7 +64,7 @@ async function gatedCall(
   conn: ScheduledConnection,
   command: Extract<Command, { type: 'call' }>,
 ): Promise<void> {
-  gate.reset(command);
+  gate.reset(command.id, command);
   conn.faultable = true;
   if (command.parkAtStart && gate.start() === Grant.crash) {
     crashAt(conn);
