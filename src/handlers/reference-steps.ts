@@ -6,7 +6,7 @@
 import { type Outcome, outcome } from '../model/outcome.ts';
 import { type CallResult, type Principal, TOOL } from '../model/world.ts';
 import type { Connection } from './plugin.ts';
-import { canonicalPayload, resultText } from './sqlite-world.ts';
+import { canonicalPayload, parseResult, resultText } from './sqlite-world.ts';
 import { cachedStatement } from './statement-cache.ts';
 
 /** Who calls, as far as the transaction cares: the receipt key's workspace and user. */
@@ -18,12 +18,6 @@ export interface ValidRequest {
   readonly automationId: number;
   readonly expectedVersion: number;
   readonly intervalMinutes: number;
-}
-
-/** Parses a stored response back into a result. */
-export function parseResult(text: string): CallResult {
-  const r = JSON.parse(text) as { id: number; interval_minutes: number; version: number };
-  return { id: r.id, intervalMinutes: r.interval_minutes, version: r.version };
 }
 
 /** A receipt row as stored: the canonical payload text and the committed result text. */

@@ -3,7 +3,7 @@
  * setup, world events, the receipt-store failure trigger and the snapshot. The reference handler
  * and every mutant build on this, so a mutant differs from the reference only in its `call`.
  */
-import type { Fixture, Receipt, Snapshot } from '../model/world.ts';
+import type { CallResult, Fixture, Receipt, Snapshot } from '../model/world.ts';
 import { compareReceiptKeys } from '../model/world.ts';
 import type { Connection, HandlerPlugin } from './plugin.ts';
 import { cachedStatement } from './statement-cache.ts';
@@ -72,14 +72,7 @@ export const sqliteWorld: Omit<HandlerPlugin, 'name' | 'description' | 'call'> =
     const receipts = cachedStatement(
       db,
       'SELECT workspace_id, user_id, tool, request_id, payload, response FROM receipts',
-    ).all() as {
-      workspace_id: string;
-      user_id: string;
-      tool: string;
-      request_id: string;
-      payload: string;
-      response: string;
-    }[];
+    ).all() as ReceiptRow[];
     return {
       automations: automations.map((r) => ({
         id: r.id,
@@ -92,25 +85,29 @@ export const sqliteWorld: Omit<HandlerPlugin, 'name' | 'description' | 'call'> =
   },
 };
 
-function toReceipt(r: {
+/** A `receipts` row as the article's schema stores it. */
+interface ReceiptRow {
   workspace_id: string;
   user_id: string;
   tool: string;
   request_id: string;
   payload: string;
   response: string;
-}): Receipt {
-  const result = JSON.parse(r.response) as {
-    id: number;
-    interval_minutes: number;
-    version: number;
-  };
+}
+
+/** Parses a stored response (`resultText`'s output) back into a result. */
+export function parseResult(text: string): CallResult {
+  const r = JSON.parse(text) as { id: number; interval_minutes: number; version: number };
+  return { id: r.id, intervalMinutes: r.interval_minutes, version: r.version };
+}
+
+function toReceipt(r: ReceiptRow): Receipt {
   return {
     workspace: r.workspace_id,
     user: r.user_id,
     tool: r.tool,
     requestId: r.request_id,
     payload: JSON.parse(r.payload),
-    result: { id: result.id, intervalMinutes: result.interval_minutes, version: result.version },
+    result: parseResult(r.response),
   };
 }

@@ -6,7 +6,7 @@
  */
 import { outcome } from '../../model/outcome.ts';
 import type { ReceiptPayload } from '../../model/world.ts';
-import { parseResult } from '../reference-steps.ts';
+import { parseResult } from '../sqlite-world.ts';
 import { defineStepMutant } from './define-step-mutant.ts';
 
 /** The reference, except that the payload comparison ignores the target id. */

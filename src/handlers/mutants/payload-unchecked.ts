@@ -5,7 +5,7 @@
  * idempotency key trusted without a request fingerprint.
  */
 import { outcome } from '../../model/outcome.ts';
-import { parseResult } from '../reference-steps.ts';
+import { parseResult } from '../sqlite-world.ts';
 import { defineStepMutant } from './define-step-mutant.ts';
 
 /** The reference, except that the stored payload is never compared. */
