@@ -20,11 +20,6 @@ export function precheck(principal: Principal, request: CallRequest): Outcome | 
   return request as ValidRequest;
 }
 
-/** Rules 6–11 inside one write transaction the caller has already begun. */
-export function transactionBody(db: Connection, principal: Principal, r: ValidRequest): Outcome {
-  return runSteps(db, principal, r, referenceSteps);
-}
-
 /** How a transaction begins and what its failures become; the reference's choices by default. */
 export interface TransactionStyle {
   /** The statement that opens it. Default `BEGIN IMMEDIATE`: the write lock before the first read. */
@@ -80,6 +75,6 @@ export default defineHandler({
   call(db, principal, request) {
     const checked = precheck(principal, request);
     if ('kind' in checked) return checked;
-    return inImmediateTransaction(db, () => transactionBody(db, principal, checked));
+    return inImmediateTransaction(db, () => runSteps(db, principal, checked, referenceSteps));
   },
 });

@@ -9,9 +9,8 @@
  * can catch it (scheduled mode; concurrent mode by luck).
  */
 import { outcome } from '../../model/outcome.ts';
-import { defineHandler } from '../plugin.ts';
-import { inTransaction, mapWriteFailure, precheck, transactionBody } from '../reference.ts';
-import { sqliteWorld } from '../sqlite-world.ts';
+import { mapWriteFailure } from '../reference.ts';
+import { defineStepMutant } from './define-step-mutant.ts';
 
 /** Whether `thrown` is SQLITE_BUSY or one of its extended codes (e.g. SQLITE_BUSY_SNAPSHOT). */
 function isBusy(thrown: unknown): boolean {
@@ -19,25 +18,20 @@ function isBusy(thrown: unknown): boolean {
   return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
 }
 
-export default defineHandler({
+export default defineStepMutant({
   name: 'busy-swallowed',
   description:
     'Uses a deferred BEGIN and answers SQLITE_BUSY with a fresh ok, so a race loser reports a success that never committed.',
-  ...sqliteWorld,
-  call(db, principal, request) {
-    const r = precheck(principal, request);
-    if ('kind' in r) return r;
-    return inTransaction(db, () => transactionBody(db, principal, r), {
-      begin: 'BEGIN',
-      // The bug: a lock error is taken for success.
-      onError: (thrown) =>
-        isBusy(thrown)
-          ? outcome.fresh({
-              id: r.automationId,
-              intervalMinutes: r.intervalMinutes,
-              version: r.expectedVersion + 1,
-            })
-          : mapWriteFailure(thrown),
-    });
-  },
+  style: (r) => ({
+    begin: 'BEGIN',
+    // The bug: a lock error is taken for success.
+    onError: (thrown) =>
+      isBusy(thrown)
+        ? outcome.fresh({
+            id: r.automationId,
+            intervalMinutes: r.intervalMinutes,
+            version: r.expectedVersion + 1,
+          })
+        : mapWriteFailure(thrown),
+  }),
 });

@@ -8,19 +8,12 @@
  * unexpected error. One call at a time it behaves exactly like the reference. Real-world class:
  * `db.transaction()` defaults and `BEGIN` without `IMMEDIATE` in SQLite code.
  */
-import { defineHandler } from '../plugin.ts';
-import { inTransaction, precheck, transactionBody } from '../reference.ts';
-import { sqliteWorld } from '../sqlite-world.ts';
+import { defineStepMutant } from './define-step-mutant.ts';
 
-export default defineHandler({
+export default defineStepMutant({
   name: 'deferred-transaction',
   description:
     'Uses a deferred BEGIN and lets SQLITE_BUSY escape, so the loser of a race fails with an unexpected error.',
-  ...sqliteWorld,
-  call(db, principal, request) {
-    const r = precheck(principal, request);
-    if ('kind' in r) return r;
-    // The bug: a deferred BEGIN, not BEGIN IMMEDIATE.
-    return inTransaction(db, () => transactionBody(db, principal, r), { begin: 'BEGIN' });
-  },
+  // The bug: a deferred BEGIN, not BEGIN IMMEDIATE.
+  style: () => ({ begin: 'BEGIN' }),
 });

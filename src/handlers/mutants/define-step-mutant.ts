@@ -1,21 +1,28 @@
 /**
- * Declares a mutant that is the reference handler with some transaction steps replaced: same
- * prechecks, same `BEGIN IMMEDIATE` transaction, same error mapping. Most catalogue entries are
- * one such replacement, which keeps each mutant's file down to its bug.
+ * Declares a mutant that is the reference handler with some transaction steps replaced, or its
+ * transaction style (begin statement, error mapping) changed: same prechecks otherwise. Most
+ * catalogue entries are one such replacement, which keeps each mutant's file down to its bug.
  */
 import { defineHandler, type HandlerPlugin } from '../plugin.ts';
-import { inImmediateTransaction, precheck } from '../reference.ts';
-import { referenceSteps, runSteps, type TransactionSteps } from '../reference-steps.ts';
+import { inTransaction, precheck, type TransactionStyle } from '../reference.ts';
+import {
+  referenceSteps,
+  runSteps,
+  type TransactionSteps,
+  type ValidRequest,
+} from '../reference-steps.ts';
 import { sqliteWorld } from '../sqlite-world.ts';
 
-/** What a step mutant changes: its name, its bug in one line, and the steps it replaces. */
+/** What a step mutant changes: its name, its bug in one line, and the steps or style it replaces. */
 export interface StepMutant {
   readonly name: string;
   readonly description: string;
-  readonly steps: Partial<TransactionSteps>;
+  readonly steps?: Partial<TransactionSteps>;
+  /** The transaction style for a call (default: the reference's `BEGIN IMMEDIATE`, write failures as `error`). */
+  readonly style?: (r: ValidRequest) => TransactionStyle;
 }
 
-/** A plugin that runs the reference with `mutant.steps` swapped in. */
+/** A plugin that runs the reference with `mutant.steps` and `mutant.style` swapped in. */
 export function defineStepMutant(mutant: StepMutant): HandlerPlugin {
   const steps: TransactionSteps = { ...referenceSteps, ...mutant.steps };
   return defineHandler({
@@ -25,7 +32,7 @@ export function defineStepMutant(mutant: StepMutant): HandlerPlugin {
     call(db, principal, request) {
       const r = precheck(principal, request);
       if ('kind' in r) return r;
-      return inImmediateTransaction(db, () => runSteps(db, principal, r, steps));
+      return inTransaction(db, () => runSteps(db, principal, r, steps), mutant.style?.(r));
     },
   });
 }

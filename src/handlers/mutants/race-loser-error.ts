@@ -8,23 +8,13 @@
  */
 import { messageOf } from '../../errors.ts';
 import { outcome } from '../../model/outcome.ts';
-import { defineHandler } from '../plugin.ts';
-import { inTransaction, precheck, transactionBody } from '../reference.ts';
-import { sqliteWorld } from '../sqlite-world.ts';
+import { defineStepMutant } from './define-step-mutant.ts';
 
 /** The reference, except for a deferred transaction whose lock errors become `error`. */
-export default defineHandler({
+export default defineStepMutant({
   name: 'race-loser-error',
   description:
     'Uses a deferred BEGIN and maps every database error to `error`, so the loser of a race reports an internal error.',
-  ...sqliteWorld,
-  call(db, principal, request) {
-    const r = precheck(principal, request);
-    if ('kind' in r) return r;
-    // The bug: a deferred BEGIN, and every database error (the race loser's lock error too) is `error`.
-    return inTransaction(db, () => transactionBody(db, principal, r), {
-      begin: 'BEGIN',
-      onError: (thrown) => outcome.error(messageOf(thrown)),
-    });
-  },
+  // The bug: a deferred BEGIN, and every database error (the race loser's lock error too) is `error`.
+  style: () => ({ begin: 'BEGIN', onError: (thrown) => outcome.error(messageOf(thrown)) }),
 });
