@@ -20,6 +20,13 @@ import {
   type Stamped,
 } from './protocol.ts';
 
+/**
+ * How long the coordinator spins on the doorbell before it sleeps, in ms. While a step runs the
+ * coordinator waits on one lane at a time, and most reports come within this; a futex wake-up
+ * costs tens of µs each way on a virtual machine, which spinning saves (measured: about a quarter
+ * off a run's time). Parked workers never spin: they would take the core the running lane needs.
+ */
+const SPIN_MS = 0.4;
 const ENTRY = fileURLToPath(new URL('../workers/ts-worker-entry.mjs', import.meta.url));
 const MODULE = new URL('./scheduled-worker.ts', import.meta.url).href;
 
@@ -114,16 +121,23 @@ export class LaneWorker {
   }
 
   /**
-   * Blocks this thread until the worker's next report. Only this worker may be running (every
-   * other one is parked), so the next report on the doorbell is its. Undefined on timeout.
+   * Blocks this thread until the worker's next report, spinning briefly before it sleeps. Only
+   * this worker may be running (every other one is parked), so the next report on the doorbell
+   * is its. Undefined on timeout.
    */
   next(timeoutMs: number): Report | undefined {
     const deadline = performance.now() + timeoutMs;
+    const spinUntil = performance.now() + SPIN_MS;
     for (;;) {
       const seen = Atomics.load(this.bell, 0);
       const report = this.take();
       if (report) return report;
-      const left = deadline - performance.now();
+      const now = performance.now();
+      if (now < spinUntil) {
+        while (Atomics.load(this.bell, 0) === seen && performance.now() < spinUntil);
+        continue;
+      }
+      const left = deadline - now;
       if (left <= 0) return undefined;
       Atomics.wait(this.bell, 0, seen, left);
     }
