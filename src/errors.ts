@@ -16,6 +16,8 @@ export type ErrorCode =
   | 'E_BAD_COUNTEREXAMPLE'
   | 'E_BAD_SCENARIO'
   | 'E_WORKER'
+  /** A plugin declared `replayable` took another path when a call was replayed (scheduled mode then uses threads). */
+  | 'E_NOT_REPLAYABLE'
   /** The command line itself is wrong: an unknown command or option, a missing argument. */
   | 'E_USAGE'
   /** A fault inside receiptcheck (or an uncoded throw from a plugin's world functions). */

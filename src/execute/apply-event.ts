@@ -22,16 +22,40 @@ export async function applyCall(
   if (event.delivery === 'lostRequest') return { kind: 'notSent' };
   try {
     const returned = plugin.call(db, principal, event.request);
-    const value = returned instanceof Promise ? await returned : returned;
-    if (!isOutcome(value))
-      return {
-        kind: 'unexpected',
-        message: `plugin returned a value that is not an outcome: ${safeJson(value)}`,
-      };
-    return value;
+    return observedOf(returned instanceof Promise ? await returned : returned);
   } catch (thrown) {
     return { kind: 'unexpected', message: messageOf(thrown) };
   }
+}
+
+/**
+ * `applyCall` for a call that must not wait: `undefined` when the handler returned a promise
+ * (the caller cannot use it then); otherwise what it returned or threw, as `applyCall` has it.
+ */
+export function applyCallSync(
+  plugin: HandlerPlugin,
+  db: Connection,
+  principal: Principal,
+  event: CallEvent,
+): Observed | undefined {
+  if (event.delivery === 'lostRequest') return { kind: 'notSent' };
+  try {
+    const returned = plugin.call(db, principal, event.request);
+    if (!(returned instanceof Promise)) return observedOf(returned);
+    returned.catch(() => {});
+    return undefined;
+  } catch (thrown) {
+    return { kind: 'unexpected', message: messageOf(thrown) };
+  }
+}
+
+/** What the handler returned, or `unexpected` when it is not an outcome. */
+function observedOf(value: unknown): Observed {
+  if (isOutcome(value)) return value;
+  return {
+    kind: 'unexpected',
+    message: `plugin returned a value that is not an outcome: ${safeJson(value)}`,
+  };
 }
 
 /**

@@ -85,5 +85,11 @@ export function validatePlugin(value: unknown, source: string): HandlerPlugin {
       `handler "${plugin.name}" (${source}): "recreate" must be a function when given`,
     );
   }
+  if (plugin.replayable !== undefined && typeof plugin.replayable !== 'boolean') {
+    throw new ReceiptcheckError(
+      'E_HANDLER_SHAPE',
+      `handler "${plugin.name}" (${source}): "replayable" must be true or false when given`,
+    );
+  }
   return value as HandlerPlugin;
 }

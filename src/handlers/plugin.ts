@@ -26,6 +26,17 @@ export interface HandlerPlugin {
    * the model then expects the declared behaviour. Default: the contract as written.
    */
   readonly policy?: PolicyDeclaration;
+  /**
+   * Declares that `call` and the world functions are synchronous and depend only on their
+   * arguments and on what the database returns: no clock, no randomness, no state kept in memory
+   * from one statement or call to the next. Scheduled mode then runs lanes inline, resuming a
+   * paused call by replaying its statements instead of parking a worker thread, which is several
+   * times faster. Each replay is checked statement by statement; a handler that takes another
+   * path is moved to worker threads. A paused call unwinds by an exception, so the handler must
+   * let errors it does not know propagate: a retry loop that catches everything would spin, and
+   * an inline lane, like sequential mode, cannot interrupt a synchronous call. Default false.
+   */
+  readonly replayable?: boolean;
   /** Creates the schema and inserts the fixture's automations. Runs once per template database. */
   setup(db: Connection, fixture: Fixture): void;
   /** The call under test: `set_interval` as `principal`, with raw (possibly invalid) arguments. */

@@ -72,6 +72,7 @@ export default defineHandler({
   description:
     'The contract as written: one BEGIN IMMEDIATE transaction, access, receipt, version, write.',
   ...sqliteWorld,
+  replayable: true,
   call(db, principal, request) {
     const checked = precheck(principal, request);
     if ('kind' in checked) return checked;

@@ -8,7 +8,7 @@ import type { Event } from '../../model/events.ts';
 import { withWriteScope } from '../../model/world.ts';
 import { decide, runAhead, type SchedulerState } from './decide.ts';
 import { arrive, block, finish, type LaneState, laneState } from './lane-state.ts';
-import type { LaneWorker } from './lane-worker.ts';
+import type { Lane } from './lanes.ts';
 import { Grant, type GrantCode, type PassedPoint, type Report } from './protocol.ts';
 import type { GrantKind, TraceEntry } from './scheduled-trace.ts';
 import type { StepContext } from './step-coordinator.ts';
@@ -23,7 +23,7 @@ const GRANTS: Record<GrantKind, GrantCode> = {
 /** The state of one gated step while it runs; `start()`, then `loop()`. */
 export class GatedStep {
   readonly lanes: LaneState[];
-  private readonly workers = new Map<number, LaneWorker>();
+  private readonly workers = new Map<number, Lane>();
   private readonly crash: LanePoint | undefined;
   private readonly fault: LanePoint | undefined;
   private clock = 0;
@@ -65,7 +65,7 @@ export class GatedStep {
         s.sql = `${e.kind} client ${e.client + 1}`;
         continue;
       }
-      const worker = await this.ctx.workers.get(s.lane);
+      const worker = await this.ctx.lanes.get(s.lane);
       this.workers.set(s.lane, worker);
       const dbPath = this.ctx.dbPath;
       if (e.kind === 'call') {
@@ -91,7 +91,7 @@ export class GatedStep {
       } else worker.send({ type: 'world', dbPath, event: e });
       started.push(s);
     }
-    for (const s of started) this.await(s, this.workers.get(s.lane) as LaneWorker);
+    for (const s of started) this.await(s, this.workers.get(s.lane) as Lane);
   }
 
   /** Grants until every lane is done, crashed or stopped. */
@@ -126,12 +126,12 @@ export class GatedStep {
         continue;
       }
       if (kind === 'crash' && this.ctx.crashMode === 'thread') {
-        await this.ctx.workers.kill(s.lane);
+        await this.ctx.lanes.kill(s.lane);
         s.status = 'crashed';
         this.epoch++;
         continue;
       }
-      const worker = this.workers.get(s.lane) as LaneWorker;
+      const worker = this.workers.get(s.lane) as Lane;
       const others = live.filter((o) => o !== s);
       const budget =
         kind === 'run' && s.point === 'statement'
@@ -189,7 +189,7 @@ export class GatedStep {
   }
 
   /** Waits for the lane's next report and folds it in. */
-  private await(s: LaneState, worker: LaneWorker): void {
+  private await(s: LaneState, worker: Lane): void {
     const report = worker.next(this.ctx.callTimeoutMs);
     if (!report) throw this.hung(s);
     this.absorb(s, report);
@@ -243,7 +243,7 @@ export class GatedStep {
     if (event.kind !== 'revoke' && event.kind !== 'restore') return;
     const granted = event.kind === 'restore';
     this.ctx.principals = withWriteScope(this.ctx.principals, event.client, granted);
-    Atomics.store(this.ctx.workers.scopes, event.client, granted ? 1 : 0);
+    Atomics.store(this.ctx.lanes.scopes, event.client, granted ? 1 : 0);
   }
 
   /** Lanes that never finish: each is stopped (its transaction rolls back) and reported unexpected. */
@@ -256,7 +256,7 @@ export class GatedStep {
         grant: 'crash',
         ...(s.sql ? { sql: s.sql } : {}),
       });
-      await this.ctx.workers.kill(s.lane);
+      await this.ctx.lanes.kill(s.lane);
       s.status = 'done';
       s.observed = {
         kind: 'unexpected',

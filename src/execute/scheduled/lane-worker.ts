@@ -11,6 +11,7 @@ import {
   Worker,
 } from 'node:worker_threads';
 import { ReceiptcheckError } from '../../errors.ts';
+import type { Lane } from './lanes.ts';
 import {
   type CommandBody,
   type GrantCode,
@@ -39,7 +40,7 @@ export interface SharedMemory {
 }
 
 /** One live worker. */
-export class LaneWorker {
+export class LaneWorker implements Lane {
   private readonly port: MessagePort;
   private readonly slot: Int32Array;
   private readonly bell: Int32Array;

@@ -11,6 +11,7 @@
  */
 import type { Principal } from '../../model/world.ts';
 import { LaneWorker, type SharedMemory } from './lane-worker.ts';
+import type { Lanes } from './lanes.ts';
 
 /** How long a starting worker may take to load the plugin, in ms (tsx in a thread is slow to start). */
 export const WORKER_START_MS = 60_000;
@@ -19,7 +20,7 @@ export const WORKER_START_MS = 60_000;
 const START_ATTEMPTS = 2;
 
 /** Workers by lane, and the shared memory they use. */
-export class LaneWorkers {
+export class LaneWorkers implements Lanes {
   readonly shared: SharedMemory;
   /** The principals' write scopes as the workers read them (see `protocol.ts`). */
   readonly scopes: Int32Array;

@@ -31,7 +31,7 @@ export function transactionFor(
         exec(after);
         return result;
       } catch (thrown) {
-        if (!conn.crashed && conn.real.inTransaction) {
+        if (conn.inTransactionNow()) {
           exec(undo);
           if (nested) exec(after);
         }

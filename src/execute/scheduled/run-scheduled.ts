@@ -11,7 +11,7 @@ import type { HandlerPlugin } from '../../handlers/plugin.ts';
 import type { CallEvent, Event, Step } from '../../model/events.ts';
 import { checkSnapshotShape } from '../../model/outcome-shape.ts';
 import { type Fixture, type Snapshot, withWriteScope } from '../../model/world.ts';
-import type { LaneWorkers } from './lane-workers.ts';
+import type { Lanes } from './lanes.ts';
 import type { PlainResult, PlainSteps } from './plain-steps.ts';
 import type { LaneRecord, TraceEntry } from './scheduled-trace.ts';
 import type { SharedDatabase } from './shared-database.ts';
@@ -23,7 +23,8 @@ export interface RunContext {
   readonly database: SharedDatabase;
   /** Runs plain steps on the coordinator's connection to `database`. */
   readonly plain: PlainSteps;
-  readonly workers: LaneWorkers;
+  /** Worker threads, or inline lanes for a replayable handler. */
+  readonly lanes: Lanes;
   readonly fixture: Fixture;
   readonly callTimeoutMs: number;
   readonly grantsMax: number;
@@ -46,9 +47,9 @@ export async function runScheduled(
 ): Promise<ScheduledExecution> {
   ctx.database.reset();
   ctx.plain.startRun();
-  ctx.workers.setScopes(ctx.fixture.principals, hasWriteScope);
+  ctx.lanes.setScopes(ctx.fixture.principals, hasWriteScope);
   const run: StepContext = {
-    workers: ctx.workers,
+    lanes: ctx.lanes,
     dbPath: ctx.database.path,
     principals: ctx.fixture.principals,
     entries: [],
@@ -69,7 +70,7 @@ export async function runScheduled(
     const snapshot = checkSnapshotShape(ctx.plugin.snapshot(ctx.database.db), ctx.plugin.name);
     return { lanes, entries: run.entries, snapshot };
   } catch (thrown) {
-    await ctx.workers.closeAll();
+    await ctx.lanes.closeAll();
     throw thrown;
   }
 }
@@ -99,7 +100,7 @@ async function runPlainStep(
     case 'restore': {
       const granted = event.kind === 'restore';
       run.principals = withWriteScope(run.principals, event.client, granted);
-      Atomics.store(run.workers.scopes, event.client, granted ? 1 : 0);
+      Atomics.store(run.lanes.scopes, event.client, granted ? 1 : 0);
       note('scope', `${event.kind} client ${event.client + 1}`);
       return record({ kind: 'applied' });
     }

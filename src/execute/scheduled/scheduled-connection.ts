@@ -46,20 +46,37 @@ export class CrashSignal extends Error {
   }
 }
 
+/** What a statement came to: its value, or the error it threw into the handler. */
+export type StatementOutcome = { readonly value: unknown } | { readonly error: unknown };
+
+/** `StatementGate.statement`'s answer for a point an inline lane replays rather than runs. */
+export const REPLAYED = 'replayed';
+
 /**
- * Where a connection's statements are let through: a lane's gate (`lane-gate.ts`, parks at each
- * point until granted) or the coordinator's statement log (`statement-log.ts`, lets everything
- * through and writes it down).
+ * Where a connection's statements are let through: a worker's gate (`lane-gate.ts`, parks at
+ * each point until granted), an inline lane's (`inline-gate.ts`, replays what already ran and
+ * pauses where a worker would park), or the coordinator's statement log (`statement-log.ts`, lets
+ * everything through and writes it down).
  */
 export interface StatementGate {
   /** Whether statements are yield points (else they run at once and are only logged). */
   readonly gated: boolean;
-  /** Before a statement: the grant when it parked, `pass` when it goes on. */
-  statement(sql: string, write: boolean): GrantCode | 'pass';
+  /** Before a statement (`args`: its bound parameters): the grant when it parked, `pass` when it goes on, `replayed` to replay it. */
+  statement(
+    sql: string,
+    write: boolean,
+    args?: readonly unknown[],
+  ): GrantCode | 'pass' | typeof REPLAYED;
   /** How the statement ended. */
   ended(sql: string, end: StatementEnd): void;
   /** The statement hit a lock a busy handler would wait out: parks to retry it; returns the grant. */
   blocked(code: string, timeoutMs: number): GrantCode;
+  /** Replaying: the recorded outcome of this point, returned or thrown. */
+  replayed?(sql: string, args?: readonly unknown[]): unknown;
+  /** What a statement that ran came to, for later replays. */
+  record?(outcome: StatementOutcome): void;
+  /** A read of connection state a handler may branch on (`inTransaction`), kept for replays. */
+  observe?(read: () => boolean): boolean;
 }
 
 /** The real connection, its proxy, and the per-call state the yield points need. */
@@ -89,19 +106,26 @@ export class ScheduledConnection {
     return this.crashedHere;
   }
 
-  /** Runs one execution as a yield point (see the file comment). */
-  execute<T>(sql: string, write: boolean, body: () => T): T {
+  /** Runs one execution (with bound parameters `args`) as a yield point (see the file comment). */
+  execute<T>(sql: string, write: boolean, body: () => T, args?: readonly unknown[]): T {
     if (this.crashedHere) throw new CrashSignal();
-    const grant = this.gate.statement(sql, write);
+    const grant = this.gate.statement(sql, write, args);
+    if (grant === REPLAYED) return this.gate.replayed?.(sql, args) as T;
     if (grant === Grant.crash) this.crash();
     if (grant === Grant.fault && write && this.faultable) {
       this.gate.ended(sql, { result: FAULT_CODE, durable: false });
-      throw new Database.SqliteError(FAULT_MESSAGE, FAULT_CODE);
+      return this.fail(new Database.SqliteError(FAULT_MESSAGE, FAULT_CODE));
+    }
+    if (grant === Grant.giveUp) {
+      // An inline lane resumed at the statement it was blocked on, only to give up.
+      this.gate.ended(sql, { ...this.settle(sql, false), result: 'SQLITE_BUSY' });
+      return this.fail(new Database.SqliteError('database is locked', 'SQLITE_BUSY'));
     }
     for (;;) {
       try {
         const value = body();
         this.gate.ended(sql, this.settle(sql, true));
+        this.gate.record?.({ value });
         return value;
       } catch (thrown) {
         if (thrown instanceof CrashSignal) throw thrown;
@@ -117,9 +141,22 @@ export class ScheduledConnection {
           if (again === Grant.crash) this.crash();
         }
         this.gate.ended(sql, { ...this.settle(sql, false), result: String(code ?? 'error') });
-        throw thrown;
+        return this.fail(thrown);
       }
     }
+  }
+
+  /** `inTransaction` as the handler sees it: false once crashed, and kept for replays. */
+  inTransactionNow(): boolean {
+    if (this.crashedHere) return false;
+    const read = () => this.real.inTransaction;
+    return this.gate.observe ? this.gate.observe(read) : read();
+  }
+
+  /** Throws `error` into the handler, recorded for replays. */
+  private fail(error: unknown): never {
+    this.gate.record?.({ error });
+    throw error;
   }
 
   /**
@@ -208,7 +245,8 @@ function proxyFor(conn: ScheduledConnection): Connection {
   proxy = new Proxy(real, {
     get(target, prop) {
       if (typeof prop === 'string' && Object.hasOwn(own, prop)) return own[prop];
-      if (conn.crashed && (prop === 'inTransaction' || prop === 'open')) return false;
+      if (prop === 'inTransaction') return conn.inTransactionNow();
+      if (conn.crashed && prop === 'open') return false;
       const value = Reflect.get(target, prop, target);
       return typeof value === 'function' ? passThrough(value) : value;
     },

@@ -8,7 +8,7 @@
  * handler (`lane-workers.ts`), so consecutive checks do not each pay for starting threads.
  */
 import type fc from 'fast-check';
-import { ReceiptcheckError } from '../../errors.ts';
+import { isReceiptcheckError, ReceiptcheckError } from '../../errors.ts';
 import type { Schedule } from '../../generate/schedule.ts';
 import { type ScheduleOptions, scheduledCaseArbitrary } from '../../generate/schedule-arbitrary.ts';
 import type { SequenceOptions } from '../../generate/sequence-arbitrary.ts';
@@ -19,7 +19,7 @@ import { onInterrupt } from '../concurrent/interrupt-cleanup.ts';
 import { DatabaseFiles } from '../databases.ts';
 import type { ExecutedRun, GeneratedCase, ModeRunner } from '../mode-runner.ts';
 import { checkScheduledRun } from './check-scheduled.ts';
-import { borrowLaneWorkers, returnLaneWorkers } from './lane-workers.ts';
+import { LaneChoice, type LaneMode } from './lane-choice.ts';
 import { PlainSteps } from './plain-steps.ts';
 import { renderLanes } from './render-lanes.ts';
 import { runScheduled } from './run-scheduled.ts';
@@ -48,6 +48,11 @@ export interface ScheduledModeOptions {
    * anyway (the trace is the same either way; 0 parks at every point). Default 10,000.
    */
   readonly runAheadMax?: number;
+  /**
+   * How lanes are carried out. `auto` (default): inline on this thread for a handler declared
+   * `replayable` (with `connection` crashes), else worker threads. `inline` and `threads` force one.
+   */
+  readonly lanes?: LaneMode;
   /** Grants per step before the step is a livelock. Default 20,000. */
   readonly grantsMax?: number;
   /** How schedules are drawn (crash and fault rates, choices per step). */
@@ -76,17 +81,25 @@ export async function scheduledRunner(
   } finally {
     template.dispose();
   }
-  const principals = options.fixture.principals.length;
-  const workers = borrowLaneWorkers(handlerPath, principals);
+  const crashMode = options.crashMode ?? 'connection';
+  let choice: LaneChoice;
+  try {
+    choice = await LaneChoice.open(plugin, handlerPath, options.fixture.principals.length, {
+      mode: options.lanes ?? 'auto',
+      crashMode,
+      workers: options.workers ?? 4,
+    });
+  } catch (thrown) {
+    database.dispose();
+    throw thrown;
+  }
   const untrack = onInterrupt(() => close());
   let closed: Promise<void> | undefined;
-  let warming: Promise<void> = Promise.resolve();
-  /** `reuse`: lend the workers to the next runner of this handler (a normal close). */
+  /** `reuse`: lend worker threads to the next runner of this handler (a normal close). */
   const close = (reuse = false) => {
     closed ??= (async () => {
       try {
-        if (reuse) returnLaneWorkers(workers, handlerPath, principals);
-        else await workers.closeAll();
+        await choice.close(reuse);
       } finally {
         database.dispose();
         untrack();
@@ -94,34 +107,36 @@ export async function scheduledRunner(
     })();
     return closed;
   };
-  try {
-    // Lane 0 is started before the first run, so a plugin that cannot load in a worker fails
-    // here; the others (a quarter second each, mostly tsx starting in the thread) start
-    // meanwhile and are awaited only by the first group that needs them.
-    await workers.warm(1);
-    warming = workers.warm(Math.min(4, Math.max(1, options.workers ?? 4)));
-    warming.catch(() => {});
-  } catch (thrown) {
-    await close();
-    throw thrown;
-  }
   const ctx = {
     plugin,
     database,
     plain: new PlainSteps(plugin, database.db),
-    workers,
+    get lanes() {
+      return choice.lanes;
+    },
     fixture: options.fixture,
     callTimeoutMs: options.callTimeoutMs,
     grantsMax: options.grantsMax ?? 20_000,
-    crashMode: options.crashMode ?? 'connection',
+    crashMode,
     runAheadMax: options.runAheadMax ?? 10_000,
+  };
+  /** Runs inline when it can; a handler that turns out not to be replayable starts over on threads. */
+  const runOnLanes = async (steps: readonly Step[], schedule: Schedule) => {
+    try {
+      return await runScheduled(ctx, steps, schedule);
+    } catch (thrown) {
+      if (!(isReceiptcheckError(thrown) && thrown.code === 'E_NOT_REPLAYABLE')) throw thrown;
+      if (!choice.mayFallBack) throw thrown;
+      await choice.useThreads();
+      return runScheduled(ctx, steps, schedule);
+    }
   };
   const executeScheduled = async (
     steps: readonly Step[],
     schedule: Schedule,
   ): Promise<ExecutedRun> => {
     if (closed) throw new ReceiptcheckError('E_WORKER', 'this scheduled runner is closed');
-    const run = await runScheduled(ctx, steps, schedule);
+    const run = await runOnLanes(steps, schedule);
     const { verdict, order, trace } = checkScheduledRun({
       fixture: options.fixture,
       steps,
@@ -150,7 +165,7 @@ export async function scheduledRunner(
     },
     execute: (steps, replay) => executeScheduled(steps, scheduleOfCase(replay) ?? []),
     executeScheduled,
-    ready: () => warming,
+    ready: () => choice.ready(),
     close: () => close(true),
   };
 }

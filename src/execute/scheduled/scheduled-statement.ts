@@ -36,19 +36,22 @@ export class ScheduledStatement {
     return this.db();
   }
   run(...args: unknown[]): Database.RunResult {
-    return this.conn.execute(this.real.source, this.write, () => this.real.run(...args));
+    return this.conn.execute(this.real.source, this.write, () => this.real.run(...args), args);
   }
   get(...args: unknown[]): unknown {
-    return this.conn.execute(this.real.source, this.write, () => this.real.get(...args));
+    return this.conn.execute(this.real.source, this.write, () => this.real.get(...args), args);
   }
   all(...args: unknown[]): unknown[] {
-    return this.conn.execute(this.real.source, this.write, () => this.real.all(...args));
+    return this.conn.execute(this.real.source, this.write, () => this.real.all(...args), args);
   }
   /** Rows are read within the one yield point, then handed out: a lazy cursor would span points. */
   iterate(...args: unknown[]): IterableIterator<unknown> {
-    const rows = this.conn.execute(this.real.source, this.write, () => [
-      ...this.real.iterate(...args),
-    ]);
+    const rows = this.conn.execute(
+      this.real.source,
+      this.write,
+      () => [...this.real.iterate(...args)],
+      args,
+    );
     return rows[Symbol.iterator]();
   }
   columns(): Database.ColumnDefinition[] {

@@ -14,6 +14,7 @@ import type { HandlerPlugin } from '../../handlers/plugin.ts';
 import { withWriteScope } from '../../model/world.ts';
 import { applyCall, applyWorldEvent } from '../apply-event.ts';
 import { loadPlugin } from '../load-plugin.ts';
+import { WORLD_PLAN } from './gate-logic.ts';
 import { LaneGate } from './lane-gate.ts';
 import { type Command, Grant, type Report, type ScheduledWorkerData } from './protocol.ts';
 import { ScheduledConnection } from './scheduled-connection.ts';
@@ -23,8 +24,6 @@ const data = workerData as ScheduledWorkerData;
 const gate = new LaneGate(data.port, data.slot, data.doorbell);
 const scopes = new Int32Array(data.scopes);
 let connection: { path: string; conn: ScheduledConnection } | undefined;
-/** A world event parks before every statement and nowhere else. */
-const WORLD = { parkAtStart: false, parkAtReply: false, crashAt: -1, faultAt: -1 };
 
 process.on('uncaughtException', (thrown) => gate.post(failed(thrown)));
 process.on('unhandledRejection', (thrown) => gate.post(failed(thrown)));
@@ -48,7 +47,7 @@ async function carryOut(command: Command): Promise<void> {
   const conn = connect(command.dbPath);
   switch (command.type) {
     case 'world':
-      gate.reset(command.id, WORLD);
+      gate.reset(command.id, WORLD_PLAN);
       conn.faultable = false;
       applyWorldEvent(plugin, conn.proxy, command.event);
       gate.done(conn.rollbackLeak());

@@ -18,12 +18,12 @@ import type { Event } from '../../model/events.ts';
 import { type Principal, WRITE_SCOPE } from '../../model/world.ts';
 import { GatedStep } from './gated-step.ts';
 import { laneRecord } from './lane-state.ts';
-import type { LaneWorkers } from './lane-workers.ts';
+import type { Lanes } from './lanes.ts';
 import type { LaneRecord, TraceEntry } from './scheduled-trace.ts';
 
 /** What every step of a run shares. */
 export interface StepContext {
-  readonly workers: LaneWorkers;
+  readonly lanes: Lanes;
   readonly dbPath: string;
   /** Current principals; scope lanes replace them. */
   principals: readonly Principal[];

@@ -15,6 +15,7 @@ export default defineHandler({
   description:
     'Looks the receipt up before checking current access, so a moved or deleted automation still replays.',
   ...sqliteWorld,
+  replayable: true,
   call(db, principal, request) {
     const r = precheck(principal, request);
     if ('kind' in r) return r;

@@ -18,6 +18,7 @@ export default defineHandler({
   description:
     'Reads access and the receipt before BEGIN IMMEDIATE, so two racing first attempts both miss the receipt.',
   ...sqliteWorld,
+  replayable: true,
   call(db, principal, request) {
     const r = precheck(principal, request);
     if ('kind' in r) return r;

@@ -29,6 +29,7 @@ export function defineStepMutant(mutant: StepMutant): HandlerPlugin {
     name: mutant.name,
     description: mutant.description,
     ...sqliteWorld,
+    replayable: true,
     call(db, principal, request) {
       const r = precheck(principal, request);
       if ('kind' in r) return r;

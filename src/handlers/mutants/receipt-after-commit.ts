@@ -19,6 +19,7 @@ export default defineHandler({
   description:
     'Inserts the receipt in its own statement after the row change has committed, so a failing store leaves a change without a receipt.',
   ...sqliteWorld,
+  replayable: true,
   call(db, principal, request) {
     const r = precheck(principal, request);
     if ('kind' in r) return r;

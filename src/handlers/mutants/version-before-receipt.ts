@@ -15,6 +15,7 @@ export default defineHandler({
   description:
     'Checks the expected version before the receipt lookup, so a retry after a lost response gets a conflict.',
   ...sqliteWorld,
+  replayable: true,
   call(db, principal, request) {
     const r = precheck(principal, request);
     if ('kind' in r) return r;

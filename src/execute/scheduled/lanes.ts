@@ -1,0 +1,33 @@
+/**
+ * The lanes of a scheduled runner as the coordinator drives them, whatever carries them out:
+ * worker threads parking on shared memory (`lane-workers.ts`), or inline lanes replayed on the
+ * coordinator's own thread (`inline-lanes.ts`). The coordinator sends a lane a command, reads its
+ * reports and grants its points; both carriers give the same reports for the same grants, so a
+ * trace does not depend on which ran it.
+ */
+import type { Principal } from '../../model/world.ts';
+import type { CommandBody, GrantCode, Report } from './protocol.ts';
+
+/** One lane. */
+export interface Lane {
+  /** Starts a command; its first report says where it parked. */
+  send(command: CommandBody): void;
+  /** Lets the parked lane go on with `grant`, passing up to `budget` points before it parks again. */
+  grant(grant: GrantCode, budget?: number): void;
+  /** The lane's next report, or undefined when none came within `timeoutMs`. */
+  next(timeoutMs: number): Report | undefined;
+}
+
+/** A runner's lanes, by number. */
+export interface Lanes {
+  /** The principals' write scopes as calls read them at their start (1 = has write). */
+  readonly scopes: Int32Array;
+  /** Sets every client's write scope from `principals`. */
+  setScopes(principals: readonly Principal[], has: (p: Principal) => boolean): void;
+  /** Lane `lane`, ready for a command. */
+  get(lane: number): Promise<Lane>;
+  /** Stops lane `lane` (its connection closes, rolling back); the next `get` gives a fresh one. */
+  kill(lane: number): Promise<void>;
+  /** Stops every lane. Safe to call twice. */
+  closeAll(): Promise<void>;
+}
