@@ -70,7 +70,10 @@ class InlineLane implements Lane {
   private attempt(): void {
     const command = this.command as CommandBody;
     const conn = this.connect(command.dbPath);
-    if (this.atReply) return this.grantReply(conn);
+    if (this.atReply) {
+      this.grantReply(conn);
+      return;
+    }
     const plan = command.type === 'call' ? command : WORLD_PLAN;
     this.gate.begin(plan, this.log, this.reads, this.pending, this.reports);
     this.pending = undefined;
@@ -90,7 +93,10 @@ class InlineLane implements Lane {
         else {
           const granted = this.gate.start();
           this.startPassed = true;
-          if (granted === Grant.crash) return this.crash(conn);
+          if (granted === Grant.crash) {
+            this.crash(conn);
+            return;
+          }
         }
       }
       // Read once, when the start is granted: a racing revoke may have come first.
@@ -103,7 +109,10 @@ class InlineLane implements Lane {
         this.over = true;
         throw notReplayable(this.plugin, 'its call returned a promise');
       }
-      if (conn.crashed) return this.crash(conn);
+      if (conn.crashed) {
+        this.crash(conn);
+        return;
+      }
       this.over = true;
       replying = true;
       this.gate.reply(observed, conn.rollbackLeak());

@@ -30,7 +30,7 @@ export class LaneChoice {
   private warming: Promise<void> = Promise.resolve();
 
   private constructor(
-    private readonly plugin: HandlerPlugin,
+    plugin: HandlerPlugin,
     private readonly handlerPath: string,
     private readonly principals: number,
     private readonly options: LaneChoiceOptions,
