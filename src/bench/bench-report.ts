@@ -46,6 +46,11 @@ export interface ThroughputSection {
   readonly raw: Throughput;
   /** The same loop on an in-memory copy of the template, the storage sequential mode runs on. */
   readonly rawInMemory: Throughput;
+  /**
+   * The file loop on scheduled mode's own sequences (it draws a schedule with each step, so the
+   * same seed gives other sequences): scheduled mode's ratio is to this.
+   */
+  readonly rawScheduledMix: Throughput;
   readonly sequential: Throughput | Unavailable;
   readonly concurrent: Throughput | Unavailable;
   readonly scheduled: Throughput | Unavailable;

@@ -31,7 +31,7 @@ import { measureHarness } from './harness-throughput.ts';
 import { machineInfo } from './machine-info.ts';
 import { median } from './median.ts';
 import { startMemorySampler } from './memory-peak.ts';
-import { stepMix } from './step-mix.ts';
+import { scheduledStepMix, stepMix } from './step-mix.ts';
 import { checkTargets } from './targets.ts';
 import {
   emptyTotals,
@@ -91,9 +91,11 @@ async function measureThroughput(
       const seed = o.seed + round;
       o.onProgress(`throughput round ${round + 1}/${o.rounds} (seed ${seed})`);
       const sequences = stepMix(mix, seed, o.runsPerRound);
+      const scheduledSequences = scheduledStepMix(mix, seed, o.runsPerRound);
       const paths: (() => Promise<void>)[] = [
         () => rawPath(totals.raw, plugin, fileDb, reset, sequences),
         () => rawPath(totals.rawInMemory, plugin, memoryDb, reset, sequences),
+        () => rawPath(totals.rawScheduledMix, plugin, fileDb, reset, scheduledSequences),
         ...MODES.map((mode) => () => modePath(totals[mode as PathName], mode, o, seed)),
       ];
       if (round % 2 === 1) paths.reverse();

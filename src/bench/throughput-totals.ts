@@ -22,7 +22,13 @@ export interface PathTotals {
 }
 
 /** The paths `throughputSection` reads. */
-export type PathName = 'raw' | 'rawInMemory' | 'sequential' | 'concurrent' | 'scheduled';
+export type PathName =
+  | 'raw'
+  | 'rawInMemory'
+  | 'rawScheduledMix'
+  | 'sequential'
+  | 'concurrent'
+  | 'scheduled';
 
 /** An empty totals record for every path. */
 export function emptyTotals(): Record<PathName, PathTotals> {
@@ -30,6 +36,7 @@ export function emptyTotals(): Record<PathName, PathTotals> {
   return {
     raw: fresh(),
     rawInMemory: fresh(),
+    rawScheduledMix: fresh(),
     sequential: fresh(),
     concurrent: fresh(),
     scheduled: fresh(),
@@ -44,19 +51,22 @@ export function emptyTotals(): Record<PathName, PathTotals> {
  */
 export function throughputSection(totals: Record<PathName, PathTotals>): ThroughputSection {
   const raw = sum(totals.raw);
-  const rawSteps = totals.raw.rounds.map((r) => r.steps);
-  const mode = (name: PathName): Throughput | Unavailable => {
+  const rawScheduledMix = sum(totals.rawScheduledMix);
+  /** A mode against raw on the same sequences it ran. */
+  const mode = (name: PathName, base: PathName): Throughput | Unavailable => {
     const t = totals[name];
     if (t.unavailable !== undefined || t.rounds.length === 0)
       return { available: false, reason: t.unavailable ?? 'not measured' };
-    return withRatios(sum(t, rawSteps), raw);
+    const baseSteps = totals[base].rounds.map((r) => r.steps);
+    return withRatios(sum(t, baseSteps), base === 'raw' ? raw : rawScheduledMix);
   };
   return {
     raw,
     rawInMemory: withRatios(sum(totals.rawInMemory), raw),
-    sequential: mode('sequential'),
-    concurrent: mode('concurrent'),
-    scheduled: mode('scheduled'),
+    rawScheduledMix: withRatios(rawScheduledMix, raw),
+    sequential: mode('sequential', 'raw'),
+    concurrent: mode('concurrent', 'raw'),
+    scheduled: mode('scheduled', 'rawScheduledMix'),
   };
 }
 

@@ -22,12 +22,14 @@ describe('receiptcheck bench', () => {
     expect(r.machine.node).toBe(process.version);
 
     const t = r.throughput;
-    for (const raw of [t.raw, t.rawInMemory]) {
+    for (const raw of [t.raw, t.rawInMemory, t.rawScheduledMix]) {
       expect(raw.steps).toBeGreaterThan(0);
       expect(raw.stepsPerSecond).toBeGreaterThan(0);
       expect(raw.stepsPerCpuSecond).toBeGreaterThan(0);
     }
     expect(t.sequential).toMatchObject({ available: true, steps: t.raw.steps });
+    // Each mode is timed against raw on the very sequences it ran.
+    expect(t.scheduled).toMatchObject({ available: true, steps: t.rawScheduledMix.steps });
     for (const mode of [t.sequential, t.concurrent, t.scheduled]) {
       if (mode.available) {
         expect(mode.ratioToRaw).toBeGreaterThan(0);

@@ -34,6 +34,7 @@ function formatThroughput(r: BenchReport): string[] {
   const rows: [string, Throughput | Unavailable][] = [
     ['raw (file, WAL)', t.raw],
     ['raw (in memory)', t.rawInMemory],
+    ['raw (sched. mix)', t.rawScheduledMix],
     ['sequential', t.sequential],
     ['concurrent', t.concurrent],
     ['scheduled', t.scheduled],
@@ -53,7 +54,8 @@ function formatThroughput(r: BenchReport): string[] {
     if (figure.warning) lines.push(`  ${''.padEnd(18)} note: ${figure.warning}`);
   }
   lines.push(
-    '  (× raw: the median over rounds of the speed over raw’s in the same round. steps/CPU-s',
+    '  (× raw: the median over rounds of the speed over raw’s in the same round, on the same',
+    '   sequences: scheduled mode against raw on its own mix. steps/CPU-s',
     '   divides by the whole process’s CPU time, worker threads and V8’s compiler and GC threads',
     '   included; load from other work on the machine inflates it far less than wall time)',
   );

@@ -31,6 +31,9 @@ export class Pause extends Error {
   }
 }
 
+/** The one pause thrown: a stack trace per pause cost more than the rest of the pause. */
+const PAUSE = new Pause();
+
 /** Where an attempt resumes: the grant for the point it paused at, and its run-ahead budget. */
 export interface Resume {
   readonly grant: GrantCode;
@@ -90,7 +93,7 @@ export class InlineGate extends GateLogic {
           "a handler declared replayable keeps catching receiptcheck's pause and retrying: an inline lane cannot stop a loop that swallows every error. Declare it `replayable: false`.",
           { code: 'RECEIPTCHECK_NOT_REPLAYABLE' },
         );
-      throw new Pause();
+      throw PAUSE;
     }
     if (this.cursor < this.log.length) {
       this.yieldIndex++;
@@ -103,7 +106,7 @@ export class InlineGate extends GateLogic {
   }
 
   override blocked(code: string, timeoutMs: number): GrantCode {
-    if (this.pausing) throw new Pause();
+    if (this.pausing) throw PAUSE;
     return super.blocked(code, timeoutMs);
   }
 
@@ -112,7 +115,7 @@ export class InlineGate extends GateLogic {
     if (entry.sql !== sql || !sameArgs(entry.args, args)) {
       this.diverged = `replaying statement ${this.cursor}, it ran ${describe(sql, args)} where it had run ${describe(entry.sql, entry.args)}`;
       this.pausing = true;
-      throw new Pause();
+      throw PAUSE;
     }
     if ('error' in entry) throw entry.error;
     return entry.value;
@@ -148,7 +151,7 @@ export class InlineGate extends GateLogic {
     }
     this.reports.push(report);
     this.pausing = true;
-    throw new Pause();
+    throw PAUSE;
   }
 }
 
