@@ -8,7 +8,9 @@
  *   handler so the workers start once; `checkHandler` itself is exercised once per mutant, with
  *   its counterexample written to a case file, read back and replayed from it.
  * - The reference passes 10 seeds, with crashes and faults in the schedules (counted, so the test
- *   cannot pass by never crashing).
+ *   cannot pass by never crashing), on inline lanes (it is replayable) and on worker threads.
+ * The mutants are replayable too, so they run inline; `src/execute/scheduled/inline-lanes.test.ts`
+ * shows that inline lanes and threads give them the very same traces.
  *
  * RECEIPTCHECK_SCHEDULED_SEEDS and RECEIPTCHECK_SCHEDULED_REPLAYS raise the counts (the issue's
  * 100 replays: `RECEIPTCHECK_SCHEDULED_REPLAYS=100 npx vitest run properties/scheduled-mode.test.ts`).
@@ -18,6 +20,7 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { checkHandler } from '../src/api/check-handler.ts';
 import { loadPlugin, resolveHandlerPath } from '../src/execute/load-plugin.ts';
+import type { LaneMode } from '../src/execute/scheduled/lane-choice.ts';
 import type { ScheduledDetail } from '../src/execute/scheduled/scheduled-detail.ts';
 import { type ScheduledRunner, scheduledRunner } from '../src/execute/scheduled/scheduled-mode.ts';
 import type { Step } from '../src/model/events.ts';
@@ -37,15 +40,16 @@ afterAll(async () => {
   await Promise.all([...runners.values()].map(async (r) => (await r).close()));
 });
 
-/** One runner per handler, shared by its tests (workers start once). */
-function runnerFor(handler: string): Promise<ScheduledRunner> {
-  let runner = runners.get(handler);
+/** One runner per handler and lane mode, shared by its tests (workers start once). */
+function runnerFor(handler: string, lanes: LaneMode = 'auto'): Promise<ScheduledRunner> {
+  const key = `${lanes} ${handler}`;
+  let runner = runners.get(key);
   if (!runner) {
     const path = resolveHandlerPath(handler);
     runner = loadPlugin(path).then((plugin) =>
-      scheduledRunner(plugin, path, { fixture: DEFAULT_FIXTURE, callTimeoutMs: 10_000 }),
+      scheduledRunner(plugin, path, { fixture: DEFAULT_FIXTURE, callTimeoutMs: 10_000, lanes }),
     );
-    runners.set(handler, runner);
+    runners.set(key, runner);
   }
   return runner;
 }
@@ -119,26 +123,30 @@ describe.each(MUTANTS.map((m) => [m.split('/').at(-1)?.replace('.ts', ''), m]))(
 );
 
 describe('the reference in scheduled mode', () => {
-  it(`passes ${SEEDS} seeds, crashes and faults included`, async () => {
-    const runner = await runnerFor('reference');
-    let crashes = 0;
-    let faults = 0;
-    for (let seed = 1; seed <= SEEDS; seed++) {
-      const cases = fc.sample(runner.caseArbitrary(SEQUENCE), { numRuns: 60, seed });
-      for (const c of cases) {
-        const r = await runner.execute(c.steps, c.replay);
-        expect(r.verdict, `seed ${seed}: ${(r.detail as ScheduledDetail).lanes}`).toEqual({
-          verdict: 'ok',
-        });
-        for (const e of (r.detail as ScheduledDetail).entries) {
-          if (e.grant === 'crash') crashes++;
-          if (e.grant === 'fault') faults++;
+  // Inline lanes by default (it is replayable); on worker threads as every other handler runs.
+  it.each(['auto', 'threads'] as const)(
+    `passes ${SEEDS} seeds, crashes and faults included (lanes: %s)`,
+    async (lanes) => {
+      const runner = await runnerFor('reference', lanes);
+      let crashes = 0;
+      let faults = 0;
+      for (let seed = 1; seed <= SEEDS; seed++) {
+        const cases = fc.sample(runner.caseArbitrary(SEQUENCE), { numRuns: 60, seed });
+        for (const c of cases) {
+          const r = await runner.execute(c.steps, c.replay);
+          expect(r.verdict, `seed ${seed}: ${(r.detail as ScheduledDetail).lanes}`).toEqual({
+            verdict: 'ok',
+          });
+          for (const e of (r.detail as ScheduledDetail).entries) {
+            if (e.grant === 'crash') crashes++;
+            if (e.grant === 'fault') faults++;
+          }
         }
       }
-    }
-    expect(crashes).toBeGreaterThan(SEEDS * 3);
-    expect(faults).toBeGreaterThan(SEEDS);
-  });
+      expect(crashes).toBeGreaterThan(SEEDS * 3);
+      expect(faults).toBeGreaterThan(SEEDS);
+    },
+  );
 
   it('passes through checkHandler', async () => {
     const result = await checkHandler({ handler: 'reference', mode: 'scheduled', runs: 100 });
