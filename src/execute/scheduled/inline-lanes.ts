@@ -62,7 +62,7 @@ class InlineLane implements Lane {
 
   /** Closes the connection (rolling back what it held). */
   close(): void {
-    if (this.connection && !this.connection.conn.crashed) this.connection.conn.real.close();
+    this.connection?.conn.real.close();
     this.connection = undefined;
   }
 
@@ -158,11 +158,17 @@ class InlineLane implements Lane {
 
   private connect(path: string): ScheduledConnection {
     const c = this.connection;
-    if (c && c.path === path && !c.conn.crashed) return c.conn;
+    if (c && c.path === path) {
+      // A crash only rolled it back (see `crash`); the call it belonged to is over.
+      if (c.conn.crashed) c.conn.revive();
+      return c.conn;
+    }
     this.close();
+    // Not closed by a crash, only rolled back: the next call revives it (see `crash`).
     const conn = new ScheduledConnection(
       openSharedConnection(path) as Database.Database,
       this.gate,
+      false,
     );
     this.connection = { path, conn };
     return conn;

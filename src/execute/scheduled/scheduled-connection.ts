@@ -95,6 +95,7 @@ export class ScheduledConnection {
   constructor(
     readonly real: Database.Database,
     private readonly gate: StatementGate,
+    private readonly closeOnCrash = true,
   ) {
     this.totalChanges = real.prepare('SELECT total_changes()').pluck();
     this.baseline = this.totalChanges.get() as number;
@@ -179,15 +180,27 @@ export class ScheduledConnection {
     return true;
   }
 
-  /** Dies at this point: the real connection closes (rolling back) and the proxy is poisoned. */
+  /**
+   * Dies at this point: what the connection held is rolled back and its locks released, and the
+   * proxy is poisoned. With `closeOnCrash` (a worker's connection) the real connection closes, as
+   * when a process dies; without (an inline lane's), it only rolls back, which is all SQLite sees
+   * of a close between statements, so that `revive` can give it to the lane's next call.
+   */
   crash(): never {
     this.crashedHere = true;
     try {
-      this.real.close();
+      if (this.closeOnCrash) this.real.close();
+      else if (this.real.inTransaction) this.real.exec('ROLLBACK');
     } catch {
       // Already unusable; the point is that nothing more reaches the database.
     }
     throw new CrashSignal();
+  }
+
+  /** After a crash that kept the real connection open: usable again, for a new call. */
+  revive(): void {
+    this.crashedHere = false;
+    this.resetBaseline();
   }
 
   /** How a statement ended; `durable` when it left no transaction open and changed rows. */
