@@ -4,6 +4,7 @@
  * `resolveOptions`, so they share every default and every validation message.
  */
 import { ReceiptcheckError } from '../errors.ts';
+import { LANE_MODES, type LaneMode } from '../execute/scheduled/lane-choice.ts';
 import { DEFAULT_FIXTURE, type Fixture } from '../model/world.ts';
 
 /** How calls are executed. */
@@ -32,6 +33,11 @@ export interface CheckOptions {
   mode?: Mode;
   /** Worker threads for concurrent and scheduled modes. Default 4. */
   workers?: number;
+  /**
+   * Scheduled mode's lanes: `auto` (default) runs a handler declared `replayable` inline on one
+   * thread and any other on worker threads; `inline` or `threads` forces one (same traces).
+   */
+  lanes?: LaneMode;
   /** Most moves per generated sequence. Default 20. */
   stepsMax?: number;
   /** Run only shard `index` of `count` (1-based), e.g. `{index: 2, count: 4}`. Default: all. */
@@ -61,6 +67,7 @@ export interface ResolvedOptions {
   readonly timeLimitSeconds: number | undefined;
   readonly mode: Mode;
   readonly workers: number;
+  readonly lanes: LaneMode;
   readonly stepsMax: number;
   readonly shard: { readonly index: number; readonly count: number } | undefined;
   readonly callTimeoutMs: number;
@@ -81,6 +88,7 @@ export function resolveOptions(
     timeLimitSeconds: options.timeLimitSeconds,
     mode: options.mode ?? 'sequential',
     workers: options.workers ?? 4,
+    lanes: options.lanes ?? 'auto',
     stepsMax: options.stepsMax ?? 20,
     shard: options.shard,
     callTimeoutMs: options.callTimeoutMs ?? 5_000,
@@ -97,6 +105,8 @@ export function resolveOptions(
   if (!MODES.includes(resolved.mode))
     bad(`mode must be one of ${MODES.join(', ')} (got ${resolved.mode})`);
   positiveInteger('workers', resolved.workers);
+  if (!LANE_MODES.includes(resolved.lanes))
+    bad(`lanes must be one of ${LANE_MODES.join(', ')} (got ${resolved.lanes})`);
   if (resolved.workers > 64) bad(`workers must be at most 64 (got ${resolved.workers})`);
   positiveInteger('stepsMax', resolved.stepsMax);
   positiveInteger('callTimeoutMs', resolved.callTimeoutMs);

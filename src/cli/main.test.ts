@@ -165,6 +165,7 @@ describe('errors a user can act on: exit 2, one line, a stable code', () => {
     [['run', '--seed', '1.5'], /E_BAD_OPTION: .*--seed/],
     [['run', '--workers', '0'], /E_BAD_OPTION: workers must be a positive integer/],
     [['run', '--shard', '2'], /E_BAD_OPTION: .*expected i\/n/],
+    [['run', '--lanes', 'fast'], /E_BAD_OPTION: .*--lanes.*expected one of auto, inline, threads/],
     [['replay', join(tmpdir(), 'no-such-case.json')], /E_BAD_SCENARIO: cannot read case file/],
     [['replay'], /E_USAGE: missing required argument 'file'/],
     [['scenarios', '--dir', join(tmpdir(), 'no-such-dir')], /E_BAD_SCENARIO: no folder/],

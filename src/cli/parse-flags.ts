@@ -5,6 +5,7 @@
  */
 import { InvalidArgumentError } from 'commander';
 import { MODES, type Mode } from '../api/options.ts';
+import { LANE_MODES, type LaneMode } from '../execute/scheduled/lane-choice.ts';
 
 /** An integer, written in decimal: `300`, `-1`. */
 export function parseInteger(value: string): number {
@@ -28,6 +29,13 @@ export function parseShard(value: string): { index: number; count: number } {
 }
 
 /** One of the execution modes. */
+/** `--lanes`: one of scheduled mode's lane modes. */
+export function parseLanes(value: string): LaneMode {
+  if (!(LANE_MODES as readonly string[]).includes(value))
+    throw new InvalidArgumentError(`expected one of ${LANE_MODES.join(', ')}.`);
+  return value as LaneMode;
+}
+
 export function parseMode(value: string): Mode {
   if (!(MODES as readonly string[]).includes(value))
     throw new InvalidArgumentError(`expected one of ${MODES.join(', ')}.`);

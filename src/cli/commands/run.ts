@@ -6,6 +6,7 @@ import type { Command } from 'commander';
 import { checkHandler } from '../../api/check-handler.ts';
 import { DEFAULT_OUT_DIR, saveCounterexample } from '../../api/counterexample-store.ts';
 import { type CheckOptions, type Mode, resolveOptions } from '../../api/options.ts';
+import type { LaneMode } from '../../execute/scheduled/lane-choice.ts';
 import { BUNDLED_HANDLERS } from '../../handlers/registry.ts';
 import { encodeJson } from '../../report/encode.ts';
 import { formatCounterexample } from '../../report/format-counterexample.ts';
@@ -16,7 +17,7 @@ import { runSuite } from '../../report/run-suite.ts';
 import type { CliContext } from '../cli-context.ts';
 import { DEFAULTS, ENV_HELP, helpBlocks, MODES_TEXT, OUT_HELP } from '../command-help.ts';
 import { EXIT } from '../exit-codes.ts';
-import { parseInteger, parseMode, parseNumber, parseShard } from '../parse-flags.ts';
+import { parseInteger, parseLanes, parseMode, parseNumber, parseShard } from '../parse-flags.ts';
 import { createProgressDisplay } from '../progress-display.ts';
 import { writeTextFile } from '../write-text-file.ts';
 
@@ -27,6 +28,7 @@ interface RunFlags {
   timeLimit?: number;
   mode?: Mode;
   workers?: number;
+  lanes?: LaneMode;
   stepsMax?: number;
   callTimeoutMs?: number;
   shard?: { index: number; count: number };
@@ -61,6 +63,11 @@ export function registerRun(program: Command, ctx: CliContext): void {
       '--workers <n>',
       `worker threads for concurrent and scheduled modes (default: ${DEFAULTS.workers})`,
       parseInteger,
+    )
+    .option(
+      '--lanes <lanes>',
+      `scheduled mode: auto (inline for a handler declared replayable, else threads), inline or threads; the traces are the same (default: ${DEFAULTS.lanes})`,
+      parseLanes,
     )
     .option(
       '--steps-max <n>',
@@ -112,6 +119,7 @@ async function run(flags: RunFlags, ctx: CliContext): Promise<typeof EXIT.ok | t
     ...(flags.timeLimit !== undefined ? { timeLimitSeconds: flags.timeLimit } : {}),
     ...(flags.mode !== undefined ? { mode: flags.mode } : {}),
     ...(flags.workers !== undefined ? { workers: flags.workers } : {}),
+    ...(flags.lanes !== undefined ? { lanes: flags.lanes } : {}),
     ...(flags.stepsMax !== undefined ? { stepsMax: flags.stepsMax } : {}),
     ...(flags.callTimeoutMs !== undefined ? { callTimeoutMs: flags.callTimeoutMs } : {}),
     ...(flags.shard !== undefined ? { shard: flags.shard } : {}),

@@ -12,7 +12,8 @@ import { borrowLaneWorkers, type LaneWorkers, returnLaneWorkers } from './lane-w
 import type { Lanes } from './lanes.ts';
 
 /** How lanes are carried out: chosen from the handler (`auto`), or forced. */
-export type LaneMode = 'auto' | 'inline' | 'threads';
+export const LANE_MODES = ['auto', 'inline', 'threads'] as const;
+export type LaneMode = (typeof LANE_MODES)[number];
 
 /** What the choice needs to know. */
 export interface LaneChoiceOptions {
