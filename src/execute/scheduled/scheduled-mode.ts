@@ -143,11 +143,15 @@ export async function scheduledRunner(
       ...run,
     });
     let lanes: string | undefined;
+    let hash: string | undefined;
     const detail: ScheduledDetail = {
       mode: 'scheduled',
       schedule,
-      traceHash: traceHash(run.entries),
-      // Drawn when first read (a report, a saved counterexample), not for every passing run.
+      // Both drawn when first read (a report, a saved counterexample), not for every passing run.
+      get traceHash() {
+        hash ??= traceHash(run.entries);
+        return hash;
+      },
       get lanes() {
         lanes ??= renderLanes(run.entries);
         return lanes;
