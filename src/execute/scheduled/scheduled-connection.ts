@@ -2,7 +2,8 @@
  * The connection a plugin gets in scheduled mode: the harness's real better-sqlite3 connection
  * behind a proxy that turns every execution into a yield point. `prepare` is free (it compiles,
  * it does not touch data); a prepared statement's `run`/`get`/`all`/`iterate`, `exec`, `pragma`,
- * `serialize` and `backup` each park the worker until the coordinator grants them. `transaction()`
+ * `serialize` and `backup` each are a point where the lane's gate (`StatementGate`) may park it
+ * until the coordinator grants it, or, on an inline lane, replay it. `transaction()`
  * is re-implemented on top of the proxied `exec`, with better-sqlite3's semantics (nesting by
  * savepoints, `.deferred`/`.immediate`/`.exclusive`), so its BEGIN and COMMIT are points too.
  * Anything else is passed through; a method that returns the real connection returns the proxy,
@@ -17,8 +18,10 @@
  * for those either.
  *
  * A crash grant closes the real connection (SQLite rolls back the open transaction and releases
- * its locks, as when a process dies) and poisons the proxy: every later use throws, so nothing
- * more from that call reaches the database.
+ * its locks, as when a process dies; an inline lane only rolls back, which SQLite cannot tell
+ * apart between statements) and poisons the proxy: every later use throws, so nothing more from
+ * that call reaches the database. The proxy's `inTransaction` goes through the gate too, since a
+ * handler branches on it and a replay must see what the first run saw.
  */
 import Database from 'better-sqlite3';
 import type { Connection } from '../../handlers/plugin.ts';
