@@ -4,25 +4,16 @@
  * Real-world class: an idempotency cache short-circuiting ahead of authorisation (middleware
  * mounted before the access checks of the route it wraps).
  */
-import { defineHandler } from '../plugin.ts';
-import { inImmediateTransaction, precheck } from '../reference.ts';
-import { referenceSteps, runSteps } from '../reference-steps.ts';
-import { sqliteWorld } from '../sqlite-world.ts';
+import { referenceSteps } from '../reference-steps.ts';
+import { defineStepMutant } from './define-step-mutant.ts';
 
 /** The reference, except that a stored receipt answers before access is checked. */
-export default defineHandler({
+export default defineStepMutant({
   name: 'access-after-receipt',
   description:
     'Looks the receipt up before checking current access, so a moved or deleted automation still replays.',
-  ...sqliteWorld,
-  replayable: true,
-  call(db, principal, request) {
-    const r = precheck(principal, request);
-    if ('kind' in r) return r;
-    return inImmediateTransaction(db, () => {
-      const stored = referenceSteps.findReceipt(db, principal, r);
-      if (stored) return referenceSteps.answerReceipt(db, stored, r);
-      return runSteps(db, principal, r, referenceSteps);
-    });
+  first(db, principal, r) {
+    const stored = referenceSteps.findReceipt(db, principal, r);
+    return stored ? referenceSteps.answerReceipt(db, stored, r) : undefined;
   },
 });

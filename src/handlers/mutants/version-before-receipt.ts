@@ -4,29 +4,19 @@
  * instead of replayed. Real-world class: optimistic concurrency bolted on before idempotency.
  */
 import { outcome } from '../../model/outcome.ts';
-import { defineHandler } from '../plugin.ts';
-import { inImmediateTransaction, precheck } from '../reference.ts';
-import { referenceSteps, runSteps } from '../reference-steps.ts';
-import { sqliteWorld } from '../sqlite-world.ts';
 import { cachedStatement } from '../statement-cache.ts';
+import { defineStepMutant } from './define-step-mutant.ts';
 
-export default defineHandler({
+export default defineStepMutant({
   name: 'version-before-receipt',
   description:
     'Checks the expected version before the receipt lookup, so a retry after a lost response gets a conflict.',
-  ...sqliteWorld,
-  replayable: true,
-  call(db, principal, request) {
-    const r = precheck(principal, request);
-    if ('kind' in r) return r;
-    return inImmediateTransaction(db, () => {
-      const row = cachedStatement(
-        db,
-        'SELECT version FROM automations WHERE id = ? AND workspace_id = ?',
-      ).get(r.automationId, principal.workspace) as { version: number } | undefined;
-      // The bug: the version is checked before the receipt lookup that the reference does next.
-      if (row && row.version !== r.expectedVersion) return outcome.refused('conflict');
-      return runSteps(db, principal, r, referenceSteps);
-    });
+  // The bug: the version is checked before the receipt lookup that the reference does next.
+  first(db, principal, r) {
+    const row = cachedStatement(
+      db,
+      'SELECT version FROM automations WHERE id = ? AND workspace_id = ?',
+    ).get(r.automationId, principal.workspace) as { version: number } | undefined;
+    return row && row.version !== r.expectedVersion ? outcome.refused('conflict') : undefined;
   },
 });
