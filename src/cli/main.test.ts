@@ -162,6 +162,33 @@ describe('errors a user can act on: exit 2, one line, a stable code', () => {
       ],
       /E_CALL_TIMEOUT: .*synchronous call took \d+ ms/,
     ],
+    // Scheduled mode runs plain steps (and a replayable handler's lanes) in this thread too.
+    [
+      [
+        'run',
+        '--handler',
+        'src/cli/fixtures/hangs.ts',
+        '--mode',
+        'scheduled',
+        '--call-timeout-ms',
+        '200',
+      ],
+      /E_CALL_TIMEOUT: .*did not settle within the 200 ms limit/,
+    ],
+    [
+      [
+        'run',
+        '--handler',
+        'src/cli/fixtures/slow-sync.ts',
+        '--mode',
+        'scheduled',
+        '--call-timeout-ms',
+        '50',
+        '--runs',
+        '3',
+      ],
+      /E_CALL_TIMEOUT: .*synchronous call took \d+ ms/,
+    ],
     [['run', '--seed', '1.5'], /E_BAD_OPTION: .*--seed/],
     [['run', '--workers', '0'], /E_BAD_OPTION: workers must be a positive integer/],
     [['run', '--shard', '2'], /E_BAD_OPTION: .*expected i\/n/],

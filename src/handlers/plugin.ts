@@ -34,7 +34,8 @@ export interface HandlerPlugin {
    * times faster. Each replay is checked statement by statement; a handler that takes another
    * path is moved to worker threads. A paused call unwinds by an exception, so the handler must
    * let errors it does not know propagate: a retry loop that catches everything would spin, and
-   * an inline lane, like sequential mode, cannot interrupt a synchronous call. Default false.
+   * an inline lane, like sequential mode, cannot interrupt a synchronous call. A plugin spread
+   * from another (`...reference`) inherits this; set it again for its own `call`. Default false.
    */
   readonly replayable?: boolean;
   /** Creates the schema and inserts the fixture's automations. Runs once per template database. */
