@@ -9,6 +9,7 @@ import { registerMutants } from './mutants.ts';
 import { registerReplay } from './replay.ts';
 import { registerRun } from './run.ts';
 import { registerScenarios } from './scenarios.ts';
+import { registerSoak } from './soak.ts';
 
 /** Registers one command on the program. */
 export type RegisterCommand = (program: Command, ctx: CliContext) => void;
@@ -19,5 +20,6 @@ export const COMMANDS: readonly RegisterCommand[] = [
   registerReplay,
   registerMutants,
   registerScenarios,
+  registerSoak,
   registerBench,
 ];

@@ -1,0 +1,52 @@
+/**
+ * `receiptcheck soak`: the reference holds (exit 0, the counts in JSON on stdout, the summary on
+ * stderr), check-then-act is caught from volume alone (exit 1, the linearizability failure named
+ * with its rule), and a bad flag is a usage error (exit 2).
+ */
+import { describe, expect, it } from 'vitest';
+import type { SoakResult } from '../execute/concurrent/soak.ts';
+import { decodeJson } from '../report/encode.ts';
+import { memoryIo } from './io.ts';
+import { main } from './main.ts';
+
+async function cli(...argv: string[]) {
+  const io = memoryIo();
+  const code = await main(argv, io);
+  return { code, out: io.out.join(''), err: io.err.join('') };
+}
+
+describe('receiptcheck soak', () => {
+  it('passes the reference: exit 0, the result as JSON, the summary on stderr', async () => {
+    const r = await cli('soak', '--clients', '4', '--duration', '0.8', '--seed', '3', '--json');
+    expect(r.code).toBe(0);
+    const result = decodeJson(r.out) as SoakResult;
+    expect(result).toMatchObject({ verdict: 'passed', clients: 4, seed: 3, failures: [] });
+    expect(result.counts.calls).toBeGreaterThan(100);
+    expect(r.err).toMatch(/verdict {5}PASSED/);
+  });
+
+  it('catches check-then-act from volume alone: exit 1 and the rule it broke', async () => {
+    let last = { code: 0, out: '' };
+    for (let seed = 1; seed <= 3 && last.code === 0; seed++)
+      last = await cli(
+        'soak',
+        '--handler',
+        'check-then-act',
+        '--clients',
+        '4',
+        '--duration',
+        '1.5',
+        '--seed',
+        String(seed),
+      );
+    expect(last.code).toBe(1);
+    expect(last.out).toMatch(/verdict {5}FAILED/);
+    expect(last.out).toMatch(/match no serial order consistent with real time/);
+  });
+
+  it('refuses a bad flag value with exit 2', async () => {
+    const r = await cli('soak', '--duration', 'soon');
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/E_BAD_OPTION: .*--duration/);
+  });
+});
