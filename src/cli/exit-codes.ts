@@ -14,4 +14,5 @@ export const EXIT_CODES_HELP = `Exit codes:
   1  a counterexample was found (mutants: a mutant survived or the reference failed)
   2  bad usage, a bad flag value, or a handler that cannot be loaded or does not fit the
      plugin interface; one line "receiptcheck: E_CODE: message" on stderr
-     (add --verbose for the stack)`;
+     (add --verbose for the stack)
+  130, 143  stopped by Ctrl-C (SIGINT) or SIGTERM, after removing its workers and temp files`;

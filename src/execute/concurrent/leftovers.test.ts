@@ -1,7 +1,7 @@
 /**
  * No worker thread, database file or temp directory outlives a concurrent check: after a pass,
- * after a failure, after a hung call, after a soak, and after Ctrl-C (a child process, SIGINT
- * mid-run, exit code 130). Temp directories are looked for in a TMPDIR of this file's own, so
+ * after a failure, after a hung call, after a soak, and after Ctrl-C or a `kill` (a child
+ * process, SIGINT or SIGTERM mid-run, exit code 130 or 143). Temp directories are looked for in a TMPDIR of this file's own, so
  * other test files running at the same time cannot confuse the count; threads are counted by the
  * operating system (/proc/self/task), not by our own bookkeeping alone.
  */
@@ -12,7 +12,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkHandler } from '../../api/check-handler.ts';
-import { INTERRUPTED_EXIT_CODE, pendingInterruptCleanups } from './interrupt-cleanup.ts';
+import {
+  INTERRUPTED_EXIT_CODE,
+  pendingInterruptCleanups,
+  TERMINATED_EXIT_CODE,
+} from './interrupt-cleanup.ts';
 import { soak } from './soak.ts';
 import { liveWorkerThreads } from './worker-pool.ts';
 
@@ -81,8 +85,11 @@ describe('leftovers after concurrent runs', () => {
   });
 });
 
-describe('Ctrl-C during a concurrent check', () => {
-  it('exits with 130 and leaves no temp directory', async () => {
+describe('Ctrl-C or SIGTERM during a concurrent check', () => {
+  it.each([
+    ['SIGINT', INTERRUPTED_EXIT_CODE],
+    ['SIGTERM', TERMINATED_EXIT_CODE],
+  ] as const)('%s: exits with %i and leaves no temp directory', async (signal, code) => {
     const dir = mkdtempSync(join(tmpdir(), 'rc-interrupt-'));
     try {
       const child = spawn(process.execPath, ['--import', 'tsx', CHILD], {
@@ -102,8 +109,8 @@ describe('Ctrl-C during a concurrent check', () => {
         child.on('exit', () => reject(new Error(`child exited before running: ${stderr}`)));
       });
       expect(leftovers(dir)).toHaveLength(1); // mid-run, its directory exists
-      child.kill('SIGINT');
-      expect(await exited).toBe(INTERRUPTED_EXIT_CODE);
+      child.kill(signal);
+      expect(await exited).toBe(code);
       expect(leftovers(dir)).toEqual([]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
