@@ -8,8 +8,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { convert } from 'xmlbuilder2';
 import { decodeJson } from '../report/encode.ts';
-import { memoryIo } from './io.ts';
-import { main } from './main.ts';
+import { runCli as cli } from './run-cli.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: parsed JSON and XML, held to shape by the assertions
 type Loose = any;
@@ -17,12 +16,6 @@ type Loose = any;
 const MUTANT = 'src/handlers/mutants/version-before-receipt.ts';
 const tmp = mkdtempSync(join(tmpdir(), 'receiptcheck-cli-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
-
-async function cli(...argv: string[]) {
-  const io = memoryIo();
-  const code = await main(argv, io);
-  return { code, out: io.out.join(''), err: io.err.join('') };
-}
 
 describe('receiptcheck run', () => {
   it('exits 0 on the reference and prints the summary with the seed and how to set it', async () => {

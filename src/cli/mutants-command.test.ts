@@ -10,20 +10,13 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { convert } from 'xmlbuilder2';
 import { MUTANT_CATALOGUE } from '../handlers/mutant-catalogue.ts';
 import { decodeJson } from '../report/encode.ts';
-import { memoryIo } from './io.ts';
-import { main } from './main.ts';
+import { runCli as cli } from './run-cli.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: parsed JSON and XML, held to shape by the assertions
 type Loose = any;
 
 const tmp = mkdtempSync(join(tmpdir(), 'receiptcheck-mutants-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
-
-async function cli(...argv: string[]) {
-  const io = memoryIo();
-  const code = await main(argv, io);
-  return { code, out: io.out.join(''), err: io.err.join('') };
-}
 
 describe('receiptcheck mutants', () => {
   it('--list prints every catalogued mutant with its bug and class', async () => {

@@ -7,18 +7,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { decodeJson } from '../report/encode.ts';
-import { memoryIo } from './io.ts';
-import { main } from './main.ts';
+import { runCli as cli } from './run-cli.ts';
 
 const MUTANT = 'src/handlers/mutants/version-before-receipt.ts';
 const tmp = mkdtempSync(join(tmpdir(), 'receiptcheck-scenarios-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
-
-async function cli(...argv: string[]) {
-  const io = memoryIo();
-  const code = await main(argv, io);
-  return { code, out: io.out.join(''), err: io.err.join('') };
-}
 
 describe('receiptcheck scenarios', () => {
   it("passes the article's cases on the reference (exit 0)", async () => {

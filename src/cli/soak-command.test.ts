@@ -6,14 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SoakResult } from '../execute/concurrent/soak.ts';
 import { decodeJson } from '../report/encode.ts';
-import { memoryIo } from './io.ts';
-import { main } from './main.ts';
-
-async function cli(...argv: string[]) {
-  const io = memoryIo();
-  const code = await main(argv, io);
-  return { code, out: io.out.join(''), err: io.err.join('') };
-}
+import { runCli as cli } from './run-cli.ts';
 
 describe('receiptcheck soak', () => {
   it('passes the reference: exit 0, the result as JSON, the summary on stderr', async () => {
