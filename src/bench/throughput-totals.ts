@@ -53,12 +53,12 @@ export function throughputSection(totals: Record<PathName, PathTotals>): Through
   const raw = sum(totals.raw);
   const rawScheduledMix = sum(totals.rawScheduledMix);
   /** A mode against raw on the same sequences it ran. */
-  const mode = (name: PathName, base: PathName): Throughput | Unavailable => {
+  const mode = (name: PathName, base: 'raw' | 'rawScheduledMix'): Throughput | Unavailable => {
     const t = totals[name];
     if (t.unavailable !== undefined || t.rounds.length === 0)
       return { available: false, reason: t.unavailable ?? 'not measured' };
     const baseSteps = totals[base].rounds.map((r) => r.steps);
-    return withRatios(sum(t, baseSteps), base === 'raw' ? raw : rawScheduledMix);
+    return withRatios(sum(t, baseSteps), { raw, rawScheduledMix }[base]);
   };
   return {
     raw,

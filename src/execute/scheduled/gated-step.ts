@@ -5,13 +5,12 @@
 import { ReceiptcheckError } from '../../errors.ts';
 import type { LanePoint, StepSchedule } from '../../generate/schedule.ts';
 import type { Event } from '../../model/events.ts';
-import { withWriteScope } from '../../model/world.ts';
 import { decide, runAhead, type SchedulerState } from './decide.ts';
 import { arrive, block, finish, type LaneState, laneState } from './lane-state.ts';
 import type { Lane } from './lanes.ts';
 import { Grant, type GrantCode, type PassedPoint, type Report } from './protocol.ts';
 import type { GrantKind, TraceEntry } from './scheduled-trace.ts';
-import type { StepContext } from './step-coordinator.ts';
+import { applyScopeChange, type StepContext } from './step-coordinator.ts';
 
 const GRANTS: Record<GrantKind, GrantCode> = {
   run: Grant.run,
@@ -241,9 +240,7 @@ export class GatedStep {
 
   private applyScope(event: Event): void {
     if (event.kind !== 'revoke' && event.kind !== 'restore') return;
-    const granted = event.kind === 'restore';
-    this.ctx.principals = withWriteScope(this.ctx.principals, event.client, granted);
-    Atomics.store(this.ctx.lanes.scopes, event.client, granted ? 1 : 0);
+    applyScopeChange(this.ctx, event.client, event.kind === 'restore');
   }
 
   /** Lanes that never finish: each is stopped (its transaction rolls back) and reported unexpected. */

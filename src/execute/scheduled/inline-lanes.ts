@@ -194,10 +194,6 @@ export class InlineLanes implements Lanes {
     this.scopes = new Int32Array(Math.max(1, principals));
   }
 
-  setScopes(principals: readonly Principal[], has: (p: Principal) => boolean): void {
-    for (const [i, p] of principals.entries()) this.scopes[i] = has(p) ? 1 : 0;
-  }
-
   async get(lane: number): Promise<Lane> {
     let found = this.byLane.get(lane);
     if (!found) {

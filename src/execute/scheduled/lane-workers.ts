@@ -9,7 +9,6 @@
  * open (their connection is to a database already removed, and they do not keep the process
  * alive), and they are terminated after `IDLE_KEEP_MS` if nobody borrows them.
  */
-import type { Principal } from '../../model/world.ts';
 import { LaneWorker, type SharedMemory } from './lane-worker.ts';
 import type { Lanes } from './lanes.ts';
 
@@ -35,11 +34,6 @@ export class LaneWorkers implements Lanes {
       scopes: new SharedArrayBuffer(4 * Math.max(1, principals)),
     };
     this.scopes = new Int32Array(this.shared.scopes);
-  }
-
-  /** Sets every client's write scope from `principals`. */
-  setScopes(principals: readonly Principal[], has: (p: Principal) => boolean): void {
-    for (const [i, p] of principals.entries()) Atomics.store(this.scopes, i, has(p) ? 1 : 0);
   }
 
   /** The worker of `lane`, started (and loaded) if it is not yet. */

@@ -5,7 +5,6 @@
  * reports and grants its points; both carriers give the same reports for the same grants, so a
  * trace does not depend on which ran it.
  */
-import type { Principal } from '../../model/world.ts';
 import type { CommandBody, GrantCode, Report } from './protocol.ts';
 
 /** One lane. */
@@ -22,8 +21,6 @@ export interface Lane {
 export interface Lanes {
   /** The principals' write scopes as calls read them at their start (1 = has write). */
   readonly scopes: Int32Array;
-  /** Sets every client's write scope from `principals`. */
-  setScopes(principals: readonly Principal[], has: (p: Principal) => boolean): void;
   /** Lane `lane`, ready for a command. */
   get(lane: number): Promise<Lane>;
   /** Stops lane `lane` (its connection closes, rolling back); the next `get` gives a fresh one. */

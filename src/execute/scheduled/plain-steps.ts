@@ -15,9 +15,9 @@ import type { DatabaseEvent } from './protocol.ts';
 import { ScheduledConnection } from './scheduled-connection.ts';
 import { type LoggedStatement, StatementLog } from './statement-log.ts';
 
-/** What one plain step did: the call's outcome (none for a world event) and its statements. */
-export interface PlainResult {
-  readonly observed?: Observed;
+/** What a plain call did: its outcome and the statements it ran. */
+export interface PlainCall {
+  readonly observed: Observed;
   readonly log: readonly LoggedStatement[];
 }
 
@@ -39,16 +39,16 @@ export class PlainSteps {
   }
 
   /** Calls the handler as `principal`. */
-  async call(principal: Principal, event: CallEvent): Promise<PlainResult> {
+  async call(principal: Principal, event: CallEvent): Promise<PlainCall> {
     const observed = await applyCall(this.plugin, this.conn.proxy, principal, event);
     this.conn.rollbackLeak();
     return { observed, log: this.log.take() };
   }
 
-  /** Applies a world event through the plugin. */
-  world(event: DatabaseEvent): PlainResult {
+  /** Applies a world event through the plugin; returns the statements it ran. */
+  world(event: DatabaseEvent): readonly LoggedStatement[] {
     applyWorldEvent(this.plugin, this.conn.proxy, event);
     this.conn.rollbackLeak();
-    return { log: this.log.take() };
+    return this.log.take();
   }
 }

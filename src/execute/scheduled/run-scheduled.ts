@@ -10,12 +10,18 @@ import { type Schedule, stepScheduleAt } from '../../generate/schedule.ts';
 import type { HandlerPlugin } from '../../handlers/plugin.ts';
 import type { CallEvent, Event, Step } from '../../model/events.ts';
 import { checkSnapshotShape } from '../../model/outcome-shape.ts';
-import { type Fixture, type Snapshot, withWriteScope } from '../../model/world.ts';
+import type { Fixture, Snapshot } from '../../model/world.ts';
 import type { Lanes } from './lanes.ts';
-import type { PlainResult, PlainSteps } from './plain-steps.ts';
+import type { PlainSteps } from './plain-steps.ts';
 import type { LaneRecord, TraceEntry } from './scheduled-trace.ts';
 import type { SharedDatabase } from './shared-database.ts';
-import { hasWriteScope, runGatedStep, type StepContext } from './step-coordinator.ts';
+import type { LoggedStatement } from './statement-log.ts';
+import {
+  applyScopeChange,
+  runGatedStep,
+  type StepContext,
+  storeScopes,
+} from './step-coordinator.ts';
 
 /** What a scheduled run needs besides the sequence and its schedule. */
 export interface RunContext {
@@ -47,7 +53,6 @@ export async function runScheduled(
 ): Promise<ScheduledExecution> {
   ctx.database.reset();
   ctx.plain.startRun();
-  ctx.lanes.setScopes(ctx.fixture.principals, hasWriteScope);
   const run: StepContext = {
     lanes: ctx.lanes,
     dbPath: ctx.database.path,
@@ -58,6 +63,7 @@ export async function runScheduled(
     crashMode: ctx.crashMode,
     runAheadMax: ctx.runAheadMax,
   };
+  storeScopes(run);
   const lanes: LaneRecord[] = [];
   try {
     for (const [i, s] of steps.entries()) {
@@ -98,9 +104,7 @@ async function runPlainStep(
   switch (event.kind) {
     case 'revoke':
     case 'restore': {
-      const granted = event.kind === 'restore';
-      run.principals = withWriteScope(run.principals, event.client, granted);
-      Atomics.store(run.lanes.scopes, event.client, granted ? 1 : 0);
+      applyScopeChange(run, event.client, event.kind === 'restore');
       note('scope', `${event.kind} client ${event.client + 1}`);
       return record({ kind: 'applied' });
     }
@@ -110,11 +114,9 @@ async function runPlainStep(
       const principal = run.principals[event.client];
       if (!principal)
         throw new RangeError(`step ${step + 1}: no principal for client ${event.client}`);
-      const result = await plain.call(principal, event);
-      logStatements(run, step, result);
-      if (!result.observed)
-        throw new Error(`the call at step ${step + 1} came back without an outcome`);
-      return record({ kind: 'observed', observed: result.observed, faulted: false });
+      const { observed, log } = await plain.call(principal, event);
+      logStatements(run, step, log);
+      return record({ kind: 'observed', observed, faulted: false });
     }
     default:
       note('world', describeWorld(event));
@@ -123,8 +125,8 @@ async function runPlainStep(
   }
 }
 
-function logStatements(run: StepContext, step: number, result: PlainResult): void {
-  for (const s of result.log)
+function logStatements(run: StepContext, step: number, log: readonly LoggedStatement[]): void {
+  for (const s of log)
     run.entries.push({
       step,
       lane: 0,

@@ -15,7 +15,7 @@
  */
 import type { StepSchedule } from '../../generate/schedule.ts';
 import type { Event } from '../../model/events.ts';
-import { type Principal, WRITE_SCOPE } from '../../model/world.ts';
+import { type Principal, WRITE_SCOPE, withWriteScope } from '../../model/world.ts';
 import { GatedStep } from './gated-step.ts';
 import { laneRecord } from './lane-state.ts';
 import type { Lanes } from './lanes.ts';
@@ -49,7 +49,17 @@ export async function runGatedStep(
   return run.lanes.map((s) => laneRecord(step, s, ctx.entries.length));
 }
 
-/** True when `p` holds the write scope. */
-export function hasWriteScope(p: Principal): boolean {
-  return p.scopes.includes(WRITE_SCOPE);
+/** Writes every current principal's write scope into the table lanes read at their start. */
+export function storeScopes(ctx: StepContext): void {
+  for (const [i, p] of ctx.principals.entries())
+    Atomics.store(ctx.lanes.scopes, i, p.scopes.includes(WRITE_SCOPE) ? 1 : 0);
+}
+
+/**
+ * A revoke or restore takes effect: in the principals the next calls are sent as, and in the
+ * table a lane reads when its start is granted.
+ */
+export function applyScopeChange(ctx: StepContext, client: number, granted: boolean): void {
+  ctx.principals = withWriteScope(ctx.principals, client, granted);
+  Atomics.store(ctx.lanes.scopes, client, granted ? 1 : 0);
 }
