@@ -4,12 +4,14 @@
  * inside the branch it picked; cross-shrinking in `move-arbitrary.ts` fixes that without
  * changing what is generated. These tests fail if either half is lost.
  */
+
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { sequenceArbitrary } from '../src/generate/sequence-arbitrary.ts';
 import type { Step } from '../src/model/events.ts';
 import { DEFAULT_FIXTURE } from '../src/model/world.ts';
-import { COVERAGE_KINDS, countCoverage, emptyCoverage } from '../src/report/coverage.ts';
+import { countCoverage, emptyCoverage } from '../src/report/coverage.ts';
+import { COVERAGE_KINDS } from '../src/types/coverage.ts';
 
 const sequences = sequenceArbitrary(DEFAULT_FIXTURE, { stepsMax: 20, races: true, recreate: true });
 const hasCall = (steps: readonly Step[]) =>

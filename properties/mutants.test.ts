@@ -6,9 +6,10 @@
  * another mode. The catalogue is also held to the plugins
  * and the registry, and the step-split reference the mutants build on to the contract.
  */
+
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type CheckResult, checkHandler } from '../src/api/check-handler.ts';
+import { checkHandler } from '../src/api/check-handler.ts';
 import { loadPlugin } from '../src/execute/load-plugin.ts';
 import { sequentialRunner } from '../src/execute/sequential-mode.ts';
 import { sequenceArbitrary } from '../src/generate/sequence-arbitrary.ts';
@@ -17,6 +18,7 @@ import { defineStepMutant } from '../src/handlers/mutants/define-step-mutant.ts'
 import { BUNDLED_HANDLERS, bundledHandlerPath } from '../src/handlers/registry.ts';
 import { DEFAULT_FIXTURE } from '../src/model/world.ts';
 import { type KillResult, renderKillMatrix } from '../src/report/kill-matrix.ts';
+import type { CheckResult } from '../src/types/results.ts';
 
 /** Longest shrunk counterexample accepted, in steps (issue 2 asks for at most 4). */
 const SHRUNK_STEPS_MAX = 4;

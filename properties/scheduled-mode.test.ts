@@ -15,17 +15,18 @@
  * RECEIPTCHECK_SCHEDULED_SEEDS and RECEIPTCHECK_SCHEDULED_REPLAYS raise the counts (the issue's
  * 100 replays: `RECEIPTCHECK_SCHEDULED_REPLAYS=100 npx vitest run properties/scheduled-mode.test.ts`).
  */
+
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { checkHandler } from '../src/api/check-handler.ts';
 import { loadPlugin, resolveHandlerPath } from '../src/execute/load-plugin.ts';
-import type { LaneMode } from '../src/execute/scheduled/lane-choice.ts';
 import type { ScheduledDetail } from '../src/execute/scheduled/scheduled-detail.ts';
 import { type ScheduledRunner, scheduledRunner } from '../src/execute/scheduled/scheduled-mode.ts';
 import type { Step } from '../src/model/events.ts';
 import { DEFAULT_FIXTURE } from '../src/model/world.ts';
 import { formatCaseFile, parseCaseFile } from '../src/report/case-file.ts';
+import type { LaneMode } from '../src/types/mode.ts';
 
 const SEEDS = Number(process.env.RECEIPTCHECK_SCHEDULED_SEEDS ?? 10);
 const REPLAYS = Number(process.env.RECEIPTCHECK_SCHEDULED_REPLAYS ?? 10);

@@ -3,9 +3,10 @@
  * sequences with every kind of event exercised) and on handlers it must catch, with a shrunk
  * counterexample short enough to read.
  */
+
 import { describe, expect, it } from 'vitest';
 import { checkHandler } from '../src/api/check-handler.ts';
-import { COVERAGE_KINDS } from '../src/report/coverage.ts';
+import { COVERAGE_KINDS } from '../src/types/coverage.ts';
 
 describe('sequential check', () => {
   it('holds for the reference handler over 500 sequences, exercising every kind of event', async () => {

@@ -7,25 +7,17 @@
  */
 
 export { assertHandler, CounterexampleError } from './api/assert-handler.ts';
-export type { CheckResult, Counterexample } from './api/check-handler.ts';
 export { checkHandler } from './api/check-handler.ts';
 export { DEFAULT_OUT_DIR, saveCounterexample } from './api/counterexample-store.ts';
 export { listCaseFiles, loadCaseFile } from './api/load-case-file.ts';
-export type { CheckOptions, Mode, Progress, ResolvedOptions } from './api/options.ts';
-export { DEFAULT_SEED, MODES, resolveOptions, SEED_ENV } from './api/options.ts';
-export type { CaseResult, RunCaseOptions } from './api/run-case.ts';
+export { resolveOptions } from './api/options.ts';
+export type { RunCaseOptions } from './api/run-case.ts';
 export { runCase } from './api/run-case.ts';
-export type { Failure, RunVerdict } from './check/check-run.ts';
-export type {
-  LinearizabilityFailure,
-  PlacedOperation,
-} from './check/linearizability-failure.ts';
 export type { ErrorCode, ErrorData } from './errors.ts';
 export { isReceiptcheckError, ReceiptcheckError } from './errors.ts';
 export type { ConcurrentDetail } from './execute/concurrent/concurrent-mode.ts';
-export type { SoakOptions, SoakResult } from './execute/concurrent/soak.ts';
+export type { SoakOptions } from './execute/concurrent/soak.ts';
 export { soak } from './execute/concurrent/soak.ts';
-export type { SoakCounts } from './execute/concurrent/soak-record.ts';
 export type { Connection, HandlerPlugin } from './handlers/plugin.ts';
 export { defineHandler } from './handlers/plugin.ts';
 export type {
@@ -56,9 +48,30 @@ export type {
   Snapshot,
 } from './model/world.ts';
 export { DEFAULT_FIXTURE, TOOL, WRITE_SCOPE } from './model/world.ts';
-export type { CaseFile, StepExpectation } from './report/case-file.ts';
-export { CASE_FORMAT, formatCaseFile, parseCaseFile } from './report/case-file.ts';
+export { formatCaseFile, parseCaseFile } from './report/case-file.ts';
 export type { Explanation } from './report/explain-failure.ts';
 export { explainFailure } from './report/explain-failure.ts';
 export type { ReadableCase, RenderContext } from './report/format-counterexample.ts';
 export { formatCounterexample } from './report/format-counterexample.ts';
+export { CASE_FORMAT, type CaseFile, type StepExpectation } from './types/case-file.ts';
+export { MODES, type Mode } from './types/mode.ts';
+export {
+  type CheckOptions,
+  DEFAULT_SEED,
+  type Progress,
+  type ResolvedOptions,
+  SEED_ENV,
+} from './types/options.ts';
+export type {
+  CaseResult,
+  CheckResult,
+  Counterexample,
+  SoakCounts,
+  SoakResult,
+} from './types/results.ts';
+export type {
+  Failure,
+  LinearizabilityFailure,
+  PlacedOperation,
+  RunVerdict,
+} from './types/verdict.ts';

@@ -3,9 +3,11 @@
  * `CounterexampleError` whose message is the rendered counterexample (numbered steps, expected vs
  * actual, the rule broken, the seed) when it did not. Same options and defaults as the CLI.
  */
+
 import { formatCounterexample } from '../report/format-counterexample.ts';
-import { type CheckResult, type Counterexample, checkHandler } from './check-handler.ts';
-import type { CheckOptions } from './options.ts';
+import type { CheckOptions } from '../types/options.ts';
+import type { CheckResult, Counterexample } from '../types/results.ts';
+import { checkHandler } from './check-handler.ts';
 
 /** Thrown by `assertHandler` when a counterexample is found; carries the whole result as data. */
 export class CounterexampleError extends Error {

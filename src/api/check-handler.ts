@@ -3,8 +3,8 @@
  * against the model, shrink the first failure, and return everything as data. The CLI's `run`,
  * `assertHandler` and the test suite all go through here.
  */
+
 import fc from 'fast-check';
-import type { Failure } from '../check/check-run.ts';
 import { isReceiptcheckError } from '../errors.ts';
 import { createRunner } from '../execute/create-runner.ts';
 import { loadPlugin, resolveHandlerPath } from '../execute/load-plugin.ts';
@@ -15,44 +15,10 @@ import type { Step } from '../model/events.ts';
 import { type PolicyDeclaration, resolvePolicy } from '../model/policy.ts';
 import type { FixtureWithPolicy } from '../model/state.ts';
 import type { Fixture } from '../model/world.ts';
-import { type Coverage, countCoverage, emptyCoverage } from '../report/coverage.ts';
-import { type CheckOptions, type Mode, type ResolvedOptions, resolveOptions } from './options.ts';
-
-/** A shrunk failing sequence and everything needed to read and replay it. */
-export interface Counterexample {
-  readonly handler: string;
-  readonly handlerName: string;
-  readonly mode: Mode;
-  readonly seed: number;
-  /** fast-check's replay path: with the seed, regenerates this exact case. */
-  readonly path: string;
-  readonly fixture: Fixture;
-  readonly steps: readonly Step[];
-  readonly failures: readonly Failure[];
-  /** Runs until the first failure, and shrink steps after it. */
-  readonly runsToFailure: number;
-  readonly shrinks: number;
-  /** Mode-specific detail (e.g. the schedule), kept for replay. */
-  readonly detail?: unknown;
-}
-
-/** What `checkHandler` returns. */
-export interface CheckResult {
-  readonly verdict: 'passed' | 'failed';
-  readonly handler: string;
-  readonly handlerName: string;
-  readonly mode: Mode;
-  readonly seed: number;
-  readonly shard: ResolvedOptions['shard'];
-  readonly runs: number;
-  readonly runsPlanned: number;
-  readonly steps: number;
-  readonly coverage: Coverage;
-  readonly elapsedMs: number;
-  /** True when the time limit stopped generation before `runsPlanned`. */
-  readonly timedOut: boolean;
-  readonly counterexample?: Counterexample;
-}
+import { countCoverage, emptyCoverage } from '../report/coverage.ts';
+import type { CheckOptions } from '../types/options.ts';
+import type { CheckResult } from '../types/results.ts';
+import { resolveOptions } from './options.ts';
 
 /** Runs the checker; resolves to the result as data. Throws a `ReceiptcheckError` on bad options or a bad plugin. */
 export async function checkHandler(options: CheckOptions = {}): Promise<CheckResult> {

@@ -2,12 +2,13 @@
  * Writes counterexamples to disk as case files, so `receiptcheck replay FILE` can re-run them and
  * a copy under `scenarios/` becomes a regression scenario. The only file writing of a failing run.
  */
+
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { messageOf, ReceiptcheckError } from '../errors.ts';
 import { formatCaseFile } from '../report/case-file.ts';
 import { counterexampleFileName, counterexampleToCase } from '../report/counterexample-case.ts';
-import type { Counterexample } from './check-handler.ts';
+import type { Counterexample } from '../types/results.ts';
 
 /** The folder counterexamples go to when `--out` is not given, relative to the working directory. */
 export const DEFAULT_OUT_DIR = 'counterexamples';

@@ -1,10 +1,12 @@
 /**
  * Reads scenario and counterexample files from disk. Parsing itself is pure (report/case-file.ts).
  */
+
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { messageOf, ReceiptcheckError } from '../errors.ts';
-import { type CaseFile, parseCaseFile } from '../report/case-file.ts';
+import { parseCaseFile } from '../report/case-file.ts';
+import type { CaseFile } from '../types/case-file.ts';
 
 /** Reads and parses one case file; throws `E_BAD_SCENARIO` naming the file. */
 export function loadCaseFile(path: string): CaseFile {

@@ -3,28 +3,16 @@
  * case's mode: the model check of `checkRun` plus the case's own expectations. Used by
  * `receiptcheck replay`, `receiptcheck scenarios` and the scenario tests.
  */
-import type { Failure } from '../check/check-run.ts';
-import { checkExpectations, type ExpectationFailure } from '../check/expectations.ts';
+
+import { checkExpectations } from '../check/expectations.ts';
 import { createRunner } from '../execute/create-runner.ts';
 import { loadPlugin, resolveHandlerPath } from '../execute/load-plugin.ts';
-import type { Trace } from '../execute/trace.ts';
 import type { FixtureWithPolicy } from '../model/state.ts';
-import type { CaseFile } from '../report/case-file.ts';
+import type { CaseFile } from '../types/case-file.ts';
+import type { Mode } from '../types/mode.ts';
+import type { CaseResult } from '../types/results.ts';
 import { withPolicy } from './check-handler.ts';
-import { type Mode, resolveOptions } from './options.ts';
-
-/** What running a case came to. */
-export interface CaseResult {
-  readonly verdict: 'passed' | 'failed';
-  readonly handler: string;
-  readonly mode: Mode;
-  /** Where the handler disagreed with the model or broke an invariant. */
-  readonly failures: readonly Failure[];
-  /** Where the run broke a promise written in the case file. */
-  readonly expectationFailures: readonly ExpectationFailure[];
-  readonly trace: Trace;
-  readonly detail?: unknown;
-}
+import { resolveOptions } from './options.ts';
 
 /** Overrides for a case run. */
 export interface RunCaseOptions {

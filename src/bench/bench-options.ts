@@ -3,8 +3,9 @@
  * pass (all optional), `ResolvedBenchOptions` what the bench uses. `quick` picks a smaller preset;
  * every other field overrides the preset, which is how the test runs a tiny bench.
  */
-import { DEFAULT_SEED } from '../api/options.ts';
+
 import { ReceiptcheckError } from '../errors.ts';
+import { DEFAULT_SEED } from '../types/options.ts';
 
 /** What a caller may pass to `runBench`. */
 export interface BenchOptions {

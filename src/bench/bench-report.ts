@@ -2,7 +2,7 @@
  * What `runBench` returns: every figure as plain data, JSON-able as it stands (`--json` prints it
  * whole), rendered as a table by `report/format-bench.ts`. Times are seconds, memory megabytes.
  */
-import type { Mode } from '../api/options.ts';
+import type { Mode } from '../types/mode.ts';
 import type { ResolvedBenchOptions } from './bench-options.ts';
 
 /** Where the figures came from. */

@@ -2,9 +2,10 @@
  * The harness end to end in one mode: `checkHandler` exactly as users call it (generation,
  * execution, model, checks, fresh databases), timed from the call to its return.
  */
+
 import { checkHandler } from '../api/check-handler.ts';
-import type { Mode } from '../api/options.ts';
 import { isReceiptcheckError, messageOf } from '../errors.ts';
+import type { Mode } from '../types/mode.ts';
 
 /** One measured check, or why the mode could not run. */
 export type HarnessMeasure =

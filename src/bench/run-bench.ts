@@ -6,7 +6,7 @@
  * The bench sits above `api/` like the CLI: it drives `checkHandler` as users do, and touches
  * SQLite only through `execute/` (the template, `openConnection`, the world functions).
  */
-import type { Mode } from '../api/options.ts';
+
 import {
   DatabaseFiles,
   openConnection,
@@ -20,6 +20,7 @@ import { MUTANT_CATALOGUE } from '../handlers/mutant-catalogue.ts';
 import type { Connection, HandlerPlugin } from '../handlers/plugin.ts';
 import type { Event } from '../model/events.ts';
 import { DEFAULT_FIXTURE } from '../model/world.ts';
+import type { Mode } from '../types/mode.ts';
 import {
   type BenchOptions,
   type ResolvedBenchOptions,

@@ -4,8 +4,9 @@
  * timed through `onProgress` (the loop reports every run up to and including the first failure,
  * and none after it, while it shrinks).
  */
+
 import { checkHandler } from '../api/check-handler.ts';
-import type { Mode } from '../api/options.ts';
+import type { Mode } from '../types/mode.ts';
 import type { KillAttempt, KillFigure } from './bench-report.ts';
 import { unavailableReason } from './harness-throughput.ts';
 import { median } from './median.ts';

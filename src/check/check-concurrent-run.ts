@@ -14,10 +14,11 @@
  *    sort by version), so lane order is as good as any for them.
  * Pure; the verdict is data.
  */
+
 import type { HistoryEntry } from '../model/history.ts';
 import { initialState, type ModelState, toSnapshot } from '../model/state.ts';
 import type { Snapshot } from '../model/world.ts';
-import type { Failure, RunVerdict } from './check-run.ts';
+import type { Failure, RunVerdict } from '../types/verdict.ts';
 import { checkInvariants } from './invariants/all-invariants.ts';
 import { checkHistory } from './linearizability/check-history.ts';
 import type { LinearizabilityOptions } from './linearizability/options.ts';

@@ -2,35 +2,15 @@
  * Judges one sequential run: every call's outcome against the model's, the final database
  * against the model's state, and every invariant. Pure; the verdict is data.
  */
-import type { CallEvent } from '../model/events.ts';
+
 import { flatten } from '../model/flatten.ts';
-import { type Observed, sameOutcome } from '../model/outcome.ts';
+import { sameOutcome } from '../model/outcome.ts';
 import { initialState, toSnapshot } from '../model/state.ts';
 import { step } from '../model/step.ts';
+import type { Failure, RunVerdict } from '../types/verdict.ts';
 import { checkInvariants } from './invariants/all-invariants.ts';
-import type { LinearizabilityFailure } from './linearizability-failure.ts';
-import type { InvariantViolation, RunRecord } from './run-record.ts';
-import { diffSnapshots, type SnapshotDifference } from './snapshot-diff.ts';
-
-/** One reason a run failed. */
-export type Failure =
-  | {
-      readonly kind: 'outcome';
-      readonly step: number;
-      readonly lane: number;
-      readonly event: CallEvent;
-      readonly expected: Observed;
-      readonly actual: Observed;
-    }
-  | { readonly kind: 'snapshot'; readonly differences: readonly SnapshotDifference[] }
-  | ({ readonly kind: 'invariant' } & InvariantViolation)
-  /** Concurrent mode: no serial order explains the outcomes (longest fitting prefix, stuck calls). */
-  | LinearizabilityFailure;
-
-/** The verdict on one run. Failures are ordered: outcomes first (in step order), then the database, then invariants. */
-export type RunVerdict =
-  | { readonly verdict: 'ok' }
-  | { readonly verdict: 'failed'; readonly failures: readonly Failure[] };
+import type { RunRecord } from './run-record.ts';
+import { diffSnapshots } from './snapshot-diff.ts';
 
 /** Checks a sequential run against the model. */
 export function checkRun(run: RunRecord): RunVerdict {

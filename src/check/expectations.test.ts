@@ -4,11 +4,11 @@
  * final state.
  */
 import { describe, expect, it } from 'vitest';
-import type { Trace } from '../execute/trace.ts';
 import type { CallEvent } from '../model/events.ts';
 import type { Observed } from '../model/outcome.ts';
 import { DEFAULT_FIXTURE } from '../model/world.ts';
 import { parseCaseFile } from '../report/case-file.ts';
+import type { Trace } from '../types/trace.ts';
 import { checkExpectations, checkModelAgainstCase } from './expectations.ts';
 
 const call = (minutes: number): CallEvent => ({

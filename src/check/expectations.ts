@@ -3,19 +3,15 @@
  * what a run observed, or against what the model computes. This is how the article's cases pin
  * the model itself to the article, not only handlers to the model. Pure.
  */
-import type { Trace } from '../execute/trace.ts';
+
 import { flatten } from '../model/flatten.ts';
 import { describeOutcome, type Observed } from '../model/outcome.ts';
 import { describePattern, matchesPattern, type OutcomePattern } from '../model/outcome-pattern.ts';
 import { initialState, toSnapshot } from '../model/state.ts';
 import { step } from '../model/step.ts';
-import type { CaseFile } from '../report/case-file.ts';
-
-/** One promise a case file made that did not hold. */
-export interface ExpectationFailure {
-  readonly step?: number;
-  readonly message: string;
-}
+import type { CaseFile } from '../types/case-file.ts';
+import type { ExpectationFailure } from '../types/results.ts';
+import type { Trace } from '../types/trace.ts';
 
 /** Compares a trace with the case's expectations. */
 export function checkExpectations(c: CaseFile, trace: Trace): ExpectationFailure[] {

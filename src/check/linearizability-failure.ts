@@ -3,42 +3,13 @@
  * operations that does fit, and the operations that could not come next, each with its place in
  * the sequence and, after that prefix, what the model would have answered instead. Pure.
  */
-import type { Event } from '../model/events.ts';
+
 import type { HistoryEntry } from '../model/history.ts';
 import { type Observed, sameOutcome } from '../model/outcome.ts';
 import type { ModelState } from '../model/state.ts';
 import { step } from '../model/step.ts';
+import type { LinearizabilityFailure, PlacedOperation } from '../types/verdict.ts';
 import type { IllegalResult, UnknownResult } from './linearizability/result.ts';
-
-/** One operation of a concurrent history, where it stood in the sequence, and what it did. */
-export interface PlacedOperation {
-  /** The history entry id. */
-  readonly id: number;
-  readonly step: number;
-  readonly lane: number;
-  readonly event: Event;
-  /** What the client saw; absent for world events and lost responses. */
-  readonly observed?: Observed;
-  /** Interval on the run's clock, in ms from its start; no `completedAt` when unknown. */
-  readonly invokedAt: number;
-  readonly completedAt?: number;
-  /** For a stuck call: what the model answers right after the longest prefix. */
-  readonly expected?: Observed;
-}
-
-/** The `linearizability` failure of a concurrent run. */
-export interface LinearizabilityFailure {
-  readonly kind: 'linearizability';
-  /** `illegal`: no order fits; `unknown`: the checker reached a limit (`reason`) first. */
-  readonly verdict: 'illegal' | 'unknown';
-  /** The longest order that respects real time and in which every outcome matches the model. */
-  readonly longestPrefix: readonly PlacedOperation[];
-  /** The operations that could have come next but did not fit; a call among them is to blame. */
-  readonly stuck: readonly PlacedOperation[];
-  readonly reason?: string;
-  /** Set when `longestPrefix` was cut to its tail for display: the full prefix's length. */
-  readonly prefixLength?: number;
-}
 
 /** Builds the failure from the checker's verdict; `places[id]` says where entry `id` stood. */
 export function linearizabilityFailure(

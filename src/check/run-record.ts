@@ -2,23 +2,16 @@
  * The input every run checker reads: the sequence, the fixture it started from, and the trace
  * an execution recorded. Also the small lookups the invariant checkers share.
  */
-import type { Observation, Trace } from '../execute/trace.ts';
+
 import type { Step } from '../model/events.ts';
 import { type Fixture, type Receipt, TOOL } from '../model/world.ts';
+import type { Observation, Trace } from '../types/trace.ts';
 
 /** One run, ready to be checked. */
 export interface RunRecord {
   readonly fixture: Fixture;
   readonly steps: readonly Step[];
   readonly trace: Trace;
-}
-
-/** A broken invariant, as data. */
-export interface InvariantViolation {
-  readonly invariant: string;
-  readonly message: string;
-  /** The step most to blame, when one is. */
-  readonly step?: number;
 }
 
 /** The receipt key a call by `client` with `requestId` is stored under (workspace, user, tool, id). */

@@ -3,23 +3,9 @@
  * by receipt. Pure; returns differences as data for the report to render.
  */
 
-import type { Automation, Receipt, Snapshot } from '../model/world.ts';
+import type { Receipt, Snapshot } from '../model/world.ts';
+import type { SnapshotDifference } from '../types/verdict.ts';
 import { receiptKeyOf } from './run-record.ts';
-
-/** One difference between the expected and the actual snapshot. */
-export type SnapshotDifference =
-  | {
-      readonly what: 'automation';
-      readonly id: number;
-      readonly expected?: Automation;
-      readonly actual?: Automation;
-    }
-  | {
-      readonly what: 'receipt';
-      readonly key: string;
-      readonly expected?: Receipt;
-      readonly actual?: Receipt;
-    };
 
 /** Every difference, automations first; empty when the snapshots are equal. */
 export function diffSnapshots(expected: Snapshot, actual: Snapshot): SnapshotDifference[] {

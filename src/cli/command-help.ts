@@ -4,7 +4,9 @@
  */
 
 import { DEFAULT_OUT_DIR } from '../api/counterexample-store.ts';
-import { DEFAULT_SEED, MODES, resolveOptions, SEED_ENV } from '../api/options.ts';
+import { resolveOptions } from '../api/options.ts';
+import { MODES } from '../types/mode.ts';
+import { DEFAULT_SEED, SEED_ENV } from '../types/options.ts';
 import { EXIT_CODES_HELP } from './exit-codes.ts';
 
 /** The defaults, resolved from no options and an empty environment. */

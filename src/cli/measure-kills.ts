@@ -3,15 +3,18 @@
  * catalogue names, the reference in each of those modes, and for each the article's scenarios
  * alone. Returns the kill results the pure kill-matrix renderer reads, plus the counterexamples.
  */
+
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { type CheckResult, type Counterexample, checkHandler } from '../api/check-handler.ts';
+import { checkHandler } from '../api/check-handler.ts';
 import { listCaseFiles, loadCaseFile } from '../api/load-case-file.ts';
-import type { CheckOptions, Mode } from '../api/options.ts';
 import { runCase } from '../api/run-case.ts';
 import { MUTANT_CATALOGUE } from '../handlers/mutant-catalogue.ts';
-import type { CaseFile } from '../report/case-file.ts';
 import type { KillResult } from '../report/kill-matrix.ts';
+import type { CaseFile } from '../types/case-file.ts';
+import type { Mode } from '../types/mode.ts';
+import type { CheckOptions } from '../types/options.ts';
+import type { CheckResult, Counterexample } from '../types/results.ts';
 
 /** The article's 12 cases, shipped with receiptcheck: the "scenarios alone" column. */
 export const ARTICLE_SCENARIOS_DIR = fileURLToPath(

@@ -3,9 +3,9 @@
  * throw commander's `InvalidArgumentError`, which the CLI reports as `E_BAD_OPTION`. Ranges and
  * defaults are checked once, in `resolveOptions`, for the CLI and the API alike.
  */
+
 import { InvalidArgumentError } from 'commander';
-import { MODES, type Mode } from '../api/options.ts';
-import { LANE_MODES, type LaneMode } from '../execute/scheduled/lane-choice.ts';
+import { LANE_MODES, type LaneMode, MODES, type Mode } from '../types/mode.ts';
 
 /** An integer, written in decimal: `300`, `-1`. */
 export function parseInteger(value: string): number {

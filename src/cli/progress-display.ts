@@ -3,9 +3,10 @@
  * elapsed and ETA. Drawn on stderr only when it is a TTY, so logs and pipes stay clean; cleared
  * when the check ends so the summary follows on a clean line.
  */
+
 import cliProgress from 'cli-progress';
-import type { Progress } from '../api/options.ts';
-import { COVERAGE_KINDS } from '../report/coverage.ts';
+import { COVERAGE_KINDS } from '../types/coverage.ts';
+import type { Progress } from '../types/options.ts';
 
 /** A progress display: pass `onProgress` to `checkHandler`, call `stop()` when it returns. */
 export interface ProgressDisplay {

@@ -3,9 +3,10 @@
  * stderr), check-then-act is caught from volume alone (exit 1, the linearizability failure named
  * with its rule), and a bad flag is a usage error (exit 2).
  */
+
 import { describe, expect, it } from 'vitest';
-import type { SoakResult } from '../execute/concurrent/soak.ts';
 import { decodeJson } from '../report/encode.ts';
+import type { SoakResult } from '../types/results.ts';
 import { runCli as cli } from './run-cli.ts';
 
 describe('receiptcheck soak', () => {

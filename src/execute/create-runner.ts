@@ -2,9 +2,10 @@
  * Picks the mode runner for the resolved options. Each mode lives in its own file; this is the
  * only place that knows them all.
  */
-import type { ResolvedOptions } from '../api/options.ts';
+
 import { ReceiptcheckError } from '../errors.ts';
 import type { HandlerPlugin } from '../handlers/plugin.ts';
+import type { ResolvedOptions } from '../types/options.ts';
 import { concurrentRunner } from './concurrent/concurrent-mode.ts';
 import type { ModeRunner } from './mode-runner.ts';
 import { scheduledRunner } from './scheduled/scheduled-mode.ts';

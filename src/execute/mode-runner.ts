@@ -3,11 +3,12 @@
  * sequence on a fresh database and returns the checkers' verdict; the loop above it does not
  * know whether calls ran in this thread, on workers, or under the scheduler.
  */
+
 import type fc from 'fast-check';
-import type { RunVerdict } from '../check/check-run.ts';
 import type { SequenceOptions } from '../generate/sequence-arbitrary.ts';
 import type { Step } from '../model/events.ts';
-import type { Trace } from './trace.ts';
+import type { Trace } from '../types/trace.ts';
+import type { RunVerdict } from '../types/verdict.ts';
 
 /** The result of executing and checking one sequence. */
 export interface ExecutedRun {

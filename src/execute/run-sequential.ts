@@ -8,9 +8,9 @@ import type { Step } from '../model/events.ts';
 import { flatten } from '../model/flatten.ts';
 import { checkSnapshotShape } from '../model/outcome-shape.ts';
 import { type Fixture, type Principal, withWriteScope } from '../model/world.ts';
+import type { Observation, Trace } from '../types/trace.ts';
 import { applyCall, applyWorldEvent } from './apply-event.ts';
 import { openMemoryCopy } from './databases.ts';
-import type { Observation, Trace } from './trace.ts';
 
 /**
  * Runs `steps` against `plugin` on a fresh copy of the template `image` (`templateImage`). The

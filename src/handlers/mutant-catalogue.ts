@@ -4,9 +4,9 @@
  * default settings. Plain data, so `receiptcheck mutants` can list and run it without loading
  * any handler; `properties/mutants.test.ts` holds each entry to its plugin and to the registry.
  */
-import type { Mode } from '../api/options.ts';
 
 /** One catalogued mutant. */
+import type { Mode } from '../types/mode.ts';
 export interface MutantEntry {
   /** Its bundled handler name: `receiptcheck run --handler <name>` runs it. */
   readonly name: string;

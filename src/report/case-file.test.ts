@@ -2,10 +2,12 @@
  * The case-file format: a round trip keeps every value a generator can send, and malformed
  * files are rejected with a message that names the file and the bad field.
  */
+
 import { describe, expect, it } from 'vitest';
 import type { Step } from '../model/events.ts';
 import { DEFAULT_FIXTURE } from '../model/world.ts';
-import { CASE_FORMAT, formatCaseFile, parseCaseFile } from './case-file.ts';
+import { CASE_FORMAT } from '../types/case-file.ts';
+import { formatCaseFile, parseCaseFile } from './case-file.ts';
 
 const steps: Step[] = [
   {

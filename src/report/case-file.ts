@@ -5,38 +5,13 @@
  * `"expectAnyOrder"` (the outcomes in some order), and the file a final `"expectFinal"`.
  * Parsing is pure and strict: a malformed file is rejected with the path of the bad field.
  */
+
 import { ReceiptcheckError } from '../errors.ts';
 import type { CallEvent, Event, Step } from '../model/events.ts';
 import { isOutcomePattern, type OutcomePattern } from '../model/outcome-pattern.ts';
-import { type Automation, DEFAULT_FIXTURE, type Fixture } from '../model/world.ts';
+import { DEFAULT_FIXTURE, type Fixture } from '../model/world.ts';
+import { CASE_FORMAT, type CaseFile, type StepExpectation } from '../types/case-file.ts';
 import { decodeJson, encodeJson } from './encode.ts';
-
-/** The format tag every case file carries. */
-export const CASE_FORMAT = 'receiptcheck-case/1';
-
-/** An expectation attached to a step: one outcome, or a group's outcomes in any order. */
-export type StepExpectation =
-  | { readonly step: number; readonly lane: number; readonly outcome: OutcomePattern }
-  | { readonly step: number; readonly anyOrder: readonly OutcomePattern[] };
-
-/** A scenario or counterexample, parsed. */
-export interface CaseFile {
-  readonly name: string;
-  readonly description: string;
-  /** Handler name or path; scenarios without one run against `reference`. */
-  readonly handler: string;
-  readonly mode: 'sequential' | 'concurrent' | 'scheduled';
-  readonly fixture: Fixture;
-  readonly steps: readonly Step[];
-  readonly expectations: readonly StepExpectation[];
-  /** Final state the article promises: receipt count and rows (partial: only the listed ids). */
-  readonly expectFinal?: {
-    readonly receipts?: number;
-    readonly automations?: readonly Automation[];
-  };
-  /** Anything else the writer stored (seed, failures, schedule); kept for replay. */
-  readonly extra: Readonly<Record<string, unknown>>;
-}
 
 const KNOWN = new Set([
   'format',

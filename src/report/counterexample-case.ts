@@ -3,8 +3,9 @@
  * copied into `scenarios/`, it becomes a regression test; `receiptcheck replay` re-runs it. Pure;
  * `api/counterexample-store.ts` writes it.
  */
-import type { Counterexample } from '../api/check-handler.ts';
-import type { CaseFile } from './case-file.ts';
+
+import type { CaseFile } from '../types/case-file.ts';
+import type { Counterexample } from '../types/results.ts';
 import { explainFailure } from './explain-failure.ts';
 
 /** The case file for a counterexample; the handler stays as the user gave it (a name or a path). */

@@ -2,31 +2,9 @@
  * Counts what generated sequences exercised, per kind of step, so a summary shows that
  * revocations, moves, deletes, lost responses and store failures actually happened.
  */
+
 import type { Event, Step } from '../model/events.ts';
-
-/** The coverage kinds, in the order summaries list them. */
-export const COVERAGE_KINDS = [
-  'new intent',
-  'retry',
-  'key reuse',
-  'invalid input',
-  'lost request',
-  'lost response',
-  'revoke',
-  'restore',
-  'move',
-  'delete',
-  'recreate',
-  'store fails',
-  'store restored',
-  'concurrent group',
-] as const;
-
-/** One coverage kind. */
-export type CoverageKind = (typeof COVERAGE_KINDS)[number];
-
-/** Counts per kind; every kind present, zero when unseen. */
-export type Coverage = Record<CoverageKind, number>;
+import { COVERAGE_KINDS, type Coverage, type CoverageKind } from '../types/coverage.ts';
 
 /** A coverage record with every count at zero. */
 export function emptyCoverage(): Coverage {

@@ -2,11 +2,12 @@
  * `explainFailure` names the contract rule each expected outcome stands for, and says which
  * invariant or which rows broke; `describeEvent` tells every event kind in plain words.
  */
+
 import { describe, expect, it } from 'vitest';
-import type { Failure } from '../check/check-run.ts';
 import type { CallEvent } from '../model/events.ts';
 import { type Observed, outcome } from '../model/outcome.ts';
 import { DEFAULT_FIXTURE } from '../model/world.ts';
+import type { Failure } from '../types/verdict.ts';
 import { describeEvent, formatValue } from './describe-event.ts';
 import { explainFailure } from './explain-failure.ts';
 

@@ -4,8 +4,9 @@
  * the numbered check (CONTRACT.md, "One call") that decided it. Pure; data first (`Explanation`),
  * the counterexample renderer turns it into text.
  */
-import type { Failure } from '../check/check-run.ts';
+
 import type { Observed } from '../model/outcome.ts';
+import type { Failure } from '../types/verdict.ts';
 import { explainLinearizability } from './explain-linearizability.ts';
 import { ruleFor } from './rule-for.ts';
 

@@ -3,8 +3,9 @@
  * with real time, which call could not come next, what it got and what the contract gives at
  * that point. Pure; `explainFailure` and the step renderer use it.
  */
-import type { LinearizabilityFailure, PlacedOperation } from '../check/linearizability-failure.ts';
+
 import { describeOutcome, sameOutcome } from '../model/outcome.ts';
+import type { LinearizabilityFailure, PlacedOperation } from '../types/verdict.ts';
 import type { Explanation } from './explain-failure.ts';
 import { ruleFor } from './rule-for.ts';
 

@@ -3,8 +3,9 @@
  * a one-line verdict, and for a failing case the numbered steps, what broke, the promises in
  * the file that did not hold and the database difference. Pure.
  */
-import type { CaseResult } from '../api/run-case.ts';
-import type { CaseFile } from './case-file.ts';
+
+import type { CaseFile } from '../types/case-file.ts';
+import type { CaseResult } from '../types/results.ts';
 import {
   formatDatabase,
   formatExplanations,

@@ -4,13 +4,14 @@
  * rule broken in words, the database difference, and how to reproduce it. Pure: the same input
  * always gives the same text, so it can go to a terminal, a JUnit failure or an thrown Error.
  */
-import type { Failure } from '../check/check-run.ts';
+
 import type { Step } from '../model/events.ts';
 import { flatten } from '../model/flatten.ts';
 import { describeOutcome, type Observed } from '../model/outcome.ts';
 import { initialState } from '../model/state.ts';
 import { step as modelStep } from '../model/step.ts';
 import type { Fixture } from '../model/world.ts';
+import type { Failure } from '../types/verdict.ts';
 import { describeEvent } from './describe-event.ts';
 import { explainFailure } from './explain-failure.ts';
 import { blamedOperation } from './explain-linearizability.ts';

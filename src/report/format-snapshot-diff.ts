@@ -2,8 +2,9 @@
  * Renders the difference between the model's database and the handler's, one line per row or
  * receipt that differs. Pure.
  */
-import type { SnapshotDifference } from '../check/snapshot-diff.ts';
+
 import type { Automation, Receipt } from '../model/world.ts';
+import type { SnapshotDifference } from '../types/verdict.ts';
 import { readableKey } from './explain-failure.ts';
 
 /** How many differences are listed before the rest is counted. */

@@ -2,7 +2,7 @@
  * A soak run as text: what was issued, what the clients heard, what the check found. Pure; the
  * `soak` command prints it (or the result as JSON).
  */
-import type { SoakResult } from '../execute/concurrent/soak.ts';
+import type { SoakResult } from '../types/results.ts';
 import { explainFailure } from './explain-failure.ts';
 import { formatElapsed } from './format-summary.ts';
 

@@ -2,9 +2,10 @@
  * The summary printed after every `receiptcheck run`: handler, mode, seed (and how to set it),
  * runs, steps, events covered per kind, elapsed time and the verdict. Pure.
  */
-import type { CheckResult } from '../api/check-handler.ts';
-import { SEED_ENV } from '../api/options.ts';
-import { COVERAGE_KINDS } from './coverage.ts';
+
+import { COVERAGE_KINDS } from '../types/coverage.ts';
+import { SEED_ENV } from '../types/options.ts';
+import type { CheckResult } from '../types/results.ts';
 
 /** What the summary adds to the result: the seed the user asked for, and the limit that stopped it. */
 export interface SummaryContext {

@@ -3,7 +3,7 @@
  * failure, the counterexample as data plus its rendering. Pure; print it with `encodeJson` so NaN
  * and friends in a counterexample survive.
  */
-import type { CheckResult } from '../api/check-handler.ts';
+import type { CheckResult } from '../types/results.ts';
 import { explainFailure } from './explain-failure.ts';
 import { formatCounterexample } from './format-counterexample.ts';
 

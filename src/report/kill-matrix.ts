@@ -5,9 +5,9 @@
  * which shows what generated checking adds over hand-written cases. Pure: the caller runs
  * the checks and the scenarios and passes their results in; rendering only formats.
  */
-import type { Mode } from '../api/options.ts';
 
 /** What running one handler produced; the `receiptcheck mutants` command collects these. */
+import type { Mode } from '../types/mode.ts';
 export interface KillResult {
   /** Handler name, e.g. `payload-unchecked` or `reference`. */
   readonly name: string;

@@ -2,7 +2,7 @@
  * The JUnit suite of one `receiptcheck run`: a single testcase named after the handler, failing
  * with the rendered counterexample. Pure; `format-junit.ts` writes the XML.
  */
-import type { CheckResult } from '../api/check-handler.ts';
+import type { CheckResult } from '../types/results.ts';
 import { explainFailure } from './explain-failure.ts';
 import { formatCounterexample, type RenderContext } from './format-counterexample.ts';
 import type { JunitSuite } from './format-junit.ts';

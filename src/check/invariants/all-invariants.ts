@@ -1,6 +1,7 @@
 /** All invariant checkers, one per invariant of CONTRACT.md, run in this order. */
 
-import type { InvariantViolation, RunRecord } from '../run-record.ts';
+import type { InvariantViolation } from '../../types/verdict.ts';
+import type { RunRecord } from '../run-record.ts';
 import { checkFreshAdvancesVersion } from './fresh-advances-version.ts';
 import { checkReceiptsCountFresh } from './receipts-count-fresh.ts';
 import { checkReplayMatchesFresh } from './replay-matches-fresh.ts';

@@ -3,7 +3,8 @@
  * incarnation of an id the fresh results carry versions base+1, base+2, … with no gap or repeat,
  * and the live row ends at the last of them. Versions therefore never decrease.
  */
-import type { InvariantViolation, RunRecord } from '../run-record.ts';
+import type { InvariantViolation } from '../../types/verdict.ts';
+import type { RunRecord } from '../run-record.ts';
 import { freshOks, lastRecreate } from '../run-record.ts';
 
 export const FRESH_ADVANCES_VERSION = 'fresh ok advances the version by exactly 1';

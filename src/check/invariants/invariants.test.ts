@@ -3,11 +3,11 @@
  * trace with one defect a buggy handler would cause (must fail, naming the invariant).
  */
 import { describe, expect, it } from 'vitest';
-import type { Trace } from '../../execute/trace.ts';
 import type { CallEvent, Step } from '../../model/events.ts';
 import { initialState, toSnapshot } from '../../model/state.ts';
 import { run } from '../../model/step.ts';
 import { DEFAULT_FIXTURE } from '../../model/world.ts';
+import type { Trace } from '../../types/trace.ts';
 import type { RunRecord } from '../run-record.ts';
 import { checkInvariants } from './all-invariants.ts';
 import { checkFreshAdvancesVersion, FRESH_ADVANCES_VERSION } from './fresh-advances-version.ts';

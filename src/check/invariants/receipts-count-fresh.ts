@@ -2,7 +2,8 @@
  * Invariant: the number of receipts equals the number of fresh `ok` outcomes. One more receipt
  * means a write that reported failure kept its receipt; one fewer, a success that left none.
  */
-import type { InvariantViolation, RunRecord } from '../run-record.ts';
+import type { InvariantViolation } from '../../types/verdict.ts';
+import type { RunRecord } from '../run-record.ts';
 import { freshOks } from '../run-record.ts';
 
 export const RECEIPTS_COUNT_FRESH = 'receipts equal fresh ok outcomes in number';

@@ -2,8 +2,10 @@
  * Invariant: a replay returns exactly the result its fresh call returned: historical evidence of
  * one operation, never a fresh read of the row.
  */
+
 import { describeOutcome, sameResult } from '../../model/outcome.ts';
-import type { InvariantViolation, RunRecord } from '../run-record.ts';
+import type { InvariantViolation } from '../../types/verdict.ts';
+import type { RunRecord } from '../run-record.ts';
 import { callKey, freshOks } from '../run-record.ts';
 
 export const REPLAY_MATCHES_FRESH = 'a replay returns exactly its fresh call’s result';

@@ -5,7 +5,8 @@
  */
 
 import { sameResult } from '../../model/outcome.ts';
-import type { InvariantViolation, RunRecord } from '../run-record.ts';
+import type { InvariantViolation } from '../../types/verdict.ts';
+import type { RunRecord } from '../run-record.ts';
 import { callKey, freshOks, lastRecreate, receiptKeyOf } from '../run-record.ts';
 
 export const ROW_CHANGE_HAS_RECEIPT =

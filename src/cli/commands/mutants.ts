@@ -3,9 +3,9 @@
  * matrix (runs to kill, time, shrunk length, and whether the article's scenarios alone catch it).
  * Exit 1 when a mutant survives or the reference fails; `--list` prints the catalogue.
  */
+
 import type { Command } from 'commander';
 import { saveCounterexample } from '../../api/counterexample-store.ts';
-import type { CheckOptions, Mode } from '../../api/options.ts';
 import { MUTANT_CATALOGUE, UNCATALOGUED_BUGS } from '../../handlers/mutant-catalogue.ts';
 import { BUNDLED_HANDLERS } from '../../handlers/registry.ts';
 import { encodeJson } from '../../report/encode.ts';
@@ -17,6 +17,8 @@ import {
   renderKillMatrix,
   summarizeKills,
 } from '../../report/kill-matrix.ts';
+import type { Mode } from '../../types/mode.ts';
+import type { CheckOptions } from '../../types/options.ts';
 import type { CliContext } from '../cli-context.ts';
 import { DEFAULTS, ENV_HELP, helpBlocks, MODES_TEXT } from '../command-help.ts';
 import { EXIT } from '../exit-codes.ts';

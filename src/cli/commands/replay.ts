@@ -2,13 +2,14 @@
  * `receiptcheck replay FILE`: re-runs a saved counterexample (or any case file) and says whether
  * it still fails. Exit 1 while it fails, 0 once the handler is fixed.
  */
+
 import type { Command } from 'commander';
 import { loadCaseFile } from '../../api/load-case-file.ts';
-import type { Mode } from '../../api/options.ts';
 import { runCase } from '../../api/run-case.ts';
 import { encodeJson } from '../../report/encode.ts';
 import { explainFailure } from '../../report/explain-failure.ts';
 import { formatCaseResult } from '../../report/format-case-result.ts';
+import type { Mode } from '../../types/mode.ts';
 import type { CliContext } from '../cli-context.ts';
 import { helpBlocks, MODES_TEXT } from '../command-help.ts';
 import { EXIT } from '../exit-codes.ts';

@@ -2,11 +2,11 @@
  * `receiptcheck run`: checks one handler with generated sequences, prints the counterexample (if
  * any) and the summary, writes the counterexample file, JUnit XML and/or one JSON object.
  */
+
 import type { Command } from 'commander';
 import { checkHandler } from '../../api/check-handler.ts';
 import { DEFAULT_OUT_DIR, saveCounterexample } from '../../api/counterexample-store.ts';
-import { type CheckOptions, type Mode, resolveOptions } from '../../api/options.ts';
-import type { LaneMode } from '../../execute/scheduled/lane-choice.ts';
+import { resolveOptions } from '../../api/options.ts';
 import { BUNDLED_HANDLERS } from '../../handlers/registry.ts';
 import { encodeJson } from '../../report/encode.ts';
 import { formatCounterexample } from '../../report/format-counterexample.ts';
@@ -14,6 +14,8 @@ import { formatJunit } from '../../report/format-junit.ts';
 import { formatSummary } from '../../report/format-summary.ts';
 import { toJsonReport } from '../../report/json-report.ts';
 import { runSuite } from '../../report/run-suite.ts';
+import type { LaneMode, Mode } from '../../types/mode.ts';
+import type { CheckOptions } from '../../types/options.ts';
 import type { CliContext } from '../cli-context.ts';
 import { DEFAULTS, ENV_HELP, helpBlocks, MODES_TEXT, OUT_HELP } from '../command-help.ts';
 import { EXIT } from '../exit-codes.ts';

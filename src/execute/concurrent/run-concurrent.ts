@@ -12,8 +12,8 @@ import type { Event, Step } from '../../model/events.ts';
 import type { HistoryEntry } from '../../model/history.ts';
 import { checkSnapshotShape } from '../../model/outcome-shape.ts';
 import type { Fixture, Snapshot } from '../../model/world.ts';
+import type { Observation, Trace } from '../../types/trace.ts';
 import { type DatabaseFiles, openConnection } from '../databases.ts';
-import type { Observation, Trace } from '../trace.ts';
 import { createGate } from './gate.ts';
 import { haltIfInterrupted } from './interrupt-cleanup.ts';
 import {

@@ -3,24 +3,15 @@
  * order to stand in for the sequence (each operation one step, its client as the lane), so the
  * invariants and failure reports, which speak of steps, read it like any concurrent run.
  */
+
 import type { ConcurrentRunRecord } from '../../check/check-concurrent-run.ts';
-import type { Failure } from '../../check/check-run.ts';
 import type { Step } from '../../model/events.ts';
 import type { HistoryEntry } from '../../model/history.ts';
 import type { Observed } from '../../model/outcome.ts';
 import type { Fixture, Snapshot } from '../../model/world.ts';
-import type { Observation } from '../trace.ts';
-
-/** What happened during a soak run. */
-export interface SoakCounts {
-  readonly operations: number;
-  readonly calls: number;
-  readonly worldEvents: number;
-  readonly lostResponses: number;
-  readonly lostRequests: number;
-  /** Real outcomes by kind: `fresh`, `replayed`, `refused:conflict`, `keyReuse`, `unexpected`, … */
-  readonly outcomes: Readonly<Record<string, number>>;
-}
+import type { SoakCounts } from '../../types/results.ts';
+import type { Observation } from '../../types/trace.ts';
+import type { Failure } from '../../types/verdict.ts';
 
 /** How many operations of a long linearizability prefix a soak failure keeps (the last ones). */
 export const PREFIX_SHOWN = 20;

@@ -6,18 +6,19 @@
  * snapshot against the linearisation found, and the invariants. Counts and verdict come back as
  * data. Unlike concurrent mode nothing lines the calls up: overlap comes from volume.
  */
+
 import { resolveOptions } from '../../api/options.ts';
 import { checkConcurrentRun } from '../../check/check-concurrent-run.ts';
-import type { Failure } from '../../check/check-run.ts';
 import { ReceiptcheckError } from '../../errors.ts';
 import type { Event } from '../../model/events.ts';
 import type { HistoryEntry } from '../../model/history.ts';
 import { resolvePolicy } from '../../model/policy.ts';
 import type { FixtureWithPolicy } from '../../model/state.ts';
 import { DEFAULT_FIXTURE, type Fixture } from '../../model/world.ts';
+import type { SoakResult } from '../../types/results.ts';
+import type { Observation } from '../../types/trace.ts';
 import { DatabaseFiles } from '../databases.ts';
 import { loadPlugin, resolveHandlerPath } from '../load-plugin.ts';
-import type { Observation } from '../trace.ts';
 import { warm } from './concurrent-mode.ts';
 import { onInterrupt } from './interrupt-cleanup.ts';
 import {
@@ -32,7 +33,7 @@ import {
 import { readSnapshot, releaseEverywhere } from './run-concurrent.ts';
 import { createScopeTable } from './scope-table.ts';
 import { sharedClockMs } from './shared-clock.ts';
-import { countOperations, type SoakCounts, soakRecord, trimPrefix } from './soak-record.ts';
+import { countOperations, soakRecord, trimPrefix } from './soak-record.ts';
 import {
   createSoakTraffic,
   learn,
@@ -63,23 +64,6 @@ export interface SoakOptions {
   readonly fixture?: Fixture;
   /** Return the whole history (large). Default false. */
   readonly keepHistory?: boolean;
-}
-
-/** The result of `soak`. `unknown`: the checker reached its time limit before deciding. */
-export interface SoakResult {
-  readonly verdict: 'passed' | 'failed' | 'unknown';
-  readonly handler: string;
-  readonly handlerName: string;
-  readonly clients: number;
-  readonly seed: number;
-  readonly counts: SoakCounts;
-  /** Time spent issuing operations (drain included), and checking, in ms. */
-  readonly issueMs: number;
-  readonly checkMs: number;
-  readonly operationsPerSecond: number;
-  /** Failures as in concurrent mode; a linearizability failure's prefix is cut to its last 20. */
-  readonly failures: readonly Failure[];
-  readonly history?: readonly HistoryEntry[];
 }
 
 /** Runs a soak; throws a `ReceiptcheckError` for bad options, a bad plugin or a hung call. */

@@ -11,8 +11,8 @@ import type { Observed } from '../../model/outcome.ts';
 import { initialState, toSnapshot } from '../../model/state.ts';
 import { run as runModel } from '../../model/step.ts';
 import { DEFAULT_FIXTURE, type Snapshot } from '../../model/world.ts';
+import type { LaneEnd, LaneRecord } from '../../types/scheduled-trace.ts';
 import { checkScheduledRun } from './check-scheduled.ts';
-import type { LaneEnd, LaneRecord } from './scheduled-trace.ts';
 
 const call = (requestId: string, minutes: number, version = 1, client = 0): CallEvent => ({
   kind: 'call',

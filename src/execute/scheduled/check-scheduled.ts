@@ -24,7 +24,7 @@
  * steps do not): a call answered `refused: conflict` while another call under its key ran in the
  * same group may be that in-flight answer, which changes nothing.
  */
-import type { Failure, RunVerdict } from '../../check/check-run.ts';
+
 import { checkInvariants } from '../../check/invariants/all-invariants.ts';
 import { inFlightConflicts } from '../../check/linearizability/in-flight.ts';
 import { diffSnapshots } from '../../check/snapshot-diff.ts';
@@ -34,8 +34,9 @@ import { type Observed, sameOutcome } from '../../model/outcome.ts';
 import { initialState, type ModelState, toSnapshot } from '../../model/state.ts';
 import { step } from '../../model/step.ts';
 import type { Fixture, Snapshot } from '../../model/world.ts';
-import type { Observation, Trace } from '../trace.ts';
-import type { LaneRecord } from './scheduled-trace.ts';
+import type { LaneRecord } from '../../types/scheduled-trace.ts';
+import type { Observation, Trace } from '../../types/trace.ts';
+import type { Failure, RunVerdict } from '../../types/verdict.ts';
 
 /** A scheduled run, ready to be checked. */
 export interface ScheduledRunRecord {

@@ -5,11 +5,11 @@
 import { ReceiptcheckError } from '../../errors.ts';
 import type { LanePoint, StepSchedule } from '../../generate/schedule.ts';
 import type { Event } from '../../model/events.ts';
+import type { GrantKind, TraceEntry } from '../../types/scheduled-trace.ts';
 import { decide, runAhead, type SchedulerState } from './decide.ts';
 import { arrive, block, finish, type LaneState, laneState } from './lane-state.ts';
 import type { Lane } from './lanes.ts';
 import { Grant, type GrantCode, type PassedPoint, type Report } from './protocol.ts';
-import type { GrantKind, TraceEntry } from './scheduled-trace.ts';
 import { applyScopeChange, type StepContext } from './step-coordinator.ts';
 
 const GRANTS: Record<GrantKind, GrantCode> = {

@@ -5,13 +5,14 @@
  * replayable that is not (it sends other parameters when replayed, or returns a promise) is caught
  * and moved to threads, or refused when inline lanes are forced.
  */
+
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CallEvent, Step } from '../../model/events.ts';
 import { DEFAULT_FIXTURE } from '../../model/world.ts';
+import type { LaneMode } from '../../types/mode.ts';
 import { loadPlugin, resolveHandlerPath } from '../load-plugin.ts';
-import type { LaneMode } from './lane-choice.ts';
 import type { ScheduledDetail } from './scheduled-detail.ts';
 import { type ScheduledRunner, scheduledRunner } from './scheduled-mode.ts';
 

@@ -7,13 +7,10 @@
  * not to be is moved to threads for good, the first time it shows.
  */
 import type { HandlerPlugin } from '../../handlers/plugin.ts';
+import type { LaneMode } from '../../types/mode.ts';
 import { InlineLanes } from './inline-lanes.ts';
 import { borrowLaneWorkers, type LaneWorkers, returnLaneWorkers } from './lane-workers.ts';
 import type { Lanes } from './lanes.ts';
-
-/** How lanes are carried out: chosen from the handler (`auto`), or forced. */
-export const LANE_MODES = ['auto', 'inline', 'threads'] as const;
-export type LaneMode = (typeof LANE_MODES)[number];
 
 /** What the choice needs to know. */
 export interface LaneChoiceOptions {

@@ -5,8 +5,8 @@
  */
 import type { Event } from '../../model/events.ts';
 import type { Observed } from '../../model/outcome.ts';
+import type { LaneEnd, LaneRecord, PointKind, TraceEntry } from '../../types/scheduled-trace.ts';
 import type { StatementEnd } from './protocol.ts';
-import type { LaneEnd, LaneRecord, PointKind, TraceEntry } from './scheduled-trace.ts';
 
 /** One lane of the step being run. Mutable; lives only while the step runs. */
 export interface LaneState {

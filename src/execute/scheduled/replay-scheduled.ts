@@ -4,9 +4,10 @@
  * verdict, `failed`, and one hash, the one the counterexample recorded. For `receiptcheck replay
  * --times N` and for tests; a plain `replay` is `runCase` (one run through `createRunner`).
  */
-import type { RunVerdict } from '../../check/check-run.ts';
+
 import type { Step } from '../../model/events.ts';
 import type { Fixture } from '../../model/world.ts';
+import type { RunVerdict } from '../../types/verdict.ts';
 import { loadPlugin, resolveHandlerPath } from '../load-plugin.ts';
 import { type ScheduledDetail, scheduleOfCase } from './scheduled-detail.ts';
 import { type ScheduledModeOptions, scheduledRunner } from './scheduled-mode.ts';

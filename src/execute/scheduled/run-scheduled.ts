@@ -11,9 +11,9 @@ import type { HandlerPlugin } from '../../handlers/plugin.ts';
 import type { CallEvent, Event, Step } from '../../model/events.ts';
 import { checkSnapshotShape } from '../../model/outcome-shape.ts';
 import type { Fixture, Snapshot } from '../../model/world.ts';
+import type { LaneRecord, TraceEntry } from '../../types/scheduled-trace.ts';
 import type { Lanes } from './lanes.ts';
 import type { PlainSteps } from './plain-steps.ts';
-import type { LaneRecord, TraceEntry } from './scheduled-trace.ts';
 import type { SharedDatabase } from './shared-database.ts';
 import type { LoggedStatement } from './statement-log.ts';
 import {

@@ -7,7 +7,7 @@
 
 import { ReceiptcheckError } from '../../errors.ts';
 import { parseSchedule, type StepSchedule } from '../../generate/schedule.ts';
-import type { TraceEntry } from './scheduled-trace.ts';
+import type { TraceEntry } from '../../types/scheduled-trace.ts';
 
 /** The detail of one scheduled run. */
 export interface ScheduledDetail {

@@ -7,6 +7,7 @@
  * done: the database goes, and the workers wait a few seconds for the next runner of the same
  * handler (`lane-workers.ts`), so consecutive checks do not each pay for starting threads.
  */
+
 import type fc from 'fast-check';
 import { isReceiptcheckError, ReceiptcheckError } from '../../errors.ts';
 import type { Schedule } from '../../generate/schedule.ts';
@@ -15,11 +16,12 @@ import type { SequenceOptions } from '../../generate/sequence-arbitrary.ts';
 import type { HandlerPlugin } from '../../handlers/plugin.ts';
 import type { Step } from '../../model/events.ts';
 import type { Fixture } from '../../model/world.ts';
+import type { LaneMode } from '../../types/mode.ts';
 import { onInterrupt } from '../concurrent/interrupt-cleanup.ts';
 import { DatabaseFiles } from '../databases.ts';
 import type { ExecutedRun, GeneratedCase, ModeRunner } from '../mode-runner.ts';
 import { checkScheduledRun } from './check-scheduled.ts';
-import { LaneChoice, type LaneMode } from './lane-choice.ts';
+import { LaneChoice } from './lane-choice.ts';
 import { PlainSteps } from './plain-steps.ts';
 import { renderLanes } from './render-lanes.ts';
 import { runScheduled } from './run-scheduled.ts';

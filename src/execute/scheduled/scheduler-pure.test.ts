@@ -8,9 +8,9 @@ import type { Move } from '../../generate/moves.ts';
 import { parseSchedule, type StepSchedule } from '../../generate/schedule.ts';
 import { resolveWithSchedule, scheduledCaseArbitrary } from '../../generate/schedule-arbitrary.ts';
 import { DEFAULT_FIXTURE } from '../../model/world.ts';
+import type { TraceEntry } from '../../types/scheduled-trace.ts';
 import { chooseLane } from './choose-lane.ts';
 import { renderLanes } from './render-lanes.ts';
-import type { TraceEntry } from './scheduled-trace.ts';
 import {
   busyTimeoutPragma,
   isRollback,

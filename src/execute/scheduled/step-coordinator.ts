@@ -16,10 +16,10 @@
 import type { StepSchedule } from '../../generate/schedule.ts';
 import type { Event } from '../../model/events.ts';
 import { type Principal, WRITE_SCOPE, withWriteScope } from '../../model/world.ts';
+import type { LaneRecord, TraceEntry } from '../../types/scheduled-trace.ts';
 import { GatedStep } from './gated-step.ts';
 import { laneRecord } from './lane-state.ts';
 import type { Lanes } from './lanes.ts';
-import type { LaneRecord, TraceEntry } from './scheduled-trace.ts';
 
 /** What every step of a run shares. */
 export interface StepContext {

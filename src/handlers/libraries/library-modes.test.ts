@@ -3,10 +3,11 @@
  * timing-dependent, so its tests accept a pass or the documented finding and nothing else;
  * scheduled mode replays grant for grant, so a seed that finds F2 finds it every time.
  */
+
 import { describe, expect, it } from 'vitest';
 import { checkHandler } from '../../api/check-handler.ts';
-import type { Failure } from '../../check/check-run.ts';
 import { ROW_CHANGE_HAS_RECEIPT } from '../../check/invariants/row-change-has-receipt.ts';
+import type { Failure } from '../../types/verdict.ts';
 
 /** Whether a failure is F1: a call answered keyReuse where every serial order refuses it. */
 function isF1(f: Failure): boolean {

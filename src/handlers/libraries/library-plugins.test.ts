@@ -4,6 +4,7 @@
  * declaration taken away they fail, and every failure is one the declaration explains (the
  * shrunk counterexample passes when re-checked under the declared policy).
  */
+
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { checkHandler } from '../../api/check-handler.ts';
@@ -11,7 +12,7 @@ import { sequentialRunner } from '../../execute/sequential-mode.ts';
 import { resolvePolicy } from '../../model/policy.ts';
 import type { FixtureWithPolicy } from '../../model/state.ts';
 import { DEFAULT_FIXTURE } from '../../model/world.ts';
-import type { CoverageKind } from '../../report/coverage.ts';
+import type { CoverageKind } from '../../types/coverage.ts';
 import type { HandlerPlugin } from '../plugin.ts';
 import nodeIdempotency from './node-idempotency.ts';
 import powertools from './powertools.ts';

@@ -3,8 +3,8 @@
  * library's documented behaviour passes the model under the plugin's declared policy, and fails
  * it, with exactly the expected difference, when that one switch is taken away.
  */
+
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Failure } from '../../check/check-run.ts';
 import type { ModeRunner } from '../../execute/mode-runner.ts';
 import { sequentialRunner } from '../../execute/sequential-mode.ts';
 import type { CallRequest, Step } from '../../model/events.ts';
@@ -12,6 +12,7 @@ import { type Observed, outcome } from '../../model/outcome.ts';
 import { type Policy, resolvePolicy } from '../../model/policy.ts';
 import type { FixtureWithPolicy } from '../../model/state.ts';
 import { DEFAULT_FIXTURE } from '../../model/world.ts';
+import type { Failure } from '../../types/verdict.ts';
 import type { HandlerPlugin } from '../plugin.ts';
 import nodeIdempotency from './node-idempotency.ts';
 import powertools from './powertools.ts';

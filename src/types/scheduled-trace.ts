@@ -4,8 +4,8 @@
  * ended. The lanes view, the trace hash and the checker all read this; nothing here touches a
  * thread or a database.
  */
-import type { Event } from '../../model/events.ts';
-import type { Observed } from '../../model/outcome.ts';
+import type { Event } from '../model/events.ts';
+import type { Observed } from '../model/outcome.ts';
 
 /** Where a lane stood when the coordinator let it go on. */
 export type PointKind =

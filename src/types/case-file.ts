@@ -1,0 +1,35 @@
+/**
+ * A case file, parsed: the one format for named scenarios and saved counterexamples (see
+ * `report/case-file.ts` for the text form and its strict parser).
+ */
+import type { Step } from '../model/events.ts';
+import type { OutcomePattern } from '../model/outcome-pattern.ts';
+import type { Automation, Fixture } from '../model/world.ts';
+import type { Mode } from './mode.ts';
+
+/** The format tag every case file carries. */
+export const CASE_FORMAT = 'receiptcheck-case/1';
+
+/** An expectation attached to a step: one outcome, or a group's outcomes in any order. */
+export type StepExpectation =
+  | { readonly step: number; readonly lane: number; readonly outcome: OutcomePattern }
+  | { readonly step: number; readonly anyOrder: readonly OutcomePattern[] };
+
+/** A scenario or counterexample, parsed. */
+export interface CaseFile {
+  readonly name: string;
+  readonly description: string;
+  /** Handler name or path; scenarios without one run against `reference`. */
+  readonly handler: string;
+  readonly mode: Mode;
+  readonly fixture: Fixture;
+  readonly steps: readonly Step[];
+  readonly expectations: readonly StepExpectation[];
+  /** Final state the article promises: receipt count and rows (partial: only the listed ids). */
+  readonly expectFinal?: {
+    readonly receipts?: number;
+    readonly automations?: readonly Automation[];
+  };
+  /** Anything else the writer stored (seed, failures, schedule); kept for replay. */
+  readonly extra: Readonly<Record<string, unknown>>;
+}

@@ -1,0 +1,95 @@
+/**
+ * What a check, a case run and a soak return, as plain data: the results users read and reports
+ * render. At the bottom, so the reports that render them need not import the layer that ran them.
+ */
+import type { Step } from '../model/events.ts';
+import type { HistoryEntry } from '../model/history.ts';
+import type { Fixture } from '../model/world.ts';
+import type { Coverage } from './coverage.ts';
+import type { Mode } from './mode.ts';
+import type { ResolvedOptions } from './options.ts';
+import type { Trace } from './trace.ts';
+import type { Failure } from './verdict.ts';
+
+/** A shrunk failing sequence and everything needed to read and replay it. */
+export interface Counterexample {
+  readonly handler: string;
+  readonly handlerName: string;
+  readonly mode: Mode;
+  readonly seed: number;
+  /** fast-check's replay path: with the seed, regenerates this exact case. */
+  readonly path: string;
+  readonly fixture: Fixture;
+  readonly steps: readonly Step[];
+  readonly failures: readonly Failure[];
+  /** Runs until the first failure, and shrink steps after it. */
+  readonly runsToFailure: number;
+  readonly shrinks: number;
+  /** Mode-specific detail (e.g. the schedule), kept for replay. */
+  readonly detail?: unknown;
+}
+
+/** What `checkHandler` returns. */
+export interface CheckResult {
+  readonly verdict: 'passed' | 'failed';
+  readonly handler: string;
+  readonly handlerName: string;
+  readonly mode: Mode;
+  readonly seed: number;
+  readonly shard: ResolvedOptions['shard'];
+  readonly runs: number;
+  readonly runsPlanned: number;
+  readonly steps: number;
+  readonly coverage: Coverage;
+  readonly elapsedMs: number;
+  /** True when the time limit stopped generation before `runsPlanned`. */
+  readonly timedOut: boolean;
+  readonly counterexample?: Counterexample;
+}
+
+/** What running a case came to. */
+export interface CaseResult {
+  readonly verdict: 'passed' | 'failed';
+  readonly handler: string;
+  readonly mode: Mode;
+  /** Where the handler disagreed with the model or broke an invariant. */
+  readonly failures: readonly Failure[];
+  /** Where the run broke a promise written in the case file. */
+  readonly expectationFailures: readonly ExpectationFailure[];
+  readonly trace: Trace;
+  readonly detail?: unknown;
+}
+
+/** One promise a case file made that did not hold. */
+export interface ExpectationFailure {
+  readonly step?: number;
+  readonly message: string;
+}
+
+/** What happened during a soak run. */
+export interface SoakCounts {
+  readonly operations: number;
+  readonly calls: number;
+  readonly worldEvents: number;
+  readonly lostResponses: number;
+  readonly lostRequests: number;
+  /** Real outcomes by kind: `fresh`, `replayed`, `refused:conflict`, `keyReuse`, `unexpected`, … */
+  readonly outcomes: Readonly<Record<string, number>>;
+}
+
+/** The result of `soak`. `unknown`: the checker reached its time limit before deciding. */
+export interface SoakResult {
+  readonly verdict: 'passed' | 'failed' | 'unknown';
+  readonly handler: string;
+  readonly handlerName: string;
+  readonly clients: number;
+  readonly seed: number;
+  readonly counts: SoakCounts;
+  /** Time spent issuing operations (drain included), and checking, in ms. */
+  readonly issueMs: number;
+  readonly checkMs: number;
+  readonly operationsPerSecond: number;
+  /** Failures as in concurrent mode; a linearizability failure's prefix is cut to its last 20. */
+  readonly failures: readonly Failure[];
+  readonly history?: readonly HistoryEntry[];
+}
