@@ -10,6 +10,7 @@
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { checkHandler } from '../src/api/check-handler.ts';
+import { judgedRunner } from '../src/api/judged-runner.ts';
 import { loadPlugin } from '../src/execute/load-plugin.ts';
 import { sequentialRunner } from '../src/execute/sequential-mode.ts';
 import { sequenceArbitrary } from '../src/generate/sequence-arbitrary.ts';
@@ -124,7 +125,7 @@ describe('kills at default settings', () => {
 describe('the steps the mutants are built from', () => {
   it('with nothing replaced, behave as the contract says over 300 sequences', async () => {
     const plugin = defineStepMutant({ name: 'reference-by-steps', description: '', steps: {} });
-    const runner = sequentialRunner(plugin, DEFAULT_FIXTURE);
+    const runner = judgedRunner(sequentialRunner(plugin, DEFAULT_FIXTURE), DEFAULT_FIXTURE);
     try {
       const sequences = sequenceArbitrary(DEFAULT_FIXTURE, {
         stepsMax: 20,

@@ -21,12 +21,13 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { checkHandler } from '../src/api/check-handler.ts';
 import { loadPlugin, resolveHandlerPath } from '../src/execute/load-plugin.ts';
-import type { ScheduledDetail } from '../src/execute/scheduled/scheduled-detail.ts';
-import { type ScheduledRunner, scheduledRunner } from '../src/execute/scheduled/scheduled-mode.ts';
+import { scheduledRunner } from '../src/execute/scheduled/scheduled-mode.ts';
 import type { Step } from '../src/model/events.ts';
 import { DEFAULT_FIXTURE } from '../src/model/world.ts';
 import { formatCaseFile, parseCaseFile } from '../src/report/case-file.ts';
+import type { ScheduledDetail } from '../src/types/execution.ts';
 import type { LaneMode } from '../src/types/mode.ts';
+import { type JudgedScheduledRunner, judgedScheduled } from '../testing/judged-runners.ts';
 
 const SEEDS = Number(process.env.RECEIPTCHECK_SCHEDULED_SEEDS ?? 10);
 const REPLAYS = Number(process.env.RECEIPTCHECK_SCHEDULED_REPLAYS ?? 10);
@@ -36,19 +37,23 @@ const BUSY_SWALLOWED = fileURLToPath(
 const MUTANTS = ['check-then-act', 'deferred-transaction', 'receipt-after-commit', BUSY_SWALLOWED];
 const SEQUENCE = { stepsMax: 20, races: true, recreate: true };
 
-const runners = new Map<string, Promise<ScheduledRunner>>();
+const runners = new Map<string, Promise<JudgedScheduledRunner>>();
 afterAll(async () => {
   await Promise.all([...runners.values()].map(async (r) => (await r).close()));
 });
 
 /** One runner per handler and lane mode, shared by its tests (workers start once). */
-function runnerFor(handler: string, lanes: LaneMode = 'auto'): Promise<ScheduledRunner> {
+function runnerFor(handler: string, lanes: LaneMode = 'auto'): Promise<JudgedScheduledRunner> {
   const key = `${lanes} ${handler}`;
   let runner = runners.get(key);
   if (!runner) {
     const path = resolveHandlerPath(handler);
     runner = loadPlugin(path).then((plugin) =>
-      scheduledRunner(plugin, path, { fixture: DEFAULT_FIXTURE, callTimeoutMs: 10_000, lanes }),
+      scheduledRunner(plugin, path, {
+        fixture: DEFAULT_FIXTURE,
+        callTimeoutMs: 10_000,
+        lanes,
+      }).then((r) => judgedScheduled(r)),
     );
     runners.set(key, runner);
   }
@@ -57,7 +62,7 @@ function runnerFor(handler: string, lanes: LaneMode = 'auto'): Promise<Scheduled
 
 /** Runs the case `times` times; returns the verdicts and trace hashes seen. */
 async function replay(
-  runner: ScheduledRunner,
+  runner: JudgedScheduledRunner,
   steps: readonly Step[],
   extra: Readonly<Record<string, unknown>>,
   times: number,

@@ -15,7 +15,7 @@ export type { RunCaseOptions } from './api/run-case.ts';
 export { runCase } from './api/run-case.ts';
 export type { ErrorCode, ErrorData } from './errors.ts';
 export { isReceiptcheckError, ReceiptcheckError } from './errors.ts';
-export type { ConcurrentDetail } from './execute/concurrent/concurrent-mode.ts';
+export type { ConcurrentDetail } from './types/execution.ts';
 export type { SoakOptions } from './execute/concurrent/soak.ts';
 export { soak } from './execute/concurrent/soak.ts';
 export type { Connection, HandlerPlugin } from './handlers/plugin.ts';
@@ -49,8 +49,8 @@ export type {
 } from './model/world.ts';
 export { DEFAULT_FIXTURE, TOOL, WRITE_SCOPE } from './model/world.ts';
 export { formatCaseFile, parseCaseFile } from './report/case-file.ts';
-export type { Explanation } from './report/explain-failure.ts';
 export { explainFailure } from './report/explain-failure.ts';
+export type { Explanation } from './report/explanation.ts';
 export type { ReadableCase, RenderContext } from './report/format-counterexample.ts';
 export { formatCounterexample } from './report/format-counterexample.ts';
 export { CASE_FORMAT, type CaseFile, type StepExpectation } from './types/case-file.ts';

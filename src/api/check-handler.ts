@@ -1,42 +1,24 @@
 /**
- * The main job as a function: generate sequences, execute them in the chosen mode, check each
- * against the model, shrink the first failure, and return everything as data. The CLI's `run`,
- * `assertHandler` and the test suite all go through here.
+ * The main job as a function, and it reads as the pipeline: generate sequences (fast-check, with
+ * the mode's case arbitrary), execute each in the chosen mode, check it (the judge behind the
+ * runner), shrink the first failure, and report everything as data. The CLI's `run`,
+ * `assertHandler`, bench and the test suite all go through here.
  */
-
 import fc from 'fast-check';
 import { isReceiptcheckError } from '../errors.ts';
-import { createRunner } from '../execute/create-runner.ts';
-import { loadPlugin, resolveHandlerPath } from '../execute/load-plugin.ts';
-import type { ExecutedRun, GeneratedCase } from '../execute/mode-runner.ts';
-import { withCallTimeout } from '../execute/sequential-call-timeout.ts';
-import { sequenceArbitrary } from '../generate/sequence-arbitrary.ts';
 import type { Step } from '../model/events.ts';
-import { type PolicyDeclaration, resolvePolicy } from '../model/policy.ts';
-import type { FixtureWithPolicy } from '../model/state.ts';
-import type { Fixture } from '../model/world.ts';
 import { countCoverage, emptyCoverage } from '../report/coverage.ts';
 import type { CheckOptions } from '../types/options.ts';
 import type { CheckResult } from '../types/results.ts';
+import type { JudgedRun } from './judged-runner.ts';
 import { resolveOptions } from './options.ts';
+import { prepareRun } from './prepare-run.ts';
 
 /** Runs the checker; resolves to the result as data. Throws a `ReceiptcheckError` on bad options or a bad plugin. */
 export async function checkHandler(options: CheckOptions = {}): Promise<CheckResult> {
   const o = resolveOptions(options);
-  const handlerPath = resolveHandlerPath(o.handler);
+  const { plugin, fixture, runner, hang } = await prepareRun(o);
   let fatal: unknown;
-  const loaded = await loadPlugin(handlerPath);
-  // Calls in this thread (sequential mode; scheduled mode's plain steps) get a timer race;
-  // calls on workers (concurrent mode; scheduled mode's lanes) are timed out there.
-  const plugin =
-    o.mode !== 'concurrent'
-      ? withCallTimeout(loaded, o.callTimeoutMs, (hang) => {
-          fatal ??= hang;
-        })
-      : loaded;
-  // The model holds the handler to its declared policy; the fixture carries it to every checker.
-  const fixture = withPolicy(o.fixture, plugin.policy, plugin.name);
-  const runner = await createRunner(plugin, handlerPath, { ...o, fixture });
   const started = performance.now();
   const coverage = emptyCoverage();
   const runsPlanned = o.shard ? Math.ceil(o.runs / o.shard.count) : o.runs;
@@ -44,7 +26,7 @@ export async function checkHandler(options: CheckOptions = {}): Promise<CheckRes
   let runs = 0;
   let steps = 0;
   let firstFailureAt = 0;
-  let lastFailed: { steps: readonly Step[]; run: ExecutedRun } | undefined;
+  let lastFailed: { steps: readonly Step[]; run: JudgedRun } | undefined;
   try {
     const sequenceOptions = {
       stepsMax: o.stepsMax,
@@ -53,11 +35,11 @@ export async function checkHandler(options: CheckOptions = {}): Promise<CheckRes
     };
     const property = fc.asyncProperty(
       // A mode may draw more than the steps (scheduled mode: a schedule), shrunk with them.
-      runner.caseArbitrary?.(sequenceOptions) ??
-        sequenceArbitrary(fixture, sequenceOptions).map((steps): GeneratedCase => ({ steps })),
+      runner.caseArbitrary(sequenceOptions),
       async ({ steps: sequence, replay }) => {
+        fatal ??= hang();
         if (fatal) return true;
-        let run: ExecutedRun;
+        let run: JudgedRun;
         try {
           run = await runner.execute(sequence, replay);
         } catch (thrown) {
@@ -93,6 +75,7 @@ export async function checkHandler(options: CheckOptions = {}): Promise<CheckRes
         ? { interruptAfterTimeLimit: o.timeLimitSeconds * 1000, markInterruptAsFailure: false }
         : {}),
     });
+    fatal ??= hang();
     if (fatal) throw fatal;
     if (details.failed && details.errorInstance && !lastFailed) throw details.errorInstance;
     const base = {
@@ -134,19 +117,6 @@ export async function checkHandler(options: CheckOptions = {}): Promise<CheckRes
   } finally {
     await runner.close();
   }
-}
-
-/**
- * The fixture with the plugin's declared policy attached (resolved and checked), or unchanged
- * when the plugin declares none, so contract handlers' counterexamples stay as they were.
- */
-export function withPolicy(
-  fixture: Fixture,
-  declared: PolicyDeclaration | undefined,
-  handler: string,
-): FixtureWithPolicy {
-  if (declared === undefined) return fixture;
-  return { ...fixture, policy: resolvePolicy(declared, handler) };
 }
 
 /** A shard's seed: distinct per shard, the same on every machine. */

@@ -5,14 +5,12 @@
  */
 
 import { checkExpectations } from '../check/expectations.ts';
-import { createRunner } from '../execute/create-runner.ts';
-import { loadPlugin, resolveHandlerPath } from '../execute/load-plugin.ts';
 import type { FixtureWithPolicy } from '../model/state.ts';
 import type { CaseFile } from '../types/case-file.ts';
 import type { Mode } from '../types/mode.ts';
 import type { CaseResult } from '../types/results.ts';
-import { withPolicy } from './check-handler.ts';
 import { resolveOptions } from './options.ts';
+import { prepareRun } from './prepare-run.ts';
 
 /** Overrides for a case run. */
 export interface RunCaseOptions {
@@ -28,19 +26,19 @@ export interface RunCaseOptions {
 export async function runCase(c: CaseFile, options: RunCaseOptions = {}): Promise<CaseResult> {
   const handler = options.handler ?? c.handler;
   const mode = options.mode ?? c.mode;
-  const path = resolveHandlerPath(handler, options.cwd);
-  const plugin = await loadPlugin(path);
   // The policy follows the handler that runs, not the one the file was saved from.
   const { policy: _saved, ...fixture } = c.fixture as FixtureWithPolicy;
   const resolved = resolveOptions({
     handler,
     mode,
-    fixture: withPolicy(fixture, plugin.policy, plugin.name),
+    fixture,
     ...(options.workers ? { workers: options.workers } : {}),
   });
-  const runner = await createRunner(plugin, path, resolved);
+  const { runner, hang } = await prepareRun(resolved, options.cwd);
   try {
     const run = await runner.execute(c.steps, c.extra);
+    const hung = hang();
+    if (hung) throw hung;
     const failures = run.verdict.verdict === 'failed' ? run.verdict.failures : [];
     const expectationFailures = checkExpectations(c, run.trace);
     return {

@@ -1,22 +1,14 @@
 /**
  * The seam between the property loop and the execution modes. A mode runner executes one
- * sequence on a fresh database and returns the checkers' verdict; the loop above it does not
- * know whether calls ran in this thread, on workers, or under the scheduler.
+ * sequence on a fresh database and returns what it observed as data (`Execution`); it never
+ * judges: `check/judge-run.ts` does, for every mode. The loop above it does not know whether
+ * calls ran in this thread, on workers, or under the scheduler.
  */
 
 import type fc from 'fast-check';
 import type { SequenceOptions } from '../generate/sequence-arbitrary.ts';
 import type { Step } from '../model/events.ts';
-import type { Trace } from '../types/trace.ts';
-import type { RunVerdict } from '../types/verdict.ts';
-
-/** The result of executing and checking one sequence. */
-export interface ExecutedRun {
-  readonly verdict: RunVerdict;
-  readonly trace: Trace;
-  /** Mode-specific detail for reports (e.g. the statement schedule in scheduled mode). */
-  readonly detail?: unknown;
-}
+import type { Execution } from '../types/execution.ts';
 
 /** One generated case: its steps, and what the mode drew with them, passed back as `replay`. */
 export interface GeneratedCase {
@@ -33,10 +25,10 @@ export interface ModeRunner {
    */
   caseArbitrary?(options: SequenceOptions): fc.Arbitrary<GeneratedCase>;
   /**
-   * Runs `steps` on a fresh database and checks the run. `replay` is what a saved case stored
+   * Runs `steps` on a fresh database and returns what happened. `replay` is what a saved case stored
    * beside its steps (its `extra` fields, e.g. a schedule); a mode that needs one to repeat a run
    * exactly reads it from there, others ignore it.
    */
-  execute(steps: readonly Step[], replay?: Readonly<Record<string, unknown>>): Promise<ExecutedRun>;
+  execute(steps: readonly Step[], replay?: Readonly<Record<string, unknown>>): Promise<Execution>;
   close(): Promise<void>;
 }

@@ -6,10 +6,10 @@
  */
 import fc from 'fast-check';
 import type { Fixture } from '../model/world.ts';
+import type { ScheduledCase, StepSchedule } from '../types/schedule.ts';
 import { type MoveOptions, moveArbitrary } from './move-arbitrary.ts';
 import type { Move } from './moves.ts';
 import { resolveMoves } from './resolve.ts';
-import type { ScheduledCase, StepSchedule } from './schedule.ts';
 import type { SequenceOptions } from './sequence-arbitrary.ts';
 
 /** How schedule entries are drawn. Defaults are tuned so a 20-step run often crashes once. */

@@ -8,15 +8,8 @@
 import type { Observed } from '../model/outcome.ts';
 import type { Failure } from '../types/verdict.ts';
 import { explainLinearizability } from './explain-linearizability.ts';
+import type { Explanation } from './explanation.ts';
 import { ruleFor } from './rule-for.ts';
-
-/** Why a failure matters: the contract rule (or invariant) broken, in words. */
-export interface Explanation {
-  /** The rule number(s) in CONTRACT.md, e.g. `7` or `9–11`; undefined for invariants and harness rules. */
-  readonly rule?: string;
-  /** One or two sentences a reader can act on. */
-  readonly text: string;
-}
 
 /** Explains one failure. Kinds added later by other modes get a generic text until explained here. */
 export function explainFailure(failure: Failure): Explanation {

@@ -6,7 +6,7 @@
 
 import { describeOutcome, sameOutcome } from '../model/outcome.ts';
 import type { LinearizabilityFailure, PlacedOperation } from '../types/verdict.ts';
-import type { Explanation } from './explain-failure.ts';
+import type { Explanation } from './explanation.ts';
 import { ruleFor } from './rule-for.ts';
 
 /** `step 2 lane 1`: where an operation stood in the sequence. */

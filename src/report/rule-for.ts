@@ -3,8 +3,9 @@
  * the contract written as code, so the outcome it demands names the numbered check that decided
  * it. Pure.
  */
+
 import type { Observed } from '../model/outcome.ts';
-import type { Explanation } from './explain-failure.ts';
+import type { Explanation } from './explanation.ts';
 
 /** The rule that decides an expected outcome. */
 export function ruleFor(expected: Observed): Explanation {

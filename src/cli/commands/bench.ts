@@ -5,11 +5,11 @@
  */
 import type { Command } from 'commander';
 import type { BenchOptions } from '../../bench/bench-options.ts';
+import { formatBench } from '../../bench/format-bench.ts';
 import { runBench } from '../../bench/run-bench.ts';
 import { ReceiptcheckError } from '../../errors.ts';
 import { MUTANT_CATALOGUE } from '../../handlers/mutant-catalogue.ts';
 import { encodeJson } from '../../report/encode.ts';
-import { formatBench } from '../../report/format-bench.ts';
 import type { CliContext } from '../cli-context.ts';
 import { DEFAULTS, helpBlocks } from '../command-help.ts';
 import { EXIT } from '../exit-codes.ts';

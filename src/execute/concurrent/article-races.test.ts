@@ -4,17 +4,17 @@
  * the same case against `check-then-act`, which must be caught when the calls overlap.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, runnerFor, together } from '../../../testing/concurrent-runners.ts';
+import type { JudgedRunner } from '../../api/judged-runner.ts';
 import type { Observed } from '../../model/outcome.ts';
-import type { ModeRunner } from '../mode-runner.ts';
-import type { ConcurrentDetail } from './concurrent-mode.ts';
-import { call, runnerFor, together } from './test-helpers.ts';
+import type { ConcurrentDetail } from '../../types/execution.ts';
 
 const TRIES = 12;
 /** Further tries while no pair has overlapped yet: a loaded machine can delay one lane for a while. */
 const OVERLAP_TRIES_MAX = 100;
 
 describe('concurrent mode on the reference handler', () => {
-  let runner: ModeRunner;
+  let runner: JudgedRunner;
   beforeAll(async () => {
     runner = await runnerFor('reference');
   });

@@ -5,15 +5,15 @@
  */
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, runnerFor, together } from '../../../testing/concurrent-runners.ts';
 import { checkHandler } from '../../api/check-handler.ts';
-import type { ModeRunner } from '../mode-runner.ts';
-import { call, runnerFor, together } from './test-helpers.ts';
+import type { JudgedRunner } from '../../api/judged-runner.ts';
 
 const HANG = fileURLToPath(new URL('./fixtures/hang-handler.ts', import.meta.url));
 const TIMEOUT_MS = 400;
 
 describe('per-call timeout in concurrent mode', () => {
-  let runner: ModeRunner;
+  let runner: JudgedRunner;
   beforeAll(async () => {
     runner = await runnerFor(HANG, { workers: 2, callTimeoutMs: TIMEOUT_MS });
   });

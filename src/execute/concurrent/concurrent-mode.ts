@@ -1,18 +1,17 @@
 /**
  * The concurrent mode runner: a pool of `workers` threads, each with its own connection, one
- * fresh database per sequence, and the verdict from the linearizability checker, the final
- * snapshot and the invariants (`checkConcurrentRun`). Create once per check, `close()` when done.
+ * fresh database per sequence; each run returns its history and trace for the linearizability
+ * judge (`check/check-concurrent-run.ts`). Create once per check, `close()` when done.
  */
-import { checkConcurrentRun } from '../../check/check-concurrent-run.ts';
 import { ReceiptcheckError } from '../../errors.ts';
 import type { HandlerPlugin } from '../../handlers/plugin.ts';
 import type { Step } from '../../model/events.ts';
-import type { HistoryEntry } from '../../model/history.ts';
 import type { Fixture } from '../../model/world.ts';
+import type { ConcurrentExecution } from '../../types/execution.ts';
 import { DatabaseFiles } from '../databases.ts';
-import type { ExecutedRun, ModeRunner } from '../mode-runner.ts';
+import type { ModeRunner } from '../mode-runner.ts';
 import { onInterrupt } from './interrupt-cleanup.ts';
-import { BROADCAST_LIMIT_MS, type Place, runConcurrent } from './run-concurrent.ts';
+import { BROADCAST_LIMIT_MS, runConcurrent } from './run-concurrent.ts';
 import { createWorkerPool, type WorkerPool } from './worker-pool.ts';
 
 /** What concurrent mode needs from the resolved options. */
@@ -22,17 +21,6 @@ export interface ConcurrentModeOptions {
   readonly workers: number;
   /** A call (or world event) running longer is stopped and reported as `E_CALL_TIMEOUT`. */
   readonly callTimeoutMs: number;
-}
-
-/** What a concurrent run leaves in `ExecutedRun.detail`, for reports and saved cases. */
-export interface ConcurrentDetail {
-  readonly mode: 'concurrent';
-  /** Entry `i` has id `i`; times in ms from the start of the run. */
-  readonly history: readonly HistoryEntry[];
-  /** Where each entry stood in the sequence, by id. */
-  readonly places: readonly Place[];
-  /** The linearisation found, as entry ids; absent when there is none. */
-  readonly order?: readonly number[];
 }
 
 /**
@@ -63,17 +51,9 @@ export async function concurrentRunner(
   }
   const ctx = { pool, files, plugin, handlerPath, ...options };
   return {
-    async execute(steps: readonly Step[]): Promise<ExecutedRun> {
+    async execute(steps: readonly Step[]): Promise<ConcurrentExecution> {
       if (pool.cold) await warm(pool, handlerPath);
-      const run = await runConcurrent(ctx, steps);
-      const { verdict, order } = checkConcurrentRun({ fixture: options.fixture, steps, ...run });
-      const detail: ConcurrentDetail = {
-        mode: 'concurrent',
-        history: run.history,
-        places: run.places,
-        ...(order ? { order } : {}),
-      };
-      return { verdict, trace: run.trace, detail };
+      return runConcurrent(ctx, steps);
     },
     close,
   };

@@ -12,7 +12,8 @@ import type { Event, Step } from '../../model/events.ts';
 import type { HistoryEntry } from '../../model/history.ts';
 import { checkSnapshotShape } from '../../model/outcome-shape.ts';
 import type { Fixture, Snapshot } from '../../model/world.ts';
-import type { Observation, Trace } from '../../types/trace.ts';
+import type { ConcurrentExecution, Place } from '../../types/execution.ts';
+import type { Observation } from '../../types/trace.ts';
 import { type DatabaseFiles, openConnection } from '../databases.ts';
 import { createGate } from './gate.ts';
 import { haltIfInterrupted } from './interrupt-cleanup.ts';
@@ -41,22 +42,6 @@ export interface ConcurrentContext {
   readonly handlerPath: string;
   readonly fixture: Fixture;
   readonly callTimeoutMs: number;
-}
-
-/** Where a history entry stands in the sequence (for a soak run: its rank and its client). */
-export interface Place {
-  readonly step: number;
-  readonly lane: number;
-}
-
-/** One executed sequence: the trace, the history, and for each entry id its place. */
-export interface ConcurrentExecution {
-  readonly trace: Trace;
-  /** Entry `i` has id `i`; times in ms from the start of the run. */
-  readonly history: readonly HistoryEntry[];
-  readonly places: readonly Place[];
-  /** By entry id: when a lost response's call really returned (same clock as the history). */
-  readonly returnedAt: readonly (number | undefined)[];
 }
 
 /** Runs `steps`; throws `E_CALL_TIMEOUT` naming the step when a call hangs. Leaves no file behind. */
@@ -108,7 +93,7 @@ export async function runConcurrent(
     ctx.files.remove(dbPath);
   }
   if (failure || !snapshot) throw failure?.thrown;
-  return { trace: { observations, snapshot }, history, places, returnedAt };
+  return { mode: 'concurrent', trace: { observations, snapshot }, history, places, returnedAt };
 }
 
 async function runWave(

@@ -9,26 +9,29 @@
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
+import { type JudgedScheduledRunner, judgedScheduled } from '../../../testing/judged-runners.ts';
 import type { CallEvent, Step } from '../../model/events.ts';
 import { DEFAULT_FIXTURE } from '../../model/world.ts';
+import type { ScheduledDetail } from '../../types/execution.ts';
 import type { LaneMode } from '../../types/mode.ts';
 import { loadPlugin, resolveHandlerPath } from '../load-plugin.ts';
-import type { ScheduledDetail } from './scheduled-detail.ts';
-import { type ScheduledRunner, scheduledRunner } from './scheduled-mode.ts';
+import { scheduledRunner } from './scheduled-mode.ts';
 
-const opened: ScheduledRunner[] = [];
+const opened: JudgedScheduledRunner[] = [];
 afterAll(async () => {
   await Promise.all(opened.map((r) => r.close()));
 });
 
-async function runner(handler: string, lanes: LaneMode): Promise<ScheduledRunner> {
+async function runner(handler: string, lanes: LaneMode): Promise<JudgedScheduledRunner> {
   const path = resolveHandlerPath(handler);
-  const r = await scheduledRunner(await loadPlugin(path), path, {
-    fixture: DEFAULT_FIXTURE,
-    callTimeoutMs: 10_000,
-    workers: 2,
-    lanes,
-  });
+  const r = judgedScheduled(
+    await scheduledRunner(await loadPlugin(path), path, {
+      fixture: DEFAULT_FIXTURE,
+      callTimeoutMs: 10_000,
+      workers: 2,
+      lanes,
+    }),
+  );
   opened.push(r);
   return r;
 }

@@ -5,13 +5,13 @@
  * returning a promise refused.
  */
 import type { Connection } from '../../handlers/plugin.ts';
-import type { ScheduledConnection } from './scheduled-connection.ts';
+import type { YieldPoints } from './yield-point.ts';
 
 const SAVEPOINT = '`\t_bs3.\t`';
 
 /** The transaction function for `fn` on the proxied connection `proxy()`. */
 export function transactionFor(
-  conn: ScheduledConnection,
+  conn: YieldPoints,
   proxy: () => Connection,
   fn: (...a: unknown[]) => unknown,
 ): unknown {

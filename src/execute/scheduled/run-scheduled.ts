@@ -6,22 +6,20 @@
  * starts from the template (`shared-database.ts`), and the coordinator's connection reads the
  * final snapshot.
  */
-import { type Schedule, stepScheduleAt } from '../../generate/schedule.ts';
+
 import type { HandlerPlugin } from '../../handlers/plugin.ts';
 import type { CallEvent, Event, Step } from '../../model/events.ts';
 import { checkSnapshotShape } from '../../model/outcome-shape.ts';
-import type { Fixture, Snapshot } from '../../model/world.ts';
-import type { LaneRecord, TraceEntry } from '../../types/scheduled-trace.ts';
+import type { Fixture } from '../../model/world.ts';
+import type { ScheduledExecution } from '../../types/execution.ts';
+import { type Schedule, stepScheduleAt } from '../../types/schedule.ts';
+import type { LaneRecord } from '../../types/scheduled-trace.ts';
 import type { Lanes } from './lanes.ts';
 import type { PlainSteps } from './plain-steps.ts';
 import type { SharedDatabase } from './shared-database.ts';
 import type { LoggedStatement } from './statement-log.ts';
-import {
-  applyScopeChange,
-  runGatedStep,
-  type StepContext,
-  storeScopes,
-} from './step-coordinator.ts';
+import { applyScopeChange, type StepContext, storeScopes } from './step-context.ts';
+import { runGatedStep } from './step-coordinator.ts';
 
 /** What a scheduled run needs besides the sequence and its schedule. */
 export interface RunContext {
@@ -36,13 +34,6 @@ export interface RunContext {
   readonly grantsMax: number;
   readonly crashMode: 'connection' | 'thread';
   readonly runAheadMax: number;
-}
-
-/** One executed sequence: every lane's record, every grant, and the final database. */
-export interface ScheduledExecution {
-  readonly lanes: readonly LaneRecord[];
-  readonly entries: readonly TraceEntry[];
-  readonly snapshot: Snapshot;
 }
 
 /** Runs `steps` under `schedule`. On any error every worker is stopped, so the next run starts clean. */
@@ -74,7 +65,7 @@ export async function runScheduled(
       } else lanes.push(await runPlainStep(run, ctx.plain, i, s));
     }
     const snapshot = checkSnapshotShape(ctx.plugin.snapshot(ctx.database.db), ctx.plugin.name);
-    return { lanes, entries: run.entries, snapshot };
+    return { mode: 'scheduled', schedule, lanes, entries: run.entries, snapshot };
   } catch (thrown) {
     await ctx.lanes.closeAll();
     throw thrown;

@@ -35,6 +35,7 @@ import {
   isTransactionControl,
   isWriteText,
 } from './statement-kind.ts';
+import type { YieldPoints } from './yield-point.ts';
 
 /** The code and message of an injected statement fault: what a failing store raises. */
 export const FAULT_CODE = 'SQLITE_CONSTRAINT_TRIGGER';
@@ -83,7 +84,7 @@ export interface StatementGate {
 }
 
 /** The real connection, its proxy, and the per-call state the yield points need. */
-export class ScheduledConnection {
+export class ScheduledConnection implements YieldPoints {
   readonly proxy: Connection;
   /** The handler's busy timeout, in virtual ms (a `PRAGMA busy_timeout` never reaches SQLite). */
   busyTimeoutMs = BUSY_TIMEOUT_MS;

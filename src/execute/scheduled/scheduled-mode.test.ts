@@ -9,16 +9,13 @@
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { StepSchedule } from '../../generate/schedule.ts';
+import { type JudgedScheduledRunner, judgedScheduled } from '../../../testing/judged-runners.ts';
 import type { CallEvent, Step } from '../../model/events.ts';
 import { DEFAULT_FIXTURE } from '../../model/world.ts';
+import type { ScheduledDetail } from '../../types/execution.ts';
+import type { StepSchedule } from '../../types/schedule.ts';
 import { loadPlugin, resolveHandlerPath } from '../load-plugin.ts';
-import type { ScheduledDetail } from './scheduled-detail.ts';
-import {
-  type ScheduledModeOptions,
-  type ScheduledRunner,
-  scheduledRunner,
-} from './scheduled-mode.ts';
+import { type ScheduledModeOptions, scheduledRunner } from './scheduled-mode.ts';
 
 const call = (requestId: string, version = 1, minutes = 30, client = 0): CallEvent => ({
   kind: 'call',
@@ -27,7 +24,7 @@ const call = (requestId: string, version = 1, minutes = 30, client = 0): CallEve
   request: { requestId, automationId: 1, expectedVersion: version, intervalMinutes: minutes },
 });
 
-const runners = new Map<string, Promise<ScheduledRunner>>();
+const runners = new Map<string, Promise<JudgedScheduledRunner>>();
 afterAll(async () => {
   await Promise.all([...runners.values()].map(async (r) => (await r).close()));
 });
@@ -36,7 +33,7 @@ afterAll(async () => {
 function runnerFor(
   handler: string,
   options: Partial<ScheduledModeOptions> = {},
-): Promise<ScheduledRunner> {
+): Promise<JudgedScheduledRunner> {
   const key = JSON.stringify([handler, options]);
   let runner = runners.get(key);
   if (!runner) {
@@ -47,14 +44,14 @@ function runnerFor(
         callTimeoutMs: 10_000,
         workers: 2,
         ...options,
-      }),
+      }).then((r) => judgedScheduled(r)),
     );
     runners.set(key, runner);
   }
   return runner;
 }
 
-async function run(runner: ScheduledRunner, steps: Step[], schedule: StepSchedule[]) {
+async function run(runner: JudgedScheduledRunner, steps: Step[], schedule: StepSchedule[]) {
   const r = await runner.executeScheduled(steps, schedule);
   return { ...r, detail: r.detail as ScheduledDetail };
 }

@@ -1,7 +1,7 @@
 /**
  * The scheduled mode runner: lane workers that park at every statement, a coordinator that
  * grants them one at a time in the order a drawn schedule says, one fresh database per sequence,
- * and the verdict of `checkScheduledRun`. The schedule is drawn together with the steps
+ * and a record of every grant and every lane's end for the judge (`check/check-scheduled-run.ts`). The schedule is drawn together with the steps
  * (`caseArbitrary`), so fast-check shrinks both, and it is stored in the run's detail, so a saved
  * counterexample replays grant for grant (same trace hash). Create once per check, `close()` when
  * done: the database goes, and the workers wait a few seconds for the next runner of the same
@@ -10,24 +10,22 @@
 
 import type fc from 'fast-check';
 import { isReceiptcheckError, ReceiptcheckError } from '../../errors.ts';
-import type { Schedule } from '../../generate/schedule.ts';
 import { type ScheduleOptions, scheduledCaseArbitrary } from '../../generate/schedule-arbitrary.ts';
 import type { SequenceOptions } from '../../generate/sequence-arbitrary.ts';
 import type { HandlerPlugin } from '../../handlers/plugin.ts';
 import type { Step } from '../../model/events.ts';
 import type { Fixture } from '../../model/world.ts';
+import type { ScheduledExecution } from '../../types/execution.ts';
 import type { LaneMode } from '../../types/mode.ts';
+import type { Schedule } from '../../types/schedule.ts';
 import { onInterrupt } from '../concurrent/interrupt-cleanup.ts';
 import { DatabaseFiles } from '../databases.ts';
-import type { ExecutedRun, GeneratedCase, ModeRunner } from '../mode-runner.ts';
-import { checkScheduledRun } from './check-scheduled.ts';
+import type { GeneratedCase, ModeRunner } from '../mode-runner.ts';
 import { LaneChoice } from './lane-choice.ts';
 import { PlainSteps } from './plain-steps.ts';
-import { renderLanes } from './render-lanes.ts';
 import { runScheduled } from './run-scheduled.ts';
-import { type ScheduledDetail, scheduleOfCase } from './scheduled-detail.ts';
+import { scheduleOfCase } from './schedule-of-case.ts';
 import { SharedDatabase } from './shared-database.ts';
-import { traceHash } from './trace-hash.ts';
 
 /** What scheduled mode needs; the first three come from the resolved check options. */
 export interface ScheduledModeOptions {
@@ -67,7 +65,7 @@ export interface ScheduledRunner extends ModeRunner {
   /** Resolves once every lane started with the runner is up (for timing runs without start-up). */
   ready(): Promise<void>;
   /** Runs `steps` under `schedule` directly (`execute` reads the schedule from `replay`). */
-  executeScheduled(steps: readonly Step[], schedule: Schedule): Promise<ExecutedRun>;
+  executeScheduled(steps: readonly Step[], schedule: Schedule): Promise<ScheduledExecution>;
 }
 
 /** Starts the workers and builds the template database; throws `E_WORKER` if a worker cannot load the plugin. */
@@ -136,32 +134,9 @@ export async function scheduledRunner(
   const executeScheduled = async (
     steps: readonly Step[],
     schedule: Schedule,
-  ): Promise<ExecutedRun> => {
+  ): Promise<ScheduledExecution> => {
     if (closed) throw new ReceiptcheckError('E_WORKER', 'this scheduled runner is closed');
-    const run = await runOnLanes(steps, schedule);
-    const { verdict, order, trace } = checkScheduledRun({
-      fixture: options.fixture,
-      steps,
-      ...run,
-    });
-    let lanes: string | undefined;
-    let hash: string | undefined;
-    const detail: ScheduledDetail = {
-      mode: 'scheduled',
-      schedule,
-      // Both drawn when first read (a report, a saved counterexample), not for every passing run.
-      get traceHash() {
-        hash ??= traceHash(run.entries);
-        return hash;
-      },
-      get lanes() {
-        lanes ??= renderLanes(run.entries);
-        return lanes;
-      },
-      entries: run.entries,
-      order,
-    };
-    return { verdict, trace, detail };
+    return runOnLanes(steps, schedule);
   };
   return {
     caseArbitrary(sequence) {

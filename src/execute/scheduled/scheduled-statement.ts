@@ -5,15 +5,15 @@
  */
 import type Database from 'better-sqlite3';
 import type { Connection } from '../../handlers/plugin.ts';
-import type { ScheduledConnection } from './scheduled-connection.ts';
 import { isTransactionControl } from './statement-kind.ts';
+import type { YieldPoints } from './yield-point.ts';
 
 /** A prepared statement whose executions are yield points. */
 export class ScheduledStatement {
   private readonly write: boolean;
 
   constructor(
-    private readonly conn: ScheduledConnection,
+    private readonly conn: YieldPoints,
     private readonly real: Database.Statement,
     private readonly db: () => Connection,
   ) {

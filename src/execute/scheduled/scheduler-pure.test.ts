@@ -5,19 +5,19 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Move } from '../../generate/moves.ts';
-import { parseSchedule, type StepSchedule } from '../../generate/schedule.ts';
 import { resolveWithSchedule, scheduledCaseArbitrary } from '../../generate/schedule-arbitrary.ts';
 import { DEFAULT_FIXTURE } from '../../model/world.ts';
+import { renderLanes } from '../../report/render-lanes.ts';
+import { traceHash } from '../../report/trace-hash.ts';
+import { parseSchedule, type StepSchedule } from '../../types/schedule.ts';
 import type { TraceEntry } from '../../types/scheduled-trace.ts';
 import { chooseLane } from './choose-lane.ts';
-import { renderLanes } from './render-lanes.ts';
 import {
   busyTimeoutPragma,
   isRollback,
   isTransactionControl,
   isWriteText,
 } from './statement-kind.ts';
-import { traceHash } from './trace-hash.ts';
 
 describe('chooseLane', () => {
   it('0 keeps the last lane running; others rotate from it', () => {

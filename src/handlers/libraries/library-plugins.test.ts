@@ -8,6 +8,7 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { checkHandler } from '../../api/check-handler.ts';
+import { judgedRunner } from '../../api/judged-runner.ts';
 import { sequentialRunner } from '../../execute/sequential-mode.ts';
 import { resolvePolicy } from '../../model/policy.ts';
 import type { FixtureWithPolicy } from '../../model/state.ts';
@@ -46,7 +47,7 @@ describe.each(LIBRARIES)('%s in sequential mode', (name, plugin) => {
     const c = result.counterexample;
     expect(c?.failures.some((f) => f.kind === 'outcome')).toBe(true);
     const fixture: FixtureWithPolicy = { ...DEFAULT_FIXTURE, policy: resolvePolicy(plugin.policy) };
-    const declared = sequentialRunner(plugin, fixture);
+    const declared = judgedRunner(sequentialRunner(plugin, fixture), fixture);
     try {
       const again = await declared.execute(c?.steps ?? []);
       expect(again.verdict).toEqual({ verdict: 'ok' });

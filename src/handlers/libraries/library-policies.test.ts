@@ -5,7 +5,8 @@
  */
 
 import { afterAll, describe, expect, it } from 'vitest';
-import type { ModeRunner } from '../../execute/mode-runner.ts';
+import type { JudgedRunner } from '../../api/judged-runner.ts';
+import { judgedRunner } from '../../api/judged-runner.ts';
 import { sequentialRunner } from '../../execute/sequential-mode.ts';
 import type { CallRequest, Step } from '../../model/events.ts';
 import { type Observed, outcome } from '../../model/outcome.ts';
@@ -17,7 +18,7 @@ import type { HandlerPlugin } from '../plugin.ts';
 import nodeIdempotency from './node-idempotency.ts';
 import powertools from './powertools.ts';
 
-const runners: ModeRunner[] = [];
+const runners: JudgedRunner[] = [];
 afterAll(async () => {
   for (const r of runners) await r.close();
 });
@@ -25,7 +26,7 @@ afterAll(async () => {
 /** Failures of `steps` on `plugin`, checked under `policy`. */
 async function failuresUnder(plugin: HandlerPlugin, policy: Policy, steps: Step[]) {
   const fixture: FixtureWithPolicy = { ...DEFAULT_FIXTURE, policy };
-  const runner = sequentialRunner(plugin, fixture);
+  const runner = judgedRunner(sequentialRunner(plugin, fixture), fixture);
   runners.push(runner);
   const run = await runner.execute(steps);
   return run.verdict.verdict === 'ok' ? [] : run.verdict.failures;

@@ -25,18 +25,18 @@
  * same group may be that in-flight answer, which changes nothing.
  */
 
-import { checkInvariants } from '../../check/invariants/all-invariants.ts';
-import { inFlightConflicts } from '../../check/linearizability/in-flight.ts';
-import { diffSnapshots } from '../../check/snapshot-diff.ts';
-import type { Step } from '../../model/events.ts';
-import type { HistoryEntry } from '../../model/history.ts';
-import { type Observed, sameOutcome } from '../../model/outcome.ts';
-import { initialState, type ModelState, toSnapshot } from '../../model/state.ts';
-import { step } from '../../model/step.ts';
-import type { Fixture, Snapshot } from '../../model/world.ts';
-import type { LaneRecord } from '../../types/scheduled-trace.ts';
-import type { Observation, Trace } from '../../types/trace.ts';
-import type { Failure, RunVerdict } from '../../types/verdict.ts';
+import type { Step } from '../model/events.ts';
+import type { HistoryEntry } from '../model/history.ts';
+import { type Observed, sameOutcome } from '../model/outcome.ts';
+import { initialState, type ModelState, toSnapshot } from '../model/state.ts';
+import { step } from '../model/step.ts';
+import type { Fixture, Snapshot } from '../model/world.ts';
+import type { LaneRecord } from '../types/scheduled-trace.ts';
+import type { Observation, Trace } from '../types/trace.ts';
+import type { Failure, RunVerdict } from '../types/verdict.ts';
+import { checkInvariants } from './invariants/all-invariants.ts';
+import { inFlightConflicts } from './linearizability/in-flight.ts';
+import { diffSnapshots } from './snapshot-diff.ts';
 
 /** A scheduled run, ready to be checked. */
 export interface ScheduledRunRecord {

@@ -6,13 +6,13 @@
  * accepted for a duplicate in the same group, and only there.
  */
 import { describe, expect, it } from 'vitest';
-import type { CallEvent, Event, Step } from '../../model/events.ts';
-import type { Observed } from '../../model/outcome.ts';
-import { initialState, toSnapshot } from '../../model/state.ts';
-import { run as runModel } from '../../model/step.ts';
-import { DEFAULT_FIXTURE, type Snapshot } from '../../model/world.ts';
-import type { LaneEnd, LaneRecord } from '../../types/scheduled-trace.ts';
-import { checkScheduledRun } from './check-scheduled.ts';
+import type { CallEvent, Event, Step } from '../model/events.ts';
+import type { Observed } from '../model/outcome.ts';
+import { initialState, toSnapshot } from '../model/state.ts';
+import { run as runModel } from '../model/step.ts';
+import { DEFAULT_FIXTURE, type Snapshot } from '../model/world.ts';
+import type { LaneEnd, LaneRecord } from '../types/scheduled-trace.ts';
+import { checkScheduledRun } from './check-scheduled-run.ts';
 
 const call = (requestId: string, minutes: number, version = 1, client = 0): CallEvent => ({
   kind: 'call',

@@ -49,11 +49,6 @@ export function stepScheduleAt(schedule: Schedule, index: number): StepSchedule 
   return schedule[index] ?? RUN_TO_COMPLETION;
 }
 
-/** Whether a step entry asks for anything besides the default order (for compact reports). */
-export function isDefaultStepSchedule(s: StepSchedule): boolean {
-  return s.crash === undefined && s.fault === undefined && s.choices.every((c) => c === 0);
-}
-
 /**
  * Checks an untrusted value (e.g. read back from a case file) is a schedule; returns it typed,
  * or a message naming the first bad entry.

@@ -2,7 +2,7 @@
  * The bench report as a plain-text table: throughput against the raw ceiling, time to kill per
  * mutant, the checker, memory, and which of issue 6's targets were met. Pure.
  */
-import type { BenchReport, KillFigure, Throughput, Unavailable } from '../bench/bench-report.ts';
+import type { BenchReport, KillFigure, Throughput, Unavailable } from './bench-report.ts';
 
 /** The whole report, lines joined with `\n`. */
 export function formatBench(r: BenchReport): string {

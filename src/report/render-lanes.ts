@@ -10,7 +10,7 @@
  *      3  BEGIN IMMEDIATE
  *      4                             BEGIN IMMEDIATE [blocked]
  */
-import type { TraceEntry } from '../../types/scheduled-trace.ts';
+import type { TraceEntry } from '../types/scheduled-trace.ts';
 
 /** How the lanes are drawn. */
 export interface LanesOptions {

@@ -3,7 +3,7 @@
  * statement text, result). Two runs with the same hash interleaved the same statements the same
  * way, which is what "replays the same failure 100 times out of 100" is measured by. Pure.
  */
-import type { TraceEntry } from '../../types/scheduled-trace.ts';
+import type { TraceEntry } from '../types/scheduled-trace.ts';
 
 /** The canonical text of one entry; the hash covers exactly this. */
 export function entryLine(e: TraceEntry): string {

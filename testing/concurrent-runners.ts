@@ -1,24 +1,26 @@
 /**
- * Small builders shared by the concurrent-mode tests: a runner for a bundled handler or a
+ * Test-only builders shared by the concurrent-mode tests: a runner for a bundled handler or a
  * plugin path, and calls written the way the article writes them.
  */
-import type { CallEvent, Step } from '../../model/events.ts';
-import { DEFAULT_FIXTURE } from '../../model/world.ts';
-import { loadPlugin, resolveHandlerPath } from '../load-plugin.ts';
-import type { ModeRunner } from '../mode-runner.ts';
-import { concurrentRunner } from './concurrent-mode.ts';
 
-/** A concurrent runner on the default fixture. */
+import { type JudgedRunner, judgedRunner } from '../src/api/judged-runner.ts';
+import { concurrentRunner } from '../src/execute/concurrent/concurrent-mode.ts';
+import { loadPlugin, resolveHandlerPath } from '../src/execute/load-plugin.ts';
+import type { CallEvent, Step } from '../src/model/events.ts';
+import { DEFAULT_FIXTURE } from '../src/model/world.ts';
+
+/** A concurrent runner on the default fixture, with the judge behind it. */
 export async function runnerFor(
   handler: string,
   options: { workers?: number; callTimeoutMs?: number } = {},
-): Promise<ModeRunner> {
+): Promise<JudgedRunner> {
   const path = resolveHandlerPath(handler);
-  return concurrentRunner(await loadPlugin(path), path, {
+  const runner = await concurrentRunner(await loadPlugin(path), path, {
     fixture: DEFAULT_FIXTURE,
     workers: options.workers ?? 4,
     callTimeoutMs: options.callTimeoutMs ?? 5_000,
   });
+  return judgedRunner(runner, DEFAULT_FIXTURE);
 }
 
 /** A delivered call by client 0 (alice@team-a) expecting version 1, unless told otherwise. */

@@ -1,0 +1,71 @@
+/**
+ * The one place a plugin is made ready to run, for every entry point (`checkHandler`, `runCase`
+ * for replays and scenarios, `soak`, and through them bench and mutants): resolve and load it,
+ * attach its declared policy to the fixture, limit calls in this thread by the call timeout, and
+ * open the mode's runner with the judge behind it.
+ */
+import { createRunner } from '../execute/create-runner.ts';
+import { loadPlugin, resolveHandlerPath } from '../execute/load-plugin.ts';
+import { withCallTimeout } from '../execute/sequential-call-timeout.ts';
+import type { HandlerPlugin } from '../handlers/plugin.ts';
+import { type PolicyDeclaration, resolvePolicy } from '../model/policy.ts';
+import type { FixtureWithPolicy } from '../model/state.ts';
+import type { Fixture } from '../model/world.ts';
+import type { ResolvedOptions } from '../types/options.ts';
+import { type JudgedRunner, judgedRunner } from './judged-runner.ts';
+
+/** A loaded plugin and the fixture the model holds it to. */
+export interface PreparedPlugin {
+  readonly handlerPath: string;
+  readonly plugin: HandlerPlugin;
+  /** The options' fixture with the plugin's declared policy attached. */
+  readonly fixture: FixtureWithPolicy;
+}
+
+/** A prepared plugin with its runner open. */
+export interface PreparedRun extends PreparedPlugin {
+  readonly runner: JudgedRunner;
+  /** The first call that outlived the call timeout in this thread, if one did. */
+  hang(): Error | undefined;
+}
+
+/** Resolves `handler` (from `cwd`), loads it, and attaches its policy to `fixture`. */
+export async function preparePlugin(
+  handler: string,
+  fixture: Fixture,
+  cwd?: string,
+): Promise<PreparedPlugin> {
+  const handlerPath = resolveHandlerPath(handler, cwd);
+  const plugin = await loadPlugin(handlerPath);
+  return { handlerPath, plugin, fixture: withPolicy(fixture, plugin.policy, plugin.name) };
+}
+
+/** Prepares the plugin `o.handler` and opens the runner of `o.mode` for it. */
+export async function prepareRun(o: ResolvedOptions, cwd?: string): Promise<PreparedRun> {
+  const prepared = await preparePlugin(o.handler, o.fixture, cwd);
+  let hung: Error | undefined;
+  // Calls in this thread (sequential mode; scheduled mode's plain steps) get a timer race;
+  // calls on workers (concurrent mode; scheduled mode's lanes) are timed out there.
+  const plugin =
+    o.mode === 'concurrent'
+      ? prepared.plugin
+      : withCallTimeout(prepared.plugin, o.callTimeoutMs, (error) => {
+          hung ??= error;
+        });
+  const fixture = prepared.fixture;
+  const runner = await createRunner(plugin, prepared.handlerPath, { ...o, fixture });
+  return { ...prepared, plugin, runner: judgedRunner(runner, fixture), hang: () => hung };
+}
+
+/**
+ * The fixture with the plugin's declared policy attached (resolved and checked), or unchanged
+ * when the plugin declares none, so contract handlers' counterexamples stay as they were.
+ */
+export function withPolicy(
+  fixture: Fixture,
+  declared: PolicyDeclaration | undefined,
+  handler: string,
+): FixtureWithPolicy {
+  if (declared === undefined) return fixture;
+  return { ...fixture, policy: resolvePolicy(declared, handler) };
+}

@@ -1,0 +1,52 @@
+/**
+ * The one judge: whatever mode executed a sequence, its execution record comes here and a verdict
+ * goes out. Sequential runs are compared with the model call by call; concurrent runs must be
+ * linearizable; scheduled runs are walked in the order the scheduler granted. Pure.
+ */
+import type { Step } from '../model/events.ts';
+import type { FixtureWithPolicy } from '../model/state.ts';
+import type { Execution, Place } from '../types/execution.ts';
+import type { Trace } from '../types/trace.ts';
+import type { RunVerdict } from '../types/verdict.ts';
+import { checkConcurrentRun } from './check-concurrent-run.ts';
+import { checkRun } from './check-run.ts';
+import { checkScheduledRun } from './check-scheduled-run.ts';
+
+/** A verdict, the trace the invariants read, and the serial order it rests on (when the mode has one). */
+export type Judgement =
+  | { readonly mode: 'sequential'; readonly verdict: RunVerdict; readonly trace: Trace }
+  | {
+      readonly mode: 'concurrent';
+      readonly verdict: RunVerdict;
+      readonly trace: Trace;
+      /** Entry ids of the linearisation found; absent when there is none. */
+      readonly order?: readonly number[];
+    }
+  | {
+      readonly mode: 'scheduled';
+      readonly verdict: RunVerdict;
+      readonly trace: Trace;
+      readonly order: readonly Place[];
+    };
+
+/** Judges one executed sequence against the model started from `fixture`. */
+export function judgeRun(
+  fixture: FixtureWithPolicy,
+  steps: readonly Step[],
+  execution: Execution,
+): Judgement {
+  switch (execution.mode) {
+    case 'sequential': {
+      const { trace } = execution;
+      return { mode: 'sequential', verdict: checkRun({ fixture, steps, trace }), trace };
+    }
+    case 'concurrent': {
+      const { verdict, order } = checkConcurrentRun({ fixture, steps, ...execution });
+      return { mode: 'concurrent', verdict, trace: execution.trace, ...(order ? { order } : {}) };
+    }
+    case 'scheduled': {
+      const { lanes, snapshot } = execution;
+      return { mode: 'scheduled', ...checkScheduledRun({ fixture, steps, lanes, snapshot }) };
+    }
+  }
+}

@@ -1,0 +1,42 @@
+/**
+ * A run's detail for reports and saved cases, from its execution record and its judgement: a
+ * concurrent run's history and linearisation, a scheduled run's schedule, trace hash and lanes
+ * view. The hash and the lanes are computed when first read (a report, a saved counterexample),
+ * not for every passing run. Pure.
+ */
+import type { Judgement } from '../check/judge-run.ts';
+import type { Execution, RunDetail, ScheduledDetail } from '../types/execution.ts';
+import { renderLanes } from './render-lanes.ts';
+import { traceHash } from './trace-hash.ts';
+
+/** The detail of a run; undefined for a sequential one, whose trace says everything. */
+export function runDetail(execution: Execution, judgement: Judgement): RunDetail | undefined {
+  if (execution.mode === 'concurrent') {
+    const order = judgement.mode === 'concurrent' ? judgement.order : undefined;
+    return {
+      mode: 'concurrent',
+      history: execution.history,
+      places: execution.places,
+      ...(order ? { order } : {}),
+    };
+  }
+  if (execution.mode !== 'scheduled') return undefined;
+  const { entries, schedule } = execution;
+  let lanes: string | undefined;
+  let hash: string | undefined;
+  const detail: ScheduledDetail = {
+    mode: 'scheduled',
+    schedule,
+    get traceHash() {
+      hash ??= traceHash(entries);
+      return hash;
+    },
+    get lanes() {
+      lanes ??= renderLanes(entries);
+      return lanes;
+    },
+    entries,
+    order: judgement.mode === 'scheduled' ? judgement.order : [],
+  };
+  return detail;
+}

@@ -1,0 +1,79 @@
+/**
+ * What a mode runner returns for one sequence: plain data, whatever the mode observed, and no
+ * verdict. `check/judge-run.ts` judges every kind; the runners never do.
+ */
+
+import type { HistoryEntry } from '../model/history.ts';
+import type { Snapshot } from '../model/world.ts';
+import type { StepSchedule } from './schedule.ts';
+import type { LaneRecord, TraceEntry } from './scheduled-trace.ts';
+import type { Trace } from './trace.ts';
+
+/** A sequential run: every call's outcome in order, and the database at the end. */
+export interface SequentialExecution {
+  readonly mode: 'sequential';
+  readonly trace: Trace;
+}
+
+/** Where a history entry stands in the sequence (for a soak run: its rank and its client). */
+export interface Place {
+  readonly step: number;
+  readonly lane: number;
+}
+
+/** One executed sequence: the trace, the history, and for each entry id its place. */
+export interface ConcurrentExecution {
+  readonly mode: 'concurrent';
+  readonly trace: Trace;
+  /** Entry `i` has id `i`; times in ms from the start of the run. */
+  readonly history: readonly HistoryEntry[];
+  readonly places: readonly Place[];
+  /** By entry id: when a lost response's call really returned (same clock as the history). */
+  readonly returnedAt: readonly (number | undefined)[];
+}
+
+/** One executed sequence: every lane's record, every grant, and the final database. */
+export interface ScheduledExecution {
+  readonly mode: 'scheduled';
+  /** The schedule that drove the run, one entry per step: replaying with it repeats the run. */
+  readonly schedule: readonly StepSchedule[];
+  readonly lanes: readonly LaneRecord[];
+  readonly entries: readonly TraceEntry[];
+  readonly snapshot: Snapshot;
+}
+
+/** One executed sequence, in any mode. */
+export type Execution = SequentialExecution | ConcurrentExecution | ScheduledExecution;
+
+/** What a concurrent run leaves beside its verdict, for reports and saved cases. */
+export interface ConcurrentDetail {
+  readonly mode: 'concurrent';
+  /** Entry `i` has id `i`; times in ms from the start of the run. */
+  readonly history: readonly HistoryEntry[];
+  /** Where each entry stood in the sequence, by id. */
+  readonly places: readonly Place[];
+  /** The linearisation found, as entry ids; absent when there is none. */
+  readonly order?: readonly number[];
+}
+
+/**
+ * What a scheduled run leaves beside its verdict, and so in a saved counterexample's
+ * `extra.detail`: the schedule that drove it (enough to replay it exactly), the trace hash that
+ * proves a replay took the same path, the interleaving as lanes, and the serial order the verdict
+ * rests on.
+ */
+export interface ScheduledDetail {
+  readonly mode: 'scheduled';
+  /** One entry per step; replaying the steps with it repeats the run grant for grant. */
+  readonly schedule: readonly StepSchedule[];
+  /** `traceHash(entries)`: equal hashes, equal interleavings. */
+  readonly traceHash: string;
+  /** `renderLanes(entries)`: the interleaving, one column per lane. */
+  readonly lanes: string;
+  readonly entries: readonly TraceEntry[];
+  /** The serial order the verdict rests on, as `{step, lane}`. */
+  readonly order: readonly Place[];
+}
+
+/** A run's mode-specific detail; sequential runs have none. */
+export type RunDetail = ConcurrentDetail | ScheduledDetail;

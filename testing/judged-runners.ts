@@ -1,0 +1,29 @@
+/**
+ * Test-only: mode runners with the judge behind them, for tests that drive one mode directly
+ * (with options `checkHandler` does not expose) and read verdicts and details.
+ */
+import { type JudgedRun, type JudgedRunner, judgedRunner } from '../src/api/judged-runner.ts';
+import type { ScheduledRunner } from '../src/execute/scheduled/scheduled-mode.ts';
+import type { Step } from '../src/model/events.ts';
+import type { FixtureWithPolicy } from '../src/model/state.ts';
+import { DEFAULT_FIXTURE } from '../src/model/world.ts';
+import type { Schedule } from '../src/types/schedule.ts';
+
+/** A judged scheduled runner that can also be handed a schedule directly. */
+export interface JudgedScheduledRunner extends JudgedRunner {
+  ready(): Promise<void>;
+  executeScheduled(steps: readonly Step[], schedule: Schedule): Promise<JudgedRun>;
+}
+
+/** `runner` with the judge behind it, and its scheduled-mode extras kept. */
+export function judgedScheduled(
+  runner: ScheduledRunner,
+  fixture: FixtureWithPolicy = DEFAULT_FIXTURE,
+): JudgedScheduledRunner {
+  const judged = judgedRunner(runner, fixture);
+  return {
+    ...judged,
+    ready: () => runner.ready(),
+    executeScheduled: (steps, schedule) => judged.execute(steps, { schedule }),
+  };
+}
