@@ -13,11 +13,9 @@ export { listCaseFiles, loadCaseFile } from './api/load-case-file.ts';
 export { resolveOptions } from './api/options.ts';
 export type { RunCaseOptions } from './api/run-case.ts';
 export { runCase } from './api/run-case.ts';
+export { soak } from './api/soak.ts';
 export type { ErrorCode, ErrorData } from './errors.ts';
 export { isReceiptcheckError, ReceiptcheckError } from './errors.ts';
-export type { ConcurrentDetail } from './types/execution.ts';
-export type { SoakOptions } from './execute/concurrent/soak.ts';
-export { soak } from './execute/concurrent/soak.ts';
 export type { Connection, HandlerPlugin } from './handlers/plugin.ts';
 export { defineHandler } from './handlers/plugin.ts';
 export type {
@@ -54,7 +52,9 @@ export type { Explanation } from './report/explanation.ts';
 export type { ReadableCase, RenderContext } from './report/format-counterexample.ts';
 export { formatCounterexample } from './report/format-counterexample.ts';
 export { CASE_FORMAT, type CaseFile, type StepExpectation } from './types/case-file.ts';
+export type { ConcurrentDetail } from './types/execution.ts';
 export { MODES, type Mode } from './types/mode.ts';
+export type { SoakOptions } from './types/options.ts';
 export {
   type CheckOptions,
   DEFAULT_SEED,

@@ -67,3 +67,26 @@ export interface ResolvedOptions {
   readonly fixture: Fixture;
   readonly onProgress: ((progress: Progress) => void) | undefined;
 }
+
+/** What a soak run may be given; every field has a default. */
+export interface SoakOptions {
+  /** Bundled handler name or plugin path. Default `reference`. */
+  readonly handler?: string;
+  /** Concurrent clients, each with its own worker and connection (1–64). Default 8. */
+  readonly clients?: number;
+  /** How long clients keep issuing operations, in ms. Default 2000. */
+  readonly durationMs?: number;
+  /** Seed of the clients' choices (timing is not seeded, so runs differ). Default 42. */
+  readonly seed?: number;
+  /** Most operations issued in all, whatever the duration. Default 1,000,000. */
+  readonly operationsMax?: number;
+  /** Moves, scope changes and receipt-store failures among the calls. Default true. */
+  readonly worldEvents?: boolean;
+  /** Per-operation limit; a longer one stops the soak with `E_CALL_TIMEOUT`. Default 5000. */
+  readonly callTimeoutMs?: number;
+  /** Time budget of the linearizability check, in ms. Default 60,000. */
+  readonly checkTimeLimitMs?: number;
+  readonly fixture?: Fixture;
+  /** Return the whole history (large). Default false. */
+  readonly keepHistory?: boolean;
+}

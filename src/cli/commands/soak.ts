@@ -4,10 +4,12 @@
  * soak.ts`). It finds races by volume rather than by lining calls up; timing is not seeded, so
  * two soaks differ. Exit 0 when it held, 1 when it failed or the check could not decide in time.
  */
+
 import type { Command } from 'commander';
-import { type SoakOptions, soak } from '../../execute/concurrent/soak.ts';
+import { soak } from '../../api/soak.ts';
 import { encodeJson } from '../../report/encode.ts';
 import { formatSoak } from '../../report/format-soak.ts';
+import type { SoakOptions } from '../../types/options.ts';
 import type { CliContext } from '../cli-context.ts';
 import { DEFAULTS, helpBlocks } from '../command-help.ts';
 import { EXIT } from '../exit-codes.ts';

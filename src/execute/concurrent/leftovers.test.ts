@@ -5,6 +5,7 @@
  * other test files running at the same time cannot confuse the count; threads are counted by the
  * operating system (/proc/self/task), not by our own bookkeeping alone.
  */
+
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,12 +13,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkHandler } from '../../api/check-handler.ts';
+import { soak } from '../../api/soak.ts';
 import {
   INTERRUPTED_EXIT_CODE,
   pendingInterruptCleanups,
   TERMINATED_EXIT_CODE,
 } from './interrupt-cleanup.ts';
-import { soak } from './soak.ts';
 import { liveWorkerThreads } from './worker-pool.ts';
 
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));

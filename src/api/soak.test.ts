@@ -4,6 +4,7 @@
  * traffic the soak is meant to have; check-then-act, whose bug needs two first attempts at once,
  * is caught from volume alone, without any barrier lining calls up.
  */
+
 import { describe, expect, it } from 'vitest';
 import { soak } from './soak.ts';
 

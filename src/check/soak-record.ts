@@ -4,14 +4,14 @@
  * invariants and failure reports, which speak of steps, read it like any concurrent run.
  */
 
-import type { ConcurrentRunRecord } from '../../check/check-concurrent-run.ts';
-import type { Step } from '../../model/events.ts';
-import type { HistoryEntry } from '../../model/history.ts';
-import type { Observed } from '../../model/outcome.ts';
-import type { Fixture, Snapshot } from '../../model/world.ts';
-import type { SoakCounts } from '../../types/results.ts';
-import type { Observation } from '../../types/trace.ts';
-import type { Failure } from '../../types/verdict.ts';
+import type { Step } from '../model/events.ts';
+import type { HistoryEntry } from '../model/history.ts';
+import type { Observed } from '../model/outcome.ts';
+import type { Fixture, Snapshot } from '../model/world.ts';
+import type { SoakCounts } from '../types/results.ts';
+import type { Observation } from '../types/trace.ts';
+import type { Failure } from '../types/verdict.ts';
+import type { ConcurrentRunRecord } from './check-concurrent-run.ts';
 
 /** How many operations of a long linearizability prefix a soak failure keeps (the last ones). */
 export const PREFIX_SHOWN = 20;

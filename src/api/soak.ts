@@ -1,0 +1,77 @@
+/**
+ * The long-history check as a function: send soak traffic (`execute/concurrent/soak-traffic-run.ts`),
+ * then one linearizability check of the whole history, the final snapshot against the
+ * linearisation found, and the invariants. Counts and verdict come back as data.
+ */
+import { checkConcurrentRun } from '../check/check-concurrent-run.ts';
+import { countOperations, soakRecord, trimPrefix } from '../check/soak-record.ts';
+import { ReceiptcheckError } from '../errors.ts';
+import { runSoakTraffic } from '../execute/concurrent/soak-traffic-run.ts';
+import { DEFAULT_FIXTURE } from '../model/world.ts';
+import type { SoakOptions } from '../types/options.ts';
+import type { SoakResult } from '../types/results.ts';
+import { resolveOptions } from './options.ts';
+import { preparePlugin } from './prepare-run.ts';
+
+/** Runs a soak; throws a `ReceiptcheckError` for bad options, a bad plugin or a hung call. */
+export async function soak(options: SoakOptions = {}): Promise<SoakResult> {
+  const o = resolveSoakOptions(options);
+  // The model holds a library to its declared policy, as in `checkHandler`.
+  const { plugin, handlerPath, fixture } = await preparePlugin(o.handler, o.fixture);
+  const run = await runSoakTraffic(plugin, handlerPath, fixture, o);
+  const checkStarted = performance.now();
+  const { history, real, returnedAt, snapshot, issueMs } = run;
+  const record = { ...soakRecord(fixture, history, real, snapshot), returnedAt };
+  const { verdict } = checkConcurrentRun(record, { timeLimitMs: o.checkTimeLimitMs });
+  const checkMs = performance.now() - checkStarted;
+  const failures = verdict.verdict === 'failed' ? verdict.failures.map(trimPrefix) : [];
+  const unknown =
+    failures.length > 0 &&
+    failures.every((f) => f.kind === 'linearizability' && f.verdict === 'unknown');
+  return {
+    verdict: failures.length === 0 ? 'passed' : unknown ? 'unknown' : 'failed',
+    handler: o.handler,
+    handlerName: plugin.name,
+    clients: o.clients,
+    seed: o.seed,
+    counts: countOperations(history, real),
+    issueMs,
+    checkMs,
+    operationsPerSecond: issueMs > 0 ? (history.length * 1000) / issueMs : 0,
+    failures,
+    ...(o.keepHistory ? { history } : {}),
+  };
+}
+
+type ResolvedSoakOptions = Required<Omit<SoakOptions, 'keepHistory'>> & { keepHistory: boolean };
+
+function resolveSoakOptions(options: SoakOptions): ResolvedSoakOptions {
+  // Shared checks and messages: seed, timeouts and client count follow the same rules as `run`.
+  const base = resolveOptions({
+    handler: options.handler ?? 'reference',
+    seed: options.seed ?? 42,
+    workers: options.clients ?? 8,
+    callTimeoutMs: options.callTimeoutMs ?? 5_000,
+  });
+  const resolved: ResolvedSoakOptions = {
+    handler: base.handler,
+    clients: base.workers,
+    durationMs: options.durationMs ?? 2_000,
+    seed: base.seed,
+    operationsMax: options.operationsMax ?? 1_000_000,
+    worldEvents: options.worldEvents ?? true,
+    callTimeoutMs: base.callTimeoutMs,
+    checkTimeLimitMs: options.checkTimeLimitMs ?? 60_000,
+    fixture: options.fixture ?? DEFAULT_FIXTURE,
+    keepHistory: options.keepHistory ?? false,
+  };
+  for (const name of ['durationMs', 'operationsMax', 'checkTimeLimitMs'] as const) {
+    const value = resolved[name];
+    if (!(Number.isFinite(value) && value > 0))
+      throw new ReceiptcheckError(
+        'E_BAD_OPTION',
+        `soak: ${name} must be a positive number (got ${value})`,
+      );
+  }
+  return resolved;
+}
