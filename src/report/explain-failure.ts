@@ -1,8 +1,8 @@
 /**
  * Says which rule of the contract a failure broke, in words. The rule follows from the outcome
  * the model expected: the model is the contract written as code, so the outcome it demanded names
- * the numbered check (CONTRACT.md, "One call") that decided it. Pure; data first (`Explanation`),
- * the counterexample renderer turns it into text.
+ * the numbered check (docs/contract.md, "The rules of one call") that decided it. Pure; data
+ * first (`Explanation`), the counterexample renderer turns it into text.
  */
 import type { Failure } from '../check/check-run.ts';
 import type { Observed } from '../model/outcome.ts';
@@ -11,7 +11,7 @@ import { ruleFor } from './rule-for.ts';
 
 /** Why a failure matters: the contract rule (or invariant) broken, in words. */
 export interface Explanation {
-  /** The rule number(s) in CONTRACT.md, e.g. `7` or `9–11`; undefined for invariants and harness rules. */
+  /** The rule number(s) in docs/contract.md, e.g. `7` or `9–11`; undefined for invariants and harness rules. */
   readonly rule?: string;
   /** One or two sentences a reader can act on. */
   readonly text: string;
