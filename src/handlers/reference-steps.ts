@@ -1,5 +1,5 @@
 /**
- * The reference handler's transaction (CONTRACT rules 6–10), one function per rule. The
+ * The reference handler's transaction (docs/contract.md, rules 6–10), one function per rule. The
  * reference runs `runSteps(…, referenceSteps)`; a mutant replaces one step, so its file shows
  * only its bug. Statements are prepared once per connection (statement-cache.ts).
  */

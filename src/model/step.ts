@@ -1,5 +1,5 @@
 /**
- * The reference model: the retry-receipt contract (`CONTRACT.md`) written as one pure function.
+ * The reference model: the retry-receipt contract (`docs/contract.md`) written as one pure function.
  *
  * `step(state, event)` returns the next state and, for a call, the outcome the contract demands.
  * It does no I/O, touches no SQLite and draws no random numbers: the same state and event always

@@ -1,8 +1,8 @@
 /**
  * Says which rule of the contract a failure broke, in words. The rule follows from the outcome
  * the model expected: the model is the contract written as code, so the outcome it demanded names
- * the numbered check (CONTRACT.md, "One call") that decided it. Pure; data first (`Explanation`),
- * the counterexample renderer turns it into text.
+ * the numbered check (docs/contract.md, "The rules of one call") that decided it. Pure; data
+ * first (`Explanation`), the counterexample renderer turns it into text.
  */
 
 import type { Observed } from '../model/outcome.ts';

@@ -5,7 +5,7 @@
 
 /** Why a failure matters: the contract rule (or invariant) broken, in words. */
 export interface Explanation {
-  /** The rule number(s) in CONTRACT.md, e.g. `7` or `9–11`; undefined for invariants and harness rules. */
+  /** The rule number(s) in docs/contract.md, e.g. `7` or `9–11`; undefined for invariants and harness rules. */
   readonly rule?: string;
   /** One or two sentences a reader can act on. */
   readonly text: string;

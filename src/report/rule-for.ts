@@ -1,7 +1,7 @@
 /**
- * The contract rule that decides each outcome (CONTRACT.md, "One call"), in words. The model is
- * the contract written as code, so the outcome it demands names the numbered check that decided
- * it. Pure.
+ * The contract rule that decides each outcome (docs/contract.md, "The rules of one call"), in
+ * words. The model is the contract written as code, so the outcome it demands names the numbered
+ * check that decided it. Pure. `contract-doc.test.ts` holds that page to the numbers cited here.
  */
 
 import type { Observed } from '../model/outcome.ts';

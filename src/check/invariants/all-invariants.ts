@@ -1,4 +1,4 @@
-/** All invariant checkers, one per invariant of CONTRACT.md, run in this order. */
+/** All invariant checkers, one per invariant of docs/contract.md, run in this order. */
 
 import type { InvariantViolation } from '../../types/verdict.ts';
 import type { RunRecord } from '../run-record.ts';

@@ -1,0 +1,6 @@
+export type Key = string;
+
+export interface Receipt {
+  key: Key;
+  amount: number;
+}

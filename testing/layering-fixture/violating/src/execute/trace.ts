@@ -1,0 +1,5 @@
+export interface Trace {
+  calls: number;
+}
+
+export const emptyTrace = (): Trace => ({ calls: 0 });

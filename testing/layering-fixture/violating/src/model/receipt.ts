@@ -1,0 +1,6 @@
+import type { Key } from './key.ts';
+
+export interface Receipt {
+  key: Key;
+  amount: number;
+}
