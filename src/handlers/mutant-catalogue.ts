@@ -138,8 +138,3 @@ export const UNCATALOGUED_BUGS: readonly UncataloguedBug[] = [
       'the tool is one constant (set_interval.v1) in every call and in every receipt key, so a fingerprint with or without it compares equal on every input: the mutant would be equivalent to the reference',
   },
 ];
-
-/** The catalogue entry named `name`, or undefined. */
-export function catalogueEntry(name: string): MutantEntry | undefined {
-  return MUTANT_CATALOGUE.find((m) => m.name === name);
-}

@@ -47,11 +47,6 @@ export function onInterrupt(cleanup: () => Promise<void> | void): () => void {
   };
 }
 
-/** Whether Ctrl-C was pressed: the process is cleaning up and about to exit. */
-export function isInterrupted(): boolean {
-  return interrupted;
-}
-
 const never = new Promise<never>(() => {});
 
 /**

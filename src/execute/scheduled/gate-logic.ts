@@ -11,8 +11,8 @@
  * next report. The trace is the same as with one hand-off per point; only the hand-offs are saved.
  */
 import type { Observed } from '../../model/outcome.ts';
+import type { REPLAYED, StatementGate } from './connection/scheduled-connection.ts';
 import type { GrantCode, PassedPoint, Report, StatementEnd } from './protocol.ts';
-import type { REPLAYED, StatementGate } from './scheduled-connection.ts';
 
 /** What a gated call plans: where it parks for sure. */
 export interface GatePlan {

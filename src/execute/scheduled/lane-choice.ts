@@ -8,9 +8,9 @@
  */
 import type { HandlerPlugin } from '../../handlers/plugin.ts';
 import type { LaneMode } from '../../types/mode.ts';
-import { InlineLanes } from './inline-lanes.ts';
-import { borrowLaneWorkers, type LaneWorkers, returnLaneWorkers } from './lane-workers.ts';
+import { InlineLanes } from './inline/inline-lanes.ts';
 import type { Lanes } from './lanes.ts';
+import { borrowLaneWorkers, type LaneWorkers, returnLaneWorkers } from './threads/lane-workers.ts';
 
 /** What the choice needs to know. */
 export interface LaneChoiceOptions {

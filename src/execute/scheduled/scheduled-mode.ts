@@ -21,9 +21,9 @@ import type { Schedule } from '../../types/schedule.ts';
 import { onInterrupt } from '../concurrent/interrupt-cleanup.ts';
 import { DatabaseFiles } from '../databases.ts';
 import type { GeneratedCase, ModeRunner } from '../mode-runner.ts';
+import { PlainSteps } from './coordinator/plain-steps.ts';
+import { runScheduled } from './coordinator/run-scheduled.ts';
 import { LaneChoice } from './lane-choice.ts';
-import { PlainSteps } from './plain-steps.ts';
-import { runScheduled } from './run-scheduled.ts';
 import { scheduleOfCase } from './schedule-of-case.ts';
 import { SharedDatabase } from './shared-database.ts';
 

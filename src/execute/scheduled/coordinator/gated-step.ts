@@ -3,14 +3,14 @@
  * and every point a worker passed under its run-ahead budget (see `step-coordinator.ts`).
  */
 
-import { ReceiptcheckError } from '../../errors.ts';
-import type { Event } from '../../model/events.ts';
-import type { LanePoint, StepSchedule } from '../../types/schedule.ts';
-import type { GrantKind, TraceEntry } from '../../types/scheduled-trace.ts';
+import { ReceiptcheckError } from '../../../errors.ts';
+import type { Event } from '../../../model/events.ts';
+import type { LanePoint, StepSchedule } from '../../../types/schedule.ts';
+import type { GrantKind, TraceEntry } from '../../../types/scheduled-trace.ts';
+import type { Lane } from '../lanes.ts';
+import { Grant, type GrantCode, type PassedPoint, type Report } from '../protocol.ts';
 import { decide, runAhead, type SchedulerState } from './decide.ts';
 import { arrive, block, finish, type LaneState, laneState } from './lane-state.ts';
-import type { Lane } from './lanes.ts';
-import { Grant, type GrantCode, type PassedPoint, type Report } from './protocol.ts';
 import { applyScopeChange, type StepContext } from './step-context.ts';
 
 const GRANTS: Record<GrantKind, GrantCode> = {

@@ -3,8 +3,9 @@
  * so every statement runs at once, on the coordinator's own connection, and is written down for
  * the trace. No thread hand-off at all, which is most of a run's steps.
  */
-import type { GrantCode, StatementEnd } from './protocol.ts';
-import type { StatementGate } from './scheduled-connection.ts';
+
+import type { StatementGate } from '../connection/scheduled-connection.ts';
+import type { GrantCode, StatementEnd } from '../protocol.ts';
 
 /** A statement a plain step ran, as logged. */
 export interface LoggedStatement extends StatementEnd {

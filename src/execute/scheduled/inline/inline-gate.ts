@@ -10,9 +10,10 @@
  * (`HandlerPlugin.replayable`). Each replayed statement is checked against the log, so a handler
  * that takes another path is caught (`diverged`) rather than trusted.
  */
-import { GateLogic, type GatePlan } from './gate-logic.ts';
-import type { GrantCode, Report } from './protocol.ts';
-import { REPLAYED, type StatementOutcome } from './scheduled-connection.ts';
+
+import { REPLAYED, type StatementOutcome } from '../connection/scheduled-connection.ts';
+import { GateLogic, type GatePlan } from '../gate-logic.ts';
+import type { GrantCode, Report } from '../protocol.ts';
 
 /** Statements tried after a caught pause before a warning says why the run seems to hang. */
 const SWALLOWED_WARNING = 100_000;

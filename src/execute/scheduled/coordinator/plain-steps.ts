@@ -6,13 +6,13 @@
  * every statement a plain step ran, as it would a lane's.
  */
 import type Database from 'better-sqlite3';
-import type { Connection, HandlerPlugin } from '../../handlers/plugin.ts';
-import type { CallEvent } from '../../model/events.ts';
-import type { Observed } from '../../model/outcome.ts';
-import type { Principal } from '../../model/world.ts';
-import { applyCall, applyWorldEvent } from '../apply-event.ts';
-import type { DatabaseEvent } from './protocol.ts';
-import { ScheduledConnection } from './scheduled-connection.ts';
+import type { Connection, HandlerPlugin } from '../../../handlers/plugin.ts';
+import type { CallEvent } from '../../../model/events.ts';
+import type { Observed } from '../../../model/outcome.ts';
+import type { Principal } from '../../../model/world.ts';
+import { applyCall, applyWorldEvent } from '../../apply-event.ts';
+import { ScheduledConnection } from '../connection/scheduled-connection.ts';
+import type { DatabaseEvent } from '../protocol.ts';
 import { type LoggedStatement, StatementLog } from './statement-log.ts';
 
 /** What a plain call did: its outcome and the statements it ran. */

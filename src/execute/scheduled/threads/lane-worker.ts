@@ -10,8 +10,8 @@ import {
   receiveMessageOnPort,
   Worker,
 } from 'node:worker_threads';
-import { ReceiptcheckError } from '../../errors.ts';
-import type { Lane } from './lanes.ts';
+import { ReceiptcheckError } from '../../../errors.ts';
+import type { Lane } from '../lanes.ts';
 import {
   type CommandBody,
   type GrantCode,
@@ -19,7 +19,7 @@ import {
   type ScheduledWorkerData,
   Slot,
   type Stamped,
-} from './protocol.ts';
+} from '../protocol.ts';
 
 /**
  * How long the coordinator spins on the doorbell before it sleeps, in ms. While a step runs the
@@ -28,7 +28,7 @@ import {
  * off a run's time). Parked workers never spin: they would take the core the running lane needs.
  */
 const SPIN_MS = 0.4;
-const ENTRY = fileURLToPath(new URL('../workers/ts-worker-entry.mjs', import.meta.url));
+const ENTRY = fileURLToPath(new URL('../../workers/ts-worker-entry.mjs', import.meta.url));
 const MODULE = new URL('./scheduled-worker.ts', import.meta.url).href;
 
 /** What every worker of one coordinator shares. */

@@ -7,16 +7,16 @@
  * final snapshot.
  */
 
-import type { HandlerPlugin } from '../../handlers/plugin.ts';
-import type { CallEvent, Event, Step } from '../../model/events.ts';
-import { checkSnapshotShape } from '../../model/outcome-shape.ts';
-import type { Fixture } from '../../model/world.ts';
-import type { ScheduledExecution } from '../../types/execution.ts';
-import { type Schedule, stepScheduleAt } from '../../types/schedule.ts';
-import type { LaneRecord } from '../../types/scheduled-trace.ts';
-import type { Lanes } from './lanes.ts';
+import type { HandlerPlugin } from '../../../handlers/plugin.ts';
+import type { CallEvent, Event, Step } from '../../../model/events.ts';
+import { checkSnapshotShape } from '../../../model/outcome-shape.ts';
+import type { Fixture } from '../../../model/world.ts';
+import type { ScheduledExecution } from '../../../types/execution.ts';
+import { type Schedule, stepScheduleAt } from '../../../types/schedule.ts';
+import type { LaneRecord } from '../../../types/scheduled-trace.ts';
+import type { Lanes } from '../lanes.ts';
+import type { SharedDatabase } from '../shared-database.ts';
 import type { PlainSteps } from './plain-steps.ts';
-import type { SharedDatabase } from './shared-database.ts';
 import type { LoggedStatement } from './statement-log.ts';
 import { applyScopeChange, type StepContext, storeScopes } from './step-context.ts';
 import { runGatedStep } from './step-coordinator.ts';

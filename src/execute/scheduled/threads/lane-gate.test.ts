@@ -5,8 +5,8 @@
  */
 import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
+import { Grant, Slot } from '../protocol.ts';
 import { LaneGate } from './lane-gate.ts';
-import { Grant, Slot } from './protocol.ts';
 
 const PLAN = { parkAtStart: false, parkAtReply: false, crashAt: -1, faultAt: -1 };
 

@@ -4,7 +4,7 @@
  * library's: nesting by savepoints, `.deferred`/`.immediate`/`.exclusive` variants, a function
  * returning a promise refused.
  */
-import type { Connection } from '../../handlers/plugin.ts';
+import type { Connection } from '../../../handlers/plugin.ts';
 import type { YieldPoints } from './yield-point.ts';
 
 const SAVEPOINT = '`\t_bs3.\t`';

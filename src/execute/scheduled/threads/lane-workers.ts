@@ -9,8 +9,9 @@
  * open (their connection is to a database already removed, and they do not keep the process
  * alive), and they are terminated after `IDLE_KEEP_MS` if nobody borrows them.
  */
+
+import type { Lanes } from '../lanes.ts';
 import { LaneWorker, type SharedMemory } from './lane-worker.ts';
-import type { Lanes } from './lanes.ts';
 
 /** How long a starting worker may take to load the plugin, in ms (tsx in a thread is slow to start). */
 export const WORKER_START_MS = 60_000;
@@ -125,12 +126,4 @@ export function returnLaneWorkers(
     }, IDLE_KEEP_MS).unref(),
   };
   list.push(entry);
-}
-
-/** Terminates every idle worker now (for tests that count threads, and for a clean exit). */
-export async function closeIdleLaneWorkers(): Promise<void> {
-  const all = [...idle.values()].flat();
-  idle.clear();
-  for (const e of all) clearTimeout(e.timer);
-  await Promise.allSettled(all.map((e) => e.workers.closeAll()));
 }

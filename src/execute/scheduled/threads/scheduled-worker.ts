@@ -9,16 +9,16 @@
  * Never throws at the coordinator: failures come back as `failed` reports with `{code, message}`.
  */
 import { workerData } from 'node:worker_threads';
-import { type ErrorData, isReceiptcheckError, messageOf } from '../../errors.ts';
-import type { HandlerPlugin } from '../../handlers/plugin.ts';
-import { withWriteScope } from '../../model/world.ts';
-import { applyCall, applyWorldEvent } from '../apply-event.ts';
-import { loadPlugin } from '../load-plugin.ts';
-import { WORLD_PLAN } from './gate-logic.ts';
+import { type ErrorData, isReceiptcheckError, messageOf } from '../../../errors.ts';
+import type { HandlerPlugin } from '../../../handlers/plugin.ts';
+import { withWriteScope } from '../../../model/world.ts';
+import { applyCall, applyWorldEvent } from '../../apply-event.ts';
+import { loadPlugin } from '../../load-plugin.ts';
+import { ScheduledConnection } from '../connection/scheduled-connection.ts';
+import { WORLD_PLAN } from '../gate-logic.ts';
+import { type Command, Grant, type Report, type ScheduledWorkerData } from '../protocol.ts';
+import { openSharedConnection } from '../shared-database.ts';
 import { LaneGate } from './lane-gate.ts';
-import { type Command, Grant, type Report, type ScheduledWorkerData } from './protocol.ts';
-import { ScheduledConnection } from './scheduled-connection.ts';
-import { openSharedConnection } from './shared-database.ts';
 
 const data = workerData as ScheduledWorkerData;
 const gate = new LaneGate(data.port, data.slot, data.doorbell);

@@ -4,8 +4,8 @@
  * on this worker's grant slot until the coordinator's grant count moves.
  */
 import type { MessagePort } from 'node:worker_threads';
-import { GateLogic, type GatePlan } from './gate-logic.ts';
-import { Grant, type GrantCode, type Report, Slot } from './protocol.ts';
+import { GateLogic, type GatePlan } from '../gate-logic.ts';
+import { Grant, type GrantCode, type Report, Slot } from '../protocol.ts';
 
 /** One worker's gate. */
 export class LaneGate extends GateLogic {

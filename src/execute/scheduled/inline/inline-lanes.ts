@@ -9,16 +9,16 @@
  * path) stops the run with `E_NOT_REPLAYABLE`; the runner then starts over on worker threads.
  */
 import type Database from 'better-sqlite3';
-import { ReceiptcheckError } from '../../errors.ts';
-import type { HandlerPlugin } from '../../handlers/plugin.ts';
-import { type Principal, withWriteScope } from '../../model/world.ts';
-import { applyCallSync, applyWorldEvent } from '../apply-event.ts';
-import { WORLD_PLAN } from './gate-logic.ts';
+import { ReceiptcheckError } from '../../../errors.ts';
+import type { HandlerPlugin } from '../../../handlers/plugin.ts';
+import { type Principal, withWriteScope } from '../../../model/world.ts';
+import { applyCallSync, applyWorldEvent } from '../../apply-event.ts';
+import { ScheduledConnection } from '../connection/scheduled-connection.ts';
+import { WORLD_PLAN } from '../gate-logic.ts';
+import type { Lane, Lanes } from '../lanes.ts';
+import { type CommandBody, Grant, type GrantCode, type Report } from '../protocol.ts';
+import { openSharedConnection } from '../shared-database.ts';
 import { InlineGate, type LoggedOutcome, Pause, type Resume } from './inline-gate.ts';
-import type { Lane, Lanes } from './lanes.ts';
-import { type CommandBody, Grant, type GrantCode, type Report } from './protocol.ts';
-import { ScheduledConnection } from './scheduled-connection.ts';
-import { openSharedConnection } from './shared-database.ts';
 
 /** One inline lane: its connection, its command, and what that command did so far. */
 class InlineLane implements Lane {

@@ -2,9 +2,9 @@
  * What every step of a scheduled run shares (the lanes, the trace being written, the current
  * principals and the limits), and the one place a revoke or restore changes the principals.
  */
-import { type Principal, WRITE_SCOPE, withWriteScope } from '../../model/world.ts';
-import type { TraceEntry } from '../../types/scheduled-trace.ts';
-import type { Lanes } from './lanes.ts';
+import { type Principal, WRITE_SCOPE, withWriteScope } from '../../../model/world.ts';
+import type { TraceEntry } from '../../../types/scheduled-trace.ts';
+import type { Lanes } from '../lanes.ts';
 
 /** What every step of a run shares. */
 export interface StepContext {

@@ -24,9 +24,9 @@
  * handler branches on it and a replay must see what the first run saw.
  */
 import Database from 'better-sqlite3';
-import type { Connection } from '../../handlers/plugin.ts';
-import { BUSY_TIMEOUT_MS } from '../databases.ts';
-import { Grant, type GrantCode, type StatementEnd } from './protocol.ts';
+import type { Connection } from '../../../handlers/plugin.ts';
+import { BUSY_TIMEOUT_MS } from '../../databases.ts';
+import { Grant, type GrantCode, type StatementEnd } from '../protocol.ts';
 import { transactionFor } from './proxied-transaction.ts';
 import { ScheduledStatement } from './scheduled-statement.ts';
 import {

@@ -14,9 +14,9 @@
  * the lanes still running are stopped and reported as unexpected errors.
  */
 
-import type { Event } from '../../model/events.ts';
-import type { StepSchedule } from '../../types/schedule.ts';
-import type { LaneRecord } from '../../types/scheduled-trace.ts';
+import type { Event } from '../../../model/events.ts';
+import type { StepSchedule } from '../../../types/schedule.ts';
+import type { LaneRecord } from '../../../types/scheduled-trace.ts';
 import { GatedStep } from './gated-step.ts';
 import { laneRecord } from './lane-state.ts';
 import type { StepContext } from './step-context.ts';

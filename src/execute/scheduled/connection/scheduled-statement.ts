@@ -4,7 +4,7 @@
  * properties pass through to the real statement.
  */
 import type Database from 'better-sqlite3';
-import type { Connection } from '../../handlers/plugin.ts';
+import type { Connection } from '../../../handlers/plugin.ts';
 import { isTransactionControl } from './statement-kind.ts';
 import type { YieldPoints } from './yield-point.ts';
 
