@@ -40,7 +40,7 @@ import {
   type PathTotals,
   throughputSection,
 } from './throughput-totals.ts';
-import { measureKill } from './time-to-kill.ts';
+import { timeToKill } from './time-to-kill.ts';
 
 /** The harness modes measured against raw, in round order. */
 const MODES: readonly Mode[] = ['sequential', 'concurrent', 'scheduled'];
@@ -166,7 +166,7 @@ async function measureKills(o: ResolvedBenchOptions, sample: () => void): Promis
   const kills: KillFigure[] = [];
   for (const [i, entry] of entries.entries()) {
     o.onProgress(`time to kill ${i + 1}/${entries.length}: ${entry.name} (${entry.mode})`);
-    kills.push(await measureKill(entry, o.killSeeds, o.workers));
+    kills.push(await timeToKill(entry, o.killSeeds, o.workers));
     sample();
   }
   return kills;

@@ -6,23 +6,17 @@
  */
 
 import { checkHandler } from '../api/check-handler.ts';
-import type { Mode } from '../types/mode.ts';
+import type { KillTarget } from '../api/mutant-kills.ts';
 import type { KillAttempt, KillFigure } from './bench-report.ts';
 import { unavailableReason } from './harness-throughput.ts';
 import { median } from './median.ts';
-
-/** A mutant to kill and the mode that kills it. */
-export interface KillTarget {
-  readonly name: string;
-  readonly mode: Mode;
-}
 
 /**
  * Runs seeds 1..`seeds` against `target`. A mode that is not available yet, or that throws, is
  * reported with its reason instead of thrown, so the other mutants are still measured.
  */
-export async function measureKill(
-  target: KillTarget,
+export async function timeToKill(
+  target: Pick<KillTarget, 'name' | 'mode'>,
   seeds: number,
   workers: number,
 ): Promise<KillFigure> {
@@ -52,7 +46,7 @@ export async function measureKill(
 }
 
 async function attemptKill(
-  target: KillTarget,
+  target: Pick<KillTarget, 'name' | 'mode'>,
   seed: number,
   workers: number,
 ): Promise<KillAttempt | string> {
@@ -92,7 +86,11 @@ async function attemptKill(
   }
 }
 
-function unavailable(target: KillTarget, seeds: number, reason: string): KillFigure {
+function unavailable(
+  target: Pick<KillTarget, 'name' | 'mode'>,
+  seeds: number,
+  reason: string,
+): KillFigure {
   return {
     mutant: target.name,
     mode: target.mode,

@@ -6,6 +6,12 @@
 
 import type { Command } from 'commander';
 import { saveCounterexample } from '../../api/counterexample-store.ts';
+import {
+  articleScenarios,
+  killTargets,
+  type Measured,
+  measureKill,
+} from '../../api/mutant-kills.ts';
 import { MUTANT_CATALOGUE, UNCATALOGUED_BUGS } from '../../handlers/mutant-catalogue.ts';
 import { BUNDLED_HANDLERS } from '../../handlers/registry.ts';
 import { encodeJson } from '../../report/encode.ts';
@@ -22,7 +28,6 @@ import type { CheckOptions } from '../../types/options.ts';
 import type { CliContext } from '../cli-context.ts';
 import { DEFAULTS, ENV_HELP, helpBlocks, MODES_TEXT } from '../command-help.ts';
 import { EXIT } from '../exit-codes.ts';
-import { articleScenarios, killTargets, type Measured, measureKill } from '../measure-kills.ts';
 import { parseInteger, parseMode } from '../parse-flags.ts';
 import { writeTextFile } from '../write-text-file.ts';
 

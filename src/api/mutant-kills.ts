@@ -6,15 +6,15 @@
 
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { checkHandler } from '../api/check-handler.ts';
-import { listCaseFiles, loadCaseFile } from '../api/load-case-file.ts';
-import { runCase } from '../api/run-case.ts';
 import { MUTANT_CATALOGUE } from '../handlers/mutant-catalogue.ts';
 import type { KillResult } from '../report/kill-matrix.ts';
 import type { CaseFile } from '../types/case-file.ts';
 import type { Mode } from '../types/mode.ts';
 import type { CheckOptions } from '../types/options.ts';
 import type { CheckResult, Counterexample } from '../types/results.ts';
+import { checkHandler } from './check-handler.ts';
+import { listCaseFiles, loadCaseFile } from './load-case-file.ts';
+import { runCase } from './run-case.ts';
 
 /** The article's 12 cases, shipped with receiptcheck: the "scenarios alone" column. */
 export const ARTICLE_SCENARIOS_DIR = fileURLToPath(
