@@ -6,7 +6,7 @@
 
 import { messageOf } from '../errors.ts';
 import type { Connection, HandlerPlugin } from '../handlers/plugin.ts';
-import type { CallEvent, Event } from '../model/events.ts';
+import { type CallEvent, type Event, unsentOutcome } from '../model/events.ts';
 import type { Observed } from '../model/outcome.ts';
 import { isOutcome } from '../model/outcome-shape.ts';
 import { RECREATED_INTERVAL } from '../model/step.ts';
@@ -19,7 +19,8 @@ export async function applyCall(
   principal: Principal,
   event: CallEvent,
 ): Promise<Observed> {
-  if (event.delivery === 'lostRequest') return { kind: 'notSent' };
+  const unsent = unsentOutcome(event);
+  if (unsent) return unsent;
   try {
     const returned = plugin.call(db, principal, event.request);
     return observedOf(returned instanceof Promise ? await returned : returned);
@@ -38,7 +39,8 @@ export function applyCallSync(
   principal: Principal,
   event: CallEvent,
 ): Observed | undefined {
-  if (event.delivery === 'lostRequest') return { kind: 'notSent' };
+  const unsent = unsentOutcome(event);
+  if (unsent) return unsent;
   try {
     const returned = plugin.call(db, principal, event.request);
     if (!(returned instanceof Promise)) return observedOf(returned);

@@ -113,3 +113,11 @@ export class DatabaseFiles {
     live.delete(this.dir);
   }
 }
+
+/**
+ * Rolls back a transaction a handler left open (a leak, or a crash mid-call), so that what runs
+ * next on the connection (a world event, a reset, the next call) is not swallowed into it.
+ */
+export function rollbackLeaked(db: Connection): void {
+  if (db.inTransaction) db.exec('ROLLBACK');
+}

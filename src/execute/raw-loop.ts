@@ -5,10 +5,12 @@
  * database is reset to the template outside the timed part, so each sequence takes the same code
  * paths in the handler as it does under the harness.
  */
+
 import type { Connection, HandlerPlugin } from '../handlers/plugin.ts';
-import type { Event } from '../model/events.ts';
+import { type Event, unsentOutcome } from '../model/events.ts';
 import { type Principal, withWriteScope } from '../model/world.ts';
 import { applyWorldEvent } from './apply-event.ts';
+import { rollbackLeaked } from './databases.ts';
 import type { ResetToTemplate } from './reset-to-template.ts';
 
 /** Steps run, and the wall and CPU seconds the timed loops took. */
@@ -56,7 +58,7 @@ async function replay(
   let principals = initial;
   for (const event of events) {
     if (event.kind === 'call') {
-      if (event.delivery === 'lostRequest') continue;
+      if (unsentOutcome(event)) continue;
       const principal = principals[event.client] as Principal;
       try {
         const returned = plugin.call(db, principal, event.request);
@@ -67,7 +69,7 @@ async function replay(
     } else if (event.kind === 'revoke' || event.kind === 'restore') {
       principals = withWriteScope(principals, event.client, event.kind === 'restore');
     } else {
-      if (db.inTransaction) db.exec('ROLLBACK');
+      rollbackLeaked(db);
       applyWorldEvent(plugin, db, event);
     }
   }

@@ -11,8 +11,10 @@
  * which every DDL statement bumps, so an unchanged schema costs one pragma; the statements a
  * reset runs are prepared once per connection.
  */
+
 import Database from 'better-sqlite3';
 import type { Connection } from '../handlers/plugin.ts';
+import { rollbackLeaked } from './databases.ts';
 
 interface SchemaObject {
   readonly type: string;
@@ -85,7 +87,7 @@ function reset(
   wanted: readonly SchemaObject[],
   tables: readonly TableRows[],
 ) {
-  if (db.inTransaction) db.exec('ROLLBACK');
+  rollbackLeaked(db);
   const foreignKeys = db.pragma('foreign_keys', { simple: true });
   if (foreignKeys) db.pragma('foreign_keys = OFF');
   db.exec('BEGIN IMMEDIATE');
@@ -101,7 +103,7 @@ function reset(
     }
     db.exec('COMMIT');
   } catch (thrown) {
-    if (db.inTransaction) db.exec('ROLLBACK');
+    rollbackLeaked(db);
     throw thrown;
   } finally {
     if (foreignKeys) db.pragma('foreign_keys = ON');

@@ -3,6 +3,7 @@
  * (a concurrent group runs in lane order), and records a `Trace`. Fast and deterministic; the
  * race-finding modes live beside it.
  */
+
 import type { HandlerPlugin } from '../handlers/plugin.ts';
 import type { Step } from '../model/events.ts';
 import { flatten } from '../model/flatten.ts';
@@ -10,7 +11,7 @@ import { checkSnapshotShape } from '../model/outcome-shape.ts';
 import { type Fixture, type Principal, withWriteScope } from '../model/world.ts';
 import type { Observation, Trace } from '../types/trace.ts';
 import { applyCall, applyWorldEvent } from './apply-event.ts';
-import { openMemoryCopy } from './databases.ts';
+import { openMemoryCopy, rollbackLeaked } from './databases.ts';
 
 /**
  * Runs `steps` against `plugin` on a fresh copy of the template `image` (`templateImage`). The
@@ -44,11 +45,11 @@ export async function runSequential(
         principals = withWriteScope(principals, event.client, event.kind === 'restore');
       } else {
         // A handler that left a transaction open must not swallow the world event into it.
-        if (db.inTransaction) db.exec('ROLLBACK');
+        rollbackLeaked(db);
         applyWorldEvent(plugin, db, event);
       }
     }
-    if (db.inTransaction) db.exec('ROLLBACK');
+    rollbackLeaked(db);
     return { observations, snapshot: checkSnapshotShape(plugin.snapshot(db), plugin.name) };
   } finally {
     db.close();

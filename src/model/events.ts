@@ -58,3 +58,13 @@ export interface ConcurrentGroup {
 
 /** One numbered step of a sequence. */
 export type Step = Event | ConcurrentGroup;
+
+/**
+ * What the client of a lost request sees: it never reached the server, so nothing ran and the
+ * answer is `notSent`. Undefined for any other event. Every mode applies this one rule.
+ */
+export function unsentOutcome(event: Event): { readonly kind: 'notSent' } | undefined {
+  return event.kind === 'call' && event.delivery === 'lostRequest'
+    ? { kind: 'notSent' }
+    : undefined;
+}

@@ -9,7 +9,7 @@
  * The state carries the handler's declared policy (`policy.ts`); with every switch off, which is
  * the default, `step` is the contract word for word.
  */
-import type { CallEvent, Event } from './events.ts';
+import { type CallEvent, type Event, unsentOutcome } from './events.ts';
 import { type Observed, outcome, type RefusalReason } from './outcome.ts';
 import { type ModelState, receiptKey } from './state.ts';
 import { invalidField } from './validate.ts';
@@ -85,7 +85,8 @@ export function run(
 }
 
 function call(state: ModelState, event: CallEvent): Transition {
-  if (event.delivery === 'lostRequest') return { state, outcome: { kind: 'notSent' } };
+  const unsent = unsentOutcome(event);
+  if (unsent) return { state, outcome: unsent };
   const principal = state.principals[event.client];
   if (!principal) throw new RangeError(`no principal for client ${event.client}`);
   if (!principal.scopes.includes(WRITE_SCOPE))

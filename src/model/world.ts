@@ -106,8 +106,13 @@ export function withWriteScope(
 ): Principal[] {
   const principal = principals[client];
   if (!principal) throw new RangeError(`no principal for client ${client}`);
-  const others = principal.scopes.filter((s) => s !== WRITE_SCOPE);
   const next = [...principals];
-  next[client] = { ...principal, scopes: granted ? [...others, WRITE_SCOPE] : others };
+  next[client] = scopedAs(principal, granted);
   return next;
+}
+
+/** `principal` with the write scope granted or removed, whatever it held before. */
+export function scopedAs(principal: Principal, granted: boolean): Principal {
+  const others = principal.scopes.filter((s) => s !== WRITE_SCOPE);
+  return { ...principal, scopes: granted ? [...others, WRITE_SCOPE] : others };
 }

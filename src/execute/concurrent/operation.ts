@@ -11,7 +11,7 @@
  * - a world event or scope change: the interval in which it took effect, on its worker.
  */
 import { ReceiptcheckError } from '../../errors.ts';
-import type { Event } from '../../model/events.ts';
+import { type Event, unsentOutcome } from '../../model/events.ts';
 import type { HistoryEntry } from '../../model/history.ts';
 import type { Observed } from '../../model/outcome.ts';
 import type { Fixture } from '../../model/world.ts';
@@ -38,7 +38,7 @@ export function operationTask(
   const { handlerPath, dbPath, scopes } = target;
   switch (event.kind) {
     case 'call': {
-      if (event.delivery === 'lostRequest') return undefined;
+      if (unsentOutcome(event)) return undefined;
       const principal = target.fixture.principals[event.client];
       if (!principal) throw new RangeError(`no principal for client ${event.client}`);
       return { ...base, type: 'call', handlerPath, dbPath, scopes, principal, event };
@@ -79,12 +79,13 @@ export function recordOperation(
       throw new Error(`unexpected reply ${reply?.type} to a world event`);
     return { entry: { client, event, invokedAt: reply.invokedAt, completedAt: reply.completedAt } };
   }
-  if (!reply) {
+  const unsent = unsentOutcome(event);
+  if (unsent) {
     const now = sharedClockMs();
-    const observed: Observed = { kind: 'notSent' };
+    const observed: Observed = unsent;
     return { entry: { client, event, invokedAt: now, completedAt: now, observed }, observed };
   }
-  if (reply.type !== 'called') throw new Error(`unexpected reply ${reply.type} to a call`);
+  if (reply?.type !== 'called') throw new Error(`unexpected reply ${reply?.type} to a call`);
   const { invokedAt, completedAt, observed } = reply;
   if (event.delivery === 'lostResponse')
     return { entry: { client, event, invokedAt }, observed, returnedAt: completedAt };

@@ -7,16 +7,17 @@
  *
  * Never throws: every failure comes back as a `failed` reply carrying `{code, message}`.
  */
+
 import { type ErrorData, isReceiptcheckError, messageOf } from '../../errors.ts';
 import type { Connection, HandlerPlugin } from '../../handlers/plugin.ts';
 import type { Observed } from '../../model/outcome.ts';
-import { withWriteScope } from '../../model/world.ts';
+import { scopedAs } from '../../model/world.ts';
 import { applyCall, applyWorldEvent } from '../apply-event.ts';
 import { passGate } from '../concurrent/gate.ts';
 import type { GateRef, WorkerReply, WorkerTask } from '../concurrent/protocol.ts';
 import { beginScopeRead, endScopeRead, writeScope } from '../concurrent/scope-table.ts';
 import { sharedClockMs } from '../concurrent/shared-clock.ts';
-import { openConnection } from '../databases.ts';
+import { openConnection, rollbackLeaked } from '../databases.ts';
 import { loadPlugin } from '../load-plugin.ts';
 
 const connections = new Map<string, Connection>();
@@ -69,10 +70,10 @@ async function call(task: Extract<WorkerTask, { type: 'call' }>): Promise<Worker
       `a call by client ${client} waited more than ${task.limitMs} ms for a scope change to finish`,
     );
   try {
-    const principal = withWriteScope([task.principal], 0, granted)[0] ?? task.principal;
+    const principal = scopedAs(task.principal, granted);
     const observed: Observed = await applyCall(plugin, db, principal, task.event);
     // A transaction the plugin left open would hold the write lock against every other worker.
-    if (db.inTransaction) db.exec('ROLLBACK');
+    rollbackLeaked(db);
     return { type: 'called', observed, invokedAt, completedAt: sharedClockMs() };
   } finally {
     endScopeRead(task.scopes, client);
@@ -88,7 +89,7 @@ async function world(task: Extract<WorkerTask, { type: 'world' }>): Promise<Work
   try {
     applyWorldEvent(plugin, db, task.event);
   } catch (thrown) {
-    if (db.inTransaction) db.exec('ROLLBACK');
+    rollbackLeaked(db);
     return failed(
       'E_WORKER',
       `${describePlugin(plugin)}: the world event ${task.event.kind} threw: ${messageOf(thrown)}`,

@@ -4,7 +4,7 @@
  */
 
 import { ReceiptcheckError } from '../../../errors.ts';
-import type { Event } from '../../../model/events.ts';
+import { type Event, unsentOutcome } from '../../../model/events.ts';
 import type { LanePoint, StepSchedule } from '../../../types/schedule.ts';
 import type { GrantKind, TraceEntry } from '../../../types/scheduled-trace.ts';
 import type { Lane } from '../lanes.ts';
@@ -55,9 +55,10 @@ export class GatedStep {
     );
     for (const s of this.lanes) {
       const e = s.event;
-      if (e.kind === 'call' && e.delivery === 'lostRequest') {
+      const unsent = unsentOutcome(e);
+      if (unsent) {
         s.status = 'done';
-        s.observed = { kind: 'notSent' };
+        s.observed = unsent;
         continue;
       }
       if (e.kind === 'revoke' || e.kind === 'restore') {

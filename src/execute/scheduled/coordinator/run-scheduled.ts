@@ -8,7 +8,7 @@
  */
 
 import type { HandlerPlugin } from '../../../handlers/plugin.ts';
-import type { CallEvent, Event, Step } from '../../../model/events.ts';
+import { type CallEvent, type Event, type Step, unsentOutcome } from '../../../model/events.ts';
 import { checkSnapshotShape } from '../../../model/outcome-shape.ts';
 import type { Fixture } from '../../../model/world.ts';
 import type { ScheduledExecution } from '../../../types/execution.ts';
@@ -100,8 +100,8 @@ async function runPlainStep(
       return record({ kind: 'applied' });
     }
     case 'call': {
-      if (event.delivery === 'lostRequest')
-        return record({ kind: 'observed', observed: { kind: 'notSent' }, faulted: false });
+      const unsent = unsentOutcome(event);
+      if (unsent) return record({ kind: 'observed', observed: unsent, faulted: false });
       const principal = run.principals[event.client];
       if (!principal)
         throw new RangeError(`step ${step + 1}: no principal for client ${event.client}`);

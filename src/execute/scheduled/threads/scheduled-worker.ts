@@ -11,7 +11,7 @@
 import { workerData } from 'node:worker_threads';
 import { type ErrorData, isReceiptcheckError, messageOf } from '../../../errors.ts';
 import type { HandlerPlugin } from '../../../handlers/plugin.ts';
-import { withWriteScope } from '../../../model/world.ts';
+import { scopedAs } from '../../../model/world.ts';
 import { applyCall, applyWorldEvent } from '../../apply-event.ts';
 import { loadPlugin } from '../../load-plugin.ts';
 import { ScheduledConnection } from '../connection/scheduled-connection.ts';
@@ -71,7 +71,7 @@ async function gatedCall(
   }
   // The scope is read once the start is granted: a racing revoke may have come first.
   const granted = Atomics.load(scopes, command.event.client) === 1;
-  const principal = withWriteScope([command.principal], 0, granted)[0] ?? command.principal;
+  const principal = scopedAs(command.principal, granted);
   const observed = await applyCall(p, conn.proxy, principal, command.event);
   if (conn.crashed) {
     gate.post({ type: 'crashed' });
