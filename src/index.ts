@@ -1,16 +1,19 @@
 /**
  * receiptcheck's public API: everything exported here is supported; everything else is internal
- * and free to change. Named exports only, kept sorted by module path (Biome's import order), so
- * they group by layer: api/ (checkHandler, assertHandler, options, case files), check/ (failure
- * types), errors, execute/ (soak runs), handlers/ (defineHandler for plugins), model/ (the
- * contract as pure functions and outcome types), report/ (explaining and rendering failures).
+ * and free to change. Named exports only, in four groups:
+ *
+ * - checking a handler: `checkHandler` (a verdict as data), `assertHandler` (throws on a
+ *   counterexample), `soak` (one long history), and their options;
+ * - writing a plugin: `defineHandler`, the `outcome` constructors, and the types a plugin's
+ *   functions receive and return (the world, principals, requests, outcomes, policies);
+ * - reading results: check, case and soak results, counterexamples, failures and run details;
+ * - case files: load, run, parse and write scenarios and saved counterexamples.
  */
 
 export { assertHandler, CounterexampleError } from './api/assert-handler.ts';
 export { checkHandler } from './api/check-handler.ts';
-export { DEFAULT_OUT_DIR, saveCounterexample } from './api/counterexample-store.ts';
+export { saveCounterexample } from './api/counterexample-store.ts';
 export { listCaseFiles, loadCaseFile } from './api/load-case-file.ts';
-export { resolveOptions } from './api/options.ts';
 export type { RunCaseOptions } from './api/run-case.ts';
 export { runCase } from './api/run-case.ts';
 export { soak } from './api/soak.ts';
@@ -20,7 +23,6 @@ export type { Connection, HandlerPlugin } from './handlers/plugin.ts';
 export { defineHandler } from './handlers/plugin.ts';
 export type {
   CallEvent,
-  CallIntent,
   CallRequest,
   ConcurrentGroup,
   Delivery,
@@ -28,14 +30,11 @@ export type {
   Step,
   WorldEvent,
 } from './model/events.ts';
+export type { HistoryEntry } from './model/history.ts';
 export type { InvalidField, Observed, Outcome, RefusalReason } from './model/outcome.ts';
-export { describeOutcome, outcome, sameOutcome, sameResult } from './model/outcome.ts';
-export { isOutcome } from './model/outcome-shape.ts';
-export type { ModelState } from './model/state.ts';
-export { initialState, receiptKey, toSnapshot } from './model/state.ts';
-export type { Transition } from './model/step.ts';
-export { run as runModel, samePayload, step } from './model/step.ts';
-export { INTERVAL_MAX, INTERVAL_MIN, invalidField } from './model/validate.ts';
+export { describeOutcome, outcome } from './model/outcome.ts';
+export type { Policy, PolicyDeclaration } from './model/policy.ts';
+export { INTERVAL_MAX, INTERVAL_MIN } from './model/validate.ts';
 export type {
   Automation,
   CallResult,
@@ -47,31 +46,26 @@ export type {
 } from './model/world.ts';
 export { DEFAULT_FIXTURE, TOOL, WRITE_SCOPE } from './model/world.ts';
 export { formatCaseFile, parseCaseFile } from './report/case-file.ts';
-export { explainFailure } from './report/explain-failure.ts';
-export type { Explanation } from './report/explanation.ts';
-export type { ReadableCase, RenderContext } from './report/format-counterexample.ts';
 export { formatCounterexample } from './report/format-counterexample.ts';
-export { CASE_FORMAT, type CaseFile, type StepExpectation } from './types/case-file.ts';
-export type { ConcurrentDetail } from './types/execution.ts';
-export { MODES, type Mode } from './types/mode.ts';
-export type { SoakOptions } from './types/options.ts';
-export {
-  type CheckOptions,
-  DEFAULT_SEED,
-  type Progress,
-  type ResolvedOptions,
-  SEED_ENV,
-} from './types/options.ts';
+export type { CaseFile, StepExpectation } from './types/case-file.ts';
+export type { Coverage, CoverageKind } from './types/coverage.ts';
+export type { ConcurrentDetail, RunDetail, ScheduledDetail } from './types/execution.ts';
+export type { LaneMode, Mode } from './types/mode.ts';
+export type { CheckOptions, Progress, SoakOptions } from './types/options.ts';
+export type { StepSchedule } from './types/schedule.ts';
 export type {
   CaseResult,
   CheckResult,
   Counterexample,
+  ExpectationFailure,
   SoakCounts,
   SoakResult,
 } from './types/results.ts';
 export type {
   Failure,
+  InvariantViolation,
   LinearizabilityFailure,
   PlacedOperation,
   RunVerdict,
+  SnapshotDifference,
 } from './types/verdict.ts';
