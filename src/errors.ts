@@ -20,6 +20,8 @@ export type ErrorCode =
   | 'E_NOT_REPLAYABLE'
   /** The command line itself is wrong: an unknown command or option, a missing argument. */
   | 'E_USAGE'
+  /** SIGINT or SIGTERM stopped the work before a verdict (exit code 130 or 143, not 2). */
+  | 'E_INTERRUPTED'
   /** A fault inside receiptcheck (or an uncoded throw from a plugin's world functions). */
   | 'E_INTERNAL';
 
@@ -59,4 +61,31 @@ export function isReceiptcheckError(value: unknown): value is ReceiptcheckError 
 export function messageOf(thrown: unknown): string {
   if (thrown instanceof Error) return thrown.message;
   return String(thrown);
+}
+
+/** The signals receiptcheck stops on, and the exit code each ends the process with (128 + its number). */
+export const SIGNAL_EXIT_CODES = { SIGINT: 130, SIGTERM: 143 } as const;
+
+/** A signal receiptcheck stops on. */
+export type StopSignal = keyof typeof SIGNAL_EXIT_CODES;
+
+/**
+ * Work stopped by SIGINT (Ctrl-C) or SIGTERM before it reached a verdict. Not a finding and not
+ * a usage error: the CLI prints "interrupted" and exits with `exitCode` (130 or 143).
+ */
+export class InterruptedError extends ReceiptcheckError {
+  readonly signal: StopSignal;
+  readonly exitCode: (typeof SIGNAL_EXIT_CODES)[StopSignal];
+
+  constructor(signal: StopSignal, message = `interrupted by ${signal} before a verdict`) {
+    super('E_INTERRUPTED', message);
+    this.name = 'InterruptedError';
+    this.signal = signal;
+    this.exitCode = SIGNAL_EXIT_CODES[signal];
+  }
+}
+
+/** Whether a value is an `InterruptedError`. */
+export function isInterruptedError(value: unknown): value is InterruptedError {
+  return value instanceof InterruptedError;
 }

@@ -6,6 +6,7 @@
  */
 import fc from 'fast-check';
 import { isReceiptcheckError } from '../errors.ts';
+import { interruptedError, interruption } from '../execute/interrupt.ts';
 import type { Step } from '../model/events.ts';
 import { countCoverage, emptyCoverage } from '../report/coverage.ts';
 import type { CheckOptions } from '../types/options.ts';
@@ -13,8 +14,12 @@ import type { CheckResult } from '../types/results.ts';
 import type { JudgedRun } from './judged-runner.ts';
 import { resolveOptions } from './options.ts';
 import { prepareRun } from './prepare-run.ts';
+import { stopOnInterrupt } from './stop-on-interrupt.ts';
 
-/** Runs the checker; resolves to the result as data. Throws a `ReceiptcheckError` on bad options or a bad plugin. */
+/**
+ * Runs the checker; resolves to the result as data. Throws a `ReceiptcheckError` on bad options
+ * or a bad plugin, and `InterruptedError` when SIGINT or SIGTERM stopped it (no verdict then).
+ */
 export async function checkHandler(options: CheckOptions = {}): Promise<CheckResult> {
   const o = resolveOptions(options);
   const { plugin, fixture, runner, hang } = await prepareRun(o);
@@ -71,10 +76,17 @@ export async function checkHandler(options: CheckOptions = {}): Promise<CheckRes
     const details = await fc.check(property, {
       numRuns: runsPlanned,
       seed,
+      plugins: [stopOnInterrupt()],
       ...(o.timeLimitSeconds
         ? { interruptAfterTimeLimit: o.timeLimitSeconds * 1000, markInterruptAsFailure: false }
         : {}),
     });
+    const stopped = interruption();
+    if (stopped)
+      throw interruptedError(
+        stopped,
+        `after ${runs} of ${runsPlanned} runs${lastFailed ? ', while shrinking a counterexample' : ''}`,
+      );
     fatal ??= hang();
     if (fatal) throw fatal;
     if (details.failed && details.errorInstance && !lastFailed) throw details.errorInstance;

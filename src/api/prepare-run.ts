@@ -5,6 +5,7 @@
  * open the mode's runner with the judge behind it.
  */
 import { createRunner } from '../execute/create-runner.ts';
+import { onInterrupt, throwIfInterrupted } from '../execute/interrupt.ts';
 import { loadPlugin, resolveHandlerPath } from '../execute/load-plugin.ts';
 import { withCallTimeout } from '../execute/sequential-call-timeout.ts';
 import type { HandlerPlugin } from '../handlers/plugin.ts';
@@ -42,6 +43,7 @@ export async function preparePlugin(
 
 /** Prepares the plugin `o.handler` and opens the runner of `o.mode` for it. */
 export async function prepareRun(o: ResolvedOptions, cwd?: string): Promise<PreparedRun> {
+  throwIfInterrupted('before the run started');
   const prepared = await preparePlugin(o.handler, o.fixture, cwd);
   let hung: Error | undefined;
   // Calls in this thread (sequential mode; scheduled mode's plain steps) get a timer race;
@@ -53,7 +55,20 @@ export async function prepareRun(o: ResolvedOptions, cwd?: string): Promise<Prep
           hung ??= error;
         });
   const fixture = prepared.fixture;
-  const runner = await createRunner(plugin, prepared.handlerPath, { ...o, fixture });
+  const opened = await createRunner(plugin, prepared.handlerPath, { ...o, fixture });
+  // Live work for Ctrl-C even when the mode owns nothing to clean up (sequential mode), so a
+  // signal stops the run instead of killing the process mid-report.
+  const untrack = onInterrupt(() => opened.close());
+  const runner = {
+    ...opened,
+    close: async () => {
+      try {
+        await opened.close();
+      } finally {
+        untrack();
+      }
+    },
+  };
   return { ...prepared, plugin, runner: judgedRunner(runner, fixture), hang: () => hung };
 }
 

@@ -4,7 +4,7 @@
  */
 
 import { checkHandler } from '../api/check-handler.ts';
-import { isReceiptcheckError, messageOf } from '../errors.ts';
+import { isInterruptedError, isReceiptcheckError, messageOf } from '../errors.ts';
 import type { Mode } from '../types/mode.ts';
 
 /** One measured check, or why the mode could not run. */
@@ -57,6 +57,8 @@ export async function measureHarness(run: HarnessRun): Promise<HarnessMeasure> {
       ...(result.counterexample ? { failedAtRun: result.counterexample.runsToFailure } : {}),
     };
   } catch (thrown) {
+    // Ctrl-C is not a mode that could not run: it stops the whole bench.
+    if (isInterruptedError(thrown)) throw thrown;
     return { available: false, reason: unavailableReason(thrown) };
   }
 }

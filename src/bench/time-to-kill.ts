@@ -7,6 +7,7 @@
 
 import { checkHandler } from '../api/check-handler.ts';
 import type { KillTarget } from '../api/mutant-kills.ts';
+import { isInterruptedError } from '../errors.ts';
 import type { KillAttempt, KillFigure } from './bench-report.ts';
 import { unavailableReason } from './harness-throughput.ts';
 import { median } from './median.ts';
@@ -82,6 +83,7 @@ async function attemptKill(
       shrunkSteps: cx.steps.length,
     };
   } catch (thrown) {
+    if (isInterruptedError(thrown)) throw thrown;
     return unavailableReason(thrown);
   }
 }

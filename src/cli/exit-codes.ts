@@ -2,8 +2,11 @@
  * The CLI's exit codes, the contract CI scripts rely on. `--help` of every command lists them.
  */
 
-/** 0: everything held; 1: a counterexample was found (or a mutant survived); 2: bad usage or an unfit plugin. */
-export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
+/**
+ * 0: everything held; 1: a counterexample was found (or a mutant survived); 2: bad usage or an
+ * unfit plugin; 130 and 143: stopped by SIGINT or SIGTERM before a verdict (128 + the signal).
+ */
+export const EXIT = { ok: 0, failed: 1, usage: 2, interrupted: 130, terminated: 143 } as const;
 
 /** One of the exit codes. */
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
@@ -15,4 +18,5 @@ export const EXIT_CODES_HELP = `Exit codes:
   2  bad usage, a bad flag value, or a handler that cannot be loaded or does not fit the
      plugin interface; one line "receiptcheck: E_CODE: message" on stderr
      (add --verbose for the stack)
-  130, 143  stopped by Ctrl-C (SIGINT) or SIGTERM, after removing its workers and temp files`;
+  130, 143  stopped by Ctrl-C (SIGINT) or SIGTERM before a verdict: "interrupted" on stderr,
+     workers stopped and temp files removed`;

@@ -3,15 +3,21 @@
  * returns the exit code instead of exiting, so tests can call it in-process. `bin/receiptcheck.js`
  * sets `process.exitCode` from it.
  */
+import { onInterrupt } from '../execute/interrupt.ts';
 import type { CliContext } from './cli-context.ts';
 import { EXIT } from './exit-codes.ts';
 import { type CliIo, processIo } from './io.ts';
 import { createProgram } from './program.ts';
 import { reportError } from './report-error.ts';
 
-/** Runs `receiptcheck <argv…>`; resolves to 0 (all held), 1 (counterexample) or 2 (bad usage). */
+/**
+ * Runs `receiptcheck <argv…>`; resolves to 0 (all held), 1 (counterexample) or 2 (bad usage).
+ * After SIGINT or SIGTERM it reports "interrupted" and the process exits with 130 or 143 as it
+ * returns (`execute/interrupt.ts`: the command is registered as live work until it has reported).
+ */
 export async function main(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
   const ctx: CliContext = { io, exitCode: EXIT.ok };
+  const release = onInterrupt(() => {});
   try {
     await createProgram(ctx).parseAsync([...argv], { from: 'user' });
     return ctx.exitCode;
@@ -21,5 +27,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
       verbose: argv.includes('--verbose'),
       json: argv.includes('--json'),
     });
+  } finally {
+    release();
   }
 }

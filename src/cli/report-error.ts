@@ -1,10 +1,12 @@
 /**
  * Turns anything a command threw into one line on stderr and exit code 2:
  * `receiptcheck: E_CODE: message`. Commander's own usage errors get the same shape; the stack is
- * shown only with `--verbose`. Help and version requests exit 0.
+ * shown only with `--verbose`. Help and version requests exit 0. An interrupt is no error: it
+ * says `receiptcheck: interrupted by SIGTERM …` and exits 130 or 143.
  */
 import { CommanderError } from 'commander';
-import { type ErrorCode, isReceiptcheckError, messageOf } from '../errors.ts';
+import { type ErrorCode, isInterruptedError, isReceiptcheckError, messageOf } from '../errors.ts';
+import { noteInterruptReported } from '../execute/interrupt.ts';
 import { encodeJson } from '../report/encode.ts';
 import { EXIT, type ExitCode } from './exit-codes.ts';
 import type { CliIo } from './io.ts';
@@ -17,6 +19,16 @@ export interface ReportErrorOptions {
 
 /** Reports `thrown`; returns the exit code. */
 export function reportError(thrown: unknown, io: CliIo, options: ReportErrorOptions): ExitCode {
+  if (isInterruptedError(thrown)) {
+    // Not an error to act on, and never a verdict: one line, and 128 + the signal's number.
+    noteInterruptReported();
+    io.stderr(`receiptcheck: ${oneLine(thrown.message)}\n`);
+    if (options.json)
+      io.stdout(
+        `${encodeJson({ verdict: 'interrupted', signal: thrown.signal, message: thrown.message })}\n`,
+      );
+    return thrown.exitCode;
+  }
   if (thrown instanceof CommanderError) {
     // Help was printed (by request: exit 0; because the command was missing: usage error).
     if (thrown.code === 'commander.helpDisplayed' || thrown.code === 'commander.version')

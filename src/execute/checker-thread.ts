@@ -8,6 +8,7 @@
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { ReceiptcheckError } from '../errors.ts';
+import { interruptedError, interruption, onInterrupt } from './interrupt.ts';
 
 /** What to generate and check. */
 export interface CheckerJob {
@@ -30,6 +31,7 @@ export function timeCheckerInThread(
 ): Promise<{ seconds: number; verdict: string }> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(ENTRY, { workerData: { ...job, tsEntry: MODULE } });
+    const untrack = onInterrupt(() => worker.terminate().then(() => {}));
     let reply: CheckerReply | undefined;
     worker.once('message', (message: CheckerReply) => {
       reply = message;
@@ -38,7 +40,9 @@ export function timeCheckerInThread(
       reject(new ReceiptcheckError('E_WORKER', `checker thread failed: ${error.message}`)),
     );
     worker.once('exit', (code) => {
-      if (reply && 'seconds' in reply) resolve(reply);
+      const stopped = interruption();
+      if (stopped) reject(interruptedError(stopped, 'while timing the checker'));
+      else if (reply && 'seconds' in reply) resolve(reply);
       else
         reject(
           new ReceiptcheckError(
@@ -46,6 +50,7 @@ export function timeCheckerInThread(
             `checker thread ${reply ? `failed: ${reply.error}` : `exited with code ${code} before replying`}`,
           ),
         );
+      untrack();
     });
   });
 }

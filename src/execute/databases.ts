@@ -1,16 +1,16 @@
 /**
  * Fresh databases for runs, fast: the plugin's `setup` runs once into a template, and each run
  * gets a byte copy of it: an in-memory image for sequential mode, a file for the modes whose
- * connections share a database. Every file lives under one temp directory, removed on `dispose()`
- * and, as a last resort, when the process exits or is interrupted.
+ * connections share a database. Every file lives under one temp directory (`temp-dirs.ts`: under
+ * TMPDIR), removed on `dispose()` and, as a last resort, when the process exits or is interrupted.
  */
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { messageOf, ReceiptcheckError } from '../errors.ts';
 import type { Connection, HandlerPlugin } from '../handlers/plugin.ts';
 import type { Fixture } from '../model/world.ts';
+import { makeTempDir, removeTempDir } from './temp-dirs.ts';
 
 /** How long a connection waits for a lock before SQLITE_BUSY, in ms (the handler's own setting). */
 export const BUSY_TIMEOUT_MS = 5_000;
@@ -60,17 +60,6 @@ function setupFailed(plugin: HandlerPlugin, thrown: unknown): ReceiptcheckError 
   );
 }
 
-const live = new Set<string>();
-let hooked = false;
-
-function removeAllOnExit(): void {
-  if (hooked) return;
-  hooked = true;
-  process.once('exit', () => {
-    for (const dir of live) rmSync(dir, { recursive: true, force: true });
-  });
-}
-
 /** A temp directory holding one template database and the per-run copies made from it. */
 export class DatabaseFiles {
   readonly dir: string;
@@ -79,9 +68,7 @@ export class DatabaseFiles {
 
   /** Creates the directory and runs `plugin.setup` once into the template. */
   constructor(plugin: HandlerPlugin, fixture: Fixture) {
-    this.dir = mkdtempSync(join(tmpdir(), 'receiptcheck-'));
-    live.add(this.dir);
-    removeAllOnExit();
+    this.dir = makeTempDir(undefined);
     this.templatePath = join(this.dir, 'template.sqlite');
     const db = openConnection(this.templatePath);
     try {
@@ -109,8 +96,7 @@ export class DatabaseFiles {
 
   /** Removes the whole directory. Safe to call twice. */
   dispose(): void {
-    rmSync(this.dir, { recursive: true, force: true });
-    live.delete(this.dir);
+    removeTempDir(this.dir);
   }
 }
 

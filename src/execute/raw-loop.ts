@@ -11,6 +11,7 @@ import { type Event, unsentOutcome } from '../model/events.ts';
 import { type Principal, withWriteScope } from '../model/world.ts';
 import { applyWorldEvent } from './apply-event.ts';
 import { rollbackLeaked } from './databases.ts';
+import { interruptPoint } from './interrupt.ts';
 import type { ResetToTemplate } from './reset-to-template.ts';
 
 /** Steps run, and the wall and CPU seconds the timed loops took. */
@@ -37,6 +38,8 @@ export async function measureRaw(
   let ms = 0;
   let cpuMicros = 0;
   for (const events of sequences) {
+    // A loop of sync calls never lets the event loop turn: give Ctrl-C its chance between sequences.
+    await interruptPoint('while measuring the raw loop');
     reset(db);
     const cpu = process.cpuUsage();
     const started = performance.now();

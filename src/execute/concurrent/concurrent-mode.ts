@@ -9,8 +9,8 @@ import type { Step } from '../../model/events.ts';
 import type { Fixture } from '../../model/world.ts';
 import type { ConcurrentExecution } from '../../types/execution.ts';
 import { DatabaseFiles } from '../databases.ts';
+import { onInterrupt } from '../interrupt.ts';
 import type { ModeRunner } from '../mode-runner.ts';
-import { onInterrupt } from './interrupt-cleanup.ts';
 import { BROADCAST_LIMIT_MS, runConcurrent } from './run-concurrent.ts';
 import { createWorkerPool, type WorkerPool } from './worker-pool.ts';
 

@@ -18,7 +18,7 @@ import {
   INTERRUPTED_EXIT_CODE,
   pendingInterruptCleanups,
   TERMINATED_EXIT_CODE,
-} from './interrupt-cleanup.ts';
+} from '../interrupt.ts';
 import { liveWorkerThreads } from './worker-pool.ts';
 
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));

@@ -15,8 +15,8 @@ import type { Fixture, Snapshot } from '../../model/world.ts';
 import type { ConcurrentExecution, Place } from '../../types/execution.ts';
 import type { Observation } from '../../types/trace.ts';
 import { type DatabaseFiles, openConnection } from '../databases.ts';
+import { throwIfInterrupted } from '../interrupt.ts';
 import { createGate } from './gate.ts';
-import { haltIfInterrupted } from './interrupt-cleanup.ts';
 import {
   isProblem,
   type OperationTarget,
@@ -49,7 +49,7 @@ export async function runConcurrent(
   ctx: ConcurrentContext,
   steps: readonly Step[],
 ): Promise<ConcurrentExecution> {
-  await haltIfInterrupted();
+  throwIfInterrupted();
   const dbPath = ctx.files.fresh();
   const target: OperationTarget = {
     ...ctx,

@@ -12,8 +12,8 @@ import type { Observed } from '../../model/outcome.ts';
 import type { FixtureWithPolicy } from '../../model/state.ts';
 import type { Snapshot } from '../../model/world.ts';
 import { DatabaseFiles } from '../databases.ts';
+import { onInterrupt } from '../interrupt.ts';
 import { warm } from './concurrent-mode.ts';
-import { onInterrupt } from './interrupt-cleanup.ts';
 import {
   isProblem,
   type OperationTarget,

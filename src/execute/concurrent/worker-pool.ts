@@ -6,13 +6,14 @@
  *
  * Every task runs under a deadline: when it passes, the task is aborted, which makes piscina
  * terminate the worker running it (the only way to stop a hung synchronous call) and start a
- * fresh one. A live pool is registered for Ctrl-C cleanup until it is destroyed.
+ * fresh one. A live pool is registered for Ctrl-C cleanup until it is destroyed; once the process
+ * is interrupted, `run` throws `InterruptedError` instead of starting or reporting a task.
  */
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import { messageOf } from '../../errors.ts';
+import { onInterrupt, throwIfInterrupted } from '../interrupt.ts';
 import { createGate } from './gate.ts';
-import { haltIfInterrupted, onInterrupt } from './interrupt-cleanup.ts';
 import type { ConcurrentWorkerData, GateRef, WorkerReply, WorkerTask } from './protocol.ts';
 
 /** How long a broadcast task may take beyond its own limit before it is aborted, in ms. */
@@ -26,9 +27,10 @@ export interface WorkerPool {
   /** Number of worker threads. */
   readonly size: number;
   /**
-   * Runs one task; resolves to the worker's reply, never rejects. After `timeoutMs` (counted from
-   * now, queueing included) the worker is terminated and the reply is `stopped`; the caller names
-   * the step in its own message. A worker that died is a `failed` reply with code `E_WORKER`.
+   * Runs one task; resolves to the worker's reply. After `timeoutMs` (counted from now, queueing
+   * included) the worker is terminated and the reply is `stopped`; the caller names the step in
+   * its own message. A worker that died is a `failed` reply with code `E_WORKER`. Rejects only
+   * with `InterruptedError`, once the process is interrupted.
    */
   run(task: WorkerTask, timeoutMs: number): Promise<PoolReply>;
   /** Runs `make(gate)` once on every worker (the gate keeps them apart); all must be idle. */
@@ -68,7 +70,7 @@ export function createWorkerPool(size: number): WorkerPool {
   const untrack = onInterrupt(() => pool.destroy());
 
   const run = async (task: WorkerTask, timeoutMs: number): Promise<PoolReply> => {
-    await haltIfInterrupted();
+    throwIfInterrupted();
     const abort = new AbortController();
     const timer = setTimeout(() => abort.abort(), timeoutMs);
     let reply: PoolReply;
@@ -82,9 +84,8 @@ export function createWorkerPool(size: number): WorkerPool {
     } finally {
       clearTimeout(timer);
     }
-    // Ctrl-C destroys the pool under running tasks: their failures are not findings, and
-    // reporting them would only keep the caller busy while the process should be exiting.
-    await haltIfInterrupted();
+    // Ctrl-C destroys the pool under running tasks: their failures are not findings.
+    throwIfInterrupted();
     return reply;
   };
 

@@ -10,32 +10,16 @@
  * read tells the two apart. The reset runs on the coordinator's own connection while every lane
  * is idle (no lane ends a run holding a transaction), which also reads the final snapshot.
  *
- * The file lives on a RAM file system when the machine has one (`/dev/shm`): on a disk mounted
- * with `discard`, file operations had millisecond tails. The directory is removed on `dispose()`
- * and, as a last resort, when the process exits.
+ * The file lives on a RAM file system (`/dev/shm`) when the machine has one and `TMPDIR` is not
+ * set (`tempRoot(true)`): on a disk mounted with `discard`, file operations had millisecond
+ * tails. The directory is removed on `dispose()` and, as a last resort, when the process exits.
  */
-import { accessSync, constants, copyFileSync, mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Connection } from '../../handlers/plugin.ts';
 import { type ResetToTemplate, templateResetter } from '../reset-to-template.ts';
-
-const live = new Set<string>();
-let hooked = false;
-
-/** `/dev/shm` when it is a writable directory, else the system temp directory. */
-export function fastTempRoot(): string {
-  try {
-    if (statSync('/dev/shm').isDirectory()) {
-      accessSync('/dev/shm', constants.W_OK);
-      return '/dev/shm';
-    }
-  } catch {
-    // No RAM file system here; the ordinary temp directory works, only slower.
-  }
-  return tmpdir();
-}
+import { makeTempDir, removeTempDir, tempRoot } from '../temp-dirs.ts';
 
 /** Opens a lane's or the coordinator's connection: busy timeout 0 (waits are the scheduler's). */
 export function openSharedConnection(path: string): Connection {
@@ -54,15 +38,8 @@ export class SharedDatabase {
   private readonly resetToTemplate: ResetToTemplate;
 
   /** Copies the template at `templatePath` into a new directory under `root`. */
-  constructor(templatePath: string, root = fastTempRoot()) {
-    this.dir = mkdtempSync(join(root, 'receiptcheck-scheduled-'));
-    live.add(this.dir);
-    if (!hooked) {
-      hooked = true;
-      process.once('exit', () => {
-        for (const dir of live) rmSync(dir, { recursive: true, force: true });
-      });
-    }
+  constructor(templatePath: string, root = tempRoot(true)) {
+    this.dir = makeTempDir('scheduled', root);
     const template = join(this.dir, 'template.sqlite');
     copyFileSync(templatePath, template);
     this.resetToTemplate = templateResetter(template);
@@ -79,7 +56,6 @@ export class SharedDatabase {
   /** Closes the coordinator's connection and removes the directory. Safe to call twice. */
   dispose(): void {
     if (this.db.open) this.db.close();
-    rmSync(this.dir, { recursive: true, force: true });
-    live.delete(this.dir);
+    removeTempDir(this.dir);
   }
 }

@@ -10,6 +10,7 @@
  * alive), and they are terminated after `IDLE_KEEP_MS` if nobody borrows them.
  */
 
+import { throwIfInterrupted } from '../../interrupt.ts';
 import type { Lanes } from '../lanes.ts';
 import { LaneWorker, type SharedMemory } from './lane-worker.ts';
 
@@ -25,6 +26,10 @@ export class LaneWorkers implements Lanes {
   /** The principals' write scopes as the workers read them (see `protocol.ts`). */
   readonly scopes: Int32Array;
   private readonly byLane = new Map<number, Promise<LaneWorker>>();
+  /** Every thread started and not yet terminated, loaded or still starting. */
+  private readonly threads = new Set<LaneWorker>();
+  /** Bumped by `closeAll`: a start begun before it gives up instead of trying again. */
+  private generation = 0;
 
   constructor(
     private readonly handlerPath: string,
@@ -54,15 +59,24 @@ export class LaneWorkers implements Lanes {
    * to load is reported at once, since it would fail again.
    */
   private async start(attempts: number): Promise<LaneWorker> {
+    throwIfInterrupted('while starting a lane worker');
+    const generation = this.generation;
     const started = new LaneWorker(this.handlerPath, this.shared);
+    this.threads.add(started);
     try {
       await started.ready(WORKER_START_MS);
       return started;
     } catch (thrown) {
-      await started.terminate();
-      if (attempts > 1 && started.died) return this.start(attempts - 1);
+      await this.stop(started);
+      if (attempts > 1 && started.died && generation === this.generation)
+        return this.start(attempts - 1);
       throw thrown;
     }
+  }
+
+  private async stop(worker: LaneWorker): Promise<void> {
+    this.threads.delete(worker);
+    await worker.terminate();
   }
 
   /** Starts lanes `0..count-1` at once, so the first run does not start them one by one. */
@@ -74,7 +88,7 @@ export class LaneWorkers implements Lanes {
   async kill(lane: number): Promise<void> {
     const worker = this.byLane.get(lane);
     this.byLane.delete(lane);
-    if (worker) await (await worker).terminate();
+    if (worker) await this.stop(await worker);
   }
 
   /** Lets idle workers keep the process alive (`true`, in use) or not (`false`, pooled). */
@@ -82,11 +96,15 @@ export class LaneWorkers implements Lanes {
     for (const w of this.byLane.values()) w.then((x) => x.hold(keepAlive)).catch(() => {});
   }
 
-  /** Terminates every worker. Safe to call twice. */
+  /**
+   * Terminates every worker, those still starting included (Ctrl-C must not wait for a thread
+   * to finish loading tsx). Safe to call twice; a later `get` starts fresh workers.
+   */
   async closeAll(): Promise<void> {
-    const all = [...this.byLane.values()];
+    this.generation++;
+    const all = [...this.threads];
     this.byLane.clear();
-    await Promise.allSettled(all.map(async (w) => (await w).terminate()));
+    await Promise.allSettled(all.map((w) => this.stop(w)));
   }
 }
 

@@ -1,0 +1,91 @@
+/**
+ * The one place temp directories are made and removed. Every directory lives under the OS temp
+ * directory (`os.tmpdir()`: `TMPDIR`, else `/tmp`), is named `receiptcheck-[kind-]<pid>-XXXXXX`,
+ * is removed by its owner's `dispose()`, and, as a last resort, by an `exit` hook (which also runs
+ * on Ctrl-C and SIGTERM: see `interrupt.ts`).
+ *
+ * Nothing runs when a process is killed with SIGKILL (or dies of the OOM killer), so its
+ * directories stay. The pid in the name lets the next receiptcheck on the machine remove them:
+ * the first directory a process makes under a root sweeps that root for receiptcheck directories
+ * whose process is gone.
+ */
+import { accessSync, constants, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const live = new Set<string>();
+const swept = new Set<string>();
+let hooked = false;
+
+const OURS = /^receiptcheck-(?:[a-z]+-)?(\d+)-/;
+
+/**
+ * Where a directory goes: the OS temp directory. With `fast`, `/dev/shm` (a RAM file system)
+ * instead, but only when `TMPDIR` is unset: scheduled mode resets one database file thousands of
+ * times, and on a disk mounted with `discard` file operations had millisecond tails; a user who
+ * sets `TMPDIR` gets exactly what they asked for.
+ */
+export function tempRoot(fast = false): string {
+  if (fast && !process.env.TMPDIR)
+    try {
+      if (statSync('/dev/shm').isDirectory()) {
+        accessSync('/dev/shm', constants.W_OK);
+        return '/dev/shm';
+      }
+    } catch {
+      // No RAM file system here; the ordinary temp directory works, only slower.
+    }
+  return tmpdir();
+}
+
+/** Creates `receiptcheck-[kind-]<pid>-XXXXXX` under `root`; removed at exit if still there. */
+export function makeTempDir(kind: string | undefined, root = tempRoot()): string {
+  if (!swept.has(root)) {
+    swept.add(root);
+    sweepDead(root);
+  }
+  const dir = mkdtempSync(join(root, `receiptcheck-${kind ? `${kind}-` : ''}${process.pid}-`));
+  live.add(dir);
+  if (!hooked) {
+    hooked = true;
+    process.once('exit', () => {
+      for (const d of live) rmSync(d, { recursive: true, force: true });
+    });
+  }
+  return dir;
+}
+
+/** Removes a directory made by `makeTempDir`. Safe to call twice. */
+export function removeTempDir(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+  live.delete(dir);
+}
+
+/** Removes receiptcheck directories under `root` whose process no longer exists. */
+export function sweepDead(root: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(root);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = Number(OURS.exec(name)?.[1]);
+    if (!pid || pid === process.pid || isAlive(pid)) continue;
+    try {
+      rmSync(join(root, name), { recursive: true, force: true });
+    } catch {
+      // Another user's, or already gone: not ours to insist on.
+    }
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (thrown) {
+    // EPERM: it exists, under another user.
+    return (thrown as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
