@@ -53,7 +53,7 @@ const handler = './my-handler.ts';
 // Limits far above any call's time: the verdict must not depend on how loaded the machine is.
 const threads = { runs: 20, workers: 2, callTimeoutMs: 60_000 };
 const verdicts = {
-  sequential: (await checkHandler({ handler, runs: 20 })).verdict,
+  sequential: (await checkHandler({ handler, mode: 'sequential', runs: 20 })).verdict,
   concurrent: (await checkHandler({ handler, ...threads, mode: 'concurrent' })).verdict,
   scheduled: (await checkHandler({ handler, ...threads, mode: 'scheduled', lanes: 'threads' })).verdict,
 };

@@ -5,10 +5,11 @@
  */
 import { ReceiptcheckError } from '../errors.ts';
 import { DEFAULT_FIXTURE } from '../model/world.ts';
-import { LANE_MODES, MODES } from '../types/mode.ts';
+import { AUTO_MODES, LANE_MODES, MODE_CHOICES, type Mode } from '../types/mode.ts';
 import {
   type CheckOptions,
   DEFAULT_SEED,
+  type OneModeOptions,
   type ResolvedOptions,
   SEED_ENV,
 } from '../types/options.ts';
@@ -24,7 +25,8 @@ export function resolveOptions(
     runs: options.runs ?? 300,
     seed,
     timeLimitSeconds: options.timeLimitSeconds,
-    mode: options.mode ?? 'sequential',
+    mode: options.mode ?? 'auto',
+    modes: [],
     workers: options.workers ?? 4,
     lanes: options.lanes ?? 'auto',
     stepsMax: options.stepsMax ?? 20,
@@ -40,8 +42,8 @@ export function resolveOptions(
     );
   if (resolved.timeLimitSeconds !== undefined && !(resolved.timeLimitSeconds > 0))
     bad(`time limit must be a positive number of seconds (got ${resolved.timeLimitSeconds})`);
-  if (!MODES.includes(resolved.mode))
-    bad(`mode must be one of ${MODES.join(', ')} (got ${resolved.mode})`);
+  if (!MODE_CHOICES.includes(resolved.mode))
+    bad(`mode must be one of ${MODE_CHOICES.join(', ')} (got ${resolved.mode})`);
   positiveInteger('workers', resolved.workers);
   if (!LANE_MODES.includes(resolved.lanes))
     bad(`lanes must be one of ${LANE_MODES.join(', ')} (got ${resolved.lanes})`);
@@ -60,7 +62,7 @@ export function resolveOptions(
       bad(`shard must be i/n with 1 ≤ i ≤ n (got ${index}/${count})`);
     }
   }
-  return resolved;
+  return { ...resolved, modes: resolved.mode === 'auto' ? AUTO_MODES : [resolved.mode] };
 }
 
 function positiveInteger(name: string, value: number): void {
@@ -70,4 +72,9 @@ function positiveInteger(name: string, value: number): void {
 
 function bad(message: string): never {
   throw new ReceiptcheckError('E_BAD_OPTION', message);
+}
+
+/** `o` narrowed to one of its modes. */
+export function inMode(o: ResolvedOptions, mode: Mode): OneModeOptions {
+  return { ...o, mode, modes: [mode] };
 }

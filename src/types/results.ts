@@ -34,7 +34,10 @@ export interface CheckResult {
   readonly verdict: 'passed' | 'failed';
   readonly handler: string;
   readonly handlerName: string;
+  /** The mode that found the counterexample, else the last one explored. */
   readonly mode: Mode;
+  /** Every mode explored, in order (mode `auto`: sequential, then scheduled). */
+  readonly modes: readonly Mode[];
   readonly seed: number;
   readonly shard: ResolvedOptions['shard'];
   readonly runs: number;
