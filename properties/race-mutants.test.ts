@@ -35,6 +35,18 @@ describe.each(['check-then-act', 'deferred-transaction', 'race-loser-error'])(
   },
 );
 
+describe('a default check (no mode: sequential, then scheduled)', () => {
+  it('catches check-then-act on seeds 1–10, shrunk to at most 3 steps', async () => {
+    for (const seed of SEEDS) {
+      const r = await checkHandler({ handler: 'check-then-act', seed });
+      expect(r.verdict, `seed ${seed}`).toBe('failed');
+      expect(r.modes).toEqual(['sequential', 'scheduled']);
+      expect(r.counterexample?.mode).toBe('scheduled');
+      expect(r.counterexample?.steps.length, `seed ${seed}`).toBeLessThanOrEqual(3);
+    }
+  });
+});
+
 describe('the reference handler', () => {
   it.each(['scheduled', 'concurrent'] as const)(
     'passes %s mode over 10 seeds with no false alarm',

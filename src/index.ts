@@ -10,6 +10,7 @@
  * - case files: load, run, parse and write scenarios and saved counterexamples.
  */
 
+export type { AssertOptions } from './api/assert-handler.ts';
 export { assertHandler, CounterexampleError } from './api/assert-handler.ts';
 export { checkHandler } from './api/check-handler.ts';
 export { saveCounterexample } from './api/counterexample-store.ts';

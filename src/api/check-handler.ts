@@ -5,7 +5,7 @@
  * `assertHandler`, bench and the test suite all go through here.
  */
 import fc from 'fast-check';
-import { isReceiptcheckError } from '../errors.ts';
+import { isReceiptcheckError, ReceiptcheckError } from '../errors.ts';
 import type { Step } from '../model/events.ts';
 import { countCoverage, emptyCoverage } from '../report/coverage.ts';
 import type { CoverageKind } from '../types/coverage.ts';
@@ -47,7 +47,13 @@ export async function checkHandler(options: CheckOptions = {}): Promise<CheckRes
     parts.push(part);
     if (part.verdict === 'failed') break;
   }
-  return combine(parts, o);
+  const result = combine(parts, o);
+  if (result.verdict === 'passed' && result.timedOut && result.runs < o.minRuns)
+    throw new ReceiptcheckError(
+      'E_TOO_FEW_RUNS',
+      `the time limit of ${o.timeLimitSeconds} s stopped the check after ${result.runs} runs, fewer than the ${o.minRuns} asked for with minRuns: incomplete, not passed; raise the time limit or lower minRuns`,
+    );
+  return result;
 }
 
 /** One mode's check: generate → execute → check, then shrink the first failure. */

@@ -1,5 +1,5 @@
 /**
- * `runBench`: every figure of issue 6 in one process, one run, so ratios hold on a noisy machine.
+ * `runBench`: every bench figure in one process, one run, so ratios hold on a noisy machine.
  * Raw and the harness modes alternate in rounds (order reversed every other round) on the same
  * seeds, so a noisy spell hits all of them; then the checker, then time to kill each mutant.
  *

@@ -33,6 +33,8 @@ export function formatSummary(r: CheckResult, context: SummaryContext = {}): str
     );
   // In a failing run the few runs before the failure say little about coverage: list only what ran.
   lines.push(...formatCoverage(r.coverage, r.verdict === 'passed'));
+  if (r.steps === 0)
+    lines.push('  warning   no steps ran, so nothing was checked: raise --runs or --steps-max');
   lines.push(`  verdict   ${verdictLine(r)}`);
   if (context.savedPath) lines.push(`  saved     ${context.savedPath}`);
   return lines.join('\n');

@@ -23,6 +23,11 @@ export interface CheckOptions {
   /** Stop generating new sequences after this many seconds and report what ran. Default: none. */
   timeLimitSeconds?: number;
   /**
+   * The fewest runs that make a pass. A time limit that stops the check before this many runs
+   * leaves it incomplete (`E_TOO_FEW_RUNS`, exit 2), never passed. Default 0: any run count.
+   */
+  minRuns?: number;
+  /**
    * Execution mode. Default `auto`: sequential mode, then scheduled mode, each with half the runs
    * (and half the time limit), so the default run finds races deterministically. Concurrent mode
    * (real threads) is the check that real locking agrees; ask for it by name.
@@ -62,6 +67,7 @@ export interface ResolvedOptions {
   readonly runs: number;
   readonly seed: number;
   readonly timeLimitSeconds: number | undefined;
+  readonly minRuns: number;
   readonly mode: ModeChoice;
   /** The modes the check explores, in order (`auto`: `AUTO_MODES`; else the one mode). */
   readonly modes: readonly Mode[];

@@ -87,6 +87,8 @@ export interface SoakResult {
   readonly handlerName: string;
   readonly clients: number;
   readonly seed: number;
+  /** The world the history started from (principals name the clients' calls in reports). */
+  readonly fixture: Fixture;
   readonly counts: SoakCounts;
   /** Time spent issuing operations (drain included), and checking, in ms. */
   readonly issueMs: number;
