@@ -1,7 +1,12 @@
 #!/usr/bin/env node
-// Entry point: registers tsx so the CLI and any TypeScript handler plugin load without a build step.
+// Entry point: registers tsx so TypeScript handler plugins load without a build step.
+// In a clone, where src/ exists, it runs the TypeScript sources, so `npm run check`, the tests and
+// `npm run receiptcheck` never run a stale build; the published package ships dist/ and no src/.
+import { existsSync } from 'node:fs';
 import { register } from 'tsx/esm/api';
 
 register();
-const { main } = await import('../src/cli/main.ts');
+const source = new URL('../src/cli/main.ts', import.meta.url);
+const entry = existsSync(source) ? source : new URL('../dist/cli/main.js', import.meta.url);
+const { main } = await import(entry.href);
 process.exitCode = await main(process.argv.slice(2));

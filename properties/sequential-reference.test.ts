@@ -10,7 +10,7 @@ import { COVERAGE_KINDS } from '../src/types/coverage.ts';
 
 describe('sequential check', () => {
   it('holds for the reference handler over 500 sequences, exercising every kind of event', async () => {
-    const result = await checkHandler({ handler: 'reference', runs: 500 });
+    const result = await checkHandler({ handler: 'reference', mode: 'sequential', runs: 500 });
     expect(result.counterexample?.failures ?? []).toEqual([]);
     expect(result.verdict).toBe('passed');
     expect(result.runs).toBe(500);
@@ -20,6 +20,7 @@ describe('sequential check', () => {
   it('catches a version check before the receipt lookup, shrunk to at most 4 steps', async () => {
     const result = await checkHandler({
       handler: 'src/handlers/mutants/version-before-receipt.ts',
+      mode: 'sequential',
     });
     expect(result.verdict).toBe('failed');
     expect(result.counterexample?.steps.length).toBeLessThanOrEqual(4);

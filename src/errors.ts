@@ -12,6 +12,8 @@ export type ErrorCode =
   | 'E_HANDLER_SETUP'
   | 'E_SNAPSHOT_SHAPE'
   | 'E_CALL_TIMEOUT'
+  /** A time limit stopped a check before the runs asked for with `minRuns`: incomplete, not passed. */
+  | 'E_TOO_FEW_RUNS'
   | 'E_BAD_OPTION'
   | 'E_BAD_COUNTEREXAMPLE'
   | 'E_BAD_SCENARIO'

@@ -10,6 +10,7 @@
  * - case files: load, run, parse and write scenarios and saved counterexamples.
  */
 
+export type { AssertOptions } from './api/assert-handler.ts';
 export { assertHandler, CounterexampleError } from './api/assert-handler.ts';
 export { checkHandler } from './api/check-handler.ts';
 export { saveCounterexample } from './api/counterexample-store.ts';
@@ -52,7 +53,6 @@ export type { Coverage, CoverageKind } from './types/coverage.ts';
 export type { ConcurrentDetail, RunDetail, ScheduledDetail } from './types/execution.ts';
 export type { LaneMode, Mode } from './types/mode.ts';
 export type { CheckOptions, Progress, SoakOptions } from './types/options.ts';
-export type { StepSchedule } from './types/schedule.ts';
 export type {
   CaseResult,
   CheckResult,
@@ -61,6 +61,7 @@ export type {
   SoakCounts,
   SoakResult,
 } from './types/results.ts';
+export type { StepSchedule } from './types/schedule.ts';
 export type {
   Failure,
   InvariantViolation,

@@ -2,8 +2,14 @@
  * `assertHandler` from vitest, as a user would call it: it resolves on the reference and throws
  * a readable counterexample (numbered steps, expected vs actual, the rule) on a mutant.
  */
-import { describe, expect, it } from 'vitest';
-import { assertHandler, CounterexampleError } from '../index.ts';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { assertHandler, CounterexampleError, parseCaseFile } from '../index.ts';
+
+const out = mkdtempSync(join(tmpdir(), 'receiptcheck-assert-'));
+afterAll(() => rmSync(out, { recursive: true, force: true }));
 
 describe('assertHandler', () => {
   it('resolves on the reference handler', async () => {
@@ -14,6 +20,7 @@ describe('assertHandler', () => {
   it('throws the rendered counterexample on the version-before-receipt mutant', async () => {
     const thrown = await assertHandler({
       handler: 'src/handlers/mutants/version-before-receipt.ts',
+      out,
     }).catch((e: unknown) => e);
     expect(thrown).toBeInstanceOf(CounterexampleError);
     const message = (thrown as Error).message;
@@ -24,5 +31,26 @@ describe('assertHandler', () => {
     expect(message).toContain('rule 7');
     expect(message).toContain('pass { seed: 42 }');
     expect((thrown as CounterexampleError).counterexample.steps.length).toBeLessThanOrEqual(4);
+  });
+
+  it('saves the counterexample as a case file that names the handler and replays', async () => {
+    const thrown = (await assertHandler({
+      handler: 'src/handlers/mutants/version-before-receipt.ts',
+      out,
+    }).catch((e: unknown) => e)) as CounterexampleError;
+    const saved = thrown.savedPath ?? '';
+    expect(existsSync(saved)).toBe(true);
+    expect(thrown.message).toContain(`npx receiptcheck replay ${saved}`);
+    const c = parseCaseFile(readFileSync(saved, 'utf8'), saved);
+    expect(c.handler).toContain('version-before-receipt');
+    expect(c.steps).toEqual(thrown.counterexample.steps);
+  });
+
+  it('saves nothing with out: false', async () => {
+    const thrown = (await assertHandler({
+      handler: 'src/handlers/mutants/version-before-receipt.ts',
+      out: false,
+    }).catch((e: unknown) => e)) as CounterexampleError;
+    expect(thrown.savedPath).toBeUndefined();
   });
 });

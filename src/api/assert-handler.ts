@@ -8,13 +8,25 @@ import { formatCounterexample } from '../report/format-counterexample.ts';
 import type { CheckOptions } from '../types/options.ts';
 import type { CheckResult, Counterexample } from '../types/results.ts';
 import { checkHandler } from './check-handler.ts';
+import { DEFAULT_OUT_DIR, saveCounterexample } from './counterexample-store.ts';
+
+/** What `assertHandler` takes: the check's options, and where a counterexample is saved. */
+export interface AssertOptions extends CheckOptions {
+  /**
+   * The folder the counterexample's case file is written to (`receiptcheck replay FILE` re-runs
+   * it), relative to the working directory; `false` writes nothing. Default `counterexamples`.
+   */
+  out?: string | false;
+}
 
 /** Thrown by `assertHandler` when a counterexample is found; carries the whole result as data. */
 export class CounterexampleError extends Error {
   readonly result: CheckResult;
   readonly counterexample: Counterexample;
+  /** The case file written for it, when one was. */
+  readonly savedPath: string | undefined;
 
-  constructor(result: CheckResult, counterexample: Counterexample) {
+  constructor(result: CheckResult, counterexample: Counterexample, savedPath?: string) {
     super(
       `receiptcheck found a counterexample for handler ${counterexample.handlerName}\n\n${formatCounterexample(
         counterexample,
@@ -22,6 +34,9 @@ export class CounterexampleError extends Error {
           commands: false,
           hints: [
             `to reproduce: pass { seed: ${counterexample.seed} } (or set RECEIPTCHECK_SEED=${counterexample.seed})`,
+            ...(savedPath
+              ? [`saved as ${savedPath}: npx receiptcheck replay ${savedPath} re-runs it`]
+              : []),
           ],
         },
       )}`,
@@ -29,6 +44,7 @@ export class CounterexampleError extends Error {
     this.name = 'CounterexampleError';
     this.result = result;
     this.counterexample = counterexample;
+    this.savedPath = savedPath;
   }
 }
 
@@ -36,9 +52,15 @@ export class CounterexampleError extends Error {
  * Runs the checker and throws `CounterexampleError` on a counterexample; resolves to the passing
  * result otherwise. Bad options and unfit plugins throw `ReceiptcheckError` as `checkHandler` does.
  */
-export async function assertHandler(options: CheckOptions = {}): Promise<CheckResult> {
-  const result = await checkHandler(options);
-  if (result.verdict === 'failed' && result.counterexample)
-    throw new CounterexampleError(result, result.counterexample);
+export async function assertHandler(options: AssertOptions = {}): Promise<CheckResult> {
+  const { out = DEFAULT_OUT_DIR, ...check } = options;
+  const result = await checkHandler(check);
+  const cx = result.counterexample;
+  if (result.verdict === 'failed' && cx)
+    throw new CounterexampleError(
+      result,
+      cx,
+      out === false ? undefined : saveCounterexample(cx, out),
+    );
   return result;
 }

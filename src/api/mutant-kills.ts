@@ -82,3 +82,33 @@ export async function measureKill(
 export function articleScenarios(dir = ARTICLE_SCENARIOS_DIR): CaseFile[] {
   return existsSync(dir) ? listCaseFiles(dir).map(loadCaseFile) : [];
 }
+
+/** How a race mutant fared on real threads: information only, since timing decides it. */
+export interface ThreadKill {
+  readonly name: string;
+  readonly killed: boolean;
+  readonly runs: number;
+  readonly runsToKill?: number;
+  readonly ms: number;
+}
+
+/**
+ * The race mutants (those the catalogue kills in scheduled mode) checked once more in concurrent
+ * mode on real threads, with the same options. Never a verdict: on a loaded machine real threads
+ * may not overlap, which is why the catalogue's own mode is the scheduler.
+ */
+export async function threadKills(options: CheckOptions): Promise<ThreadKill[]> {
+  const out: ThreadKill[] = [];
+  for (const m of MUTANT_CATALOGUE.filter((e) => e.mode === 'scheduled')) {
+    const check = await checkHandler({ ...options, handler: m.name, mode: 'concurrent' });
+    const cx = check.counterexample;
+    out.push({
+      name: m.name,
+      killed: check.verdict === 'failed',
+      runs: check.runs,
+      ...(cx ? { runsToKill: cx.runsToFailure } : {}),
+      ms: check.elapsedMs,
+    });
+  }
+  return out;
+}

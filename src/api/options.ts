@@ -5,26 +5,35 @@
  */
 import { ReceiptcheckError } from '../errors.ts';
 import { DEFAULT_FIXTURE } from '../model/world.ts';
-import { LANE_MODES, MODES } from '../types/mode.ts';
+import { AUTO_MODES, LANE_MODES, MODE_CHOICES, type Mode } from '../types/mode.ts';
 import {
   type CheckOptions,
   DEFAULT_SEED,
+  type OneModeOptions,
   type ResolvedOptions,
   SEED_ENV,
 } from '../types/options.ts';
+
+/** The longest sequence a check generates: past this, shrinking and the model's checks stop being quick. */
+export const STEPS_MAX_LIMIT = 1_000;
 
 /** Applies defaults and validates; throws `E_BAD_OPTION` with a message that says what to pass. */
 export function resolveOptions(
   options: CheckOptions = {},
   env: Record<string, string | undefined> = process.env,
 ): ResolvedOptions {
-  const seed = options.seed ?? (env[SEED_ENV] !== undefined ? Number(env[SEED_ENV]) : DEFAULT_SEED);
+  const fromEnv = env[SEED_ENV];
+  // An empty variable is a mistake (a CI template left blank), not seed 0.
+  const seed =
+    options.seed ?? (fromEnv !== undefined ? Number(fromEnv.trim() || Number.NaN) : DEFAULT_SEED);
   const resolved: ResolvedOptions = {
     handler: options.handler ?? 'reference',
     runs: options.runs ?? 300,
     seed,
     timeLimitSeconds: options.timeLimitSeconds,
-    mode: options.mode ?? 'sequential',
+    minRuns: options.minRuns ?? 0,
+    mode: options.mode ?? 'auto',
+    modes: [],
     workers: options.workers ?? 4,
     lanes: options.lanes ?? 'auto',
     stepsMax: options.stepsMax ?? 20,
@@ -36,17 +45,25 @@ export function resolveOptions(
   positiveInteger('runs', resolved.runs);
   if (!Number.isSafeInteger(resolved.seed))
     bad(
-      `seed must be an integer (got ${options.seed ?? env[SEED_ENV]}); set it with --seed or ${SEED_ENV}`,
+      `seed must be an integer (got ${options.seed ?? JSON.stringify(fromEnv)} from ${options.seed !== undefined ? 'the options' : SEED_ENV}); set it with --seed or ${SEED_ENV}`,
     );
+  if (!Number.isSafeInteger(resolved.minRuns) || resolved.minRuns < 0)
+    bad(`minRuns must be a whole number of runs (got ${resolved.minRuns})`);
+  if (resolved.minRuns > resolved.runs)
+    bad(`minRuns (${resolved.minRuns}) cannot exceed runs (${resolved.runs})`);
   if (resolved.timeLimitSeconds !== undefined && !(resolved.timeLimitSeconds > 0))
     bad(`time limit must be a positive number of seconds (got ${resolved.timeLimitSeconds})`);
-  if (!MODES.includes(resolved.mode))
-    bad(`mode must be one of ${MODES.join(', ')} (got ${resolved.mode})`);
+  if (!MODE_CHOICES.includes(resolved.mode))
+    bad(`mode must be one of ${MODE_CHOICES.join(', ')} (got ${resolved.mode})`);
   positiveInteger('workers', resolved.workers);
   if (!LANE_MODES.includes(resolved.lanes))
     bad(`lanes must be one of ${LANE_MODES.join(', ')} (got ${resolved.lanes})`);
   if (resolved.workers > 64) bad(`workers must be at most 64 (got ${resolved.workers})`);
   positiveInteger('stepsMax', resolved.stepsMax);
+  if (resolved.stepsMax > STEPS_MAX_LIMIT)
+    bad(
+      `stepsMax must be at most ${STEPS_MAX_LIMIT} (got ${resolved.stepsMax}); for longer histories use receiptcheck soak`,
+    );
   positiveInteger('callTimeoutMs', resolved.callTimeoutMs);
   if (resolved.shard) {
     const { index, count } = resolved.shard;
@@ -60,7 +77,7 @@ export function resolveOptions(
       bad(`shard must be i/n with 1 ≤ i ≤ n (got ${index}/${count})`);
     }
   }
-  return resolved;
+  return { ...resolved, modes: resolved.mode === 'auto' ? AUTO_MODES : [resolved.mode] };
 }
 
 function positiveInteger(name: string, value: number): void {
@@ -70,4 +87,9 @@ function positiveInteger(name: string, value: number): void {
 
 function bad(message: string): never {
   throw new ReceiptcheckError('E_BAD_OPTION', message);
+}
+
+/** `o` narrowed to one of its modes. */
+export function inMode(o: ResolvedOptions, mode: Mode): OneModeOptions {
+  return { ...o, mode, modes: [mode] };
 }

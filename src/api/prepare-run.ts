@@ -12,7 +12,7 @@ import type { HandlerPlugin } from '../handlers/plugin.ts';
 import { type PolicyDeclaration, resolvePolicy } from '../model/policy.ts';
 import type { FixtureWithPolicy } from '../model/state.ts';
 import type { Fixture } from '../model/world.ts';
-import type { ResolvedOptions } from '../types/options.ts';
+import type { OneModeOptions } from '../types/options.ts';
 import { type JudgedRunner, judgedRunner } from './judged-runner.ts';
 
 /** A loaded plugin and the fixture the model holds it to. */
@@ -42,7 +42,7 @@ export async function preparePlugin(
 }
 
 /** Prepares the plugin `o.handler` and opens the runner of `o.mode` for it. */
-export async function prepareRun(o: ResolvedOptions, cwd?: string): Promise<PreparedRun> {
+export async function prepareRun(o: OneModeOptions, cwd?: string): Promise<PreparedRun> {
   throwIfInterrupted('before the run started');
   const prepared = await preparePlugin(o.handler, o.fixture, cwd);
   let hung: Error | undefined;

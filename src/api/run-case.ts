@@ -9,7 +9,7 @@ import type { FixtureWithPolicy } from '../model/state.ts';
 import type { CaseFile } from '../types/case-file.ts';
 import type { Mode } from '../types/mode.ts';
 import type { CaseResult } from '../types/results.ts';
-import { resolveOptions } from './options.ts';
+import { inMode, resolveOptions } from './options.ts';
 import { prepareRun } from './prepare-run.ts';
 
 /** Overrides for a case run. */
@@ -34,7 +34,7 @@ export async function runCase(c: CaseFile, options: RunCaseOptions = {}): Promis
     fixture,
     ...(options.workers ? { workers: options.workers } : {}),
   });
-  const { runner, hang } = await prepareRun(resolved, options.cwd);
+  const { runner, hang } = await prepareRun(inMode(resolved, mode), options.cwd);
   try {
     const run = await runner.execute(c.steps, c.extra);
     const hung = hang();

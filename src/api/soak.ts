@@ -34,6 +34,7 @@ export async function soak(options: SoakOptions = {}): Promise<SoakResult> {
     handlerName: plugin.name,
     clients: o.clients,
     seed: o.seed,
+    fixture,
     counts: countOperations(history, real),
     issueMs,
     checkMs,

@@ -104,7 +104,7 @@ export interface MemoryFigure {
   readonly peakHeapUsedMb: number;
 }
 
-/** One target of issue 6 and whether this run met it. */
+/** One speed or memory target and whether this run met it. */
 export interface TargetCheck {
   readonly figure: string;
   readonly target: string;

@@ -1,6 +1,6 @@
 /**
  * The bench report as a plain-text table: throughput against the raw ceiling, time to kill per
- * mutant, the checker, memory, and which of issue 6's targets were met. Pure.
+ * mutant, the checker, memory, and which targets were met. Pure.
  */
 import type { BenchReport, KillFigure, Throughput, Unavailable } from './bench-report.ts';
 

@@ -1,5 +1,5 @@
 /**
- * `runBench`: every figure of issue 6 in one process, one run, so ratios hold on a noisy machine.
+ * `runBench`: every bench figure in one process, one run, so ratios hold on a noisy machine.
  * Raw and the harness modes alternate in rounds (order reversed every other round) on the same
  * seeds, so a noisy spell hits all of them; then the checker, then time to kill each mutant.
  *
@@ -7,13 +7,13 @@
  * SQLite only through `execute/` (the template, `openConnection`, the world functions).
  */
 
+import { preparePlugin } from '../api/prepare-run.ts';
 import {
   DatabaseFiles,
   openConnection,
   openMemoryCopy,
   templateImage,
 } from '../execute/databases.ts';
-import { loadPlugin, resolveHandlerPath } from '../execute/load-plugin.ts';
 import { measureRaw } from '../execute/raw-loop.ts';
 import { type ResetToTemplate, templateResetter } from '../execute/reset-to-template.ts';
 import { MUTANT_CATALOGUE } from '../handlers/mutant-catalogue.ts';
@@ -79,7 +79,8 @@ async function measureThroughput(
   o: ResolvedBenchOptions,
   sample: () => void,
 ): Promise<ThroughputSection> {
-  const plugin = await loadPlugin(resolveHandlerPath(o.handler));
+  // Prepared as every check prepares it, so the raw loop measures the same plugin.
+  const { plugin } = await preparePlugin(o.handler, DEFAULT_FIXTURE);
   const files = new DatabaseFiles(plugin, DEFAULT_FIXTURE);
   // One warm connection per storage kind for the whole bench: the ceiling pays no set-up.
   const fileDb = openConnection(files.fresh());

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { convert } from 'xmlbuilder2';
+import { threadKills } from '../api/mutant-kills.ts';
 import { MUTANT_CATALOGUE } from '../handlers/mutant-catalogue.ts';
 import { decodeJson } from '../report/encode.ts';
 import { runCli as cli } from './run-cli.ts';
@@ -49,5 +50,28 @@ describe('receiptcheck mutants', () => {
     expect(r.code).toBe(1);
     expect(r.out).toContain('SURVIVED !');
     expect(r.out).toMatch(/mutants killed; survived: /);
+  });
+
+  it('kills every race mutant in scheduled mode: exit 0', async () => {
+    const r = await cli(
+      'mutants',
+      '--mode',
+      'scheduled',
+      '--no-scenarios',
+      '--no-threads',
+      '--json',
+    );
+    expect(r.code).toBe(0);
+    const report = decodeJson(r.out) as Loose;
+    const races = MUTANT_CATALOGUE.filter((m) => m.mode === 'scheduled');
+    expect(report.summary).toMatchObject({ verdict: 'ok', mutants: races.length, survivors: [] });
+    expect(report.threads).toEqual([]);
+  });
+
+  it('reports the race mutants on real threads as information, whatever timing gave', async () => {
+    const threads = await threadKills({ runs: 5 });
+    const races = MUTANT_CATALOGUE.filter((m) => m.mode === 'scheduled');
+    expect(threads.map((t) => t.name)).toEqual(races.map((m) => m.name));
+    for (const t of threads) expect(t.runs).toBeLessThanOrEqual(5);
   });
 });

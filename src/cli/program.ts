@@ -30,14 +30,6 @@ export function createProgram(ctx: CliContext): Command {
     .addHelpText(
       'after',
       `
-Commands in short:
-  run        check a handler with generated sequences (default: the bundled reference)
-  replay     re-run a saved counterexample file and say whether it still fails
-  mutants    run every bundled mutant and the reference; print the kill matrix
-  scenarios  run every case file under scenarios/ against a handler
-  bench      measure the harness against the handler's own speed, time to kill, memory
-  bench      measure the harness against the handler's own speed; time to kill; checker
-
 ${EXIT_CODES_HELP}
 
 Run "receiptcheck <command> --help" for a command's options, defaults and examples.`,

@@ -8,6 +8,7 @@
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { ReceiptcheckError } from '../errors.ts';
+import { siblingModuleUrl } from '../sibling-module-url.ts';
 import { interruptedError, interruption, onInterrupt } from './interrupt.ts';
 
 /** What to generate and check. */
@@ -23,7 +24,7 @@ export type CheckerReply =
   | { readonly error: string };
 
 const ENTRY = fileURLToPath(new URL('./workers/ts-worker-entry.mjs', import.meta.url));
-const MODULE = new URL('./workers/checker-worker.ts', import.meta.url).href;
+const MODULE = siblingModuleUrl('./workers/checker-worker.ts', import.meta.url).href;
 
 /** Runs one timed check in a new worker thread; rejects with `E_WORKER` if it fails. */
 export function timeCheckerInThread(

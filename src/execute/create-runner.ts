@@ -5,7 +5,7 @@
 
 import { ReceiptcheckError } from '../errors.ts';
 import type { HandlerPlugin } from '../handlers/plugin.ts';
-import type { ResolvedOptions } from '../types/options.ts';
+import type { OneModeOptions } from '../types/options.ts';
 import { concurrentRunner } from './concurrent/concurrent-mode.ts';
 import type { ModeRunner } from './mode-runner.ts';
 import { scheduledRunner } from './scheduled/scheduled-mode.ts';
@@ -15,7 +15,7 @@ import { sequentialRunner } from './sequential-mode.ts';
 export async function createRunner(
   plugin: HandlerPlugin,
   handlerPath: string,
-  options: ResolvedOptions,
+  options: OneModeOptions,
 ): Promise<ModeRunner> {
   switch (options.mode) {
     case 'sequential':

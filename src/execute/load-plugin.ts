@@ -4,10 +4,10 @@
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { messageOf, ReceiptcheckError } from '../errors.ts';
 import { type HandlerPlugin, REQUIRED_FUNCTIONS } from '../handlers/plugin.ts';
 import { bundledHandlerPath } from '../handlers/registry.ts';
+import { importPluginModule } from './import-plugin-module.ts';
 
 /** Resolves `reference`, a mutant's name or a file path to an absolute module path. */
 export function resolveHandlerPath(handler: string, cwd = process.cwd()): string {
@@ -39,7 +39,7 @@ export function loadPlugin(path: string): Promise<HandlerPlugin> {
 async function importPlugin(path: string): Promise<HandlerPlugin> {
   let mod: { default?: unknown };
   try {
-    mod = await import(pathToFileURL(path).href);
+    mod = await importPluginModule(path);
   } catch (thrown) {
     throw new ReceiptcheckError(
       'E_HANDLER_LOAD',

@@ -86,7 +86,8 @@ export function scheduledCaseArbitrary(
       fc.tuple(moveArbitrary(fixture, options as MoveOptions), stepScheduleArbitrary(options)),
       {
         maxLength: options.stepsMax,
-        size: 'medium',
+        // 'max': every length up to stepsMax is reachable ('medium' stops at 100 whatever the bound).
+        size: 'max',
       },
     )
     .map((pairs) => resolveWithSchedule(fixture, pairs));

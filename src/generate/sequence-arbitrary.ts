@@ -26,7 +26,8 @@ export function sequenceArbitrary(
   return fc
     .array(moveArbitrary(fixture, options), {
       maxLength: options.stepsMax,
-      size: 'medium',
+      // 'max': every length up to stepsMax is reachable ('medium' stops at 100 whatever the bound).
+      size: 'max',
     })
     .map((moves) => resolveMoves(fixture, moves));
 }

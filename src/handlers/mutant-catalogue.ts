@@ -1,7 +1,7 @@
 /**
  * The mutant catalogue: every deliberately broken handler bundled with receiptcheck, the bug it
- * carries, the real-world class of bug it stands for, and the cheapest mode that kills it at
- * default settings. Plain data, so `receiptcheck mutants` can list and run it without loading
+ * carries, the real-world class of bug it stands for, and the cheapest deterministic mode that
+ * kills it at default settings (races: scheduled mode, never real-thread timing). Plain data, so `receiptcheck mutants` can list and run it without loading
  * any handler; `properties/mutants.test.ts` holds each entry to its plugin and to the registry.
  */
 
@@ -14,7 +14,7 @@ export interface MutantEntry {
   readonly bug: string;
   /** The kind of real-world mistake it stands for. */
   readonly realWorldClass: string;
-  /** The cheapest mode that kills it with default runs and seed. */
+  /** The cheapest deterministic mode that kills it with default runs and seed. */
   readonly mode: Mode;
 }
 
@@ -25,14 +25,14 @@ export const MUTANT_CATALOGUE: readonly MutantEntry[] = [
     bug: 'Reads access and the receipt before BEGIN IMMEDIATE, so two racing first attempts both miss the receipt.',
     realWorldClass:
       'Check-then-act race: the idempotency lookup (middleware, ORM read) outside the transaction that writes',
-    mode: 'concurrent',
+    mode: 'scheduled',
   },
   {
     name: 'deferred-transaction',
     bug: 'Uses a deferred BEGIN and lets SQLITE_BUSY escape, so the loser of a race fails with an unexpected error.',
     realWorldClass:
       'Lock taken too late: BEGIN without IMMEDIATE (a driver default), a read upgraded to a write under contention',
-    mode: 'concurrent',
+    mode: 'scheduled',
   },
   {
     name: 'receipt-after-commit',
@@ -114,7 +114,7 @@ export const MUTANT_CATALOGUE: readonly MutantEntry[] = [
     bug: 'Uses a deferred BEGIN and maps every database error to `error`, so the loser of a race reports an internal error.',
     realWorldClass:
       'Race loser surfacing a 500: lock or unique-violation errors not handled as the duplicate they are',
-    mode: 'concurrent',
+    mode: 'scheduled',
   },
   {
     name: 'busy-swallowed',

@@ -3,6 +3,7 @@
  * wrapped idempotency libraries. `--handler NAME` looks here before treating NAME as a path.
  */
 import { fileURLToPath } from 'node:url';
+import { siblingModuleUrl } from '../sibling-module-url.ts';
 
 /** What a bundled handler is for. */
 export type BundledKind = 'reference' | 'mutant' | 'library';
@@ -11,7 +12,7 @@ export type BundledKind = 'reference' | 'mutant' | 'library';
 export interface BundledHandler {
   readonly name: string;
   readonly kind: BundledKind;
-  /** Path relative to this folder. */
+  /** Its source file, relative to this folder; from the build it is loaded as `.js`. */
   readonly file: string;
 }
 
@@ -49,5 +50,5 @@ export const BUNDLED_HANDLERS: readonly BundledHandler[] = [
 /** The absolute path of a bundled handler, or undefined when `name` is not one. */
 export function bundledHandlerPath(name: string): string | undefined {
   const entry = BUNDLED_HANDLERS.find((h) => h.name === name);
-  return entry ? fileURLToPath(new URL(entry.file, import.meta.url)) : undefined;
+  return entry ? fileURLToPath(siblingModuleUrl(entry.file, import.meta.url)) : undefined;
 }

@@ -2,7 +2,11 @@
  * A soak run as text: what was issued, what the clients heard, what the check found. Pure; the
  * `soak` command prints it (or the result as JSON).
  */
+import { describeOutcome, sameOutcome } from '../model/outcome.ts';
+import type { Fixture } from '../model/world.ts';
 import type { SoakResult } from '../types/results.ts';
+import type { LinearizabilityFailure, PlacedOperation } from '../types/verdict.ts';
+import { describeEvent } from './describe-event.ts';
 import { explainFailure } from './explain-failure.ts';
 import { formatElapsed } from './format-summary.ts';
 
@@ -35,7 +39,35 @@ export function formatSoak(r: SoakResult, durationMs: number): string {
     for (const f of r.failures) {
       const e = explainFailure(f);
       lines.push(`  - ${e.rule ? `rule ${e.rule}: ` : ''}${e.text}`);
+      if (f.kind === 'linearizability') lines.push(...formatOrder(f, r.fixture));
     }
   }
   return lines.join('\n');
+}
+
+/**
+ * The part of the history that matters, one operation a line: the end of the longest order that
+ * fits, then the operations that could not come next, with what each got and what the contract
+ * gives there.
+ */
+function formatOrder(f: LinearizabilityFailure, fixture: Fixture): string[] {
+  if (f.verdict !== 'illegal') return [];
+  const total = f.prefixLength ?? f.longestPrefix.length;
+  const lines = [
+    `    the longest order that fits${total > f.longestPrefix.length ? `, its last ${f.longestPrefix.length} of ${total}` : ''}:`,
+    ...f.longestPrefix.map((op) => `      ${operationLine(op, fixture)}`),
+    '    could not come next:',
+  ];
+  for (const op of f.stuck) {
+    lines.push(`      ${operationLine(op, fixture)}`);
+    if (op.expected && op.observed && !sameOutcome(op.expected, op.observed))
+      lines.push(`        ✗ the contract gives ${describeOutcome(op.expected)} here`);
+  }
+  return lines;
+}
+
+function operationLine(op: PlacedOperation, fixture: Fixture): string {
+  const who = op.lane < 0 ? 'harness ' : `client ${op.lane + 1}`;
+  const got = op.observed ? ` → ${describeOutcome(op.observed)}` : '';
+  return `#${op.id} ${who}  ${describeEvent(op.event, fixture)}${got}`;
 }

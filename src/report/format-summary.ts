@@ -23,7 +23,7 @@ export function formatSummary(r: CheckResult, context: SummaryContext = {}): str
     ? `; shard ${r.shard.index}/${r.shard.count} runs with its own seed ${r.seed}, derived from it`
     : '';
   const lines = [
-    `receiptcheck: ${r.handlerName}${r.handler !== r.handlerName ? ` (${r.handler})` : ''} in ${r.mode} mode`,
+    `receiptcheck: ${r.handlerName}${r.handler !== r.handlerName ? ` (${r.handler})` : ''} in ${modesText(r)}`,
     `  seed      ${base} (set with --seed or ${SEED_ENV}${shard})`,
     `  runs      ${r.runs} of ${r.runsPlanned}, ${r.steps} steps, ${formatElapsed(r.elapsedMs)}`,
   ];
@@ -33,6 +33,8 @@ export function formatSummary(r: CheckResult, context: SummaryContext = {}): str
     );
   // In a failing run the few runs before the failure say little about coverage: list only what ran.
   lines.push(...formatCoverage(r.coverage, r.verdict === 'passed'));
+  if (r.steps === 0)
+    lines.push('  warning   no steps ran, so nothing was checked: raise --runs or --steps-max');
   lines.push(`  verdict   ${verdictLine(r)}`);
   if (context.savedPath) lines.push(`  saved     ${context.savedPath}`);
   return lines.join('\n');
@@ -59,10 +61,16 @@ function verdictLine(r: CheckResult): string {
   if (r.verdict === 'passed')
     return `PASSED: the handler held the contract on every run${r.timedOut ? ' that ran' : ''}`;
   const cx = r.counterexample;
-  return `FAILED: counterexample of ${cx?.steps.length ?? '?'} step(s) found at run ${cx?.runsToFailure ?? '?'}`;
+  const where = r.modes.length > 1 && cx ? ` of ${cx.mode} mode` : '';
+  return `FAILED: counterexample of ${cx?.steps.length ?? '?'} step(s) found at run ${cx?.runsToFailure ?? '?'}${where}`;
 }
 
 /** `850 ms` or `12.3 s`. */
 export function formatElapsed(ms: number): string {
   return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+/** `sequential mode`, or `sequential + scheduled modes` for a run that explored several. */
+function modesText(r: CheckResult): string {
+  return r.modes.length > 1 ? `${r.modes.join(' + ')} modes` : `${r.mode} mode`;
 }

@@ -22,6 +22,7 @@ export function toJsonReport(r: CheckResult, context: JsonReportContext = {}): o
     handler: r.handler,
     handlerName: r.handlerName,
     mode: r.mode,
+    modes: r.modes,
     seed: context.baseSeed ?? r.seed,
     ...(r.shard ? { shard: r.shard, shardSeed: r.seed } : {}),
     runs: r.runs,

@@ -17,7 +17,7 @@ export function runSuite(r: CheckResult, context: SummaryContext & RenderContext
     name: 'receiptcheck',
     properties: {
       handler: r.handler,
-      mode: r.mode,
+      mode: r.modes.join('+'),
       seed: context.baseSeed ?? r.seed,
       runs: r.runs,
       steps: r.steps,
@@ -26,7 +26,7 @@ export function runSuite(r: CheckResult, context: SummaryContext & RenderContext
     },
     cases: [
       {
-        name: `${r.handlerName} holds the retry-receipt contract (${r.mode})`,
+        name: `${r.handlerName} holds the retry-receipt contract (${r.modes.join(' + ')})`,
         classname: `receiptcheck.run.${r.handlerName}`,
         timeMs: r.elapsedMs,
         ...(cx

@@ -14,3 +14,15 @@ export const LANE_MODES = ['auto', 'inline', 'threads'] as const;
 
 /** One of `LANE_MODES`. */
 export type LaneMode = (typeof LANE_MODES)[number];
+
+/**
+ * What a check is asked to run: one mode, or `auto`, which explores every mode of `AUTO_MODES`
+ * in turn within the one budget, so a default run sees races without relying on thread timing.
+ */
+export type ModeChoice = Mode | 'auto';
+
+/** Every mode choice, for validation and help text. */
+export const MODE_CHOICES: readonly ModeChoice[] = ['auto', ...MODES];
+
+/** What `auto` explores, in order: the fast exact mode first, then the deterministic race finder. */
+export const AUTO_MODES: readonly Mode[] = ['sequential', 'scheduled'];

@@ -4,7 +4,7 @@
  * reports can name them; `resolveOptions` in `api/` is the one place that turns one into the other.
  */
 import type { Fixture } from '../model/world.ts';
-import type { LaneMode, Mode } from './mode.ts';
+import type { LaneMode, Mode, ModeChoice } from './mode.ts';
 
 /** The environment variable that sets the default seed. */
 export const SEED_ENV = 'RECEIPTCHECK_SEED';
@@ -22,8 +22,17 @@ export interface CheckOptions {
   seed?: number;
   /** Stop generating new sequences after this many seconds and report what ran. Default: none. */
   timeLimitSeconds?: number;
-  /** Execution mode. Default `sequential`. */
-  mode?: Mode;
+  /**
+   * The fewest runs that make a pass. A time limit that stops the check before this many runs
+   * leaves it incomplete (`E_TOO_FEW_RUNS`, exit 2), never passed. Default 0: any run count.
+   */
+  minRuns?: number;
+  /**
+   * Execution mode. Default `auto`: sequential mode, then scheduled mode, each with half the runs
+   * (and half the time limit), so the default run finds races deterministically. Concurrent mode
+   * (real threads) is the check that real locking agrees; ask for it by name.
+   */
+  mode?: ModeChoice;
   /** Worker threads for concurrent and scheduled modes. Default 4. */
   workers?: number;
   /**
@@ -58,7 +67,10 @@ export interface ResolvedOptions {
   readonly runs: number;
   readonly seed: number;
   readonly timeLimitSeconds: number | undefined;
-  readonly mode: Mode;
+  readonly minRuns: number;
+  readonly mode: ModeChoice;
+  /** The modes the check explores, in order (`auto`: `AUTO_MODES`; else the one mode). */
+  readonly modes: readonly Mode[];
   readonly workers: number;
   readonly lanes: LaneMode;
   readonly stepsMax: number;
@@ -90,3 +102,6 @@ export interface SoakOptions {
   /** Return the whole history (large). Default false. */
   readonly keepHistory?: boolean;
 }
+
+/** Resolved options for one mode: what a mode runner and `prepareRun` take. */
+export type OneModeOptions = ResolvedOptions & { readonly mode: Mode };

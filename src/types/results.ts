@@ -34,7 +34,10 @@ export interface CheckResult {
   readonly verdict: 'passed' | 'failed';
   readonly handler: string;
   readonly handlerName: string;
+  /** The mode that found the counterexample, else the last one explored. */
   readonly mode: Mode;
+  /** Every mode explored, in order (mode `auto`: sequential, then scheduled). */
+  readonly modes: readonly Mode[];
   readonly seed: number;
   readonly shard: ResolvedOptions['shard'];
   readonly runs: number;
@@ -84,6 +87,8 @@ export interface SoakResult {
   readonly handlerName: string;
   readonly clients: number;
   readonly seed: number;
+  /** The world the history started from (principals name the clients' calls in reports). */
+  readonly fixture: Fixture;
   readonly counts: SoakCounts;
   /** Time spent issuing operations (drain included), and checking, in ms. */
   readonly issueMs: number;

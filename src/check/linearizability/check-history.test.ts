@@ -4,13 +4,20 @@
  * that shares no code with the search.
  */
 import { describe, expect, it } from 'vitest';
+import {
+  call,
+  conflict,
+  fresh,
+  replayed,
+  request,
+  world,
+} from '../../../testing/linearizability/fixture-builders.ts';
+import { FIXTURE_PAIRS } from '../../../testing/linearizability/fixture-pairs.ts';
 import type { History } from '../../model/history.ts';
 import { outcome } from '../../model/outcome.ts';
 import { initialState } from '../../model/state.ts';
 import { DEFAULT_FIXTURE } from '../../model/world.ts';
 import { checkHistory } from './check-history.ts';
-import { call, conflict, fresh, replayed, request, world } from './fixture-builders.ts';
-import { FIXTURE_PAIRS } from './fixture-pairs.ts';
 import { syntheticHistory } from './synthetic-history.ts';
 import { witnessProblem } from './witness.ts';
 

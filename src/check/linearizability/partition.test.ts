@@ -3,13 +3,13 @@
  * parts back together. Every "apart" case is shown beside the event that joins it.
  */
 import { describe, expect, it } from 'vitest';
+import { call, fresh, request, world } from '../../../testing/linearizability/fixture-builders.ts';
 import type { Event } from '../../model/events.ts';
 import type { History, HistoryEntry } from '../../model/history.ts';
 import { initialState } from '../../model/state.ts';
 import { sameState } from '../../model/state-key.ts';
 import { run } from '../../model/step.ts';
 import { DEFAULT_FIXTURE } from '../../model/world.ts';
-import { call, fresh, request, world } from './fixture-builders.ts';
 import { mergeOrders } from './merge-orders.ts';
 import { mergeStates } from './merge-states.ts';
 import { partitionHistory } from './partition.ts';

@@ -82,7 +82,8 @@ export function registerBench(program: Command, ctx: CliContext): void {
   checker      seconds to check a synthetic linearizable history from 8 clients
   memory       the process's maxRSS (worker threads included) and peak heap
 
-Targets (issue 6) are printed with a ✓ or ✗; the command exits 0 either way.
+Targets (the speed and memory goals in the README's Performance section) are printed with a ✓ or
+✗; the command exits 0 either way.
 
 Examples:
   receiptcheck bench --quick                  under a minute

@@ -11,6 +11,8 @@ import {
   killTargets,
   type Measured,
   measureKill,
+  type ThreadKill,
+  threadKills,
 } from '../../api/mutant-kills.ts';
 import { MUTANT_CATALOGUE, UNCATALOGUED_BUGS } from '../../handlers/mutant-catalogue.ts';
 import { BUNDLED_HANDLERS } from '../../handlers/registry.ts';
@@ -38,6 +40,7 @@ interface MutantsFlags {
   workers?: number;
   mode?: Mode;
   scenarios: boolean;
+  threads: boolean;
   json?: boolean;
   junit?: string;
   out?: string;
@@ -71,6 +74,10 @@ export function registerMutants(program: Command, ctx: CliContext): void {
       parseMode,
     )
     .option('--no-scenarios', "skip the column that runs the article's 12 scenarios alone")
+    .option(
+      '--no-threads',
+      'skip the information-only check of the race mutants on real threads (concurrent mode)',
+    )
     .option('--json', 'print exactly one JSON object on stdout')
     .option('--junit <file>', 'also write JUnit XML, one testcase per handler')
     .option('--out <dir>', "also save each mutant's counterexample file here")
@@ -81,8 +88,10 @@ export function registerMutants(program: Command, ctx: CliContext): void {
         `Exit codes for mutants: 0 when every mutant is killed and the reference holds, 1 when a
 mutant survives or the reference fails (e.g. "mutants --runs 1" lets most survive).
 
-Each mutant runs in the mode its catalogue entry names; the reference runs in each of those
-modes. Any bundled name also works with "receiptcheck run --handler NAME".
+Each mutant runs in the mode its catalogue entry names (race mutants: scheduled mode, which
+decides every interleaving itself); the reference runs in each of those modes. The race mutants
+are then also run on real threads (concurrent mode) and reported for information: timing decides
+whether real threads overlap, so that never sets the exit code (--no-threads skips it). Any bundled name also works with "receiptcheck run --handler NAME".
 
 Examples:
   receiptcheck mutants --list
@@ -111,6 +120,11 @@ Examples:
         measured.push(await measureKill(target, options, scenarios));
       }
       ctx.io.progressStream?.write('\r\x1b[K');
+      const races = MUTANT_CATALOGUE.some((m) => m.mode === 'scheduled');
+      const threads =
+        flags.threads && races && (!flags.mode || flags.mode === 'scheduled')
+          ? await threadKills(options)
+          : [];
       const results: KillResult[] = measured.map((m) => m.result);
       const saved = new Map<string, string>();
       if (flags.out)
@@ -123,12 +137,29 @@ Examples:
       const matrix = renderKillMatrix(results);
       if (flags.json) {
         ctx.io.stdout(
-          `${encodeJson({ verdict: summary.verdict === 'ok' ? 'passed' : 'failed', seed, summary, rows: killMatrixRows(results), results, files: Object.fromEntries(saved) })}\n`,
+          `${encodeJson({ verdict: summary.verdict === 'ok' ? 'passed' : 'failed', seed, summary, rows: killMatrixRows(results), results, threads, files: Object.fromEntries(saved) })}\n`,
         );
-        ctx.io.stderr(`${matrix}\n`);
-      } else ctx.io.stdout(`${matrix}\n\nseed ${seed} (set with --seed or RECEIPTCHECK_SEED)\n`);
+        ctx.io.stderr(`${matrix}\n${formatThreadKills(threads)}`);
+      } else
+        ctx.io.stdout(
+          `${matrix}\n${formatThreadKills(threads)}\nseed ${seed} (set with --seed or RECEIPTCHECK_SEED)\n`,
+        );
       ctx.exitCode = summary.verdict === 'ok' ? EXIT.ok : EXIT.failed;
     });
+}
+
+/** The real-thread lines: what timing gave this time, never part of the verdict. */
+function formatThreadKills(threads: readonly ThreadKill[]): string {
+  if (threads.length === 0) return '';
+  const lines = [
+    '',
+    'Race mutants on real threads (concurrent mode; information only, timing decides it):',
+  ];
+  for (const t of threads)
+    lines.push(
+      `  ${t.name.padEnd(22)} ${t.killed ? `killed at run ${t.runsToKill}` : `not seen in ${t.runs} runs`} (${Math.round(t.ms)} ms)`,
+    );
+  return `${lines.join('\n')}\n`;
 }
 
 function formatCatalogue(): string {

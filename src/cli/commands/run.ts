@@ -7,15 +7,16 @@ import type { Command } from 'commander';
 import { checkHandler } from '../../api/check-handler.ts';
 import { DEFAULT_OUT_DIR, saveCounterexample } from '../../api/counterexample-store.ts';
 import { resolveOptions } from '../../api/options.ts';
+import { isReceiptcheckError, messageOf } from '../../errors.ts';
 import { BUNDLED_HANDLERS } from '../../handlers/registry.ts';
 import { encodeJson } from '../../report/encode.ts';
 import { formatCounterexample } from '../../report/format-counterexample.ts';
-import { formatJunit } from '../../report/format-junit.ts';
+import { formatJunit, type JunitSuite } from '../../report/format-junit.ts';
 import { formatSummary } from '../../report/format-summary.ts';
 import { toJsonReport } from '../../report/json-report.ts';
 import { runSuite } from '../../report/run-suite.ts';
 import type { LaneMode, Mode } from '../../types/mode.ts';
-import type { CheckOptions } from '../../types/options.ts';
+import type { CheckOptions, ResolvedOptions } from '../../types/options.ts';
 import type { CliContext } from '../cli-context.ts';
 import { DEFAULTS, ENV_HELP, helpBlocks, MODES_TEXT, OUT_HELP } from '../command-help.ts';
 import { EXIT } from '../exit-codes.ts';
@@ -28,6 +29,7 @@ interface RunFlags {
   runs?: number;
   seed?: number;
   timeLimit?: number;
+  minRuns?: number;
   mode?: Mode;
   workers?: number;
   lanes?: LaneMode;
@@ -59,6 +61,11 @@ export function registerRun(program: Command, ctx: CliContext): void {
       '--time-limit <seconds>',
       'stop generating after this long and report what ran (default: none)',
       parseNumber,
+    )
+    .option(
+      '--min-runs <n>',
+      'with --time-limit: fewer runs than this is incomplete (exit 2), never a pass (default: 0)',
+      parseInteger,
     )
     .option('--mode <mode>', `${MODES_TEXT} (default: ${DEFAULTS.mode})`, parseMode)
     .option(
@@ -119,6 +126,7 @@ async function run(flags: RunFlags, ctx: CliContext): Promise<typeof EXIT.ok | t
     ...(flags.runs !== undefined ? { runs: flags.runs } : {}),
     ...(flags.seed !== undefined ? { seed: flags.seed } : {}),
     ...(flags.timeLimit !== undefined ? { timeLimitSeconds: flags.timeLimit } : {}),
+    ...(flags.minRuns !== undefined ? { minRuns: flags.minRuns } : {}),
     ...(flags.mode !== undefined ? { mode: flags.mode } : {}),
     ...(flags.workers !== undefined ? { workers: flags.workers } : {}),
     ...(flags.lanes !== undefined ? { lanes: flags.lanes } : {}),
@@ -132,6 +140,11 @@ async function run(flags: RunFlags, ctx: CliContext): Promise<typeof EXIT.ok | t
   let result: Awaited<ReturnType<typeof checkHandler>>;
   try {
     result = await checkHandler({ ...options, onProgress: progress.onProgress });
+  } catch (thrown) {
+    // CI reads the JUnit file: a check that could not finish says why there, not only on stderr.
+    if (flags.junit)
+      writeTextFile(flags.junit, formatJunit(errorSuite(resolved, thrown)), '--junit');
+    throw thrown;
   } finally {
     progress.stop();
   }
@@ -149,6 +162,24 @@ async function run(flags: RunFlags, ctx: CliContext): Promise<typeof EXIT.ok | t
     ctx.io.stderr(text);
   } else ctx.io.stdout(text);
   return result.verdict === 'passed' ? EXIT.ok : EXIT.failed;
+}
+
+/** A JUnit suite with one errored case: the check stopped with an error before a verdict. */
+function errorSuite(o: ResolvedOptions, thrown: unknown): JunitSuite {
+  const code = isReceiptcheckError(thrown) ? thrown.code : 'E_INTERNAL';
+  const message = `${code}: ${messageOf(thrown)}`;
+  return {
+    name: 'receiptcheck',
+    properties: { handler: o.handler, mode: o.modes.join('+'), seed: o.seed },
+    cases: [
+      {
+        name: `${o.handler} holds the retry-receipt contract (${o.modes.join(' + ')})`,
+        classname: 'receiptcheck.run',
+        timeMs: 0,
+        error: { message, text: thrown instanceof Error ? (thrown.stack ?? message) : message },
+      },
+    ],
+  };
 }
 
 /** `reference, 15 mutants (see "receiptcheck mutants --list"), libraries: …`, from the registry. */

@@ -5,7 +5,9 @@
  * two soaks differ. Exit 0 when it held, 1 when it failed or the check could not decide in time.
  */
 
+import { join } from 'node:path';
 import type { Command } from 'commander';
+import { DEFAULT_OUT_DIR } from '../../api/counterexample-store.ts';
 import { soak } from '../../api/soak.ts';
 import { encodeJson } from '../../report/encode.ts';
 import { formatSoak } from '../../report/format-soak.ts';
@@ -14,6 +16,15 @@ import type { CliContext } from '../cli-context.ts';
 import { DEFAULTS, helpBlocks } from '../command-help.ts';
 import { EXIT } from '../exit-codes.ts';
 import { parseInteger, parseNumber } from '../parse-flags.ts';
+import { writeTextFile } from '../write-text-file.ts';
+
+/** The format tag of a saved soak history: the result, the fixture and every operation. */
+const SOAK_HISTORY_FORMAT = 'receiptcheck-soak-history/1';
+
+/** A handler name as a file-name part. */
+function slug(name: string): string {
+  return name.replace(/[^A-Za-z0-9_-]+/g, '-');
+}
 
 interface SoakFlags {
   handler?: string;
@@ -25,6 +36,7 @@ interface SoakFlags {
   callTimeoutMs?: number;
   checkTimeLimit?: number;
   json?: boolean;
+  out?: string;
   verbose?: boolean;
 }
 
@@ -57,6 +69,10 @@ export function registerSoak(program: Command, ctx: CliContext): void {
       parseNumber,
     )
     .option('--json', 'print exactly one JSON object on stdout (the summary goes to stderr)')
+    .option(
+      '--out <dir>',
+      `where a failing soak writes its whole history as JSON (default: ./${DEFAULT_OUT_DIR})`,
+    )
     .option('--verbose', 'print stacks with errors')
     .addHelpText(
       'after',
@@ -80,8 +96,20 @@ export function registerSoak(program: Command, ctx: CliContext): void {
       };
       ctx.io.progressStream?.write(`soaking for ${flags.duration} s, then checking…\n`);
       // Bad options, a plugin that cannot load or a hung call throw a coded error: exit 2.
-      const result = await soak(options);
-      const text = formatSoak(result, options.durationMs ?? 0);
+      const { history, ...result } = await soak({ ...options, keepHistory: true });
+      let text = formatSoak(result, options.durationMs ?? 0);
+      if (result.verdict !== 'passed' && history) {
+        const file = join(
+          flags.out ?? DEFAULT_OUT_DIR,
+          `soak-${slug(result.handlerName)}-seed${result.seed}.json`,
+        );
+        writeTextFile(
+          file,
+          `${encodeJson({ format: SOAK_HISTORY_FORMAT, ...result, history })}\n`,
+          '--out',
+        );
+        text += `\n\nThe whole history (${history.length} operations, by id as in the lines above) is in ${file}`;
+      }
       if (flags.json) {
         ctx.io.stdout(`${encodeJson(result)}\n`);
         ctx.io.stderr(`${text}\n`);

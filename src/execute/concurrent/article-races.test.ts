@@ -1,7 +1,9 @@
 /**
  * The article's two concurrent cases, run for real on separate workers and connections against
- * the reference handler, with the outcomes checked directly (not only through the checker); and
- * the same case against `check-then-act`, which must be caught when the calls overlap.
+ * the reference handler, with the outcomes checked directly (not only through the checker).
+ * Whatever the threads' timing, a correct handler must give these outcomes, so nothing here
+ * depends on how often the calls really overlap; catching race bugs is the scheduler's job
+ * (properties/race-mutants.test.ts), where no timing decides anything.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, runnerFor, together } from '../../../testing/concurrent-runners.ts';
@@ -10,8 +12,6 @@ import type { Observed } from '../../model/outcome.ts';
 import type { ConcurrentDetail } from '../../types/execution.ts';
 
 const TRIES = 12;
-/** Further tries while no pair has overlapped yet: a loaded machine can delay one lane for a while. */
-const OVERLAP_TRIES_MAX = 100;
 
 describe('concurrent mode on the reference handler', () => {
   let runner: JudgedRunner;
@@ -21,8 +21,7 @@ describe('concurrent mode on the reference handler', () => {
   afterAll(() => runner.close());
 
   it('identical duplicates released together: one fresh result and one replay of it', async () => {
-    let overlapped = 0;
-    for (let i = 0; i < TRIES || (overlapped === 0 && i < OVERLAP_TRIES_MAX); i++) {
+    for (let i = 0; i < TRIES; i++) {
       const run = await runner.execute([together(call('r1', 1, 30), call('r1', 1, 30))]);
       const outcomes = run.trace.observations.map((o) => o.observed);
       const result = { id: 1, intervalMinutes: 30, version: 2 };
@@ -35,10 +34,7 @@ describe('concurrent mode on the reference handler', () => {
       });
       expect(run.trace.snapshot.receipts).toHaveLength(1);
       expect(run.verdict).toEqual({ verdict: 'ok' });
-      if (overlap(run.detail as ConcurrentDetail)) overlapped++;
     }
-    // The barrier must make the calls overlap in time, at least sometimes, even on a busy machine.
-    expect(overlapped).toBeGreaterThan(0);
   });
 
   it('mismatched duplicates released together: one winner and one keyReuse', async () => {
@@ -86,39 +82,3 @@ describe('concurrent mode on the reference handler', () => {
     expect(run.verdict).toEqual({ verdict: 'ok' });
   });
 });
-
-describe('concurrent mode on check-then-act', () => {
-  it('catches the loser that conflicts where the contract demands a replay', async () => {
-    const runner = await runnerFor('check-then-act');
-    try {
-      let caught: ConcurrentDetail | undefined;
-      let failure: unknown;
-      for (let i = 0; i < 300 && !failure; i++) {
-        const run = await runner.execute([together(call('r1', 1, 30), call('r1', 1, 30))]);
-        if (run.verdict.verdict === 'failed') {
-          failure = run.verdict.failures[0];
-          caught = run.detail as ConcurrentDetail;
-        }
-      }
-      expect(caught).toBeDefined();
-      expect(failure).toMatchObject({
-        kind: 'linearizability',
-        verdict: 'illegal',
-        stuck: [
-          {
-            observed: { kind: 'refused', reason: 'conflict' },
-            expected: { kind: 'ok', replayed: true },
-          },
-        ],
-      });
-    } finally {
-      await runner.close();
-    }
-  });
-});
-
-function overlap(detail: ConcurrentDetail): boolean {
-  const [a, b] = detail.history;
-  if (!a || !b || a.completedAt === undefined || b.completedAt === undefined) return false;
-  return Math.max(a.invokedAt, b.invokedAt) < Math.min(a.completedAt, b.completedAt);
-}

@@ -12,6 +12,7 @@
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import { messageOf } from '../../errors.ts';
+import { siblingModuleUrl } from '../../sibling-module-url.ts';
 import { onInterrupt, throwIfInterrupted } from '../interrupt.ts';
 import { createGate } from './gate.ts';
 import type { ConcurrentWorkerData, GateRef, WorkerReply, WorkerTask } from './protocol.ts';
@@ -52,7 +53,7 @@ export function liveWorkerThreads(): number {
 /** Starts a pool of `size` workers. */
 export function createWorkerPool(size: number): WorkerPool {
   const workerData: ConcurrentWorkerData = {
-    tsEntry: new URL('../workers/concurrent-worker.ts', import.meta.url).href,
+    tsEntry: siblingModuleUrl('../workers/concurrent-worker.ts', import.meta.url).href,
   };
   const piscina = new Piscina<WorkerTask, WorkerReply>({
     filename: fileURLToPath(new URL('../workers/ts-worker-entry.mjs', import.meta.url)),

@@ -19,7 +19,7 @@ import nodeIdempotency from './node-idempotency.ts';
 import powertools from './powertools.ts';
 
 const undeclared = (name: string) =>
-  fileURLToPath(new URL(`./undeclared/${name}.ts`, import.meta.url));
+  fileURLToPath(new URL(`./fixtures/undeclared/${name}.ts`, import.meta.url));
 
 const LIBRARIES: [string, HandlerPlugin][] = [
   ['powertools', powertools],

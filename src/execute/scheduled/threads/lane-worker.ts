@@ -11,6 +11,7 @@ import {
   Worker,
 } from 'node:worker_threads';
 import { ReceiptcheckError } from '../../../errors.ts';
+import { siblingModuleUrl } from '../../../sibling-module-url.ts';
 import type { Lane } from '../lanes.ts';
 import {
   type CommandBody,
@@ -29,7 +30,7 @@ import {
  */
 const SPIN_MS = 0.4;
 const ENTRY = fileURLToPath(new URL('../../workers/ts-worker-entry.mjs', import.meta.url));
-const MODULE = new URL('./scheduled-worker.ts', import.meta.url).href;
+const MODULE = siblingModuleUrl('./scheduled-worker.ts', import.meta.url).href;
 
 /** What every worker of one coordinator shares. */
 export interface SharedMemory {

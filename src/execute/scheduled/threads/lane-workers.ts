@@ -8,6 +8,12 @@
  * same handler in this process (`borrowLaneWorkers`/`returnLaneWorkers`): idle, they hold nothing
  * open (their connection is to a database already removed, and they do not keep the process
  * alive), and they are terminated after `IDLE_KEEP_MS` if nobody borrows them.
+ *
+ * Why not concurrent mode's piscina pool (`concurrent/worker-pool.ts`): a pool hands a task to
+ * whichever worker is free and answers asynchronously, while a lane is one worker bound to one
+ * connection for a whole step, parked on shared memory at every statement and granted
+ * synchronously by a coordinator that never yields to its event loop mid-step. The two
+ * protocols (`concurrent/protocol.ts`, `scheduled/protocol.ts`) differ because the hand-offs do.
  */
 
 import { throwIfInterrupted } from '../../interrupt.ts';

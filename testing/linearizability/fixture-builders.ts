@@ -3,10 +3,10 @@
  * a timeline: who called what, when, and what they saw. Principals: 0 is alice in team-a, 1 is
  * bob in team-a, 2 is alice in team-b; automations 1 and 2 live in team-a, 20 in team-b.
  */
-import type { CallRequest, Delivery, WorldEvent } from '../../model/events.ts';
-import type { HistoryEntry } from '../../model/history.ts';
-import { type Observed, outcome } from '../../model/outcome.ts';
-import { STORE_FAILURE_MESSAGE } from '../../model/step.ts';
+import type { CallRequest, Delivery, WorldEvent } from '../../src/model/events.ts';
+import type { HistoryEntry } from '../../src/model/history.ts';
+import { type Observed, outcome } from '../../src/model/outcome.ts';
+import { STORE_FAILURE_MESSAGE } from '../../src/model/step.ts';
 
 /** `[invokedAt, completedAt]`; a missing completion means it never came back. */
 export type Interval = readonly [number, number?];

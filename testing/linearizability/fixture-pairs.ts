@@ -3,7 +3,7 @@
  * differs in one outcome or one interval, and the bad one names the entry that must be reported
  * stuck. Over `DEFAULT_FIXTURE` (see `fixture-builders.ts`).
  */
-import type { History } from '../../model/history.ts';
+import type { History } from '../../src/model/history.ts';
 import {
   call,
   conflict,

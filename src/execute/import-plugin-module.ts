@@ -1,0 +1,31 @@
+/**
+ * Imports a handler plugin's module. When this thread cannot load TypeScript itself (receiptcheck
+ * used from its build by a plain Node program, or a worker thread of one), a `.ts` plugin is
+ * imported through tsx's `tsImport`, so users need no loader and no build step for their plugin.
+ * Where a loader is already registered (the CLI, vitest, tsx) the plain import just works.
+ */
+import { pathToFileURL } from 'node:url';
+
+/**
+ * Node's refusals of a TypeScript file: no loader at all (Node 20), and type stripping that
+ * cannot handle the file (newer Nodes strip types natively, but not enums, not in node_modules).
+ */
+const NEEDS_A_LOADER = new Set([
+  'ERR_UNKNOWN_FILE_EXTENSION',
+  'ERR_UNSUPPORTED_TYPESCRIPT_SYNTAX',
+  'ERR_UNSUPPORTED_NODE_MODULES_TYPE_STRIPPING',
+]);
+
+/** Imports the module at absolute `path`; throws what the import threw. */
+export async function importPluginModule(path: string): Promise<{ default?: unknown }> {
+  const url = pathToFileURL(path).href;
+  try {
+    return await import(url);
+  } catch (thrown) {
+    const code = (thrown as { code?: unknown } | null)?.code;
+    if (typeof code !== 'string' || !NEEDS_A_LOADER.has(code)) throw thrown;
+    // Loaded only when needed: tsx costs time and memory in every thread that loads it.
+    const { tsImport } = await import('tsx/esm/api');
+    return (await tsImport(url, import.meta.url)) as { default?: unknown };
+  }
+}

@@ -1,0 +1,223 @@
+/**
+ * The package as a user gets it: `npm pack` (which builds dist/ first), installed from the tarball
+ * into a fresh project that has no TypeScript tooling and registers no loader, then used the way
+ * the README's Installing section and recipes say: the command, a plain `.mjs` program, node:test
+ * and vitest, each on a TypeScript plugin that imports receiptcheck by name. Slow (npm builds
+ * better-sqlite3 from source), so the install happens once; every check is a verdict or an exit
+ * code on correct handlers, never a timing.
+ */
+import { type SpawnSyncReturns, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
+const INSTALL_MS = 6 * 60_000;
+
+/** The README's command that lets better-sqlite3's install step run under npm 11. */
+const ALLOW_SCRIPTS = 'npm pkg set allowScripts.better-sqlite3=true --json';
+
+/**
+ * A user's plugin: TypeScript (type annotations and all), importing receiptcheck by name. It wraps
+ * the bundled reference, reached by path since it is not public API, so it keeps the contract.
+ */
+const MY_HANDLER = `// my-handler.ts
+import {
+  type CallRequest,
+  type Connection,
+  defineHandler,
+  type HandlerPlugin,
+  type Outcome,
+  type Principal,
+} from 'receiptcheck';
+import reference from './node_modules/receiptcheck/dist/handlers/reference.js';
+
+const inner: HandlerPlugin = reference;
+
+export default defineHandler({
+  ...inner,
+  name: 'my-handler',
+  call(db: Connection, principal: Principal, request: CallRequest): Outcome | Promise<Outcome> {
+    return inner.call(db, principal, request);
+  },
+});
+`;
+
+/** A plain Node program: the plugin in this thread, then in concurrent and scheduled workers. */
+const CHECK_MJS = `import { checkHandler } from 'receiptcheck';
+
+const handler = './my-handler.ts';
+// Limits far above any call's time: the verdict must not depend on how loaded the machine is.
+const threads = { runs: 20, workers: 2, callTimeoutMs: 60_000 };
+const verdicts = {
+  sequential: (await checkHandler({ handler, mode: 'sequential', runs: 20 })).verdict,
+  concurrent: (await checkHandler({ handler, ...threads, mode: 'concurrent' })).verdict,
+  scheduled: (await checkHandler({ handler, ...threads, mode: 'scheduled', lanes: 'threads' })).verdict,
+};
+console.log(JSON.stringify(verdicts));
+`;
+
+/** A code block of the README that starts with a `// <name>` line: a file users are told to copy. */
+function readmeFile(name: string): string {
+  for (const match of README.matchAll(/```(?:js|ts)\n(\/\/ (\S+)\n[\s\S]*?)```/g)) {
+    if (match[2] === name) return match[1] as string;
+  }
+  throw new Error(`README.md has no code block starting with "// ${name}"`);
+}
+
+/** This environment as a user's shell would have it: nothing from npm test, vitest or a loader. */
+function userEnv(): NodeJS.ProcessEnv {
+  return Object.fromEntries(
+    Object.entries(process.env).filter(
+      ([key]) => !/^(npm_|VITEST|NODE_OPTIONS$|NODE_ENV$)/i.test(key),
+    ),
+  );
+}
+
+function run(cwd: string, command: string, args: string[]): SpawnSyncReturns<string> {
+  return spawnSync(command, args, {
+    cwd,
+    encoding: 'utf8',
+    env: userEnv(),
+    maxBuffer: 64 * 1024 * 1024,
+    timeout: INSTALL_MS,
+  });
+}
+
+/** Runs a command that must succeed; throws with its output when it does not. */
+function must(cwd: string, command: string, args: string[]): string {
+  const r = run(cwd, command, args);
+  if (r.status !== 0) {
+    throw new Error(
+      `${command} ${args.join(' ')} exited ${r.status ?? r.signal}:\n${r.stdout}\n${r.stderr}`,
+    );
+  }
+  return r.stdout;
+}
+
+/** Exit code plus output, for a readable failure. */
+function outcomeOf(r: SpawnSyncReturns<string>): string {
+  return `exit ${r.status ?? r.signal}\n${r.stdout}\n${r.stderr}`;
+}
+
+describe('the packed package, installed in a fresh project', () => {
+  let temp = '';
+  let tarball = '';
+  let project = '';
+
+  beforeAll(() => {
+    temp = mkdtempSync(join(tmpdir(), 'receiptcheck-pack-'));
+    must(ROOT, 'npm', ['pack', '--pack-destination', temp]);
+    const name = readdirSync(temp).find((f) => f.endsWith('.tgz'));
+    if (!name) throw new Error(`npm pack wrote no tarball into ${temp}`);
+    tarball = join(temp, name);
+
+    project = join(temp, 'project');
+    mkdirSync(project);
+    writeFileSync(
+      join(project, 'package.json'),
+      `${JSON.stringify({ name: 'fresh', private: true, type: 'module' }, null, 2)}\n`,
+    );
+    must(project, 'npm', ALLOW_SCRIPTS.split(' ').slice(1));
+    // vitest only for its recipe: it registers no loader in the plain `node` processes the other
+    // checks start. Same version as ours, so npm's cache usually has it.
+    const vitest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).devDependencies
+      .vitest as string;
+    must(project, 'npm', [
+      'install',
+      tarball,
+      `vitest@${vitest}`,
+      '--prefer-offline',
+      '--no-audit',
+      '--no-fund',
+    ]);
+    writeFileSync(join(project, 'my-handler.ts'), MY_HANDLER);
+  }, INSTALL_MS);
+
+  afterAll(() => {
+    if (temp) rmSync(temp, { recursive: true, force: true });
+  });
+
+  it('ships the build, the bin, the scenarios the mutants command reads and the docs; no tests or fixtures', () => {
+    const entries = must(temp, 'tar', ['-tzf', tarball]).trim().split('\n');
+    expect(entries.filter((e) => /\.test\./.test(e))).toEqual([]);
+    expect(entries.filter((e) => /\/fixtures\//.test(e))).toEqual([]);
+    const outside = entries.filter(
+      (e) =>
+        !/^package\/(dist\/|bin\/|scenarios\/article\/[^/]+\.json$|docs\/|README\.md$|package\.json$)/.test(
+          e,
+        ),
+    );
+    expect(outside).toEqual([]);
+    for (const file of [
+      'dist/index.js',
+      'dist/index.d.ts',
+      'dist/handlers/reference.js',
+      'dist/execute/workers/ts-worker-entry.mjs',
+      'bin/receiptcheck.js',
+    ]) {
+      expect(entries).toContain(`package/${file}`);
+    }
+  });
+
+  it('the README tells users the command that lets better-sqlite3 build', () => {
+    expect(README).toContain(ALLOW_SCRIPTS);
+  });
+
+  it('`npx receiptcheck run` checks the bundled reference and exits 0', () => {
+    const r = run(project, 'npx', ['--no', 'receiptcheck', 'run']);
+    expect(r.status, outcomeOf(r)).toBe(0);
+    expect(r.stdout).toContain('PASSED');
+  });
+
+  it('`npx receiptcheck run --handler ./my-handler.ts` loads the TypeScript plugin', () => {
+    const r = run(project, 'npx', ['--no', 'receiptcheck', 'run', '--handler', './my-handler.ts']);
+    expect(r.status, outcomeOf(r)).toBe(0);
+    expect(r.stdout).toContain('my-handler');
+  });
+
+  it('a plain .mjs program checks the TypeScript plugin, in this thread and in worker threads', () => {
+    writeFileSync(join(project, 'check.mjs'), CHECK_MJS);
+    const r = run(project, process.execPath, ['check.mjs']);
+    expect(r.status, outcomeOf(r)).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({
+      sequential: 'passed',
+      concurrent: 'passed',
+      scheduled: 'passed',
+    });
+  });
+
+  it("the README's node:test recipe passes under plain `node --test`", () => {
+    writeFileSync(join(project, 'my-handler.test.mjs'), readmeFile('my-handler.test.mjs'));
+    const r = run(project, process.execPath, ['--test', 'my-handler.test.mjs']);
+    expect(r.status, outcomeOf(r)).toBe(0);
+  });
+
+  it("the README's vitest recipe passes", () => {
+    writeFileSync(join(project, 'my-handler.test.ts'), readmeFile('my-handler.test.ts'));
+    const r = run(project, 'npx', ['--no', 'vitest', 'run', 'my-handler.test.ts']);
+    expect(r.status, outcomeOf(r)).toBe(0);
+  });
+
+  it("the published types compile in the user's project without allowImportingTsExtensions", () => {
+    // The user's compiler, played by ours; skipLibCheck off so receiptcheck's .d.ts are checked.
+    const config = {
+      compilerOptions: {
+        module: 'NodeNext',
+        moduleResolution: 'NodeNext',
+        target: 'ES2022',
+        strict: true,
+        noEmit: true,
+        skipLibCheck: false,
+      },
+      files: ['my-handler.ts'],
+    };
+    writeFileSync(join(project, 'tsconfig.json'), JSON.stringify(config));
+    const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+    const r = run(project, process.execPath, [tsc, '-p', '.']);
+    expect(r.status, outcomeOf(r)).toBe(0);
+  });
+});
