@@ -61,7 +61,7 @@ export async function checkHandler(options: CheckOptions = {}): Promise<CheckRes
 
 /** One mode's check: generate → execute → check, then shrink the first failure. */
 async function checkInMode(o: OneModeOptions): Promise<CheckResult> {
-  const { plugin, runner, hang, fixture } = await prepareRun(o);
+  const { plugin, runner, fixture } = await prepareRun(o);
   let fatal: unknown;
   const started = performance.now();
   const coverage = emptyCoverage();
@@ -82,7 +82,6 @@ async function checkInMode(o: OneModeOptions): Promise<CheckResult> {
       // A mode may draw more than the steps (scheduled mode: a schedule), shrunk with them.
       runner.caseArbitrary(sequenceOptions),
       async ({ steps: sequence, replay }) => {
-        fatal ??= hang();
         if (fatal) return true;
         let run: JudgedRun;
         try {
@@ -127,7 +126,6 @@ async function checkInMode(o: OneModeOptions): Promise<CheckResult> {
         stopped,
         `in ${o.mode} mode after ${runs} of ${runsPlanned} runs${lastFailed ? ', while shrinking a counterexample' : ''}`,
       );
-    fatal ??= hang();
     if (fatal) throw fatal;
     if (details.failed && details.errorInstance && !lastFailed) throw details.errorInstance;
     const base = {

@@ -1,13 +1,12 @@
 /**
  * The one place a plugin is made ready to run, for every entry point (`checkHandler`, `runCase`
  * for replays and scenarios, `soak`, and through them bench and mutants): resolve and load it,
- * attach its declared policy to the fixture, limit calls in this thread by the call timeout, and
- * open the mode's runner with the judge behind it.
+ * attach its declared policy to the fixture, and open the mode's runner with the judge behind it.
+ * (Every mode limits calls by the call budget itself: a hang is a run's finding, judged like any.)
  */
 import { createRunner } from '../execute/create-runner.ts';
 import { onInterrupt, throwIfInterrupted } from '../execute/interrupt.ts';
 import { loadPlugin, resolveHandlerPath } from '../execute/load-plugin.ts';
-import { withCallTimeout } from '../execute/sequential-call-timeout.ts';
 import type { HandlerPlugin } from '../handlers/plugin.ts';
 import { type PolicyDeclaration, resolvePolicy } from '../model/policy.ts';
 import type { FixtureWithPolicy } from '../model/state.ts';
@@ -26,8 +25,6 @@ export interface PreparedPlugin {
 /** A prepared plugin with its runner open. */
 export interface PreparedRun extends PreparedPlugin {
   readonly runner: JudgedRunner;
-  /** The first call that outlived the call timeout in this thread, if one did. */
-  hang(): Error | undefined;
 }
 
 /** Resolves `handler` (from `cwd`), loads it, and attaches its policy to `fixture`. */
@@ -45,16 +42,7 @@ export async function preparePlugin(
 export async function prepareRun(o: OneModeOptions, cwd?: string): Promise<PreparedRun> {
   throwIfInterrupted('before the run started');
   const prepared = await preparePlugin(o.handler, o.fixture, cwd);
-  let hung: Error | undefined;
-  // Calls in this thread (sequential mode; scheduled mode's plain steps) get a timer race;
-  // calls on workers (concurrent mode; scheduled mode's lanes) are timed out there.
-  const plugin =
-    o.mode === 'concurrent'
-      ? prepared.plugin
-      : withCallTimeout(prepared.plugin, o.callTimeoutMs, (error) => {
-          hung ??= error;
-        });
-  const fixture = prepared.fixture;
+  const { plugin, fixture } = prepared;
   const opened = await createRunner(plugin, prepared.handlerPath, { ...o, fixture });
   // Live work for Ctrl-C even when the mode owns nothing to clean up (sequential mode), so a
   // signal stops the run instead of killing the process mid-report.
@@ -69,7 +57,7 @@ export async function prepareRun(o: OneModeOptions, cwd?: string): Promise<Prepa
       }
     },
   };
-  return { ...prepared, plugin, runner: judgedRunner(runner, fixture), hang: () => hung };
+  return { ...prepared, runner: judgedRunner(runner, fixture) };
 }
 
 /**

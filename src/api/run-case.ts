@@ -34,11 +34,9 @@ export async function runCase(c: CaseFile, options: RunCaseOptions = {}): Promis
     fixture,
     ...(options.workers ? { workers: options.workers } : {}),
   });
-  const { runner, hang } = await prepareRun(inMode(resolved, mode), options.cwd);
+  const { runner } = await prepareRun(inMode(resolved, mode), options.cwd);
   try {
     const run = await runner.execute(c.steps, c.extra);
-    const hung = hang();
-    if (hung) throw hung;
     const failures = run.verdict.verdict === 'failed' ? run.verdict.failures : [];
     const expectationFailures = checkExpectations(c, run.trace);
     return {

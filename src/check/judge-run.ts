@@ -1,11 +1,13 @@
 /**
  * The one judge: whatever mode executed a sequence, its execution record comes here and a verdict
  * goes out. Sequential runs are compared with the model call by call; concurrent runs must be
- * linearizable; scheduled runs are walked in the order the scheduler granted. Pure.
+ * linearizable; scheduled runs are walked in the order the scheduler granted. A run that stopped
+ * at a hung call, in any mode, fails with that hang alone: what the stopped call did is unknown,
+ * so neither its outcome nor the database after it can be held to the model. Pure.
  */
 import type { Step } from '../model/events.ts';
 import type { FixtureWithPolicy } from '../model/state.ts';
-import type { Execution, Place } from '../types/execution.ts';
+import type { Execution, Place, ScheduledExecution } from '../types/execution.ts';
 import type { Trace } from '../types/trace.ts';
 import type { RunVerdict } from '../types/verdict.ts';
 import { checkConcurrentRun } from './check-concurrent-run.ts';
@@ -35,6 +37,17 @@ export function judgeRun(
   steps: readonly Step[],
   execution: Execution,
 ): Judgement {
+  if (execution.hang) {
+    const verdict: RunVerdict = {
+      verdict: 'failed',
+      failures: [{ kind: 'hang', ...execution.hang }],
+    };
+    if (execution.mode === 'scheduled')
+      return { mode: 'scheduled', verdict, trace: scheduledTrace(execution), order: [] };
+    if (execution.mode === 'concurrent')
+      return { mode: 'concurrent', verdict, trace: execution.trace };
+    return { mode: 'sequential', verdict, trace: execution.trace };
+  }
   switch (execution.mode) {
     case 'sequential': {
       const { trace } = execution;
@@ -49,4 +62,14 @@ export function judgeRun(
       return { mode: 'scheduled', ...checkScheduledRun({ fixture, steps, lanes, snapshot }) };
     }
   }
+}
+
+/** What a scheduled run stopped by a hang observed before it: the calls that answered. */
+function scheduledTrace(execution: ScheduledExecution): Trace {
+  const observations = execution.lanes.flatMap((r) =>
+    r.event.kind === 'call' && r.end.kind === 'observed'
+      ? [{ step: r.step, lane: r.lane, event: r.event, observed: r.end.observed }]
+      : [],
+  );
+  return { observations, snapshot: execution.snapshot };
 }

@@ -8,9 +8,11 @@ import { messageOf } from '../errors.ts';
 import type { Connection, HandlerPlugin } from '../handlers/plugin.ts';
 import { type CallEvent, type Event, unsentOutcome } from '../model/events.ts';
 import type { Observed } from '../model/outcome.ts';
-import { isOutcome } from '../model/outcome-shape.ts';
+import { checkSnapshotShape, isOutcome } from '../model/outcome-shape.ts';
 import { RECREATED_INTERVAL } from '../model/step.ts';
-import type { Principal } from '../model/world.ts';
+import type { Principal, Snapshot } from '../model/world.ts';
+import type { Activity, CallWatch } from './call-watch.ts';
+import type { Task } from './task.ts';
 
 /** Calls the handler as `principal`; never throws. */
 export async function applyCall(
@@ -49,6 +51,65 @@ export function applyCallSync(
   } catch (thrown) {
     return { kind: 'unexpected', message: messageOf(thrown) };
   }
+}
+
+/**
+ * `applyCall` on this thread under `watch`'s call budget (`yield*` it in a task): the outcome, or
+ * `CallHung` thrown when the call runs, or its promise stays unsettled, past the budget.
+ */
+export function* watchedCall(
+  watch: CallWatch,
+  activity: Activity,
+  plugin: HandlerPlugin,
+  db: Connection,
+  principal: Principal,
+  event: CallEvent,
+): Task<Observed> {
+  const unsent = unsentOutcome(event);
+  if (unsent) return unsent;
+  yield* watch.enter(activity);
+  let returned: unknown;
+  try {
+    returned = plugin.call(db, principal, event.request);
+  } catch (thrown) {
+    watch.leave();
+    return { kind: 'unexpected', message: messageOf(thrown) };
+  }
+  watch.leave();
+  if (!(returned instanceof Promise)) return observedOf(returned);
+  const settled = yield* watch.settle(activity, returned);
+  return settled.failed
+    ? { kind: 'unexpected', message: messageOf(settled.error) }
+    : observedOf(settled.value);
+}
+
+/** `applyWorldEvent` on this thread under `watch`'s call budget (`yield*` it in a task). */
+export function* watchedWorldEvent(
+  watch: CallWatch,
+  activity: Activity,
+  plugin: HandlerPlugin,
+  db: Connection,
+  event: Exclude<Event, CallEvent>,
+): Task<void> {
+  yield* watch.enter(activity);
+  applyWorldEvent(plugin, db, event);
+  watch.leave();
+}
+
+/**
+ * The plugin's snapshot of `db`, checked for shape, under `watch`'s call budget; a hang here is
+ * reported one step past the last (`after`), with no event.
+ */
+export function* watchedSnapshot(
+  watch: CallWatch,
+  after: number,
+  plugin: HandlerPlugin,
+  db: Connection,
+): Task<Snapshot> {
+  yield* watch.enter({ step: after, lane: 0 });
+  const snapshot = plugin.snapshot(db);
+  watch.leave();
+  return checkSnapshotShape(snapshot, plugin.name);
 }
 
 /** What the handler returned, or `unexpected` when it is not an outcome. */

@@ -19,7 +19,7 @@ export async function createRunner(
 ): Promise<ModeRunner> {
   switch (options.mode) {
     case 'sequential':
-      return sequentialRunner(plugin, options.fixture);
+      return sequentialRunner(plugin, options.fixture, options.callTimeoutMs);
     case 'concurrent':
       return concurrentRunner(plugin, handlerPath, options);
     case 'scheduled':

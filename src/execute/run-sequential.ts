@@ -1,57 +1,105 @@
 /**
  * Sequential mode: runs one sequence in this thread on one fresh database, event after event
  * (a concurrent group runs in lane order), and records a `Trace`. Fast and deterministic; the
- * race-finding modes live beside it.
+ * race-finding modes live beside it. Every plugin call runs under the call budget
+ * (`call-watch.ts`): a run of a synchronous handler is one watched stretch, and a call that loops
+ * or never settles stops the run as a hang.
  */
 
-import type { HandlerPlugin } from '../handlers/plugin.ts';
+import type { Connection, HandlerPlugin } from '../handlers/plugin.ts';
 import type { Step } from '../model/events.ts';
 import { flatten } from '../model/flatten.ts';
-import { checkSnapshotShape } from '../model/outcome-shape.ts';
-import { type Fixture, type Principal, withWriteScope } from '../model/world.ts';
-import type { Observation, Trace } from '../types/trace.ts';
-import { applyCall, applyWorldEvent } from './apply-event.ts';
+import { type Fixture, type Principal, type Snapshot, withWriteScope } from '../model/world.ts';
+import type { SequentialExecution } from '../types/execution.ts';
+import type { Observation } from '../types/trace.ts';
+import { watchedCall, watchedSnapshot, watchedWorldEvent } from './apply-event.ts';
+import { CallHung, type CallWatch } from './call-watch.ts';
 import { openMemoryCopy, rollbackLeaked } from './databases.ts';
+import type { Task } from './task.ts';
+
+/** The snapshot of a run whose database could not be read after a hang (the snapshot hung too). */
+export const UNREADABLE_SNAPSHOT: Snapshot = { automations: [], receipts: [] };
 
 /**
  * Runs `steps` against `plugin` on a fresh copy of the template `image` (`templateImage`). The
  * copy is an in-memory database deserialised from those bytes: one connection cannot tell it
  * from a file copy, and it costs about a tenth of a millisecond instead of a file copy, an open,
  * the WAL set-up, a close and three unlinks. Concurrent and scheduled modes, whose connections
- * must share a database, keep files.
+ * must share a database, keep files. A hang ends the run with `hang` set and what ran before it.
  */
 export async function runSequential(
   plugin: HandlerPlugin,
   image: Buffer,
   fixture: Fixture,
   steps: readonly Step[],
-): Promise<Trace> {
+  watch: CallWatch,
+): Promise<SequentialExecution> {
   const db = openMemoryCopy(image);
+  const observations: Observation[] = [];
   try {
-    let principals: readonly Principal[] = fixture.principals;
-    const observations: Observation[] = [];
-    for (const { event, step, lane } of flatten(steps)) {
-      if (event.kind === 'call') {
-        const principal = principals[event.client];
-        if (!principal)
-          throw new RangeError(`step ${step + 1}: no principal for client ${event.client}`);
-        observations.push({
-          step,
-          lane,
-          event,
-          observed: await applyCall(plugin, db, principal, event),
-        });
-      } else if (event.kind === 'revoke' || event.kind === 'restore') {
-        principals = withWriteScope(principals, event.client, event.kind === 'restore');
-      } else {
-        // A handler that left a transaction open must not swallow the world event into it.
-        rollbackLeaked(db);
-        applyWorldEvent(plugin, db, event);
-      }
-    }
-    rollbackLeaked(db);
-    return { observations, snapshot: checkSnapshotShape(plugin.snapshot(db), plugin.name) };
+    const snapshot = await watch.run(runSteps(plugin, db, fixture, steps, observations, watch));
+    return { mode: 'sequential', trace: { observations, snapshot } };
+  } catch (thrown) {
+    if (!(thrown instanceof CallHung)) throw thrown;
+    const snapshot = await snapshotAfterHang(plugin, db, steps.length, watch);
+    return { mode: 'sequential', trace: { observations, snapshot }, hang: thrown.hang };
   } finally {
+    closeQuietly(db);
+  }
+}
+
+/** Closes `db`; a connection a stopped call left mid-statement may refuse, and is dropped. */
+function closeQuietly(db: Connection): void {
+  try {
     db.close();
+  } catch {
+    // Garbage collection closes it.
+  }
+}
+
+function* runSteps(
+  plugin: HandlerPlugin,
+  db: Connection,
+  fixture: Fixture,
+  steps: readonly Step[],
+  observations: Observation[],
+  watch: CallWatch,
+): Task<Snapshot> {
+  let principals: readonly Principal[] = fixture.principals;
+  for (const { event, step, lane } of flatten(steps)) {
+    if (event.kind === 'call') {
+      const principal = principals[event.client];
+      if (!principal)
+        throw new RangeError(`step ${step + 1}: no principal for client ${event.client}`);
+      const activity = { step, lane, event };
+      const observed = yield* watchedCall(watch, activity, plugin, db, principal, event);
+      observations.push({ step, lane, event, observed });
+    } else if (event.kind === 'revoke' || event.kind === 'restore') {
+      principals = withWriteScope(principals, event.client, event.kind === 'restore');
+    } else {
+      // A handler that left a transaction open must not swallow the world event into it.
+      rollbackLeaked(db);
+      yield* watchedWorldEvent(watch, { step, lane, event }, plugin, db, event);
+    }
+  }
+  rollbackLeaked(db);
+  return yield* watchedSnapshot(watch, steps.length, plugin, db);
+}
+
+/**
+ * The database as a hung call left it, its transaction rolled back, read under the budget too;
+ * `UNREADABLE_SNAPSHOT` when that fails (the call was stopped mid-statement, or the snapshot hangs).
+ */
+async function snapshotAfterHang(
+  plugin: HandlerPlugin,
+  db: Connection,
+  after: number,
+  watch: CallWatch,
+): Promise<Snapshot> {
+  try {
+    rollbackLeaked(db);
+    return await watch.run(watchedSnapshot(watch, after, plugin, db));
+  } catch {
+    return UNREADABLE_SNAPSHOT;
   }
 }

@@ -7,6 +7,7 @@
 
 import type { Observed } from '../model/outcome.ts';
 import type { Failure } from '../types/verdict.ts';
+import { explainHang } from './explain-hang.ts';
 import { explainLinearizability } from './explain-linearizability.ts';
 import type { Explanation } from './explanation.ts';
 import { ruleFor } from './rule-for.ts';
@@ -28,6 +29,8 @@ export function explainFailure(failure: Failure): Explanation {
       return { text: `invariant broken: ${failure.invariant} (${failure.message})` };
     case 'linearizability':
       return explainLinearizability(failure);
+    case 'hang':
+      return explainHang(failure);
     default:
       return { text: `${(failure as { kind: string }).kind} failure: ${JSON.stringify(failure)}` };
   }

@@ -14,6 +14,7 @@ import type { Fixture } from '../model/world.ts';
 import type { Failure } from '../types/verdict.ts';
 import { describeEvent } from './describe-event.ts';
 import { explainFailure } from './explain-failure.ts';
+import { hangMark } from './explain-hang.ts';
 import { blamedOperation } from './explain-linearizability.ts';
 import { formatInterleaving } from './format-interleaving.ts';
 import { formatSnapshotDiff } from './format-snapshot-diff.ts';
@@ -83,6 +84,9 @@ export function formatExplanations(failures: readonly Failure[], steps: readonly
 
 /** The snapshot difference among `failures`, indented, or `no difference`. */
 export function formatDatabase(failures: readonly Failure[]): string[] {
+  const hang = failures.find((f) => f.kind === 'hang');
+  if (hang?.kind === 'hang')
+    return [`  not compared: the run stopped at the call that hung (step ${hang.step + 1})`];
   const diff = failures.find((f) => f.kind === 'snapshot');
   return diff?.kind === 'snapshot'
     ? formatSnapshotDiff(diff.differences).map((l) => `  ${l}`)
@@ -96,6 +100,8 @@ export function formatDatabase(failures: readonly Failure[]): string[] {
 export function formatSteps(c: ReadableCase): string[] {
   const bad = new Map<string, Extract<Failure, { kind: 'outcome' }>>();
   for (const f of c.failures) if (f.kind === 'outcome') bad.set(`${f.step}:${f.lane}`, f);
+  const hang = c.failures.find((f) => f.kind === 'hang');
+  const hungAt = hang?.kind === 'hang' ? `${hang.step}:${hang.lane}` : undefined;
   // In sequential mode a group runs in lane order, so the model's outcome per call is exact.
   const modelled = c.mode === 'sequential' ? modelOutcomes(c) : observedOutcomes(c.failures);
   const blamed = new Set(
@@ -114,6 +120,14 @@ export function formatSteps(c: ReadableCase): string[] {
       const prefix = s.kind === 'concurrent' ? `${' '.repeat(6)}lane ${lane + 1}  ` : `  ${n}`;
       const indent = ' '.repeat(prefix.length);
       lines.push(`${prefix}${describeEvent(event, c.fixture)}`);
+      if (hang?.kind === 'hang' && hungAt === `${i}:${lane}`) {
+        lines.push(`${indent}${hangMark(hang)}`);
+        return;
+      }
+      if (hang?.kind === 'hang' && i > hang.step) {
+        lines.push(`${indent}(not run: the run stopped at the hang)`);
+        return;
+      }
       const failure = bad.get(`${i}:${lane}`);
       if (failure) {
         lines.push(`${indent}✗ expected ${describeOutcome(failure.expected)}`);
@@ -174,6 +188,11 @@ function where(f: Failure, steps: readonly Step[]): string {
     return `step ${f.step + 1}${group ? ` lane ${f.lane + 1}` : ''}: `;
   }
   if (f.kind === 'invariant' && f.step !== undefined) return `after step ${f.step + 1}: `;
+  if (f.kind === 'hang') {
+    if (f.event === undefined) return 'after the last step: ';
+    const group = steps[f.step]?.kind === 'concurrent';
+    return `step ${f.step + 1}${group ? ` lane ${f.lane + 1}` : ''}: `;
+  }
   return '';
 }
 

@@ -1,6 +1,8 @@
 /**
  * What a mode runner returns for one sequence: plain data, whatever the mode observed, and no
- * verdict. `check/judge-run.ts` judges every kind; the runners never do.
+ * verdict. `check/judge-run.ts` judges every kind; the runners never do. A run that stopped at a
+ * hung call says so in `hang`; its other fields then hold what it did up to there, and its
+ * snapshot is the database as the hung call left it (rolled back, if it held a transaction).
  */
 
 import type { HistoryEntry } from '../model/history.ts';
@@ -8,11 +10,13 @@ import type { Snapshot } from '../model/world.ts';
 import type { StepSchedule } from './schedule.ts';
 import type { LaneRecord, TraceEntry } from './scheduled-trace.ts';
 import type { Trace } from './trace.ts';
+import type { Hang } from './verdict.ts';
 
 /** A sequential run: every call's outcome in order, and the database at the end. */
 export interface SequentialExecution {
   readonly mode: 'sequential';
   readonly trace: Trace;
+  readonly hang?: Hang;
 }
 
 /** Where a history entry stands in the sequence (for a soak run: its rank and its client). */
@@ -30,6 +34,7 @@ export interface ConcurrentExecution {
   readonly places: readonly Place[];
   /** By entry id: when a lost response's call really returned (same clock as the history). */
   readonly returnedAt: readonly (number | undefined)[];
+  readonly hang?: Hang;
 }
 
 /** One executed sequence: every lane's record, every grant, and the final database. */
@@ -40,6 +45,7 @@ export interface ScheduledExecution {
   readonly lanes: readonly LaneRecord[];
   readonly entries: readonly TraceEntry[];
   readonly snapshot: Snapshot;
+  readonly hang?: Hang;
 }
 
 /** One executed sequence, in any mode. */

@@ -1,6 +1,6 @@
 /**
- * Verdicts as data: why a run failed (an outcome, the final database, an invariant, or no serial
- * order), at the bottom so that checkers produce them and results, reports and case files carry
+ * Verdicts as data: why a run failed (an outcome, the final database, an invariant, no serial
+ * order, or a call that never returned), at the bottom so that checkers produce them and results, reports and case files carry
  * them without importing the checkers.
  */
 import type { CallEvent, Event } from '../model/events.ts';
@@ -20,7 +20,31 @@ export type Failure =
   | { readonly kind: 'snapshot'; readonly differences: readonly SnapshotDifference[] }
   | ({ readonly kind: 'invariant' } & InvariantViolation)
   /** Concurrent mode: no serial order explains the outcomes (longest fitting prefix, stuck calls). */
-  | LinearizabilityFailure;
+  | LinearizabilityFailure
+  /** A call did not return within the call budget; the run stopped there. */
+  | ({ readonly kind: 'hang' } & Hang);
+
+/**
+ * How a hang was seen and stopped: `busy`, its synchronous code on this thread ran past the
+ * budget (it was stopped there, or it returned late); `unsettled`, the promise it returned did not
+ * settle within the budget (it was abandoned); `thread`, the worker thread running it gave no
+ * sign within the budget (it was terminated).
+ */
+export type HangKind = 'busy' | 'unsettled' | 'thread';
+
+/**
+ * A call (or a world event, or the snapshot after the last step) that did not return within the
+ * call budget. The run stops there: what the plugin did meanwhile is unknown, so nothing after it
+ * is judged.
+ */
+export interface Hang {
+  readonly step: number;
+  readonly lane: number;
+  /** The event that hung; absent when the plugin's `snapshot` did (then `step` is one past the last). */
+  readonly event?: Event;
+  readonly limitMs: number;
+  readonly how: HangKind;
+}
 
 /** The verdict on one run. Failures are ordered: outcomes first (in step order), then the database, then invariants. */
 export type RunVerdict =

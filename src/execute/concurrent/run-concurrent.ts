@@ -14,6 +14,7 @@ import { checkSnapshotShape } from '../../model/outcome-shape.ts';
 import type { Fixture, Snapshot } from '../../model/world.ts';
 import type { ConcurrentExecution, Place } from '../../types/execution.ts';
 import type { Observation } from '../../types/trace.ts';
+import type { Hang } from '../../types/verdict.ts';
 import { type DatabaseFiles, openConnection } from '../databases.ts';
 import { throwIfInterrupted } from '../interrupt.ts';
 import { createGate } from './gate.ts';
@@ -44,7 +45,11 @@ export interface ConcurrentContext {
   readonly callTimeoutMs: number;
 }
 
-/** Runs `steps`; throws `E_CALL_TIMEOUT` naming the step when a call hangs. Leaves no file behind. */
+/**
+ * Runs `steps`. A call that does not return within the call budget is a hang: its worker is
+ * terminated (piscina starts a fresh one), the run stops there with `hang` set, and the history
+ * and snapshot hold what happened before it. Leaves no file behind.
+ */
 export async function runConcurrent(
   ctx: ConcurrentContext,
   steps: readonly Step[],
@@ -62,12 +67,17 @@ export async function runConcurrent(
   const returnedAt: (number | undefined)[] = [];
   const observations: Observation[] = [];
   let failure: { thrown: unknown } | undefined;
+  let hang: Hang | undefined;
   try {
-    for (const [step, s] of steps.entries()) {
+    run: for (const [step, s] of steps.entries()) {
       const events = s.kind === 'concurrent' ? s.events : [s];
       for (let from = 0; from < events.length; from += ctx.pool.size) {
         const wave = events.slice(from, from + ctx.pool.size);
         const recorded = await runWave(ctx, target, wave, step, from);
+        if (!Array.isArray(recorded)) {
+          hang = recorded;
+          break run;
+        }
         for (const [i, r] of recorded.entries()) {
           const event = wave[i] as Event;
           const lane = from + i;
@@ -93,7 +103,14 @@ export async function runConcurrent(
     ctx.files.remove(dbPath);
   }
   if (failure || !snapshot) throw failure?.thrown;
-  return { mode: 'concurrent', trace: { observations, snapshot }, history, places, returnedAt };
+  return {
+    mode: 'concurrent',
+    trace: { observations, snapshot },
+    history,
+    places,
+    returnedAt,
+    ...(hang ? { hang } : {}),
+  };
 }
 
 async function runWave(
@@ -102,7 +119,7 @@ async function runWave(
   wave: readonly Event[],
   step: number,
   firstLane: number,
-): Promise<RecordedOperation[]> {
+): Promise<RecordedOperation[] | Hang> {
   const sent = wave.filter((e) => operationTask(target, e) !== undefined).length;
   const gate = sent > 1 ? createGate(sent) : undefined;
   const replies = await Promise.all(
@@ -117,6 +134,11 @@ async function runWave(
     .filter((x) => isProblem(x.reply))
     .sort((a, b) => Number(b.reply?.type === 'stopped') - Number(a.reply?.type === 'stopped'));
   const first = problems[0];
+  if (first?.reply?.type === 'stopped') {
+    const event = wave[first.i] as Event;
+    const lane = firstLane + first.i;
+    return { step, lane, event, limitMs: first.reply.afterMs, how: 'thread' };
+  }
   if (first?.reply) {
     const lane = firstLane + first.i;
     const where = `step ${step + 1}${wave.length > 1 || firstLane > 0 ? ` (lane ${lane + 1})` : ''}, ${summariseEvent(wave[first.i] as Event)}`;

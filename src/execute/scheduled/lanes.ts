@@ -9,6 +9,11 @@ import type { CommandBody, GrantCode, Report } from './protocol.ts';
 
 /** One lane. */
 export interface Lane {
+  /**
+   * Whether the lane's handler code runs on the coordinator's own thread (an inline lane), so the
+   * coordinator's call budget must stop it; a thread lane is stopped by terminating its worker.
+   */
+  readonly onThisThread: boolean;
   /** Starts a command; its first report says where it parked. */
   send(command: CommandBody): void;
   /** Lets the parked lane go on with `grant`, passing up to `budget` points before it parks again. */
@@ -21,10 +26,13 @@ export interface Lane {
 export interface Lanes {
   /** The principals' write scopes as calls read them at their start (1 = has write). */
   readonly scopes: Int32Array;
-  /** Lane `lane`, ready for a command. */
-  get(lane: number): Promise<Lane>;
+  /**
+   * Lane `lane`, ready for a command: at once when it is (always, for inline lanes), else once its
+   * worker has started, so a run that needs no new worker never waits for a promise.
+   */
+  get(lane: number): Lane | Promise<Lane>;
   /** Stops lane `lane` (its connection closes, rolling back); the next `get` gives a fresh one. */
-  kill(lane: number): Promise<void>;
+  kill(lane: number): void | Promise<void>;
   /** Stops every lane. Safe to call twice. */
   closeAll(): Promise<void>;
 }

@@ -18,6 +18,7 @@ import type { Fixture } from '../../model/world.ts';
 import type { ScheduledExecution } from '../../types/execution.ts';
 import type { LaneMode } from '../../types/mode.ts';
 import type { Schedule } from '../../types/schedule.ts';
+import { CallWatch } from '../call-watch.ts';
 import { DatabaseFiles } from '../databases.ts';
 import { onInterrupt } from '../interrupt.ts';
 import type { GeneratedCase, ModeRunner } from '../mode-runner.ts';
@@ -95,6 +96,7 @@ export async function scheduledRunner(
   }
   const untrack = onInterrupt(() => close());
   let closed: Promise<void> | undefined;
+  let plain = new PlainSteps(plugin, database.db);
   /** `reuse`: lend worker threads to the next runner of this handler (a normal close). */
   const close = (reuse = false) => {
     closed ??= (async () => {
@@ -107,15 +109,25 @@ export async function scheduledRunner(
     })();
     return closed;
   };
+  /** After a hang: a fresh database and coordinator connection, the old ones may be mid-statement. */
+  const recover = () => {
+    database = database.replace();
+    plain = new PlainSteps(plugin, database.db);
+  };
   const ctx = {
     plugin,
-    database,
-    plain: new PlainSteps(plugin, database.db),
+    get database() {
+      return database;
+    },
+    get plain() {
+      return plain;
+    },
     get lanes() {
       return choice.lanes;
     },
     fixture: options.fixture,
     callTimeoutMs: options.callTimeoutMs,
+    watch: new CallWatch(options.callTimeoutMs),
     grantsMax: options.grantsMax ?? 20_000,
     crashMode,
     runAheadMax: options.runAheadMax ?? 10_000,
@@ -123,12 +135,12 @@ export async function scheduledRunner(
   /** Runs inline when it can; a handler that turns out not to be replayable starts over on threads. */
   const runOnLanes = async (steps: readonly Step[], schedule: Schedule) => {
     try {
-      return await runScheduled(ctx, steps, schedule);
+      return await runScheduled(ctx, steps, schedule, recover);
     } catch (thrown) {
       if (!(isReceiptcheckError(thrown) && thrown.code === 'E_NOT_REPLAYABLE')) throw thrown;
       if (!choice.mayFallBack) throw thrown;
       await choice.useThreads();
-      return runScheduled(ctx, steps, schedule);
+      return runScheduled(ctx, steps, schedule, recover);
     }
   };
   const executeScheduled = async (

@@ -35,14 +35,17 @@ export class SharedDatabase {
   /** The coordinator's connection: resets and snapshots, never a handler call. */
   readonly db: Connection;
   private readonly dir: string;
+  private readonly root: string;
+  private readonly template: string;
   private readonly resetToTemplate: ResetToTemplate;
 
   /** Copies the template at `templatePath` into a new directory under `root`. */
   constructor(templatePath: string, root = tempRoot(true)) {
+    this.root = root;
     this.dir = makeTempDir('scheduled', root);
-    const template = join(this.dir, 'template.sqlite');
-    copyFileSync(templatePath, template);
-    this.resetToTemplate = templateResetter(template);
+    this.template = join(this.dir, 'template.sqlite');
+    copyFileSync(templatePath, this.template);
+    this.resetToTemplate = templateResetter(this.template);
     this.path = join(this.dir, 'run.sqlite');
     copyFileSync(templatePath, this.path);
     this.db = openSharedConnection(this.path);
@@ -53,9 +56,26 @@ export class SharedDatabase {
     this.resetToTemplate(this.db);
   }
 
-  /** Closes the coordinator's connection and removes the directory. Safe to call twice. */
+  /**
+   * A new database from the same template, this one disposed: after a call the budget stopped on
+   * the coordinator's connection, which may still hold a lock or a statement mid-way.
+   */
+  replace(): SharedDatabase {
+    const fresh = new SharedDatabase(this.template, this.root);
+    this.dispose();
+    return fresh;
+  }
+
+  /**
+   * Closes the coordinator's connection and removes the directory. Safe to call twice. A
+   * connection left mid-statement by a stopped call may refuse to close; it is dropped.
+   */
   dispose(): void {
-    if (this.db.open) this.db.close();
+    try {
+      if (this.db.open) this.db.close();
+    } catch {
+      // Garbage collection closes it; the file goes with the directory either way.
+    }
     removeTempDir(this.dir);
   }
 }

@@ -1,12 +1,15 @@
 /**
  * One step under the scheduler, lane by lane: the coordinator's side of every grant, every report
- * and every point a worker passed under its run-ahead budget (see `step-coordinator.ts`).
+ * and every point a worker passed under its run-ahead budget (see `step-coordinator.ts`). Its
+ * methods are tasks (`task.ts`): they wait for a promise only to start a worker or stop one.
  */
 
 import { ReceiptcheckError } from '../../../errors.ts';
 import { type Event, unsentOutcome } from '../../../model/events.ts';
 import type { LanePoint, StepSchedule } from '../../../types/schedule.ts';
 import type { GrantKind, TraceEntry } from '../../../types/scheduled-trace.ts';
+import { CallHung } from '../../call-watch.ts';
+import { type Task, wait } from '../../task.ts';
 import type { Lane } from '../lanes.ts';
 import { Grant, type GrantCode, type PassedPoint, type Report } from '../protocol.ts';
 import { decide, runAhead, type SchedulerState } from './decide.ts';
@@ -48,7 +51,7 @@ export class GatedStep {
    * side by side only up to there: the handler's code before its first statement, on connections
    * already open, touching nothing shared, so the order they get there in does not matter.
    */
-  async start(): Promise<void> {
+  *start(): Task<void> {
     const started: LaneState[] = [];
     const scopeRace = this.lanes.some(
       (s) => s.event.kind === 'revoke' || s.event.kind === 'restore',
@@ -66,7 +69,7 @@ export class GatedStep {
         s.sql = `${e.kind} client ${e.client + 1}`;
         continue;
       }
-      const worker = await this.ctx.lanes.get(s.lane);
+      const worker = yield* wait(this.ctx.lanes.get(s.lane));
       this.workers.set(s.lane, worker);
       const dbPath = this.ctx.dbPath;
       if (e.kind === 'call') {
@@ -92,15 +95,15 @@ export class GatedStep {
       } else worker.send({ type: 'world', dbPath, event: e });
       started.push(s);
     }
-    for (const s of started) this.await(s, this.workers.get(s.lane) as Lane);
+    for (const s of started) yield* this.await(s, this.workers.get(s.lane) as Lane);
   }
 
   /** Grants until every lane is done, crashed or stopped. */
-  async loop(): Promise<void> {
+  *loop(): Task<void> {
     for (;;) {
       const live = this.live();
       if (live.length === 0) return;
-      if (this.grants >= this.ctx.grantsMax) return this.stopLivelock(live);
+      if (this.grants >= this.ctx.grantsMax) return yield* this.stopLivelock(live);
       const d = decide(live, this.at());
       if (d.kind === 'stall') {
         this.ctx.entries.push({
@@ -127,7 +130,7 @@ export class GatedStep {
         continue;
       }
       if (kind === 'crash' && this.ctx.crashMode === 'thread') {
-        await this.ctx.lanes.kill(s.lane);
+        yield* wait(this.ctx.lanes.kill(s.lane));
         s.status = 'crashed';
         this.epoch++;
         continue;
@@ -148,7 +151,7 @@ export class GatedStep {
         s.status = 'done';
         continue;
       }
-      this.await(s, worker);
+      yield* this.await(s, worker);
     }
   }
 
@@ -189,10 +192,18 @@ export class GatedStep {
     this.grants++;
   }
 
-  /** Waits for the lane's next report and folds it in. */
-  private await(s: LaneState, worker: Lane): void {
+  /**
+   * Waits for the lane's next report and folds it in. An inline lane runs the handler right here,
+   * under the call budget; a thread lane is waited for at most the budget. Either way a lane that
+   * does not get there in time is a hang.
+   */
+  private *await(s: LaneState, worker: Lane): Task<void> {
+    const { watch } = this.ctx;
+    const activity = { step: this.step, lane: s.lane, event: s.event };
+    yield* watch.enter(activity);
     const report = worker.next(this.ctx.callTimeoutMs);
-    if (!report) throw this.hung(s);
+    if (!report) throw new CallHung(watch.hang(activity, worker.onThisThread ? 'busy' : 'thread'));
+    watch.leave(worker.onThisThread ? 'busy' : 'thread');
     this.absorb(s, report);
   }
 
@@ -246,7 +257,7 @@ export class GatedStep {
   }
 
   /** Lanes that never finish: each is stopped (its transaction rolls back) and reported unexpected. */
-  private async stopLivelock(live: readonly LaneState[]): Promise<void> {
+  private *stopLivelock(live: readonly LaneState[]): Task<void> {
     for (const s of live) {
       this.ctx.entries.push({
         step: this.step,
@@ -255,19 +266,12 @@ export class GatedStep {
         grant: 'crash',
         ...(s.sql ? { sql: s.sql } : {}),
       });
-      await this.ctx.lanes.kill(s.lane);
+      yield* wait(this.ctx.lanes.kill(s.lane));
       s.status = 'done';
       s.observed = {
         kind: 'unexpected',
         message: `livelock: lane ${s.lane + 1} of step ${this.step + 1} did not finish within ${this.ctx.grantsMax} scheduler grants (a handler retrying a lock forever?)`,
       };
     }
-  }
-
-  private hung(s: LaneState): ReceiptcheckError {
-    return new ReceiptcheckError(
-      'E_CALL_TIMEOUT',
-      `step ${this.step + 1} lane ${s.lane + 1}: the handler did not reach its next statement or return within ${this.ctx.callTimeoutMs} ms (a hung call, or a handler waiting on something outside the database)`,
-    );
   }
 }

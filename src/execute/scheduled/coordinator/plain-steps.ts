@@ -3,14 +3,17 @@
  * the coordinator runs them itself, in order, on its own connection to the run's database while
  * every lane is idle: no thread hand-off, no message. The connection goes through the same proxy
  * as a lane's (`scheduled-connection.ts`) with a statement log for its gate, so the trace shows
- * every statement a plain step ran, as it would a lane's.
+ * every statement a plain step ran, as it would a lane's. Plugin code runs under the run's call
+ * budget (`call-watch.ts`): the steps are tasks, `yield*` them.
  */
 import type Database from 'better-sqlite3';
 import type { Connection, HandlerPlugin } from '../../../handlers/plugin.ts';
 import type { CallEvent } from '../../../model/events.ts';
 import type { Observed } from '../../../model/outcome.ts';
 import type { Principal } from '../../../model/world.ts';
-import { applyCall, applyWorldEvent } from '../../apply-event.ts';
+import { watchedCall, watchedWorldEvent } from '../../apply-event.ts';
+import type { Activity, CallWatch } from '../../call-watch.ts';
+import type { Task } from '../../task.ts';
 import { ScheduledConnection } from '../connection/scheduled-connection.ts';
 import type { DatabaseEvent } from '../protocol.ts';
 import { type LoggedStatement, StatementLog } from './statement-log.ts';
@@ -39,15 +42,27 @@ export class PlainSteps {
   }
 
   /** Calls the handler as `principal`. */
-  async call(principal: Principal, event: CallEvent): Promise<PlainCall> {
-    const observed = await applyCall(this.plugin, this.conn.proxy, principal, event);
+  *call(
+    watch: CallWatch,
+    activity: Activity,
+    principal: Principal,
+    event: CallEvent,
+  ): Task<PlainCall> {
+    const observed = yield* watchedCall(
+      watch,
+      activity,
+      this.plugin,
+      this.conn.proxy,
+      principal,
+      event,
+    );
     this.conn.rollbackLeak();
     return { observed, log: this.log.take() };
   }
 
   /** Applies a world event through the plugin; returns the statements it ran. */
-  world(event: DatabaseEvent): readonly LoggedStatement[] {
-    applyWorldEvent(this.plugin, this.conn.proxy, event);
+  *world(watch: CallWatch, activity: Activity, event: DatabaseEvent): Task<LoggedStatement[]> {
+    yield* watchedWorldEvent(watch, activity, this.plugin, this.conn.proxy, event);
     this.conn.rollbackLeak();
     return this.log.take();
   }

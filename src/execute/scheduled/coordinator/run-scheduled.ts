@@ -5,15 +5,24 @@
  * coordinator runs it itself (`plain-steps.ts`). Scope changes are the coordinator's own. Each run
  * starts from the template (`shared-database.ts`), and the coordinator's connection reads the
  * final snapshot.
+ *
+ * The run is one task (`task.ts`) under the call budget (`call-watch.ts`): with inline lanes and
+ * a synchronous handler it is one watched stretch. A lane or plain step that hangs ends the run
+ * there, `hang` set; every lane is then stopped and the coordinator's connection replaced, so the
+ * next run (a shrink) starts clean.
  */
 
 import type { HandlerPlugin } from '../../../handlers/plugin.ts';
 import { type CallEvent, type Event, type Step, unsentOutcome } from '../../../model/events.ts';
-import { checkSnapshotShape } from '../../../model/outcome-shape.ts';
-import type { Fixture } from '../../../model/world.ts';
+import type { Fixture, Snapshot } from '../../../model/world.ts';
 import type { ScheduledExecution } from '../../../types/execution.ts';
 import { type Schedule, stepScheduleAt } from '../../../types/schedule.ts';
 import type { LaneRecord } from '../../../types/scheduled-trace.ts';
+import type { Hang } from '../../../types/verdict.ts';
+import { watchedSnapshot } from '../../apply-event.ts';
+import { CallHung, type CallWatch } from '../../call-watch.ts';
+import { UNREADABLE_SNAPSHOT } from '../../run-sequential.ts';
+import type { Task } from '../../task.ts';
 import type { Lanes } from '../lanes.ts';
 import type { SharedDatabase } from '../shared-database.ts';
 import type { PlainSteps } from './plain-steps.ts';
@@ -27,6 +36,8 @@ export interface RunContext {
   readonly database: SharedDatabase;
   /** Runs plain steps on the coordinator's connection to `database`. */
   readonly plain: PlainSteps;
+  /** The call budget for plugin code on this thread. */
+  readonly watch: CallWatch;
   /** Worker threads, or inline lanes for a replayable handler. */
   readonly lanes: Lanes;
   readonly fixture: Fixture;
@@ -36,11 +47,15 @@ export interface RunContext {
   readonly runAheadMax: number;
 }
 
-/** Runs `steps` under `schedule`. On any error every worker is stopped, so the next run starts clean. */
+/**
+ * Runs `steps` under `schedule`. On any error every worker is stopped, so the next run starts
+ * clean; after a hang `recover` also replaces what the stopped code may have left half done.
+ */
 export async function runScheduled(
   ctx: RunContext,
   steps: readonly Step[],
   schedule: Schedule,
+  recover: () => void,
 ): Promise<ScheduledExecution> {
   ctx.database.reset();
   ctx.plain.startRun();
@@ -50,25 +65,57 @@ export async function runScheduled(
     principals: ctx.fixture.principals,
     entries: [],
     callTimeoutMs: ctx.callTimeoutMs,
+    watch: ctx.watch,
     grantsMax: ctx.grantsMax,
     crashMode: ctx.crashMode,
     runAheadMax: ctx.runAheadMax,
   };
   storeScopes(run);
   const lanes: LaneRecord[] = [];
+  let hang: Hang | undefined;
+  let snapshot: Snapshot;
   try {
-    for (const [i, s] of steps.entries()) {
-      const plan = stepScheduleAt(schedule, i);
-      if (s.kind === 'concurrent' || (s.kind === 'call' && (plan.crash || plan.fault))) {
-        const events = s.kind === 'concurrent' ? s.events : [s];
-        lanes.push(...(await runGatedStep(run, i, events, plan)));
-      } else lanes.push(await runPlainStep(run, ctx.plain, i, s));
-    }
-    const snapshot = checkSnapshotShape(ctx.plugin.snapshot(ctx.database.db), ctx.plugin.name);
-    return { mode: 'scheduled', schedule, lanes, entries: run.entries, snapshot };
+    snapshot = await ctx.watch.run(runSteps(ctx, run, steps, schedule, lanes));
   } catch (thrown) {
     await ctx.lanes.closeAll();
-    throw thrown;
+    if (!(thrown instanceof CallHung)) throw thrown;
+    hang = thrown.hang;
+    recover();
+    snapshot = await snapshotAfterHang(ctx, steps.length);
+  }
+  return {
+    mode: 'scheduled',
+    schedule,
+    lanes,
+    entries: run.entries,
+    snapshot,
+    ...(hang ? { hang } : {}),
+  };
+}
+
+function* runSteps(
+  ctx: RunContext,
+  run: StepContext,
+  steps: readonly Step[],
+  schedule: Schedule,
+  lanes: LaneRecord[],
+): Task<Snapshot> {
+  for (const [i, s] of steps.entries()) {
+    const plan = stepScheduleAt(schedule, i);
+    if (s.kind === 'concurrent' || (s.kind === 'call' && (plan.crash || plan.fault))) {
+      const events = s.kind === 'concurrent' ? s.events : [s];
+      lanes.push(...(yield* runGatedStep(run, i, events, plan)));
+    } else lanes.push(yield* runPlainStep(run, ctx.plain, i, s));
+  }
+  return yield* watchedSnapshot(ctx.watch, steps.length, ctx.plugin, ctx.database.db);
+}
+
+/** The database after a hang, every lane stopped (so rolled back); unreadable if the snapshot hangs too. */
+async function snapshotAfterHang(ctx: RunContext, after: number): Promise<Snapshot> {
+  try {
+    return await ctx.watch.run(watchedSnapshot(ctx.watch, after, ctx.plugin, ctx.database.db));
+  } catch {
+    return UNREADABLE_SNAPSHOT;
   }
 }
 
@@ -76,12 +123,12 @@ export async function runScheduled(
  * Runs a plain step on the coordinator: a scope change takes effect at once, a call carries the
  * principal as it stands; its statements go into the trace as lane 0's.
  */
-async function runPlainStep(
+function* runPlainStep(
   run: StepContext,
   plain: PlainSteps,
   step: number,
   event: Exclude<Step, { kind: 'concurrent' }>,
-): Promise<LaneRecord> {
+): Task<LaneRecord> {
   const at = run.entries.length;
   const record = (end: LaneRecord['end']): LaneRecord => ({
     step,
@@ -105,13 +152,14 @@ async function runPlainStep(
       const principal = run.principals[event.client];
       if (!principal)
         throw new RangeError(`step ${step + 1}: no principal for client ${event.client}`);
-      const { observed, log } = await plain.call(principal, event);
+      const activity = { step, lane: 0, event };
+      const { observed, log } = yield* plain.call(run.watch, activity, principal, event);
       logStatements(run, step, log);
       return record({ kind: 'observed', observed, faulted: false });
     }
     default:
       note('world', describeWorld(event));
-      logStatements(run, step, plain.world(event));
+      logStatements(run, step, yield* plain.world(run.watch, { step, lane: 0, event }, event));
       return record({ kind: 'applied' });
   }
 }

@@ -4,6 +4,7 @@
  */
 import { type Principal, WRITE_SCOPE, withWriteScope } from '../../../model/world.ts';
 import type { TraceEntry } from '../../../types/scheduled-trace.ts';
+import type { CallWatch } from '../../call-watch.ts';
 import type { Lanes } from '../lanes.ts';
 
 /** What every step of a run shares. */
@@ -14,6 +15,8 @@ export interface StepContext {
   principals: readonly Principal[];
   readonly entries: TraceEntry[];
   readonly callTimeoutMs: number;
+  /** The call budget for plugin code on this thread (plain steps, inline lanes). */
+  readonly watch: CallWatch;
   readonly grantsMax: number;
   /** `connection`: a crash closes the lane's connection; `thread`: it terminates the worker. */
   readonly crashMode: 'connection' | 'thread';

@@ -11,25 +11,27 @@
  * same choices used), so only thread hand-offs are saved, never a decision.
  *
  * The virtual clock advances one ms per grant. Past `grantsMax` grants the step is a livelock:
- * the lanes still running are stopped and reported as unexpected errors.
+ * the lanes still running are stopped and reported as unexpected errors. A lane that does not
+ * reach its next point within the call budget is a hang: `CallHung` ends the run.
  */
 
 import type { Event } from '../../../model/events.ts';
 import type { StepSchedule } from '../../../types/schedule.ts';
 import type { LaneRecord } from '../../../types/scheduled-trace.ts';
+import type { Task } from '../../task.ts';
 import { GatedStep } from './gated-step.ts';
 import { laneRecord } from './lane-state.ts';
 import type { StepContext } from './step-context.ts';
 
-/** Runs the lanes of step `step` gated, under `plan`; returns each lane's record. */
-export async function runGatedStep(
+/** Runs the lanes of step `step` gated, under `plan`; returns each lane's record. A task. */
+export function* runGatedStep(
   ctx: StepContext,
   step: number,
   events: readonly Event[],
   plan: StepSchedule,
-): Promise<LaneRecord[]> {
+): Task<LaneRecord[]> {
   const run = new GatedStep(ctx, step, events, plan);
-  await run.start();
-  await run.loop();
+  yield* run.start();
+  yield* run.loop();
   return run.lanes.map((s) => laneRecord(step, s, ctx.entries.length));
 }

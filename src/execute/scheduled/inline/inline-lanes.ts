@@ -22,6 +22,7 @@ import { InlineGate, type LoggedOutcome, Pause, type Resume } from './inline-gat
 
 /** One inline lane: its connection, its command, and what that command did so far. */
 class InlineLane implements Lane {
+  readonly onThisThread = true;
   private readonly gate = new InlineGate();
   private connection: { path: string; conn: ScheduledConnection } | undefined;
   private command: CommandBody | undefined;
@@ -60,9 +61,16 @@ class InlineLane implements Lane {
     return this.reports.shift();
   }
 
-  /** Closes the connection (rolling back what it held). */
+  /**
+   * Closes the connection (rolling back what it held). A connection whose call was stopped
+   * mid-statement by the call budget may refuse; it is dropped, and rolls back when collected.
+   */
   close(): void {
-    this.connection?.conn.real.close();
+    try {
+      this.connection?.conn.real.close();
+    } catch {
+      // Dropped: nothing else uses it.
+    }
     this.connection = undefined;
   }
 
@@ -193,7 +201,7 @@ export class InlineLanes implements Lanes {
     this.scopes = new Int32Array(Math.max(1, principals));
   }
 
-  async get(lane: number): Promise<Lane> {
+  get(lane: number): Lane {
     let found = this.byLane.get(lane);
     if (!found) {
       found = new InlineLane(this.plugin, this.scopes);
@@ -202,7 +210,7 @@ export class InlineLanes implements Lanes {
     return found;
   }
 
-  async kill(lane: number): Promise<void> {
+  kill(lane: number): void {
     this.byLane.get(lane)?.close();
     this.byLane.delete(lane);
   }

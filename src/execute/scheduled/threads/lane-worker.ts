@@ -42,6 +42,7 @@ export interface SharedMemory {
 
 /** One live worker. */
 export class LaneWorker implements Lane {
+  readonly onThisThread = false;
   private readonly port: MessagePort;
   private readonly slot: Int32Array;
   private readonly bell: Int32Array;

@@ -32,6 +32,8 @@ export class LaneWorkers implements Lanes {
   /** The principals' write scopes as the workers read them (see `protocol.ts`). */
   readonly scopes: Int32Array;
   private readonly byLane = new Map<number, Promise<LaneWorker>>();
+  /** The workers of `byLane` that have started, for a `get` that needs no promise. */
+  private readonly ready = new Map<number, LaneWorker>();
   /** Every thread started and not yet terminated, loaded or still starting. */
   private readonly threads = new Set<LaneWorker>();
   /** Bumped by `closeAll`: a start begun before it gives up instead of trying again. */
@@ -48,13 +50,23 @@ export class LaneWorkers implements Lanes {
     this.scopes = new Int32Array(this.shared.scopes);
   }
 
-  /** The worker of `lane`, started (and loaded) if it is not yet. */
-  get(lane: number): Promise<LaneWorker> {
+  /** The worker of `lane`: at once when it has started, else started (and loaded) first. */
+  get(lane: number): LaneWorker | Promise<LaneWorker> {
+    const started = this.ready.get(lane);
+    if (started) return started;
     let worker = this.byLane.get(lane);
     if (!worker) {
-      worker = this.start(START_ATTEMPTS);
-      this.byLane.set(lane, worker);
-      worker.catch(() => this.byLane.delete(lane));
+      const starting = this.start(START_ATTEMPTS);
+      worker = starting;
+      this.byLane.set(lane, starting);
+      starting.then(
+        (w) => {
+          if (this.byLane.get(lane) === starting) this.ready.set(lane, w);
+        },
+        () => {
+          if (this.byLane.get(lane) === starting) this.byLane.delete(lane);
+        },
+      );
     }
     return worker;
   }
@@ -87,13 +99,14 @@ export class LaneWorkers implements Lanes {
 
   /** Starts lanes `0..count-1` at once, so the first run does not start them one by one. */
   async warm(count: number): Promise<void> {
-    await Promise.all(Array.from({ length: count }, (_, lane) => this.get(lane)));
+    await Promise.all(Array.from({ length: count }, async (_, lane) => this.get(lane)));
   }
 
   /** Terminates the worker of `lane`; the next `get` starts a new one. */
   async kill(lane: number): Promise<void> {
     const worker = this.byLane.get(lane);
     this.byLane.delete(lane);
+    this.ready.delete(lane);
     if (worker) await this.stop(await worker);
   }
 
@@ -110,6 +123,7 @@ export class LaneWorkers implements Lanes {
     this.generation++;
     const all = [...this.threads];
     this.byLane.clear();
+    this.ready.clear();
     await Promise.allSettled(all.map((w) => this.stop(w)));
   }
 }
