@@ -59,6 +59,13 @@ export async function checkHandler(options: CheckOptions = {}): Promise<CheckRes
   return result;
 }
 
+/**
+ * How long hung candidates may take in all while a failure shrinks, in ms. Each waits out a whole
+ * call budget (5 s by default), and a shrink tries dozens; past this, the smallest failing case
+ * found so far is reported, saying shrinking was cut short.
+ */
+export const HANG_SHRINK_MS = 30_000;
+
 /** One mode's check: generate → execute → check, then shrink the first failure. */
 async function checkInMode(o: OneModeOptions): Promise<CheckResult> {
   const { plugin, runner, fixture } = await prepareRun(o);
@@ -72,6 +79,8 @@ async function checkInMode(o: OneModeOptions): Promise<CheckResult> {
   let steps = 0;
   let firstFailureAt = 0;
   let lastFailed: { steps: readonly Step[]; run: JudgedRun } | undefined;
+  let hungShrinkMs = 0;
+  let shrinkCut: string | undefined;
   try {
     const sequenceOptions = {
       stepsMax: o.stepsMax,
@@ -83,7 +92,13 @@ async function checkInMode(o: OneModeOptions): Promise<CheckResult> {
       runner.caseArbitrary(sequenceOptions),
       async ({ steps: sequence, replay }) => {
         if (fatal) return true;
+        if (firstFailureAt && hungShrinkMs >= HANG_SHRINK_MS) {
+          shrinkCut ??= `cut short: hung candidates had taken ${Math.round(hungShrinkMs / 1000)} s, each a whole call budget of ${o.callTimeoutMs} ms`;
+          // fast-check's "interrupted": shrinking ends, keeping the smallest failure so far.
+          throw new fc.PreconditionFailure(true);
+        }
         let run: JudgedRun;
+        const runStarted = performance.now();
         try {
           run = await runner.execute(sequence, replay);
         } catch (thrown) {
@@ -104,6 +119,7 @@ async function checkInMode(o: OneModeOptions): Promise<CheckResult> {
             coverage,
           });
         }
+        if (firstFailureAt && isHang(run)) hungShrinkMs += performance.now() - runStarted;
         if (run.verdict.verdict === 'failed') {
           firstFailureAt ||= runs;
           lastFailed = { steps: sequence, run };
@@ -140,7 +156,7 @@ async function checkInMode(o: OneModeOptions): Promise<CheckResult> {
       steps,
       coverage,
       elapsedMs: performance.now() - started,
-      timedOut: details.interrupted,
+      timedOut: details.interrupted && !shrinkCut,
     };
     if (!details.failed || !details.counterexample) return { verdict: 'passed', ...base };
     const [{ steps: shrunk, replay }] = details.counterexample;
@@ -162,6 +178,7 @@ async function checkInMode(o: OneModeOptions): Promise<CheckResult> {
         failures,
         runsToFailure: firstFailureAt,
         shrinks: details.numShrinks,
+        ...(shrinkCut ? { shrinkCut } : {}),
         ...(failed.detail !== undefined ? { detail: failed.detail } : {}),
       },
     };
@@ -202,4 +219,9 @@ function combine(parts: readonly CheckResult[], o: ResolvedOptions): CheckResult
     elapsedMs: sum(parts, (p) => p.elapsedMs),
     timedOut: parts.some((p) => p.timedOut),
   };
+}
+
+/** Whether a run stopped at a hung call. */
+function isHang(run: JudgedRun): boolean {
+  return run.verdict.verdict === 'failed' && run.verdict.failures.some((f) => f.kind === 'hang');
 }

@@ -31,7 +31,11 @@ interface Case {
 
 const LONG = ['--runs', '10000000'];
 const CASES: readonly Case[] = [
-  { name: 'sequential', argv: ['run', '--handler', FIXTURE, ...LONG], running: 'marker' },
+  {
+    name: 'sequential',
+    argv: ['run', '--handler', FIXTURE, '--mode', 'sequential', ...LONG],
+    running: 'marker',
+  },
   {
     name: 'concurrent',
     argv: ['run', '--handler', FIXTURE, '--mode', 'concurrent', '--workers', '2', ...LONG],

@@ -27,6 +27,7 @@ export function counterexampleToCase(cx: Counterexample): CaseFile {
       path: cx.path,
       runsToFailure: cx.runsToFailure,
       shrinks: cx.shrinks,
+      ...(cx.shrinkCut ? { shrinkCut: cx.shrinkCut } : {}),
       failures: cx.failures,
       ...(cx.detail !== undefined ? { detail: cx.detail } : {}),
     },

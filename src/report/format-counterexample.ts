@@ -36,6 +36,8 @@ export interface ReadableCase {
   readonly path?: string;
   readonly runsToFailure?: number;
   readonly shrinks?: number;
+  /** Why shrinking stopped early, when it did. */
+  readonly shrinkCut?: string;
   /** Mode-specific detail; scheduled mode's interleaving (`lanes`) is shown when present. */
   readonly detail?: unknown;
 }
@@ -156,7 +158,7 @@ function headline(c: ReadableCase): string {
   const n = c.steps.length;
   const found =
     c.runsToFailure !== undefined
-      ? `, found at run ${c.runsToFailure}${c.shrinks !== undefined ? ` and shrunk ${c.shrinks} times` : ''}`
+      ? `, found at run ${c.runsToFailure}${c.shrinks !== undefined ? ` and shrunk ${c.shrinks} times` : ''}${c.shrinkCut ? ` (then ${c.shrinkCut})` : ''}`
       : '';
   return `Counterexample for ${c.handlerName} (${c.mode} mode): ${n} step${n === 1 ? '' : 's'}${found}`;
 }

@@ -25,6 +25,11 @@ export interface Counterexample {
   /** Runs until the first failure, and shrink steps after it. */
   readonly runsToFailure: number;
   readonly shrinks: number;
+  /**
+   * Set when shrinking was cut short, and why: a hang costs a whole call budget per candidate, so
+   * shrinking stops once hung candidates have taken `HANG_SHRINK_MS`; the case is still a failing one.
+   */
+  readonly shrinkCut?: string;
   /** Mode-specific detail (e.g. the schedule), kept for replay. */
   readonly detail?: unknown;
 }

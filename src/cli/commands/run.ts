@@ -85,7 +85,7 @@ export function registerRun(program: Command, ctx: CliContext): void {
     )
     .option(
       '--call-timeout-ms <ms>',
-      `a call running longer is reported as hung, E_CALL_TIMEOUT (default: ${DEFAULTS.callTimeoutMs})`,
+      `a call running longer is a hang: a counterexample like any (default: ${DEFAULTS.callTimeoutMs})`,
       parseInteger,
     )
     .option(
@@ -108,9 +108,10 @@ export function registerRun(program: Command, ctx: CliContext): void {
 
 Bundled handlers: ${bundledNames()}.
 
-Sequential mode runs calls in this thread: a call that never settles is stopped after
---call-timeout-ms; a synchronous call cannot be interrupted, and one that takes too long is
-reported once it returns.`,
+A call that does not return within --call-timeout-ms is a counterexample (a hang), in every
+mode: a synchronous loop on this thread is stopped by a watchdog, a promise that never settles
+is abandoned, a worker thread is terminated. Ctrl-C or SIGTERM stops a run within a second
+(exit 130 or 143), once a call in progress returns or reaches that limit.`,
         ENV_HELP,
         OUT_HELP,
       ),
