@@ -26,7 +26,7 @@ describe('the seed', () => {
   it('an empty RECEIPTCHECK_SEED is refused, not taken as seed 0', () => {
     for (const value of ['', '  '])
       expect(() => resolveOptions({}, { RECEIPTCHECK_SEED: value })).toThrow(
-        /seed must be an integer \(got "\s*" from RECEIPTCHECK_SEED\)/,
+        /seed must be an integer \(got an empty RECEIPTCHECK_SEED\)/,
       );
   });
 });
