@@ -98,10 +98,17 @@ A relative handler path in the file is resolved from the working directory.`),
             explanations: result.failures.map(explainFailure),
             expectationFailures: result.expectationFailures,
             ...(replay.schedule ? { schedule: replay.schedule } : {}),
+            ...(traceHashOf(result.detail) ? { traceHash: traceHashOf(result.detail) } : {}),
             text,
           })}\n`,
         );
       } else ctx.io.stdout(text);
       ctx.exitCode = EXIT_OF[replay.verdict];
     });
+}
+
+/** A scheduled run's trace hash (equal hashes, equal interleavings); undefined for other modes. */
+function traceHashOf(detail: unknown): string | undefined {
+  const hash = (detail as { traceHash?: unknown } | undefined)?.traceHash;
+  return typeof hash === 'string' ? hash : undefined;
 }
