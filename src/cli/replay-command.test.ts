@@ -184,6 +184,14 @@ describe('a saved concurrent counterexample carries its scheduled reproduction',
       hashes.add(r.json.traceHash);
     }
     expect([...hashes]).toEqual([stored.scheduled.traceHash]);
+    // Fixed: the saved schedule passes, so the search goes on, and counts it among the schedules.
+    const fixed = await replay(file, '--handler', 'reference', '--schedules', '20');
+    expect(fixed.code).toBe(EXIT.notReproduced);
+    expect(fixed.json).toMatchObject({
+      verdict: 'not reproduced',
+      schedules: 21,
+      schedulesMax: 20,
+    });
   });
 
   it('saves none when no schedule fails (the reference), and says so', async () => {

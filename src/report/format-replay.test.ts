@@ -11,6 +11,7 @@ import type { CaseResult, CheckResult } from '../types/results.ts';
 import { formatCounterexample } from './format-counterexample.ts';
 import { formatReplay, replayVerdictText } from './format-replay.ts';
 import { describeReproduction, formatSummary } from './format-summary.ts';
+import { toJsonReport } from './json-report.ts';
 
 const send: CallEvent = {
   kind: 'call',
@@ -100,6 +101,22 @@ describe('a concurrent counterexample says whether it replays deterministically'
     expect(text).toContain(
       '  saved     cx/a.json\n            replays deterministically: schedule 4 of a search of at most 200',
     );
+    const json = toJsonReport(
+      {
+        ...result,
+        counterexample: {
+          ...c,
+          handlerName: 'check-then-act',
+          failures: [],
+          seed: 42,
+          path: '',
+          runsToFailure: 3,
+          shrinks: 0,
+        },
+      },
+      { savedPath: 'cx/a.json', reproduction: found },
+    ) as { counterexample: { scheduledReproduction: unknown } };
+    expect(json.counterexample.scheduledReproduction).toEqual(found);
     expect(describeReproduction({ found: false, schedules: 200 })).toContain(
       'no schedule of 200 reproduced it',
     );
