@@ -37,7 +37,9 @@ const EXIT_OF: Readonly<Record<ReplayVerdict, ExitCode>> = {
 export function registerReplay(program: Command, ctx: CliContext): void {
   program
     .command('replay')
-    .description('re-run a saved counterexample file and say whether it still fails')
+    .description(
+      're-run a saved counterexample file: reproduced, held, or not reproduced in N schedules',
+    )
     .argument('<file>', 'a case file: a counterexample written by "run" (see --out), or a scenario')
     .option('--handler <path|name>', 'run against this handler instead of the one the file names')
     .option('--mode <mode>', `${MODES_TEXT} (default: the mode the file names)`, parseMode)
@@ -62,7 +64,8 @@ A case found on real threads fails again only when timing allows. Its replay fir
 scheduled reproduction saved with it (if "run" found one), then searches scheduled mode: the
 lane order, one and then two context switches at each decision point of every group of up to
 3 lanes, then schedules drawn from a fixed seed, at most --schedules in all; in concurrent
-mode (the file's) it then runs once on real threads. The same file always gets the same search.
+mode (the file's, unless --mode says otherwise) it then runs once on real threads. The same
+file always gets the same search.
 
 Examples:
   receiptcheck replay counterexamples/version-before-receipt-sequential-seed42.json
