@@ -56,18 +56,19 @@ export async function replayCase(c: CaseFile, options: ReplayOptions = {}): Prom
       result,
     };
   }
-  const saved = scheduledReproductionOf(c.extra);
+  // A concurrent counterexample's saved reproduction, or a scheduled case's own schedule.
+  const first = scheduledReproductionOf(c.extra)?.schedule ?? scheduleOfCase(c.extra);
   const search = await searchSchedules(c, {
     ...options,
     schedulesMax,
-    ...(saved ? { first: saved.schedule } : {}),
+    ...(first ? { first } : {}),
   });
   const searched = { ...base, schedules: search.tried };
   if (search.found)
     return {
       ...searched,
       verdict: 'reproduced',
-      route: saved && search.found.at === 1 ? 'saved schedule' : 'schedule search',
+      route: first && search.found.at === 1 ? 'saved schedule' : 'schedule search',
       result: search.found.result,
       schedule: search.found.schedule,
     };

@@ -142,6 +142,12 @@ describe('replay of a scheduled case with its schedule: exact', () => {
     expect(r.json).toMatchObject({ verdict: 'reproduced', route: 'exact', schedules: 0 });
   });
 
+  it('on real threads (--mode concurrent) its own schedule is tried first, deterministically', async () => {
+    const r = await replay(scheduled, '--mode', 'concurrent');
+    expect(r.code).toBe(EXIT.failed);
+    expect(r.json).toMatchObject({ verdict: 'reproduced', route: 'saved schedule', schedules: 1 });
+  });
+
   it('held against the reference (exit 0): a pass of an exact replay means fixed', async () => {
     const r = await replay(scheduled, '--handler', 'reference');
     expect(r.code).toBe(EXIT.ok);

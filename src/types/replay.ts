@@ -16,7 +16,8 @@ export type ReplayVerdict = 'reproduced' | 'held' | 'notReproduced';
 
 /**
  * How the verdict was reached. `exact`: one deterministic run. `saved schedule`: the scheduled
- * reproduction stored with a concurrent counterexample. `schedule search`: a schedule found by
+ * reproduction stored with a concurrent counterexample (or a scheduled case's own schedule, when
+ * `--mode concurrent` makes its replay timing-dependent). `schedule search`: a schedule found by
  * the search. `real threads`: one run in concurrent mode. `lane order`: sequential mode, which
  * runs each group in lane order only.
  */
