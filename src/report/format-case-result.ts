@@ -48,6 +48,7 @@ export function formatCaseResult(c: CaseFile, r: CaseResult, savedPath?: string)
   }
   lines.push('', 'Database (expected by the model vs found):', ...formatDatabase(r.failures));
   lines.push('', ...formatInterleaving(r.detail));
-  lines.push(...reproduce(readable, savedPath ? { savedPath } : {}));
+  // The seed and path belong to the run that found the case, so the re-run uses the case's mode.
+  lines.push(...reproduce({ ...readable, mode: c.mode }, savedPath ? { savedPath } : {}));
   return lines.join('\n');
 }

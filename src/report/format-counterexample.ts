@@ -47,6 +47,8 @@ export interface RenderContext {
   readonly commands?: boolean;
   /** Extra lines to print under "Reproduce". */
   readonly hints?: readonly string[];
+  /** A concurrent counterexample's scheduled reproduction, saved with it: `replay` says so. */
+  readonly reproducesDeterministically?: boolean;
 }
 
 /** The whole counterexample as text, lines joined with `\n`, no trailing newline. */
@@ -184,7 +186,9 @@ export function reproduce(c: ReadableCase, context: RenderContext): string[] {
     lines.push(`  seed ${c.seed}${c.path ? `, fast-check path ${c.path}` : ''}`);
   if (context.commands !== false) {
     if (context.savedPath)
-      lines.push(`  replay:  npx receiptcheck replay ${quoteArg(context.savedPath)}`);
+      lines.push(
+        `  replay:  npx receiptcheck replay ${quoteArg(context.savedPath)}${context.reproducesDeterministically ? '   (deterministic: runs the scheduled reproduction saved with it)' : ''}`,
+      );
     if (c.seed !== undefined && c.handler)
       lines.push(
         `  re-run:  npx receiptcheck run --handler ${quoteArg(c.handler)} --seed ${c.seed}${c.mode !== 'sequential' ? ` --mode ${c.mode}` : ''}`,

@@ -149,10 +149,17 @@ async function run(flags: RunFlags, ctx: CliContext): Promise<typeof EXIT.ok | t
     progress.stop();
   }
   const cx = result.counterexample;
-  const savedPath = cx ? saveCounterexample(cx, flags.out ?? DEFAULT_OUT_DIR) : undefined;
+  // A concurrent counterexample is searched for in scheduled mode as it is saved (see the store).
+  const saved = cx ? await saveCounterexample(cx, flags.out ?? DEFAULT_OUT_DIR) : undefined;
   const context = {
     baseSeed: resolved.seed,
-    ...(savedPath ? { savedPath } : {}),
+    ...(saved ? { savedPath: saved.path } : {}),
+    ...(saved?.reproduction
+      ? {
+          reproduction: saved.reproduction,
+          reproducesDeterministically: saved.reproduction.found,
+        }
+      : {}),
     ...(resolved.timeLimitSeconds ? { timeLimitSeconds: resolved.timeLimitSeconds } : {}),
   };
   if (flags.junit) writeTextFile(flags.junit, formatJunit(runSuite(result, context)), '--junit');
