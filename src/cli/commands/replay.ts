@@ -8,6 +8,7 @@
 import type { Command } from 'commander';
 import { loadCaseFile } from '../../api/load-case-file.ts';
 import { replayCase } from '../../api/replay-case.ts';
+import { ReceiptcheckError } from '../../errors.ts';
 import { encodeJson } from '../../report/encode.ts';
 import { explainFailure } from '../../report/explain-failure.ts';
 import { formatReplay, replayVerdictText } from '../../report/format-replay.ts';
@@ -76,6 +77,13 @@ A relative handler path in the file is resolved from the working directory.`),
     )
     .action(async (file: string, flags: ReplayFlags) => {
       const c = loadCaseFile(file);
+      // A replay's verdict is about one handler: a file that names none would silently check the
+      // reference and pass.
+      if (c.handlerNamed === false && flags.handler === undefined)
+        throw new ReceiptcheckError(
+          'E_BAD_COUNTEREXAMPLE',
+          `${file} names no handler; add "handler" to the file or pass --handler PATH|NAME (receiptcheck scenarios runs handler-less scenarios against the reference)`,
+        );
       const replay = await replayCase(c, {
         ...(flags.handler !== undefined ? { handler: flags.handler } : {}),
         ...(flags.mode !== undefined ? { mode: flags.mode } : {}),
