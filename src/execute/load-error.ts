@@ -6,7 +6,7 @@
  * full error stays the `cause`, which `--verbose` prints.
  */
 import { spawnSync } from 'node:child_process';
-import { isAbsolute } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { messageOf } from '../errors.ts';
 
@@ -25,60 +25,79 @@ const CHECK_TIMEOUT_MS = 10_000;
 
 /** Describes what loading the module at absolute `path` threw. */
 export function describeLoadFailure(thrown: unknown, path: string): LoadFailure {
-  const transform = transformError(thrown);
+  const transform = transformError(thrown) ?? compilerText(messageOf(thrown));
   if (transform) return transform;
   const text = messageOf(thrown);
   const lines = text.split('\n').filter((l) => l.trim() !== '');
   const message = lines[0]?.trim() ?? text;
   const truncated = lines.length > 1;
   const location =
-    viteLocation(thrown) ??
     arrowLocation(stackOf(thrown)) ??
     (thrown instanceof SyntaxError ? checkedLocation(path) : undefined) ??
     frameLocation(stackOf(thrown));
   return { ...(location ? { location } : {}), message, truncated };
 }
 
-/** esbuild's `TransformError` (tsx): `errors[i]` carry the text and a 0-based column. */
+/** esbuild's `TransformError` (tsx in this thread): `errors[i]` carry the text and a 0-based column. */
 function transformError(thrown: unknown): LoadFailure | undefined {
   const errors = (thrown as { errors?: unknown } | null)?.errors;
-  if (Array.isArray(errors) && errors.length > 0) {
-    const first = errors[0] as {
-      text?: unknown;
-      location?: { file?: unknown; line?: unknown; column?: unknown } | null;
-    };
-    if (typeof first?.text === 'string') {
-      const at = first.location;
-      const location =
-        typeof at?.file === 'string' && typeof at.line === 'number'
-          ? `${at.file}:${at.line}${typeof at.column === 'number' ? `:${at.column + 1}` : ''}`
-          : undefined;
-      return {
-        ...(location ? { location } : {}),
-        message: first.text.split('\n')[0] ?? first.text,
-        truncated: errors.length > 1 || first.text.includes('\n'),
-      };
-    }
-  }
-  // The same error as text only: tsx's loader runs in its own thread, and only the message
-  // crosses back ("Transform failed with 1 error:", then `file:line:col: ERROR: text`).
-  const text = messageOf(thrown);
-  const m = /^(\S.*?):(\d+):(\d+): ERROR: (.*)$/m.exec(text);
-  if (!m) return undefined;
-  const rest = text.split('\n').filter((l) => l.trim() !== '' && !/^Transform failed/.test(l));
+  if (!Array.isArray(errors) || errors.length === 0) return undefined;
+  const first = errors[0] as {
+    text?: unknown;
+    location?: { file?: unknown; line?: unknown; column?: unknown } | null;
+  };
+  if (typeof first?.text !== 'string') return undefined;
+  const at = first.location;
+  const location =
+    typeof at?.file === 'string' && typeof at.line === 'number'
+      ? place(at.file, at.line, typeof at.column === 'number' ? at.column + 1 : undefined)
+      : undefined;
   return {
-    location: `${m[1]}:${m[2]}:${Number(m[3]) + 1}`,
-    message: m[4] ?? '',
-    truncated: rest.length > 1,
+    ...(location ? { location } : {}),
+    message: first.text.split('\n')[0] ?? first.text,
+    truncated: errors.length > 1 || first.text.includes('\n'),
   };
 }
 
-/** Vite's (vitest's) parse and transform errors: `loc` is `{file, line, column}`, `id` the module. */
-function viteLocation(thrown: unknown): string | undefined {
-  const e = thrown as { loc?: { file?: unknown; line?: unknown; column?: unknown }; id?: unknown };
-  const file = typeof e?.loc?.file === 'string' ? e.loc.file : e?.id;
-  if (typeof file !== 'string' || typeof e?.loc?.line !== 'number') return undefined;
-  return `${file}:${e.loc.line}${typeof e.loc.column === 'number' ? `:${e.loc.column + 1}` : ''}`;
+/** A compiler's wrapper line: the real message and place are on the lines after it. */
+const WRAPPER = /^(Transform failed|Parse failure: Parse failed) with \d+ errors?:?$/;
+
+/**
+ * The compilers' errors as text, when only the message reached us (tsx's loader runs in a thread
+ * of its own) or the compiler writes no fields: esbuild's `file:line:col: ERROR: text` (0-based
+ * column), oxc's (vite, so vitest) `[CODE] text` over a `[ file:line:col ]` box, rolldown's
+ * `text` … `At file: file:line:col` (0-based column). Paths may be relative to the working folder.
+ */
+function compilerText(raw: string): LoadFailure | undefined {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI colour codes are what it strips
+  const text = raw.replace(/\u001b\[[0-9;]*m/g, '');
+  const lines = text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '');
+  const esbuild = /^(\S.*?):(\d+):(\d+): ERROR: (.*)$/m.exec(text);
+  if (esbuild)
+    return {
+      location: place(esbuild[1] ?? '', Number(esbuild[2]), Number(esbuild[3]) + 1),
+      message: esbuild[4] ?? '',
+      truncated: lines.filter((l) => /: ERROR: /.test(l)).length > 1,
+    };
+  if (!WRAPPER.test(lines[0] ?? '')) return undefined;
+  const oxc = /\[\s*(\S+?):(\d+):(\d+)\s*\]/.exec(text);
+  const rolldown = /^At file: (\S+?):(\d+):(\d+)$/m.exec(text);
+  const location = oxc
+    ? place(oxc[1] ?? '', Number(oxc[2]), Number(oxc[3]))
+    : rolldown
+      ? place(rolldown[1] ?? '', Number(rolldown[2]), Number(rolldown[3]) + 1)
+      : undefined;
+  const message = (lines[1] ?? lines[0] ?? '').replace(/^\[[A-Z_]+\]\s*/, '');
+  return { ...(location ? { location } : {}), message, truncated: true };
+}
+
+/** `file:line[:col]`, the file made absolute from the working folder (and out of vite's `/@fs/`). */
+function place(file: string, line: number, column?: number): string {
+  const path = resolve(file.replace(/^\/@fs(?=\/)/, ''));
+  return `${path}:${line}${column !== undefined ? `:${column}` : ''}`;
 }
 
 function stackOf(thrown: unknown): string {
