@@ -133,13 +133,11 @@ export function formatSteps(c: ReadableCase, options: { verbose?: boolean } = {}
       lines.push(`${prefix}${describeEvent(event, c.fixture)}`);
       const failure = bad.get(`${i}:${lane}`);
       const stuck = blamedAt.get(`${i}:${lane}`);
-      const failing =
-        failure !== undefined || (stuck?.expected !== undefined && stuck.observed !== undefined);
       for (const note of injectionNotes(injected.get(placeKey(i, lane)), failure)) {
         lines.push(`${indent}↯ ${note}`);
       }
       const store = storeFailing[i];
-      if (failing && store && event.kind === 'call')
+      if (store && event.kind === 'call' && event.delivery !== 'lostRequest')
         lines.push(`${indent}↯ ${describeInjection(store)}`);
       if (failure) {
         lines.push(`${indent}✗ expected ${expectedText(failure)}`);
