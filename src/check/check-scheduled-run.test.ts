@@ -174,6 +174,19 @@ describe('checkScheduledRun', () => {
         expect.objectContaining({ kind: 'outcome', step: 0, faulted: true, actual: unexpected }),
       ]);
     });
+    it('failed on the answer only: its retry, too, is judged as if it changed nothing', () => {
+      // In the reading where the faulted call wrote, `j` conflicts and the retry replays.
+      const stale = call('j', 45);
+      const lanes = [
+        rec(0, 0, call('k', 30), seen(unexpected, true), 0),
+        rec(1, 0, stale, seen(fresh(45)), 1),
+        rec(2, 0, call('k', 30), seen({ kind: 'refused', reason: 'conflict' }), 2),
+      ];
+      const v = check([...steps, stale, call('k', 30)], lanes, modelAfter(stale));
+      expect(v.verdict.verdict === 'failed' && v.verdict.failures).toEqual([
+        expect.objectContaining({ kind: 'outcome', step: 0, faulted: true }),
+      ]);
+    });
     it('failed on the answer and the database: it changed something no reading allows', () => {
       // The row moved to 30 min at v2 but no receipt was kept: neither the change nor none.
       const half = modelAfter(call('k', 30));

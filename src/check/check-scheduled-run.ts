@@ -85,9 +85,10 @@ export function checkScheduledRun(run: ScheduledRunRecord): ScheduledVerdict {
   // accepted it changing nothing (had it answered `error`): the database is held to that reading
   // too, so its diff never claims a change the checker does not require.
   const misanswered = faultedFailures(run.lanes, walk.failures);
-  if (differences.length > 0 && misanswered.length > 0) {
+  const others = walk.failures.length - misanswered.length;
+  if (misanswered.length > 0 && (differences.length > 0 || others > 0)) {
     const quiet = quietReading(initial, derived, flying, misanswered, run.snapshot);
-    if (quiet) {
+    if (quiet && quiet.failures.length <= walk.failures.length) {
       walk = quiet;
       differences = [];
     }
