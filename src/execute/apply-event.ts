@@ -53,7 +53,9 @@ export function applyCallSync(
 }
 
 /** This folder: frames in it are the harness's (the call wrappers, the scheduled connection). */
-const HARNESS_DIR = fileURLToPath(new URL('.', import.meta.url));
+const HERE = new URL('.', import.meta.url);
+/** How a frame names it: a path (CommonJS, source maps) or a `file:` URL (ES modules). */
+const HARNESS_DIRS = [fileURLToPath(HERE), HERE.href];
 
 /**
  * What a plugin threw, as `unexpected`: its message, and its stack cut where the harness's frames
@@ -65,7 +67,8 @@ export function unexpectedOf(thrown: unknown): Observed {
   const full = thrown instanceof Error ? thrown.stack : undefined;
   if (typeof full !== 'string' || full === '') return { kind: 'unexpected', message };
   const lines = full.split('\n');
-  const harness = (line: string) => /^\s*at\s/.test(line) && line.includes(HARNESS_DIR);
+  const harness = (line: string) =>
+    /^\s*at\s/.test(line) && HARNESS_DIRS.some((dir) => line.includes(dir));
   const firstPlugin = lines.findIndex((l) => /^\s*at\s/.test(l) && !harness(l));
   const resume = firstPlugin < 0 ? -1 : lines.findIndex((l, i) => i > firstPlugin && harness(l));
   const stack = (resume > 0 ? lines.slice(0, resume) : lines).join('\n');
