@@ -4,6 +4,7 @@
  * plugin throws or returns that is not an outcome becomes `unexpected`.
  */
 
+import { fileURLToPath } from 'node:url';
 import { messageOf } from '../errors.ts';
 import type { Connection, HandlerPlugin } from '../handlers/plugin.ts';
 import { type CallEvent, type Event, unsentOutcome } from '../model/events.ts';
@@ -25,7 +26,7 @@ export async function applyCall(
     const returned = plugin.call(db, principal, event.request);
     return observedOf(returned instanceof Promise ? await returned : returned);
   } catch (thrown) {
-    return { kind: 'unexpected', message: messageOf(thrown) };
+    return unexpectedOf(thrown);
   }
 }
 
@@ -47,8 +48,31 @@ export function applyCallSync(
     returned.catch(() => {});
     return undefined;
   } catch (thrown) {
-    return { kind: 'unexpected', message: messageOf(thrown) };
+    return unexpectedOf(thrown);
   }
+}
+
+/** This folder: frames in it are the harness's (the call wrappers, the scheduled connection). */
+const HERE = new URL('.', import.meta.url);
+/** How a frame names it: a path (CommonJS, source maps) or a `file:` URL (ES modules). */
+const HARNESS_DIRS = [fileURLToPath(HERE), HERE.href];
+
+/**
+ * What a plugin threw, as `unexpected`: its message, and its stack cut where the harness's frames
+ * resume below the plugin's (they are the same for every failure and would bury the handler's).
+ * Frames above the plugin's stay: an injected fault is thrown from the scheduled connection.
+ */
+export function unexpectedOf(thrown: unknown): Observed {
+  const message = messageOf(thrown);
+  const full = thrown instanceof Error ? thrown.stack : undefined;
+  if (typeof full !== 'string' || full === '') return { kind: 'unexpected', message };
+  const lines = full.split('\n');
+  const harness = (line: string) =>
+    /^\s*at\s/.test(line) && HARNESS_DIRS.some((dir) => line.includes(dir));
+  const firstPlugin = lines.findIndex((l) => /^\s*at\s/.test(l) && !harness(l));
+  const resume = firstPlugin < 0 ? -1 : lines.findIndex((l, i) => i > firstPlugin && harness(l));
+  const stack = (resume > 0 ? lines.slice(0, resume) : lines).join('\n');
+  return { kind: 'unexpected', message, stack };
 }
 
 /** What the handler returned, or `unexpected` when it is not an outcome. */

@@ -96,7 +96,10 @@ export function registerRun(program: Command, ctx: CliContext): void {
     .option('--json', 'print exactly one JSON object on stdout (the summary goes to stderr)')
     .option('--junit <file>', 'also write JUnit XML to this file')
     .option('--out <dir>', `where a counterexample file is written (default: ./${DEFAULT_OUT_DIR})`)
-    .option('--verbose', 'print stacks with errors')
+    .option(
+      '--verbose',
+      "print stacks: of an error that stops the run, and of a handler's unexpected exceptions in a counterexample",
+    )
     .addHelpText(
       'after',
       helpBlocks(
@@ -115,8 +118,10 @@ reported once it returns.`,
         OUT_HELP,
       ),
     )
-    .action(async (flags: RunFlags) => {
-      ctx.exitCode = await run(flags, ctx);
+    .action(async (flags: RunFlags, command: Command) => {
+      // `--verbose` is also the program's own flag, which commander gives the program wherever it stands.
+      const verbose = Boolean(flags.verbose || command.optsWithGlobals().verbose);
+      ctx.exitCode = await run({ ...flags, verbose }, ctx);
     });
 }
 
@@ -160,6 +165,7 @@ async function run(flags: RunFlags, ctx: CliContext): Promise<typeof EXIT.ok | t
           reproducesDeterministically: saved.reproduction.found,
         }
       : {}),
+    ...(flags.verbose ? { verbose: true } : {}),
     ...(resolved.timeLimitSeconds ? { timeLimitSeconds: resolved.timeLimitSeconds } : {}),
   };
   if (flags.junit) writeTextFile(flags.junit, formatJunit(runSuite(result, context)), '--junit');
