@@ -62,6 +62,19 @@ describe("a handler's unexpected exception", () => {
       );
     }
   });
+
+  it('is printed by replay --verbose too', async () => {
+    const out = join(tmp, 'v3');
+    expect((await cli('run', '--handler', THROWS, '--out', out)).code).toBe(1);
+    const [file] = readdirSync(out);
+    const r = await cli('replay', join(out, file as string), '--verbose');
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(
+      / {10}at rejectLongIntervals \(.*throws-from-named-function\.ts:\d+:\d+\)/,
+    );
+    const quiet = await cli('replay', join(out, file as string));
+    expect(quiet.out).not.toContain('at rejectLongIntervals');
+  });
 });
 
 describe('a plugin that cannot be loaded', () => {

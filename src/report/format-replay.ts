@@ -13,10 +13,10 @@ export function replayVerdictText(r: ReplayResult): string {
 }
 
 /** The replay's text, ending in a newline. */
-export function formatReplay(c: CaseFile, r: ReplayResult): string {
+export function formatReplay(c: CaseFile, r: ReplayResult, verbose = false): string {
   const steps = `${c.steps.length} step${c.steps.length === 1 ? '' : 's'}`;
   const lines: string[] = [];
-  if (r.verdict === 'reproduced') lines.push(formatCaseResult(c, r.result), '');
+  if (r.verdict === 'reproduced') lines.push(formatCaseResult(c, r.result, undefined, verbose), '');
   else if (r.verdict === 'held') lines.push(caseVerdictLine(c, r.result));
   else lines.push(`? ${c.name}: ${notReproducedIn(r)} against ${r.result.handler}`);
   lines.push(...explain(r, steps));

@@ -75,7 +75,9 @@ Examples:
 
 A relative handler path in the file is resolved from the working directory.`),
     )
-    .action(async (file: string, flags: ReplayFlags) => {
+    .action(async (file: string, flags: ReplayFlags, command: Command) => {
+      // `--verbose` is also the program's own flag, which commander gives the program wherever it stands.
+      const verbose = Boolean(flags.verbose || command.optsWithGlobals().verbose);
       const c = loadCaseFile(file);
       // A replay's verdict is about one handler: a file that names none would silently check the
       // reference and pass.
@@ -90,7 +92,7 @@ A relative handler path in the file is resolved from the working directory.`),
         ...(flags.schedules !== undefined ? { schedulesMax: flags.schedules } : {}),
       });
       const { result } = replay;
-      const text = formatReplay(c, replay);
+      const text = formatReplay(c, replay, verbose);
       if (flags.json) {
         ctx.io.stdout(
           `${encodeJson({
