@@ -7,14 +7,17 @@
  * - writing a plugin: `defineHandler`, the `outcome` constructors, and the types a plugin's
  *   functions receive and return (the world, principals, requests, outcomes, policies);
  * - reading results: check, case and soak results, counterexamples, failures and run details;
- * - case files: load, run, parse and write scenarios and saved counterexamples.
+ * - case files: load, run, replay, parse and write scenarios and saved counterexamples.
  */
 
 export type { AssertOptions } from './api/assert-handler.ts';
 export { assertHandler, CounterexampleError } from './api/assert-handler.ts';
 export { checkHandler } from './api/check-handler.ts';
+export type { SavedCounterexample, SaveOptions } from './api/counterexample-store.ts';
 export { saveCounterexample } from './api/counterexample-store.ts';
 export { listCaseFiles, loadCaseFile } from './api/load-case-file.ts';
+export type { ReplayOptions } from './api/replay-case.ts';
+export { replayCase } from './api/replay-case.ts';
 export type { RunCaseOptions } from './api/run-case.ts';
 export { runCase } from './api/run-case.ts';
 export { soak } from './api/soak.ts';
@@ -53,6 +56,14 @@ export type { Coverage, CoverageKind } from './types/coverage.ts';
 export type { ConcurrentDetail, RunDetail, ScheduledDetail } from './types/execution.ts';
 export type { LaneMode, Mode } from './types/mode.ts';
 export type { CheckOptions, Progress, SoakOptions } from './types/options.ts';
+export type {
+  ReplayResult,
+  ReplayRoute,
+  ReplayVerdict,
+  ReproductionSearch,
+  ScheduledReproduction,
+} from './types/replay.ts';
+export { DEFAULT_SCHEDULES_MAX } from './types/replay.ts';
 export type {
   CaseResult,
   CheckResult,

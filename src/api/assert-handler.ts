@@ -56,11 +56,9 @@ export async function assertHandler(options: AssertOptions = {}): Promise<CheckR
   const { out = DEFAULT_OUT_DIR, ...check } = options;
   const result = await checkHandler(check);
   const cx = result.counterexample;
-  if (result.verdict === 'failed' && cx)
-    throw new CounterexampleError(
-      result,
-      cx,
-      out === false ? undefined : saveCounterexample(cx, out),
-    );
+  if (result.verdict === 'failed' && cx) {
+    const saved = out === false ? undefined : await saveCounterexample(cx, out);
+    throw new CounterexampleError(result, cx, saved?.path);
+  }
   return result;
 }

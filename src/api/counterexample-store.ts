@@ -1,6 +1,9 @@
 /**
  * Writes counterexamples to disk as case files, so `receiptcheck replay FILE` can re-run them and
  * a copy under `scenarios/` becomes a regression scenario. The only file writing of a failing run.
+ * A counterexample found on real threads depends on timing to fail again, so before it is written
+ * scheduled mode is searched for an interleaving that reproduces it; one found is saved in the same
+ * file (`"scheduled"`), and `replay` runs it first, deterministically.
  */
 
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -8,25 +11,46 @@ import { join, relative, resolve } from 'node:path';
 import { messageOf, ReceiptcheckError } from '../errors.ts';
 import { formatCaseFile } from '../report/case-file.ts';
 import { counterexampleFileName, counterexampleToCase } from '../report/counterexample-case.ts';
+import { DEFAULT_SCHEDULES_MAX, type ReproductionSearch } from '../types/replay.ts';
 import type { Counterexample } from '../types/results.ts';
+import { searchSchedules } from './schedule-search.ts';
 
 /** The folder counterexamples go to when `--out` is not given, relative to the working directory. */
 export const DEFAULT_OUT_DIR = 'counterexamples';
 
+/** How a save searches for a concurrent counterexample's scheduled reproduction. */
+export interface SaveOptions {
+  /** Most schedules searched; 0 skips the search. Default `DEFAULT_SCHEDULES_MAX` (200). */
+  readonly schedulesMax?: number;
+}
+
+/** Where a counterexample went, and for a concurrent one what the schedule search found. */
+export interface SavedCounterexample {
+  /** The file, relative to `cwd` when it lies below it, absolute otherwise. */
+  readonly path: string;
+  /** Present for a concurrent counterexample with a concurrent group, when the search ran. */
+  readonly reproduction?: ReproductionSearch;
+}
+
 /**
- * Saves `cx` under `dir` (created if missing) and returns the file's path, relative to `cwd` when
- * it lies below it (so printed commands stay short), absolute otherwise.
+ * Saves `cx` under `dir` (created if missing). A concurrent counterexample is first searched for
+ * in scheduled mode (its handler resolved from the process's working directory, as the check
+ * did); the reproduction found is saved with it. Paths are relative to `cwd` when below it, so
+ * printed commands stay short.
  */
-export function saveCounterexample(
+export async function saveCounterexample(
   cx: Counterexample,
   dir: string = DEFAULT_OUT_DIR,
   cwd: string = process.cwd(),
-): string {
+  options: SaveOptions = {},
+): Promise<SavedCounterexample> {
+  const reproduction = await searchReproduction(cx, options.schedulesMax ?? DEFAULT_SCHEDULES_MAX);
   const folder = resolve(cwd, dir);
   const file = join(folder, counterexampleFileName(cx));
+  const scheduled = reproduction?.found ? reproduction.reproduction : undefined;
   try {
     mkdirSync(folder, { recursive: true });
-    writeFileSync(file, formatCaseFile(counterexampleToCase(cx)));
+    writeFileSync(file, formatCaseFile(counterexampleToCase(cx, scheduled)));
   } catch (thrown) {
     throw new ReceiptcheckError(
       'E_BAD_OPTION',
@@ -35,5 +59,32 @@ export function saveCounterexample(
     );
   }
   const rel = relative(cwd, file);
-  return rel.startsWith('..') ? file : rel;
+  return { path: rel.startsWith('..') ? file : rel, ...(reproduction ? { reproduction } : {}) };
+}
+
+/**
+ * The scheduled reproduction of a concurrent counterexample, searched for; undefined for other
+ * counterexamples. An error stops the search, not the save: it is reported with what was tried.
+ */
+async function searchReproduction(
+  cx: Counterexample,
+  schedulesMax: number,
+): Promise<ReproductionSearch | undefined> {
+  if (cx.mode !== 'concurrent' || schedulesMax < 1) return undefined;
+  if (!cx.steps.some((s) => s.kind === 'concurrent')) return undefined;
+  try {
+    const search = await searchSchedules(counterexampleToCase(cx), { schedulesMax });
+    if (!search.found) return { found: false, schedules: search.tried };
+    return {
+      found: true,
+      reproduction: {
+        schedule: search.found.schedule,
+        traceHash: search.found.traceHash,
+        foundAt: search.found.at,
+        schedulesMax,
+      },
+    };
+  } catch (thrown) {
+    return { found: false, schedules: 0, error: messageOf(thrown) };
+  }
 }

@@ -45,7 +45,7 @@ export function resolveOptions(
   positiveInteger('runs', resolved.runs);
   if (!Number.isSafeInteger(resolved.seed))
     bad(
-      `seed must be an integer (got ${options.seed ?? JSON.stringify(fromEnv)} from ${options.seed !== undefined ? 'the options' : SEED_ENV}); set it with --seed or ${SEED_ENV}`,
+      `seed must be an integer (got ${options.seed ?? (fromEnv?.trim() ? fromEnv : `an empty ${SEED_ENV}`)}); set it with --seed or ${SEED_ENV}`,
     );
   if (!Number.isSafeInteger(resolved.minRuns) || resolved.minRuns < 0)
     bad(`minRuns must be a whole number of runs (got ${resolved.minRuns})`);

@@ -1,7 +1,8 @@
 /**
  * Runs one case file (a named scenario or a saved counterexample) against a handler in the
  * case's mode: the model check of `checkRun` plus the case's own expectations. Used by
- * `receiptcheck replay`, `receiptcheck scenarios` and the scenario tests.
+ * `receiptcheck scenarios`, the scenario tests, and `replayCase` (which decides what a pass
+ * means); the pieces are exported so a replay's schedule search runs cases the same way.
  */
 
 import { checkExpectations } from '../check/expectations.ts';
@@ -9,8 +10,9 @@ import type { FixtureWithPolicy } from '../model/state.ts';
 import type { CaseFile } from '../types/case-file.ts';
 import type { Mode } from '../types/mode.ts';
 import type { CaseResult } from '../types/results.ts';
+import type { JudgedRun } from './judged-runner.ts';
 import { inMode, resolveOptions } from './options.ts';
-import { prepareRun } from './prepare-run.ts';
+import { type PreparedRun, prepareRun } from './prepare-run.ts';
 
 /** Overrides for a case run. */
 export interface RunCaseOptions {
@@ -24,6 +26,26 @@ export interface RunCaseOptions {
 
 /** Runs `c` once and reports both kinds of failure. */
 export async function runCase(c: CaseFile, options: RunCaseOptions = {}): Promise<CaseResult> {
+  const prepared = await prepareCase(c, options);
+  try {
+    const run = await executeCase(prepared, c.steps, c.extra);
+    return caseResultOf(c, prepared, run);
+  } finally {
+    await prepared.runner.close();
+  }
+}
+
+/** A case's runner, open: the handler and mode it runs with (the options' or the file's). */
+export interface PreparedCase extends PreparedRun {
+  readonly handler: string;
+  readonly mode: Mode;
+}
+
+/** Loads the handler `c` runs against and opens the runner of its mode; `runner.close()` when done. */
+export async function prepareCase(
+  c: CaseFile,
+  options: RunCaseOptions = {},
+): Promise<PreparedCase> {
   const handler = options.handler ?? c.handler;
   const mode = options.mode ?? c.mode;
   // The policy follows the handler that runs, not the one the file was saved from.
@@ -34,21 +56,33 @@ export async function runCase(c: CaseFile, options: RunCaseOptions = {}): Promis
     fixture,
     ...(options.workers ? { workers: options.workers } : {}),
   });
-  const { runner } = await prepareRun(inMode(resolved, mode), options.cwd);
-  try {
-    const run = await runner.execute(c.steps, c.extra);
-    const failures = run.verdict.verdict === 'failed' ? run.verdict.failures : [];
-    const expectationFailures = checkExpectations(c, run.trace);
-    return {
-      verdict: failures.length + expectationFailures.length === 0 ? 'passed' : 'failed',
-      handler,
-      mode,
-      failures,
-      expectationFailures,
-      trace: run.trace,
-      ...(run.detail !== undefined ? { detail: run.detail } : {}),
-    };
-  } finally {
-    await runner.close();
-  }
+  return { ...(await prepareRun(inMode(resolved, mode), options.cwd)), handler, mode };
+}
+
+/** Executes `steps` once on the case's runner; a call that outlived the call budget is a hang failure. */
+export async function executeCase(
+  prepared: PreparedRun,
+  steps: CaseFile['steps'],
+  replay?: Readonly<Record<string, unknown>>,
+): Promise<JudgedRun> {
+  return prepared.runner.execute(steps, replay);
+}
+
+/** A judged run of `c` as a case result: the model's failures and the file's broken promises. */
+export function caseResultOf(
+  c: CaseFile,
+  on: { readonly handler: string; readonly mode: Mode },
+  run: JudgedRun,
+): CaseResult {
+  const failures = run.verdict.verdict === 'failed' ? run.verdict.failures : [];
+  const expectationFailures = checkExpectations(c, run.trace);
+  return {
+    verdict: failures.length + expectationFailures.length === 0 ? 'passed' : 'failed',
+    handler: on.handler,
+    mode: on.mode,
+    failures,
+    expectationFailures,
+    trace: run.trace,
+    ...(run.detail !== undefined ? { detail: run.detail } : {}),
+  };
 }

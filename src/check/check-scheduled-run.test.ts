@@ -2,8 +2,9 @@
  * The scheduled-run checker in pass/fail pairs: a group whose commit order explains everything,
  * and one no order explains; a revoke the derived order gets wrong but another order fits; a
  * crash before commit (nothing may change) and after it (the change must be there); a faulted
- * call answering `error` with and without a change left behind; the declared in-flight conflict
- * accepted for a duplicate in the same group, and only there.
+ * call answering `error` with and without a change left behind, and answering neither `error`
+ * nor the model's outcome (a failure of its answer, and of the database only when no reading
+ * fits); the declared in-flight conflict accepted for a duplicate in the same group, and only there.
  */
 import { describe, expect, it } from 'vitest';
 import type { CallEvent, Event, Step } from '../model/events.ts';
@@ -155,6 +156,46 @@ describe('checkScheduledRun', () => {
     it('failed: without a fault, error is not an answer the model allows', () => {
       const lanes = [rec(0, 0, call('k', 30), seen(error, false), 0)];
       expect(check(steps, lanes, modelAfter()).verdict.verdict).toBe('failed');
+    });
+
+    // A faulted call that answered neither error nor the model's outcome fails on its answer;
+    // the database is not then held to the model's change, which the checker does not require.
+    const unexpected: Observed = { kind: 'unexpected', message: 'SQLITE_CONSTRAINT_TRIGGER' };
+    const later = call('j', 45);
+
+    it('failed on the answer only: it let the fault through and changed nothing', () => {
+      const lanes = [
+        rec(0, 0, call('k', 30), seen(unexpected, true), 0),
+        // Later calls are held to the reading where it changed nothing: v1 is still current.
+        rec(1, 0, later, seen(fresh(45)), 1),
+      ];
+      const v = check([...steps, later], lanes, modelAfter(later));
+      expect(v.verdict.verdict === 'failed' && v.verdict.failures).toEqual([
+        expect.objectContaining({ kind: 'outcome', step: 0, faulted: true, actual: unexpected }),
+      ]);
+    });
+    it('failed on the answer only: its retry, too, is judged as if it changed nothing', () => {
+      // In the reading where the faulted call wrote, `j` conflicts and the retry replays.
+      const stale = call('j', 45);
+      const lanes = [
+        rec(0, 0, call('k', 30), seen(unexpected, true), 0),
+        rec(1, 0, stale, seen(fresh(45)), 1),
+        rec(2, 0, call('k', 30), seen({ kind: 'refused', reason: 'conflict' }), 2),
+      ];
+      const v = check([...steps, stale, call('k', 30)], lanes, modelAfter(stale));
+      expect(v.verdict.verdict === 'failed' && v.verdict.failures).toEqual([
+        expect.objectContaining({ kind: 'outcome', step: 0, faulted: true }),
+      ]);
+    });
+    it('failed on the answer and the database: it changed something no reading allows', () => {
+      // The row moved to 30 min at v2 but no receipt was kept: neither the change nor none.
+      const half = modelAfter(call('k', 30));
+      const lanes = [rec(0, 0, call('k', 30), seen(unexpected, true), 0)];
+      const v = check(steps, lanes, { ...half, receipts: [] });
+      if (v.verdict.verdict !== 'failed') throw new Error('expected a failure');
+      expect(v.verdict.failures).toContainEqual(
+        expect.objectContaining({ kind: 'snapshot', faulted: [{ step: 0, lane: 0 }] }),
+      );
     });
   });
 });

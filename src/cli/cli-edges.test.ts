@@ -5,7 +5,7 @@
  * turned a short run into a pass, help that listed bench twice and hid soak, a soak failure with
  * no history to open.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -26,7 +26,7 @@ describe('the seed', () => {
   it('an empty RECEIPTCHECK_SEED is refused, not taken as seed 0', () => {
     for (const value of ['', '  '])
       expect(() => resolveOptions({}, { RECEIPTCHECK_SEED: value })).toThrow(
-        /seed must be an integer \(got "\s*" from RECEIPTCHECK_SEED\)/,
+        /seed must be an integer \(got an empty RECEIPTCHECK_SEED\)/,
       );
   });
 });
@@ -122,6 +122,16 @@ describe('a check that cannot finish', () => {
     const r = await cli('run', '--runs', '10', '--min-runs', '20');
     expect(r.code).toBe(2);
     expect(r.err).toContain('minRuns (20) cannot exceed runs (10)');
+  });
+});
+
+describe('replay', () => {
+  it('refuses a case file that names no handler instead of passing it on the reference', async () => {
+    const file = join(tmp, 'no-handler.json');
+    writeFileSync(file, '{"format":"receiptcheck-case/1","steps":[]}');
+    const r = await cli('replay', file);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/E_BAD_COUNTEREXAMPLE: .* names no handler; .*--handler/);
   });
 });
 

@@ -7,6 +7,7 @@ import { DEFAULT_OUT_DIR } from '../api/counterexample-store.ts';
 import { resolveOptions } from '../api/options.ts';
 import { MODES } from '../types/mode.ts';
 import { DEFAULT_SEED, SEED_ENV } from '../types/options.ts';
+import { DEFAULT_SCHEDULES_MAX } from '../types/replay.ts';
 import { EXIT_CODES_HELP } from './exit-codes.ts';
 
 /** The defaults, resolved from no options and an empty environment. */
@@ -20,7 +21,9 @@ export const ENV_HELP = `Environment:
 /** Where counterexamples go, for `--help`. */
 export const OUT_HELP = `Counterexamples:
   A failing run writes the shrunk sequence to --out (default ./${DEFAULT_OUT_DIR}/) as a case file.
-  "receiptcheck replay FILE" re-runs it; copied into scenarios/, it becomes a regression test.`;
+  "receiptcheck replay FILE" re-runs it; copied into scenarios/, it becomes a regression test.
+  A concurrent-mode counterexample is first searched for in scheduled mode (at most ${DEFAULT_SCHEDULES_MAX}
+  schedules); a schedule that reproduces it is saved in the same file, and replay runs it first.`;
 
 /** The modes, for option descriptions. */
 export const MODES_TEXT = MODES.join('|');

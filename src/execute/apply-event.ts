@@ -4,6 +4,7 @@
  * plugin throws or returns that is not an outcome becomes `unexpected`.
  */
 
+import { fileURLToPath } from 'node:url';
 import { messageOf } from '../errors.ts';
 import type { Connection, HandlerPlugin } from '../handlers/plugin.ts';
 import { type CallEvent, type Event, unsentOutcome } from '../model/events.ts';
@@ -27,7 +28,7 @@ export async function applyCall(
     const returned = plugin.call(db, principal, event.request);
     return observedOf(returned instanceof Promise ? await returned : returned);
   } catch (thrown) {
-    return { kind: 'unexpected', message: messageOf(thrown) };
+    return unexpectedOf(thrown);
   }
 }
 
@@ -49,7 +50,7 @@ export function applyCallSync(
     returned.catch(() => {});
     return undefined;
   } catch (thrown) {
-    return { kind: 'unexpected', message: messageOf(thrown) };
+    return unexpectedOf(thrown);
   }
 }
 
@@ -73,14 +74,12 @@ export function* watchedCall(
     returned = plugin.call(db, principal, event.request);
   } catch (thrown) {
     watch.leave();
-    return { kind: 'unexpected', message: messageOf(thrown) };
+    return unexpectedOf(thrown);
   }
   watch.leave();
   if (!(returned instanceof Promise)) return observedOf(returned);
   const settled = yield* watch.settle(activity, returned);
-  return settled.failed
-    ? { kind: 'unexpected', message: messageOf(settled.error) }
-    : observedOf(settled.value);
+  return settled.failed ? unexpectedOf(settled.error) : observedOf(settled.value);
 }
 
 /** `applyWorldEvent` on this thread under `watch`'s call budget (`yield*` it in a task). */
@@ -110,6 +109,29 @@ export function* watchedSnapshot(
   const snapshot = plugin.snapshot(db);
   watch.leave();
   return checkSnapshotShape(snapshot, plugin.name);
+}
+
+/** This folder: frames in it are the harness's (the call wrappers, the scheduled connection). */
+const HERE = new URL('.', import.meta.url);
+/** How a frame names it: a path (CommonJS, source maps) or a `file:` URL (ES modules). */
+const HARNESS_DIRS = [fileURLToPath(HERE), HERE.href];
+
+/**
+ * What a plugin threw, as `unexpected`: its message, and its stack cut where the harness's frames
+ * resume below the plugin's (they are the same for every failure and would bury the handler's).
+ * Frames above the plugin's stay: an injected fault is thrown from the scheduled connection.
+ */
+export function unexpectedOf(thrown: unknown): Observed {
+  const message = messageOf(thrown);
+  const full = thrown instanceof Error ? thrown.stack : undefined;
+  if (typeof full !== 'string' || full === '') return { kind: 'unexpected', message };
+  const lines = full.split('\n');
+  const harness = (line: string) =>
+    /^\s*at\s/.test(line) && HARNESS_DIRS.some((dir) => line.includes(dir));
+  const firstPlugin = lines.findIndex((l) => /^\s*at\s/.test(l) && !harness(l));
+  const resume = firstPlugin < 0 ? -1 : lines.findIndex((l, i) => i > firstPlugin && harness(l));
+  const stack = (resume > 0 ? lines.slice(0, resume) : lines).join('\n');
+  return { kind: 'unexpected', message, stack };
 }
 
 /** What the handler returned, or `unexpected` when it is not an outcome. */

@@ -4,10 +4,11 @@
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { messageOf, ReceiptcheckError } from '../errors.ts';
+import { ReceiptcheckError } from '../errors.ts';
 import { type HandlerPlugin, REQUIRED_FUNCTIONS } from '../handlers/plugin.ts';
 import { bundledHandlerPath } from '../handlers/registry.ts';
 import { importPluginModule } from './import-plugin-module.ts';
+import { describeLoadFailure } from './load-error.ts';
 
 /** Resolves `reference`, a mutant's name or a file path to an absolute module path. */
 export function resolveHandlerPath(handler: string, cwd = process.cwd()): string {
@@ -41,9 +42,10 @@ async function importPlugin(path: string): Promise<HandlerPlugin> {
   try {
     mod = await importPluginModule(path);
   } catch (thrown) {
+    const why = describeLoadFailure(thrown, path);
     throw new ReceiptcheckError(
       'E_HANDLER_LOAD',
-      `handler module ${path} could not be loaded: ${messageOf(thrown)}`,
+      `handler module ${path} could not be loaded: ${why.location ? `${why.location}: ` : ''}${why.message}${why.truncated ? ' (--verbose shows the whole error)' : ''}`,
       { cause: thrown },
     );
   }

@@ -21,8 +21,12 @@ export type Outcome =
 /** What the harness observed for one call: a handler outcome, or one of the harness's own. */
 export type Observed =
   | Outcome
-  /** The plugin threw or returned something that is not an outcome: always a failure. */
-  | { readonly kind: 'unexpected'; readonly message: string }
+  /**
+   * The plugin threw or returned something that is not an outcome: always a failure. `stack` is
+   * the thrown error's stack down to the plugin's `call` (the harness's own frames cut off), for
+   * `--verbose` and case files; comparisons ignore it.
+   */
+  | { readonly kind: 'unexpected'; readonly message: string; readonly stack?: string }
   /** A lost request: the call never reached the handler. */
   | { readonly kind: 'notSent' };
 

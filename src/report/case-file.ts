@@ -45,6 +45,7 @@ export function parseCaseFile(text: string, source: string): CaseFile {
     name: typeof raw.name === 'string' ? raw.name : source,
     description: typeof raw.description === 'string' ? raw.description : '',
     handler: typeof raw.handler === 'string' ? raw.handler : 'reference',
+    ...(typeof raw.handler === 'string' ? {} : { handlerNamed: false as const }),
     mode,
     fixture: (raw.fixture as Fixture | undefined) ?? DEFAULT_FIXTURE,
     steps,

@@ -14,6 +14,11 @@ import { RECEIPTS_COUNT_FRESH } from '../check/invariants/receipts-count-fresh.t
 import { REPLAY_MATCHES_FRESH } from '../check/invariants/replay-matches-fresh.ts';
 import { ROW_CHANGE_HAS_RECEIPT } from '../check/invariants/row-change-has-receipt.ts';
 import type { InvalidField, Observed, RefusalReason } from '../model/outcome.ts';
+import {
+  type GrantKind,
+  INJECTED_FAULT_CODE,
+  INJECTED_FAULT_MESSAGE,
+} from '../types/scheduled-trace.ts';
 import { ruleFor } from './rule-for.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -213,6 +218,42 @@ describe('docs/contract.md, the rules failures cite', () => {
     expect(names).toHaveLength(INVARIANTS.length);
     const body = section(page, '## Invariants');
     for (const name of names) expect(body).toContain(`- **${name}**`);
+  });
+});
+
+describe('the faults receiptcheck injects, as the README and the contract list them', () => {
+  const contract = section(readFileSync(CONTRACT, 'utf8'), '## Faults receiptcheck injects');
+  const readme = section(
+    readFileSync(join(ROOT, 'README.md'), 'utf8'),
+    '## Faults receiptcheck injects',
+  );
+  /** Every grant that injects something: a key of this record per kind, or it fails to compile. */
+  const INJECTING: Record<Exclude<GrantKind, 'run' | 'giveUp'>, string> = {
+    fault: 'statement fault',
+    crash: 'crash',
+  };
+
+  it.each([
+    ['docs/contract.md', contract],
+    ['README.md', readme],
+  ])('%s has a row for each, with the modes and the expected outcome', (_, body) => {
+    const rows = tableRows(body);
+    const names = [...Object.values(INJECTING), 'receipt store failure', 'lost request'];
+    for (const name of names) {
+      const row = rows.find((r) => r[0]?.includes(name));
+      expect(row, `no row for ${name}`).toBeDefined();
+      const scheduledOnly = (Object.values(INJECTING) as string[]).includes(name);
+      expect(row?.[1]).toEqual(scheduledOnly ? 'scheduled' : expect.stringContaining('every mode'));
+    }
+  });
+
+  it('names the code and message the statement fault really raises', () => {
+    const prefix = INJECTED_FAULT_MESSAGE.split(' (')[0] as string;
+    const statementFault = section(readFileSync(CONTRACT, 'utf8'), '### Statement fault');
+    for (const body of [statementFault, readme]) {
+      expect(body).toContain(`\`${INJECTED_FAULT_CODE}\``);
+      expect(body).toContain(`\`${prefix}\``);
+    }
   });
 });
 

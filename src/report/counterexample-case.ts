@@ -4,12 +4,22 @@
  * `api/counterexample-store.ts` writes it.
  */
 
+import { ReceiptcheckError } from '../errors.ts';
 import type { CaseFile } from '../types/case-file.ts';
+import type { ScheduledReproduction } from '../types/replay.ts';
 import type { Counterexample } from '../types/results.ts';
+import { parseSchedule } from '../types/schedule.ts';
 import { explainFailure } from './explain-failure.ts';
 
-/** The case file for a counterexample; the handler stays as the user gave it (a name or a path). */
-export function counterexampleToCase(cx: Counterexample): CaseFile {
+/**
+ * The case file for a counterexample; the handler stays as the user gave it (a name or a path).
+ * A concurrent counterexample's scheduled reproduction, when one was found, goes in as
+ * `"scheduled"`, so the one file replays deterministically and `replay` tries it first.
+ */
+export function counterexampleToCase(
+  cx: Counterexample,
+  scheduled?: ScheduledReproduction,
+): CaseFile {
   const first = cx.failures[0];
   const why = first ? explainFailure(first) : undefined;
   return {
@@ -30,7 +40,36 @@ export function counterexampleToCase(cx: Counterexample): CaseFile {
       ...(cx.shrinkCut ? { shrinkCut: cx.shrinkCut } : {}),
       failures: cx.failures,
       ...(cx.detail !== undefined ? { detail: cx.detail } : {}),
+      ...(scheduled ? { scheduled } : {}),
     },
+  };
+}
+
+/**
+ * The scheduled reproduction saved with a case (`"scheduled"`), or undefined when there is none.
+ * Throws `E_BAD_COUNTEREXAMPLE` when one is there but malformed.
+ */
+export function scheduledReproductionOf(
+  extra: Readonly<Record<string, unknown>>,
+): ScheduledReproduction | undefined {
+  const raw = extra.scheduled;
+  if (raw === undefined) return undefined;
+  const bad = (why: string): never => {
+    throw new ReceiptcheckError(
+      'E_BAD_COUNTEREXAMPLE',
+      `the case's scheduled reproduction ("scheduled") ${why}`,
+    );
+  };
+  if (typeof raw !== 'object' || raw === null) return bad('must be an object');
+  const r = raw as Record<string, unknown>;
+  const parsed = parseSchedule(r.schedule);
+  if ('error' in parsed) return bad(`has a malformed schedule: ${parsed.error}`);
+  const count = (v: unknown) => (Number.isSafeInteger(v) ? (v as number) : 0);
+  return {
+    schedule: parsed.schedule,
+    traceHash: typeof r.traceHash === 'string' ? r.traceHash : '',
+    foundAt: count(r.foundAt),
+    schedulesMax: count(r.schedulesMax),
   };
 }
 

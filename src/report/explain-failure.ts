@@ -5,7 +5,8 @@
  * first (`Explanation`), the counterexample renderer turns it into text.
  */
 
-import type { Observed } from '../model/outcome.ts';
+import { describeOutcome, type Observed } from '../model/outcome.ts';
+import { INJECTED_FAULT_CODE } from '../types/scheduled-trace.ts';
 import type { Failure } from '../types/verdict.ts';
 import { explainHang } from './explain-hang.ts';
 import { explainLinearizability } from './explain-linearizability.ts';
@@ -16,6 +17,7 @@ import { ruleFor } from './rule-for.ts';
 export function explainFailure(failure: Failure): Explanation {
   switch (failure.kind) {
     case 'outcome':
+      if (failure.faulted) return faultedCall(failure.expected, failure.actual);
       return withActual(ruleFor(failure.expected), failure.expected, failure.actual);
     case 'snapshot': {
       const which = failure.differences.map((d) =>
@@ -34,6 +36,27 @@ export function explainFailure(failure: Failure): Explanation {
     default:
       return { text: `${(failure as { kind: string }).kind} failure: ${JSON.stringify(failure)}` };
   }
+}
+
+/**
+ * A call with a statement fault injected answered neither `error` (the fault surfaced, rule 10)
+ * nor the model's outcome (the handler recovered).
+ */
+function faultedCall(expected: Observed, actual: Observed): Explanation {
+  const recovered =
+    expected.kind === 'error'
+      ? ''
+      : `; a handler that recovers instead (retries the statement) must answer what the rules give, ${describeOutcome(expected)}`;
+  const base: Explanation = {
+    rule: '10',
+    text: `a write of this call failed (a statement fault was injected: ${INJECTED_FAULT_CODE}, what a failing receipt store raises), so the transaction rolls back and the call answers error, with nothing changed${recovered}`,
+  };
+  if (actual.kind === 'unexpected')
+    return {
+      ...base,
+      text: `${base.text}. The plugin let the exception through instead: map SQLITE_CONSTRAINT… errors of a write to outcome.error after rolling back`,
+    };
+  return base;
 }
 
 function withActual(base: Explanation, expected: Observed, actual: Observed): Explanation {

@@ -23,8 +23,16 @@ export function caseVerdictLine(c: CaseFile, r: CaseResult): string {
     : `✗ ${c.name}: fails ${against}, ${r.failures.length + r.expectationFailures.length} problem(s)`;
 }
 
-/** The verdict line, and for a failure the full readable account; `savedPath` adds the replay command. */
-export function formatCaseResult(c: CaseFile, r: CaseResult, savedPath?: string): string {
+/**
+ * The verdict line, and for a failure the full readable account; `savedPath` adds the replay
+ * command, `verbose` the stack of every unexpected error.
+ */
+export function formatCaseResult(
+  c: CaseFile,
+  r: CaseResult,
+  savedPath?: string,
+  verbose = false,
+): string {
   const lines = [caseVerdictLine(c, r)];
   if (r.verdict === 'passed') return lines.join('\n');
   const readable: ReadableCase = {
@@ -40,7 +48,7 @@ export function formatCaseResult(c: CaseFile, r: CaseResult, savedPath?: string)
   };
   // A saved counterexample's description repeats "What broke"; a scenario's says what it is about.
   if (c.description && c.extra.failures === undefined) lines.push(`  ${c.description}`);
-  lines.push('', 'Steps:', ...formatSteps(readable), '', 'What broke:');
+  lines.push('', 'Steps:', ...formatSteps(readable, { verbose }), '', 'What broke:');
   lines.push(...formatExplanations(r.failures, c.steps));
   if (r.expectationFailures.length > 0) {
     lines.push('', 'Promises in the file that did not hold:');
@@ -48,6 +56,7 @@ export function formatCaseResult(c: CaseFile, r: CaseResult, savedPath?: string)
   }
   lines.push('', 'Database (expected by the model vs found):', ...formatDatabase(r.failures));
   lines.push('', ...formatInterleaving(r.detail));
-  lines.push(...reproduce(readable, savedPath ? { savedPath } : {}));
+  // The seed and path belong to the run that found the case, so the re-run uses the case's mode.
+  lines.push(...reproduce({ ...readable, mode: c.mode }, savedPath ? { savedPath } : {}));
   return lines.join('\n');
 }

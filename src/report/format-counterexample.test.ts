@@ -1,7 +1,8 @@
 /**
  * The counterexample renderer: numbered steps, one lane per client in a group, the model's
  * outcome on calls that agreed, expected vs actual where they did not, the rows that differ and
- * the commands that reproduce it.
+ * the commands that reproduce it; what was injected into a call (a statement fault, a crash, the
+ * failing receipt store) and what the checker accepts there; stacks only with `verbose`.
  */
 import { describe, expect, it } from 'vitest';
 import type { CallEvent } from '../model/events.ts';
@@ -129,5 +130,95 @@ describe('formatCounterexample on a concurrent run', () => {
     expect(text).toContain(
       "  - rule 7: the concurrent calls' outcomes match no serial order consistent with real time; the longest order that fits is step 1 lane 2; after it, step 1 lane 1 got error(database is locked)",
     );
+  });
+});
+
+describe('formatCounterexample: what was injected, and stacks with --verbose', () => {
+  const thrown = {
+    kind: 'unexpected' as const,
+    message: 'boom',
+    stack:
+      'Error: boom\n    at chargeCard (/app/pay.ts:3:9)\n    at Object.call (/app/my-handler.ts:9:5)',
+  };
+  const faultedCase: ReadableCase = {
+    ...race,
+    mode: 'scheduled',
+    steps: [{ kind: 'storeFail' }, send(0, 'new')],
+    failures: [
+      {
+        kind: 'outcome',
+        step: 1,
+        lane: 0,
+        event: send(0, 'new'),
+        expected: outcome.fresh(result),
+        actual: thrown,
+        faulted: true,
+      },
+      {
+        kind: 'snapshot',
+        faulted: [{ step: 1, lane: 0 }],
+        differences: [
+          {
+            what: 'automation',
+            id: 1,
+            expected: { id: 1, workspace: 'team-a', intervalMinutes: 30, version: 2 },
+            actual: { id: 1, workspace: 'team-a', intervalMinutes: 30, version: 3 },
+          },
+        ],
+      },
+    ],
+    detail: {
+      entries: [
+        { step: 1, lane: 0, point: 'statement', grant: 'run', sql: 'BEGIN IMMEDIATE' },
+        {
+          step: 1,
+          lane: 0,
+          point: 'statement',
+          grant: 'fault',
+          sql: 'UPDATE automations\n   SET interval_minutes = ?',
+          result: 'SQLITE_CONSTRAINT_TRIGGER',
+        },
+      ],
+    },
+  };
+
+  it('names the fault, the failing store and both accepted answers on the step', () => {
+    const text = formatCounterexample(faultedCase);
+    expect(text).toContain(
+      [
+        '  2.  alice@team-a sends r0: set automation 1 to 30 min expecting v1',
+        '      ↯ fault injected: `UPDATE automations SET interval_minutes = ?` did not run and failed with SQLITE_CONSTRAINT_TRIGGER, as a failing receipt store does',
+        '      ↯ the receipt store is failing (since step 1): receipt inserts fail',
+        '      ✗ expected error(…) with nothing changed (the fault surfaced), or ok(fresh, id 1 interval 30 v2) (had the handler recovered from the fault)',
+        '        actual   unexpected error(boom)',
+        '',
+      ].join('\n'),
+    );
+    expect(text).toContain('  - step 2: rule 10: a write of this call failed');
+    expect(text).toContain(
+      '  (expected as if the faulted call at step 2 lane 1 took effect; the checker would also accept it changing nothing, and the database fits neither)',
+    );
+    expect(text).not.toContain('chargeCard');
+  });
+
+  it('prints the stack of an unexpected error under it with --verbose', () => {
+    expect(formatCounterexample(faultedCase, { verbose: true })).toContain(
+      '        actual   unexpected error(boom)\n          at chargeCard (/app/pay.ts:3:9)\n          at Object.call (/app/my-handler.ts:9:5)\n',
+    );
+  });
+
+  it('names a crash on the lane it hit, and says nothing of faults where none was injected', () => {
+    const crashed = formatCounterexample({
+      ...faultedCase,
+      steps: [send(0, 'new')],
+      failures: [],
+      detail: {
+        entries: [{ step: 0, lane: 0, point: 'statement', grant: 'crash', sql: 'COMMIT' }],
+      },
+    });
+    expect(crashed).toContain(
+      '      ↯ crash injected before `COMMIT`: its connection died, its open transaction rolled back, the client gets no answer',
+    );
+    expect(formatCounterexample(race)).not.toContain('↯');
   });
 });

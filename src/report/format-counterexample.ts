@@ -18,6 +18,13 @@ import { hangMark } from './explain-hang.ts';
 import { blamedOperation } from './explain-linearizability.ts';
 import { formatInterleaving } from './format-interleaving.ts';
 import { formatSnapshotDiff } from './format-snapshot-diff.ts';
+import {
+  describeInjection,
+  type Injection,
+  placeKey,
+  scheduledInjections,
+  storeFailingAt,
+} from './injections.ts';
 
 /** How many failures are explained before the rest is counted. */
 export const FAILURES_SHOWN = 6;
@@ -50,6 +57,10 @@ export interface RenderContext {
   readonly commands?: boolean;
   /** Extra lines to print under "Reproduce". */
   readonly hints?: readonly string[];
+  /** A concurrent counterexample's scheduled reproduction, saved with it: `replay` says so. */
+  readonly reproducesDeterministically?: boolean;
+  /** Print the stack of every unexpected error under its step (`--verbose`). */
+  readonly verbose?: boolean;
 }
 
 /** The whole counterexample as text, lines joined with `\n`, no trailing newline. */
@@ -58,7 +69,7 @@ export function formatCounterexample(c: ReadableCase, context: RenderContext = {
     headline(c),
     '',
     'Steps:',
-    ...formatSteps(c),
+    ...formatSteps(c, context),
     '',
     'What broke:',
     ...formatExplanations(c.failures, c.steps),
@@ -90,16 +101,22 @@ export function formatDatabase(failures: readonly Failure[]): string[] {
   if (hang?.kind === 'hang')
     return [`  not compared: the run stopped at the call that hung (step ${hang.step + 1})`];
   const diff = failures.find((f) => f.kind === 'snapshot');
-  return diff?.kind === 'snapshot'
-    ? formatSnapshotDiff(diff.differences).map((l) => `  ${l}`)
-    : ['  no difference'];
+  if (diff?.kind !== 'snapshot') return ['  no difference'];
+  const lines = formatSnapshotDiff(diff.differences).map((l) => `  ${l}`);
+  if (diff.faulted && diff.faulted.length > 0) {
+    const calls = diff.faulted.map((p) => `step ${p.step + 1} lane ${p.lane + 1}`).join(', ');
+    lines.push(
+      `  (expected as if the faulted call at ${calls} took effect; the checker would also accept it changing nothing, and the database fits neither)`,
+    );
+  }
+  return lines;
 }
 
 /**
  * The numbered steps, with the outcome on every call (in sequential mode the model's, which the
  * handler matched; in the race modes what the clients saw) and expected vs actual where they differ.
  */
-export function formatSteps(c: ReadableCase): string[] {
+export function formatSteps(c: ReadableCase, options: { verbose?: boolean } = {}): string[] {
   const bad = new Map<string, Extract<Failure, { kind: 'outcome' }>>();
   for (const f of c.failures) if (f.kind === 'outcome') bad.set(`${f.step}:${f.lane}`, f);
   const hang = c.failures.find((f) => f.kind === 'hang');
@@ -113,6 +130,8 @@ export function formatSteps(c: ReadableCase): string[] {
     }),
   );
   const blamedAt = new Map([...blamed].map((op) => [`${op.step}:${op.lane}`, op]));
+  const injected = scheduledInjections(c.detail);
+  const storeFailing = storeFailingAt(c.steps);
   const lines: string[] = [];
   c.steps.forEach((s, i) => {
     const n = `${i + 1}.`.padEnd(4);
@@ -131,17 +150,25 @@ export function formatSteps(c: ReadableCase): string[] {
         return;
       }
       const failure = bad.get(`${i}:${lane}`);
+      const stuck = blamedAt.get(`${i}:${lane}`);
+      for (const note of injectionNotes(injected.get(placeKey(i, lane)), failure)) {
+        lines.push(`${indent}↯ ${note}`);
+      }
+      const store = storeFailing[i];
+      if (store && event.kind === 'call' && event.delivery !== 'lostRequest')
+        lines.push(`${indent}↯ ${describeInjection(store)}`);
       if (failure) {
-        lines.push(`${indent}✗ expected ${describeOutcome(failure.expected)}`);
+        lines.push(`${indent}✗ expected ${expectedText(failure)}`);
         lines.push(`${indent}  actual   ${describeOutcome(failure.actual)}`);
+        if (options.verbose) lines.push(...stackLines(failure.actual, `${indent}    `));
         return;
       }
-      const stuck = blamedAt.get(`${i}:${lane}`);
       if (stuck?.expected && stuck.observed) {
         lines.push(
           `${indent}✗ expected ${describeOutcome(stuck.expected)} (after the order that fits)`,
         );
         lines.push(`${indent}  actual   ${describeOutcome(stuck.observed)}`);
+        if (options.verbose) lines.push(...stackLines(stuck.observed, `${indent}    `));
         return;
       }
       const o = modelled.get(`${i}:${lane}`);
@@ -152,6 +179,37 @@ export function formatSteps(c: ReadableCase): string[] {
     });
   });
   return lines;
+}
+
+/**
+ * What the checker accepts from a call: the model's outcome, or for a call with a statement fault
+ * injected, also `error` with nothing changed (see `check-scheduled-run.ts`).
+ */
+function expectedText(f: Extract<Failure, { kind: 'outcome' }>): string {
+  const model = describeOutcome(f.expected);
+  if (!f.faulted) return model;
+  if (f.expected.kind === 'error') return `${model} with nothing changed (the fault surfaced)`;
+  return `error(…) with nothing changed (the fault surfaced), or ${model} (had the handler recovered from the fault)`;
+}
+
+/**
+ * The notes for what was injected into one call. A crash grant on a call that also answered is
+ * the harness stopping a lane that never finished, which its answer already says.
+ */
+function injectionNotes(
+  injections: readonly Injection[] | undefined,
+  failure: Extract<Failure, { kind: 'outcome' }> | undefined,
+): string[] {
+  return (injections ?? [])
+    .filter((i) => !(i.kind === 'crash' && failure !== undefined))
+    .map(describeInjection);
+}
+
+/** An unexpected error's stack, indented, without its first line (the message, shown above). */
+function stackLines(o: Observed, indent: string): string[] {
+  if (o.kind !== 'unexpected' || !o.stack) return [];
+  const frames = o.stack.split('\n').filter((l) => /^\s*at\s/.test(l));
+  return frames.length > 0 ? frames.map((l) => `${indent}${l.trim()}`) : [];
 }
 
 function headline(c: ReadableCase): string {
@@ -205,7 +263,9 @@ export function reproduce(c: ReadableCase, context: RenderContext): string[] {
     lines.push(`  seed ${c.seed}${c.path ? `, fast-check path ${c.path}` : ''}`);
   if (context.commands !== false) {
     if (context.savedPath)
-      lines.push(`  replay:  npx receiptcheck replay ${quoteArg(context.savedPath)}`);
+      lines.push(
+        `  replay:  npx receiptcheck replay ${quoteArg(context.savedPath)}${context.reproducesDeterministically ? '   (deterministic: runs the scheduled reproduction saved with it)' : ''}`,
+      );
     if (c.seed !== undefined && c.handler)
       lines.push(
         `  re-run:  npx receiptcheck run --handler ${quoteArg(c.handler)} --seed ${c.seed}${c.mode !== 'sequential' ? ` --mode ${c.mode}` : ''}`,

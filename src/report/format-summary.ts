@@ -5,6 +5,7 @@
 
 import { COVERAGE_KINDS } from '../types/coverage.ts';
 import { SEED_ENV } from '../types/options.ts';
+import type { ReproductionSearch } from '../types/replay.ts';
 import type { CheckResult } from '../types/results.ts';
 
 /** What the summary adds to the result: the seed the user asked for, and the limit that stopped it. */
@@ -14,6 +15,8 @@ export interface SummaryContext {
   readonly timeLimitSeconds?: number;
   /** The counterexample file written, if any. */
   readonly savedPath?: string;
+  /** For a concurrent counterexample: what the search for its scheduled reproduction found. */
+  readonly reproduction?: ReproductionSearch;
 }
 
 /** The summary as lines joined with `\n`. */
@@ -37,7 +40,19 @@ export function formatSummary(r: CheckResult, context: SummaryContext = {}): str
     lines.push('  warning   no steps ran, so nothing was checked: raise --runs or --steps-max');
   lines.push(`  verdict   ${verdictLine(r)}`);
   if (context.savedPath) lines.push(`  saved     ${context.savedPath}`);
+  if (context.reproduction) lines.push(`            ${describeReproduction(context.reproduction)}`);
   return lines.join('\n');
+}
+
+/** One line on a concurrent counterexample's scheduled reproduction: found (and saved), or not. */
+export function describeReproduction(search: ReproductionSearch): string {
+  if (search.found) {
+    const r = search.reproduction;
+    return `replays deterministically: schedule ${r.foundAt} of a search of at most ${r.schedulesMax} reproduces it in scheduled mode, saved with it`;
+  }
+  if (search.error !== undefined)
+    return `no scheduled reproduction saved: the search stopped after ${search.schedules} schedule(s): ${search.error}`;
+  return `no schedule of ${search.schedules} reproduced it in scheduled mode: its replay depends on timing, and reports "not reproduced", never "held", while it passes`;
 }
 
 /** Events per kind, five to a line; with `listMissing`, kinds never exercised are named too. */

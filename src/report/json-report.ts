@@ -3,6 +3,7 @@
  * failure, the counterexample as data plus its rendering. Pure; print it with `encodeJson` so NaN
  * and friends in a counterexample survive.
  */
+import type { ReproductionSearch } from '../types/replay.ts';
 import type { CheckResult } from '../types/results.ts';
 import { explainFailure } from './explain-failure.ts';
 import { formatCounterexample } from './format-counterexample.ts';
@@ -12,6 +13,8 @@ export interface JsonReportContext {
   readonly baseSeed?: number;
   /** The counterexample file written, if any. */
   readonly savedPath?: string;
+  /** For a concurrent counterexample: what the search for its scheduled reproduction found. */
+  readonly reproduction?: ReproductionSearch;
 }
 
 /** The run's report as one plain object. */
@@ -37,6 +40,7 @@ export function toJsonReport(r: CheckResult, context: JsonReportContext = {}): o
             ...cx,
             explanations: cx.failures.map(explainFailure),
             ...(context.savedPath ? { file: context.savedPath } : {}),
+            ...(context.reproduction ? { scheduledReproduction: context.reproduction } : {}),
             text: formatCounterexample(
               cx,
               context.savedPath ? { savedPath: context.savedPath } : {},

@@ -21,6 +21,8 @@ export interface CaseFile {
   readonly description: string;
   /** Handler name or path; scenarios without one run against `reference`. */
   readonly handler: string;
+  /** `false` when the file names no handler (and `handler` is the default, `reference`). */
+  readonly handlerNamed?: false;
   readonly mode: Mode;
   readonly fixture: Fixture;
   readonly steps: readonly Step[];

@@ -7,6 +7,14 @@
 import type { Event } from '../model/events.ts';
 import type { Observed } from '../model/outcome.ts';
 
+/**
+ * The SQLite code of an injected statement fault, and how its message starts: what a failing
+ * receipt store raises (docs/contract.md, "Statement fault"). Here so reports can name it.
+ */
+export const INJECTED_FAULT_CODE = 'SQLITE_CONSTRAINT_TRIGGER';
+export const INJECTED_FAULT_MESSAGE =
+  'receiptcheck: injected statement fault (the write failed as a failing store does)';
+
 /** Where a lane stood when the coordinator let it go on. */
 export type PointKind =
   /** Before the handler is called (the principal's scope is read here). */

@@ -16,8 +16,23 @@ export type Failure =
       readonly event: CallEvent;
       readonly expected: Observed;
       readonly actual: Observed;
+      /**
+       * Scheduled mode injected a statement fault into this call. The checker then accepts two
+       * answers: `error` with nothing changed (the fault surfaced), or `expected` (the handler
+       * recovered); `actual` is neither.
+       */
+      readonly faulted?: boolean;
     }
-  | { readonly kind: 'snapshot'; readonly differences: readonly SnapshotDifference[] }
+  | {
+      readonly kind: 'snapshot';
+      readonly differences: readonly SnapshotDifference[];
+      /**
+       * Calls with an injected statement fault that answered neither `error` nor the model's
+       * outcome. `differences` count their changes as the model gives them; the database fits no
+       * reading where any of them changed nothing either, which the checker would also accept.
+       */
+      readonly faulted?: readonly { readonly step: number; readonly lane: number }[];
+    }
   | ({ readonly kind: 'invariant' } & InvariantViolation)
   /** Concurrent mode: no serial order explains the outcomes (longest fitting prefix, stuck calls). */
   | LinearizabilityFailure

@@ -130,7 +130,7 @@ Examples:
       if (flags.out)
         for (const m of measured)
           if (m.counterexample && m.result.kind === 'mutant')
-            saved.set(m.result.name, saveCounterexample(m.counterexample, flags.out));
+            saved.set(m.result.name, (await saveCounterexample(m.counterexample, flags.out)).path);
       const summary = summarizeKills(results);
       const seed = measured[0]?.check.seed;
       if (flags.junit) writeTextFile(flags.junit, junit(measured, saved, seed), '--junit');

@@ -1,59 +1,107 @@
 /**
- * `receiptcheck replay FILE`: re-runs a saved counterexample (or any case file) and says whether
- * it still fails. Exit 1 while it fails, 0 once the handler is fixed.
+ * `receiptcheck replay FILE`: re-runs a saved counterexample (or any case file) and says what the
+ * replay saw: reproduced (exit 1), held (exit 0, only where the replay is exact), or not
+ * reproduced in N schedules (exit 3: a case found on real threads that the bounded schedule
+ * search and a run on real threads did not show failing, which is not a fix).
  */
 
 import type { Command } from 'commander';
 import { loadCaseFile } from '../../api/load-case-file.ts';
-import { runCase } from '../../api/run-case.ts';
+import { replayCase } from '../../api/replay-case.ts';
+import { ReceiptcheckError } from '../../errors.ts';
 import { encodeJson } from '../../report/encode.ts';
 import { explainFailure } from '../../report/explain-failure.ts';
-import { formatCaseResult } from '../../report/format-case-result.ts';
+import { formatReplay, replayVerdictText } from '../../report/format-replay.ts';
 import type { Mode } from '../../types/mode.ts';
+import { DEFAULT_SCHEDULES_MAX, type ReplayVerdict } from '../../types/replay.ts';
 import type { CliContext } from '../cli-context.ts';
 import { helpBlocks, MODES_TEXT } from '../command-help.ts';
-import { EXIT } from '../exit-codes.ts';
-import { parseMode } from '../parse-flags.ts';
+import { EXIT, type ExitCode } from '../exit-codes.ts';
+import { parseInteger, parseMode } from '../parse-flags.ts';
 
 interface ReplayFlags {
   handler?: string;
   mode?: Mode;
+  schedules?: number;
   json?: boolean;
   verbose?: boolean;
 }
+
+/** Each verdict's exit code. */
+const EXIT_OF: Readonly<Record<ReplayVerdict, ExitCode>> = {
+  reproduced: EXIT.failed,
+  held: EXIT.ok,
+  notReproduced: EXIT.notReproduced,
+};
 
 /** Registers `replay`. */
 export function registerReplay(program: Command, ctx: CliContext): void {
   program
     .command('replay')
-    .description('re-run a saved counterexample file and say whether it still fails')
+    .description(
+      're-run a saved counterexample file: reproduced, held, or not reproduced in N schedules',
+    )
     .argument('<file>', 'a case file: a counterexample written by "run" (see --out), or a scenario')
     .option('--handler <path|name>', 'run against this handler instead of the one the file names')
     .option('--mode <mode>', `${MODES_TEXT} (default: the mode the file names)`, parseMode)
+    .option(
+      '--schedules <n>',
+      `most schedules searched in scheduled mode for a case found on real threads (default: ${DEFAULT_SCHEDULES_MAX})`,
+      parseInteger,
+    )
     .option('--json', 'print exactly one JSON object on stdout')
     .option('--verbose', 'print stacks with errors')
     .addHelpText(
       'after',
-      helpBlocks(`Exit codes for replay: 1 while the case still fails, 0 once it passes.
+      helpBlocks(`Verdicts and exit codes for replay:
+  reproduced      exit 1  the case failed again
+  held            exit 0  the case passed where the replay is exact (sequential mode; scheduled
+                          mode with the case's schedule; any case without a concurrent group):
+                          it is fixed
+  not reproduced  exit 3  a case found on real threads (concurrent mode) passed under every
+                          schedule searched and on real threads: not proof of a fix
+
+A case found on real threads fails again only when timing allows. Its replay first runs the
+scheduled reproduction saved with it (if "run" found one), then searches scheduled mode: the
+lane order, one and then two context switches at each decision point of every group of up to
+3 lanes, then schedules drawn from a fixed seed, at most --schedules in all; in concurrent
+mode (the file's, unless --mode says otherwise) it then runs once on real threads. The same
+file always gets the same search.
 
 Examples:
   receiptcheck replay counterexamples/version-before-receipt-sequential-seed42.json
   receiptcheck replay counterexamples/x.json --handler ./my-fixed-handler.ts
+  receiptcheck replay counterexamples/check-then-act-concurrent-seed42.json --schedules 2000
 
 A relative handler path in the file is resolved from the working directory.`),
     )
-    .action(async (file: string, flags: ReplayFlags) => {
+    .action(async (file: string, flags: ReplayFlags, command: Command) => {
+      // `--verbose` is also the program's own flag, which commander gives the program wherever it stands.
+      const verbose = Boolean(flags.verbose || command.optsWithGlobals().verbose);
       const c = loadCaseFile(file);
-      const result = await runCase(c, {
+      // A replay's verdict is about one handler: a file that names none would silently check the
+      // reference and pass.
+      if (c.handlerNamed === false && flags.handler === undefined)
+        throw new ReceiptcheckError(
+          'E_BAD_COUNTEREXAMPLE',
+          `${file} names no handler; add "handler" to the file or pass --handler PATH|NAME (receiptcheck scenarios runs handler-less scenarios against the reference)`,
+        );
+      const replay = await replayCase(c, {
         ...(flags.handler !== undefined ? { handler: flags.handler } : {}),
         ...(flags.mode !== undefined ? { mode: flags.mode } : {}),
+        ...(flags.schedules !== undefined ? { schedulesMax: flags.schedules } : {}),
       });
-      const text = `${formatCaseResult(c, result)}\n${result.verdict === 'passed' ? passedNote(c.steps.length, result.mode) : ''}`;
+      const { result } = replay;
+      const text = formatReplay(c, replay, verbose);
       if (flags.json) {
         ctx.io.stdout(
           `${encodeJson({
-            verdict: result.verdict,
-            stillFails: result.verdict === 'failed',
+            verdict: replayVerdictText(replay),
+            route: replay.route,
+            schedules: replay.schedules,
+            schedulesMax: replay.schedulesMax,
+            realThreads: replay.realThreads,
+            stillFails: replay.verdict === 'reproduced',
             file,
             name: c.name,
             handler: result.handler,
@@ -62,18 +110,18 @@ A relative handler path in the file is resolved from the working directory.`),
             failures: result.failures,
             explanations: result.failures.map(explainFailure),
             expectationFailures: result.expectationFailures,
+            ...(replay.schedule ? { schedule: replay.schedule } : {}),
+            ...(traceHashOf(result.detail) ? { traceHash: traceHashOf(result.detail) } : {}),
             text,
           })}\n`,
         );
       } else ctx.io.stdout(text);
-      ctx.exitCode = result.verdict === 'passed' ? EXIT.ok : EXIT.failed;
+      ctx.exitCode = EXIT_OF[replay.verdict];
     });
 }
 
-function passedNote(steps: number, mode: Mode): string {
-  const note = `the case no longer fails (${steps} steps replayed)\n`;
-  // Real threads race differently each time; only the scheduler replays an interleaving exactly.
-  return mode === 'concurrent'
-    ? `${note}concurrent mode depends on timing, so one pass does not prove a race fixed: replay it a few times, or check with --mode scheduled\n`
-    : note;
+/** A scheduled run's trace hash (equal hashes, equal interleavings); undefined for other modes. */
+function traceHashOf(detail: unknown): string | undefined {
+  const hash = (detail as { traceHash?: unknown } | undefined)?.traceHash;
+  return typeof hash === 'string' ? hash : undefined;
 }

@@ -96,7 +96,10 @@ export function registerRun(program: Command, ctx: CliContext): void {
     .option('--json', 'print exactly one JSON object on stdout (the summary goes to stderr)')
     .option('--junit <file>', 'also write JUnit XML to this file')
     .option('--out <dir>', `where a counterexample file is written (default: ./${DEFAULT_OUT_DIR})`)
-    .option('--verbose', 'print stacks with errors')
+    .option(
+      '--verbose',
+      "print stacks: of an error that stops the run, and of a handler's unexpected exceptions in a counterexample",
+    )
     .addHelpText(
       'after',
       helpBlocks(
@@ -116,8 +119,10 @@ is abandoned, a worker thread is terminated. Ctrl-C or SIGTERM stops a run withi
         OUT_HELP,
       ),
     )
-    .action(async (flags: RunFlags) => {
-      ctx.exitCode = await run(flags, ctx);
+    .action(async (flags: RunFlags, command: Command) => {
+      // `--verbose` is also the program's own flag, which commander gives the program wherever it stands.
+      const verbose = Boolean(flags.verbose || command.optsWithGlobals().verbose);
+      ctx.exitCode = await run({ ...flags, verbose }, ctx);
     });
 }
 
@@ -150,10 +155,18 @@ async function run(flags: RunFlags, ctx: CliContext): Promise<typeof EXIT.ok | t
     progress.stop();
   }
   const cx = result.counterexample;
-  const savedPath = cx ? saveCounterexample(cx, flags.out ?? DEFAULT_OUT_DIR) : undefined;
+  // A concurrent counterexample is searched for in scheduled mode as it is saved (see the store).
+  const saved = cx ? await saveCounterexample(cx, flags.out ?? DEFAULT_OUT_DIR) : undefined;
   const context = {
     baseSeed: resolved.seed,
-    ...(savedPath ? { savedPath } : {}),
+    ...(saved ? { savedPath: saved.path } : {}),
+    ...(saved?.reproduction
+      ? {
+          reproduction: saved.reproduction,
+          reproducesDeterministically: saved.reproduction.found,
+        }
+      : {}),
+    ...(flags.verbose ? { verbose: true } : {}),
     ...(resolved.timeLimitSeconds ? { timeLimitSeconds: resolved.timeLimitSeconds } : {}),
   };
   if (flags.junit) writeTextFile(flags.junit, formatJunit(runSuite(result, context)), '--junit');

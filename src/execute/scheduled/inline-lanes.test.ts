@@ -45,6 +45,14 @@ const call = (requestId: string, version = 1, minutes = 30, client = 0): CallEve
 /** Lane 1 takes BEGIN IMMEDIATE, lane 2 is blocked on it, then both go on: pauses and replays. */
 const RACE: Step[] = [{ kind: 'concurrent', events: [call('a'), call('b', 1, 60, 1)] }];
 
+/**
+ * A verdict without the stacks of unexpected errors: the same frames, but a worker's loader
+ * (tsx) and this thread's (vitest) print an anonymous function's frame differently.
+ */
+function withoutStacks(verdict: unknown): unknown {
+  return JSON.parse(JSON.stringify(verdict, (key, value) => (key === 'stack' ? undefined : value)));
+}
+
 function fixture(name: string): string {
   return fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
 }
@@ -73,7 +81,7 @@ describe('inline lanes', () => {
       const [da, db] = [a.detail as ScheduledDetail, b.detail as ScheduledDetail];
       expect(da.lanes).toBe(db.lanes);
       expect(da.traceHash).toBe(db.traceHash);
-      expect(a.verdict).toEqual(b.verdict);
+      expect(withoutStacks(a.verdict)).toEqual(withoutStacks(b.verdict));
       crashes += da.entries.filter((e) => e.grant === 'crash').length;
       switches += da.entries.filter((e) => e.chose).length;
       blocked += da.entries.filter((e) => e.result === 'blocked').length;

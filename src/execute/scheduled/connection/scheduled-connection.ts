@@ -25,6 +25,7 @@
  */
 import Database from 'better-sqlite3';
 import type { Connection } from '../../../handlers/plugin.ts';
+import { INJECTED_FAULT_CODE, INJECTED_FAULT_MESSAGE } from '../../../types/scheduled-trace.ts';
 import { BUSY_TIMEOUT_MS } from '../../databases.ts';
 import { Grant, type GrantCode, type StatementEnd } from '../protocol.ts';
 import { transactionFor } from './proxied-transaction.ts';
@@ -38,9 +39,8 @@ import {
 import type { YieldPoints } from './yield-point.ts';
 
 /** The code and message of an injected statement fault: what a failing store raises. */
-export const FAULT_CODE = 'SQLITE_CONSTRAINT_TRIGGER';
-const FAULT_MESSAGE =
-  'receiptcheck: injected statement fault (the write failed as a failing store does)';
+export const FAULT_CODE = INJECTED_FAULT_CODE;
+const FAULT_MESSAGE = INJECTED_FAULT_MESSAGE;
 
 /** Thrown into the handler after its worker crashed; nothing it does afterwards is real. */
 export class CrashSignal extends Error {

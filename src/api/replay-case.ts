@@ -1,0 +1,84 @@
+/**
+ * Replays a case file and says what the replay saw, never more: `reproduced`, `held`, or
+ * `notReproduced`. A pass is `held` only where the run is exact: sequential mode, scheduled mode
+ * with the case's own schedule (or a case not found on real threads: no schedule means run to
+ * completion), and any case without a concurrent group. A concurrent group on real threads fails
+ * only when timing allows, so such a case is searched in scheduled mode (its saved reproduction
+ * first, then `searchSchedules`' bounded search) and, in concurrent mode, run once on real
+ * threads; when none of that fails, the verdict is `notReproduced` with the schedules counted.
+ * Used by `receiptcheck replay`.
+ */
+import { ReceiptcheckError } from '../errors.ts';
+import { scheduleOfCase } from '../execute/scheduled/schedule-of-case.ts';
+import { scheduledReproductionOf } from '../report/counterexample-case.ts';
+import type { CaseFile } from '../types/case-file.ts';
+import { DEFAULT_SCHEDULES_MAX, type ReplayResult } from '../types/replay.ts';
+import { type RunCaseOptions, runCase } from './run-case.ts';
+import { searchSchedules } from './schedule-search.ts';
+
+/** A case run's overrides, and the search's bound. */
+export interface ReplayOptions extends RunCaseOptions {
+  /** Most schedules searched for a timing-dependent case, 1–100,000. Default `DEFAULT_SCHEDULES_MAX` (200). */
+  readonly schedulesMax?: number;
+}
+
+/** The search's ceiling: a bound, not a hang. */
+export const SCHEDULES_MAX_LIMIT = 100_000;
+
+/** Replays `c` (see the file comment for what each verdict rests on). */
+export async function replayCase(c: CaseFile, options: ReplayOptions = {}): Promise<ReplayResult> {
+  const schedulesMax = options.schedulesMax ?? DEFAULT_SCHEDULES_MAX;
+  if (!Number.isSafeInteger(schedulesMax) || schedulesMax < 1 || schedulesMax > SCHEDULES_MAX_LIMIT)
+    throw new ReceiptcheckError(
+      'E_BAD_OPTION',
+      `schedules must be an integer from 1 to ${SCHEDULES_MAX_LIMIT} (got ${schedulesMax})`,
+    );
+  const mode = options.mode ?? c.mode;
+  const base = { schedules: 0, schedulesMax, realThreads: mode === 'concurrent' };
+  const grouped = c.steps.some((s) => s.kind === 'concurrent');
+  const fromThreads = grouped && c.mode === 'concurrent';
+  if (mode === 'sequential' && fromThreads) {
+    // Lane order is one interleaving of many: a pass in it says nothing of the race.
+    const result = await runCase(c, options);
+    const verdict = result.verdict === 'failed' ? 'reproduced' : 'notReproduced';
+    return { ...base, verdict, route: 'lane order', result };
+  }
+  const timed =
+    grouped &&
+    (mode === 'concurrent' ||
+      (mode === 'scheduled' && fromThreads && scheduleOfCase(c.extra) === undefined));
+  if (!timed) {
+    const result = await runCase(c, options);
+    return {
+      ...base,
+      verdict: result.verdict === 'failed' ? 'reproduced' : 'held',
+      route: 'exact',
+      result,
+    };
+  }
+  // A concurrent counterexample's saved reproduction, or a scheduled case's own schedule.
+  const first = scheduledReproductionOf(c.extra)?.schedule ?? scheduleOfCase(c.extra);
+  const search = await searchSchedules(c, {
+    ...options,
+    schedulesMax,
+    ...(first ? { first } : {}),
+  });
+  const searched = { ...base, schedules: search.tried };
+  if (search.found)
+    return {
+      ...searched,
+      verdict: 'reproduced',
+      route: first && search.found.at === 1 ? 'saved schedule' : 'schedule search',
+      result: search.found.result,
+      schedule: search.found.schedule,
+    };
+  if (mode !== 'concurrent')
+    return { ...searched, verdict: 'notReproduced', route: 'schedule search', result: search.last };
+  const threads = await runCase(c, options);
+  return {
+    ...searched,
+    verdict: threads.verdict === 'failed' ? 'reproduced' : 'notReproduced',
+    route: 'real threads',
+    result: threads,
+  };
+}

@@ -1,0 +1,71 @@
+/**
+ * Renders what a replay came to (`receiptcheck replay`): the run the verdict rests on (the full
+ * account when it failed), then one paragraph that says which verdict, how it was reached and
+ * what it does not prove. Pure.
+ */
+import type { CaseFile } from '../types/case-file.ts';
+import type { ReplayResult } from '../types/replay.ts';
+import { caseVerdictLine, formatCaseResult } from './format-case-result.ts';
+
+/** The verdict as it is printed and carried by `--json`: `reproduced`, `held`, `not reproduced`. */
+export function replayVerdictText(r: ReplayResult): string {
+  return r.verdict === 'notReproduced' ? 'not reproduced' : r.verdict;
+}
+
+/** The replay's text, ending in a newline. */
+export function formatReplay(c: CaseFile, r: ReplayResult, verbose = false): string {
+  const steps = `${c.steps.length} step${c.steps.length === 1 ? '' : 's'}`;
+  const lines: string[] = [];
+  if (r.verdict === 'reproduced') lines.push(formatCaseResult(c, r.result, undefined, verbose), '');
+  else if (r.verdict === 'held') lines.push(caseVerdictLine(c, r.result));
+  else lines.push(`? ${c.name}: ${notReproducedIn(r)} against ${r.result.handler}`);
+  lines.push(...explain(r, steps));
+  return `${lines.join('\n')}\n`;
+}
+
+function explain(r: ReplayResult, steps: string): string[] {
+  const schedules = plural(r.schedules, 'schedule');
+  switch (r.verdict) {
+    case 'held':
+      return [`held: the case no longer fails (${steps} replayed exactly)`];
+    case 'reproduced':
+      switch (r.route) {
+        case 'saved schedule':
+          return [
+            'reproduced: the scheduled reproduction saved with the case fails again, deterministically',
+          ];
+        case 'schedule search':
+          return [
+            `reproduced in scheduled mode: schedule ${r.schedules} of the search (at most ${r.schedulesMax}) fails; the interleaving is shown above, and replays the same way every time`,
+          ];
+        case 'real threads':
+          return [
+            `reproduced on real threads (${schedules} in scheduled mode did not show it; timing did)`,
+          ];
+        case 'lane order':
+          return [`reproduced in sequential mode, each group in lane order (${steps})`];
+        default:
+          return [`reproduced: the case still fails (${steps} replayed exactly)`];
+      }
+    default:
+      return r.route === 'lane order'
+        ? [
+            'the case was found on real threads; sequential mode runs each group in lane order only,',
+            'so a pass there says nothing of the race: replay without --mode to search schedules',
+          ]
+        : [
+            `the case was found on real threads, where a race fails only when timing allows. No failure in`,
+            `${schedules} in scheduled mode${r.realThreads ? ' nor in one run on real threads' : ''}: that is not proof of a fix.`,
+            'Search further with --schedules N, or run it on real threads a few times.',
+          ];
+  }
+}
+
+function notReproducedIn(r: ReplayResult): string {
+  if (r.route === 'lane order') return 'not reproduced in lane order (sequential mode)';
+  return `not reproduced in ${plural(r.schedules, 'schedule')}${r.realThreads ? ' nor on real threads' : ''}`;
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
