@@ -7,12 +7,14 @@
 import fc from 'fast-check';
 import { isReceiptcheckError, ReceiptcheckError } from '../errors.ts';
 import { interruptedError, interruption } from '../execute/interrupt.ts';
+import type { GeneratedCase } from '../execute/mode-runner.ts';
 import type { Step } from '../model/events.ts';
 import { countCoverage, emptyCoverage } from '../report/coverage.ts';
 import type { CoverageKind } from '../types/coverage.ts';
 import type { CheckOptions, OneModeOptions, ResolvedOptions } from '../types/options.ts';
 import type { CheckResult } from '../types/results.ts';
-import type { JudgedRun } from './judged-runner.ts';
+import { type Explored, explore } from './explore.ts';
+import type { JudgedRun, JudgedRunner } from './judged-runner.ts';
 import { inMode, resolveOptions } from './options.ts';
 import { prepareRun } from './prepare-run.ts';
 import { stopOnInterrupt } from './stop-on-interrupt.ts';
@@ -66,51 +68,36 @@ export async function checkHandler(options: CheckOptions = {}): Promise<CheckRes
  */
 export const HANG_SHRINK_MS = 30_000;
 
-/** One mode's check: generate → execute → check, then shrink the first failure. */
+/**
+ * One mode's check: explore (generate → execute → judge, in fast-check's order, `explore.ts`)
+ * until a run fails, then let fast-check shrink that failure from its index.
+ */
 async function checkInMode(o: OneModeOptions): Promise<CheckResult> {
   const { plugin, runner, fixture } = await prepareRun(o);
-  let fatal: unknown;
   const started = performance.now();
   const coverage = emptyCoverage();
   // Shards split the runs exactly: together they run `o.runs`, no more.
   const runsPlanned = o.shard ? share(o.runs, o.shard.index - 1, o.shard.count) : o.runs;
   const seed = o.shard ? shardSeed(o.seed, o.shard.index) : o.seed;
+  const deadline = o.timeLimitSeconds ? started + o.timeLimitSeconds * 1000 : undefined;
   let runs = 0;
   let steps = 0;
-  let firstFailureAt = 0;
-  let lastFailed: { steps: readonly Step[]; run: JudgedRun } | undefined;
-  let hungShrinkMs = 0;
-  let shrinkCut: string | undefined;
   try {
-    const sequenceOptions = {
+    // A mode may draw more than the steps (scheduled mode: a schedule), shrunk with them.
+    const arbitrary = runner.caseArbitrary({
       stepsMax: o.stepsMax,
       races: true,
       recreate: typeof plugin.recreate === 'function',
-    };
-    const property = fc.asyncProperty(
-      // A mode may draw more than the steps (scheduled mode: a schedule), shrunk with them.
-      runner.caseArbitrary(sequenceOptions),
-      async ({ steps: sequence, replay }) => {
-        if (fatal) return true;
-        if (firstFailureAt && hungShrinkMs >= HANG_SHRINK_MS) {
-          shrinkCut ??= `cut short: hung candidates had taken ${Math.round(hungShrinkMs / 1000)} s, each a whole call budget of ${o.callTimeoutMs} ms`;
-          // fast-check's "interrupted": shrinking ends, keeping the smallest failure so far.
-          throw new fc.PreconditionFailure(true);
-        }
-        let run: JudgedRun;
-        const runStarted = performance.now();
-        try {
-          run = await runner.execute(sequence, replay);
-        } catch (thrown) {
-          if (isReceiptcheckError(thrown)) {
-            fatal = thrown;
-            return true;
-          }
-          throw thrown;
-        }
-        if (!firstFailureAt) {
+    });
+    let explored: Explored;
+    try {
+      explored = await explore(runner, arbitrary, {
+        seed,
+        runs: runsPlanned,
+        ...(deadline !== undefined ? { deadline } : {}),
+        onRun: (c) => {
           runs++;
-          steps += countCoverage(sequence, coverage);
+          steps += countCoverage(c.steps, coverage);
           o.onProgress?.({
             runs,
             runsPlanned,
@@ -118,32 +105,14 @@ async function checkInMode(o: OneModeOptions): Promise<CheckResult> {
             elapsedMs: performance.now() - started,
             coverage,
           });
-        }
-        if (firstFailureAt && isHang(run)) hungShrinkMs += performance.now() - runStarted;
-        if (run.verdict.verdict === 'failed') {
-          firstFailureAt ||= runs;
-          lastFailed = { steps: sequence, run };
-          return false;
-        }
-        return true;
-      },
-    );
-    const details = await fc.check(property, {
-      numRuns: runsPlanned,
-      seed,
-      plugins: [stopOnInterrupt()],
-      ...(o.timeLimitSeconds
-        ? { interruptAfterTimeLimit: o.timeLimitSeconds * 1000, markInterruptAsFailure: false }
-        : {}),
-    });
-    const stopped = interruption();
-    if (stopped)
-      throw interruptedError(
-        stopped,
-        `in ${o.mode} mode after ${runs} of ${runsPlanned} runs${lastFailed ? ', while shrinking a counterexample' : ''}`,
-      );
-    if (fatal) throw fatal;
-    if (details.failed && details.errorInstance && !lastFailed) throw details.errorInstance;
+        },
+      });
+    } catch (thrown) {
+      const stopped = interruption();
+      if (stopped)
+        throw interruptedError(stopped, `in ${o.mode} mode after ${runs} of ${runsPlanned} runs`);
+      throw thrown;
+    }
     const base = {
       handler: o.handler,
       handlerName: plugin.name,
@@ -156,35 +125,140 @@ async function checkInMode(o: OneModeOptions): Promise<CheckResult> {
       steps,
       coverage,
       elapsedMs: performance.now() - started,
-      timedOut: details.interrupted && !shrinkCut,
+      timedOut: explored.kind === 'timedOut',
     };
-    if (!details.failed || !details.counterexample) return { verdict: 'passed', ...base };
-    const [{ steps: shrunk, replay }] = details.counterexample;
+    if (explored.kind !== 'failed') return { verdict: 'passed', ...base };
+    const shrunk = await shrink(runner, arbitrary, explored, {
+      seed,
+      callTimeoutMs: o.callTimeoutMs,
+      ...(deadline !== undefined ? { deadline } : {}),
+    });
+    const stopped = interruption();
+    if (stopped)
+      throw interruptedError(
+        stopped,
+        `in ${o.mode} mode after ${runs} of ${runsPlanned} runs, while shrinking a counterexample`,
+      );
     // The shrunk case is re-run once so the report shows its own failures, not a larger one's.
-    const final = await runner.execute(shrunk, replay);
-    const failed = final.verdict.verdict === 'failed' ? final : (lastFailed?.run ?? final);
+    const final =
+      shrunk.shrinks > 0 ? await runner.execute(shrunk.steps, shrunk.replay) : shrunk.run;
+    const failed = final.verdict.verdict === 'failed' ? final : shrunk.run;
     const failures = failed.verdict.verdict === 'failed' ? failed.verdict.failures : [];
     return {
       verdict: 'failed',
       ...base,
+      elapsedMs: performance.now() - started,
       counterexample: {
         handler: o.handler,
         handlerName: plugin.name,
         mode: o.mode,
         seed,
-        path: details.counterexamplePath ?? '',
+        path: shrunk.path,
         fixture,
-        steps: failed === final ? shrunk : (lastFailed?.steps ?? shrunk),
+        steps: failed === final ? shrunk.steps : explored.case.steps,
         failures,
-        runsToFailure: firstFailureAt,
-        shrinks: details.numShrinks,
-        ...(shrinkCut ? { shrinkCut } : {}),
+        runsToFailure: explored.index + 1,
+        shrinks: shrunk.shrinks,
+        ...(shrunk.cut ? { shrinkCut: shrunk.cut } : {}),
         ...(failed.detail !== undefined ? { detail: failed.detail } : {}),
       },
     };
   } finally {
     await runner.close();
   }
+}
+
+/** The smallest failing case fast-check found, where to replay it, and how it got there. */
+interface Shrunk {
+  readonly steps: readonly Step[];
+  readonly replay: GeneratedCase['replay'];
+  /** Its last failing run (the explored one, when nothing smaller failed). */
+  readonly run: JudgedRun;
+  readonly path: string;
+  readonly shrinks: number;
+  /** Set when shrinking stopped early, saying why. */
+  readonly cut?: string;
+}
+
+/**
+ * Shrinks the explored failure: fast-check replays the case at its index (`path`) and shrinks
+ * from there. Its first run is the explored run itself, not run again: a concurrent failure may
+ * not come back, and a hang would cost its budget again. Hung candidates may take
+ * `HANG_SHRINK_MS` in all; a time limit left over from exploring bounds the rest.
+ */
+async function shrink(
+  runner: JudgedRunner,
+  arbitrary: fc.Arbitrary<GeneratedCase>,
+  found: Extract<Explored, { kind: 'failed' }>,
+  o: { readonly seed: number; readonly callTimeoutMs: number; readonly deadline?: number },
+): Promise<Shrunk> {
+  const foundKey = caseKey(found.case);
+  let first = true;
+  let fatal: unknown;
+  let hungMs = 0;
+  let cut: string | undefined;
+  let last = { case: found.case, run: found.run };
+  const property = fc.asyncProperty(arbitrary, async (c) => {
+    if (fatal) return true;
+    let run: JudgedRun;
+    if (first && caseKey(c) === foundKey) run = found.run;
+    else {
+      if (hungMs >= HANG_SHRINK_MS) {
+        cut ??= `cut short: hung candidates had taken ${Math.round(hungMs / 1000)} s, each a whole call budget of ${o.callTimeoutMs} ms`;
+        // fast-check's "interrupted": shrinking ends, keeping the smallest failure so far.
+        throw new fc.PreconditionFailure(true);
+      }
+      const runStarted = performance.now();
+      try {
+        run = await runner.execute(c.steps, c.replay);
+      } catch (thrown) {
+        if (!isReceiptcheckError(thrown)) throw thrown;
+        fatal = thrown;
+        return true;
+      }
+      if (isHang(run)) hungMs += performance.now() - runStarted;
+    }
+    first = false;
+    if (run.verdict.verdict === 'ok') return true;
+    last = { case: c, run };
+    return false;
+  });
+  const timeLeft =
+    o.deadline === undefined ? undefined : Math.max(1, o.deadline - performance.now());
+  const details = await fc.check(property, {
+    seed: o.seed,
+    path: String(found.index),
+    numRuns: 1,
+    plugins: [stopOnInterrupt()],
+    ...(timeLeft !== undefined
+      ? { interruptAfterTimeLimit: timeLeft, markInterruptAsFailure: false }
+      : {}),
+  });
+  if (fatal) throw fatal;
+  if (details.failed && details.errorInstance && !details.counterexample)
+    throw details.errorInstance;
+  const [shrunk] = details.counterexample ?? [];
+  if (!shrunk || !details.counterexamplePath)
+    return {
+      steps: found.case.steps,
+      replay: found.case.replay,
+      run: found.run,
+      path: String(found.index),
+      shrinks: 0,
+    };
+  return {
+    steps: shrunk.steps,
+    replay: shrunk.replay,
+    run: caseKey(shrunk) === caseKey(last.case) ? last.run : found.run,
+    path: details.counterexamplePath,
+    shrinks: details.numShrinks,
+    ...(cut ? { cut } : {}),
+  };
+}
+
+/** A case as text, to know one when fast-check hands it back. */
+function caseKey(c: GeneratedCase): string {
+  return JSON.stringify([c.steps, c.replay]);
 }
 
 /** A shard's seed: distinct per shard, the same on every machine. */

@@ -6,13 +6,14 @@
 import type fc from 'fast-check';
 import { judgeRun } from '../check/judge-run.ts';
 import type { GeneratedCase, ModeRunner } from '../execute/mode-runner.ts';
+import { drive, type Task, wait } from '../execute/task.ts';
 import { type SequenceOptions, sequenceArbitrary } from '../generate/sequence-arbitrary.ts';
 import type { Step } from '../model/events.ts';
 import type { FixtureWithPolicy } from '../model/state.ts';
 import { runDetail } from '../report/run-detail.ts';
-import type { RunDetail } from '../types/execution.ts';
+import type { Execution, RunDetail } from '../types/execution.ts';
 import type { Trace } from '../types/trace.ts';
-import type { RunVerdict } from '../types/verdict.ts';
+import type { Hang, RunVerdict } from '../types/verdict.ts';
 
 /** One sequence executed and judged. */
 export interface JudgedRun {
@@ -23,12 +24,24 @@ export interface JudgedRun {
   readonly detail?: RunDetail;
 }
 
+/** One run as a task, judged at its end (see `RunAttempt` in `execute/mode-runner.ts`). */
+export interface JudgedAttempt {
+  readonly task: Task<JudgedRun>;
+  /** After `CallHung`: the run up to the hang, judged (a hang failure). */
+  afterHang(hang: Hang): Promise<JudgedRun>;
+  close(): void;
+}
+
 /** Runs sequences in one mode and judges each. `close()` when done. */
 export interface JudgedRunner {
   /** The cases this mode draws: its own (a scheduled case carries a schedule), else the steps alone. */
   caseArbitrary(options: SequenceOptions): fc.Arbitrary<GeneratedCase>;
   /** Executes `steps` on a fresh database (`replay`: what a saved case stored beside them) and judges the run. */
   execute(steps: readonly Step[], replay?: Readonly<Record<string, unknown>>): Promise<JudgedRun>;
+  /** The same run as a task, to be driven with `drive` among others (`explore.ts`). */
+  attempt(steps: readonly Step[], replay?: Readonly<Record<string, unknown>>): JudgedAttempt;
+  /** Drives a task under this mode's call budget (plainly, for a mode that runs no plugin code here). */
+  drive<T>(task: Task<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -39,11 +52,42 @@ export function judgedRunner(runner: ModeRunner, fixture: FixtureWithPolicy): Ju
       runner.caseArbitrary?.(options) ??
       sequenceArbitrary(fixture, options).map((steps): GeneratedCase => ({ steps })),
     async execute(steps, replay) {
-      const execution = await runner.execute(steps, replay);
-      const judgement = judgeRun(fixture, steps, execution);
-      const detail = runDetail(execution, judgement);
-      return { verdict: judgement.verdict, trace: judgement.trace, ...(detail ? { detail } : {}) };
+      return judge(fixture, steps, await runner.execute(steps, replay));
     },
+    attempt(steps, replay) {
+      const attempt = runner.attempt?.(steps, replay);
+      if (!attempt) {
+        // A mode that runs no plugin code on this thread has nothing to stop here: one promise.
+        const run = function* (): Task<JudgedRun> {
+          return judge(fixture, steps, yield* wait(runner.execute(steps, replay)));
+        };
+        return {
+          task: run(),
+          afterHang: () => Promise.reject(new Error('no hang here')),
+          close() {},
+        };
+      }
+      const run = function* (): Task<JudgedRun> {
+        return judge(fixture, steps, yield* attempt.task);
+      };
+      return {
+        task: run(),
+        afterHang: async (hang) => judge(fixture, steps, await attempt.afterHang(hang)),
+        close: () => attempt.close(),
+      };
+    },
+    drive: (task) => (runner.watch ? runner.watch.run(task) : drive(task, (fn) => fn())),
     close: () => runner.close(),
   };
+}
+
+/** A run's verdict, trace and detail. */
+function judge(
+  fixture: FixtureWithPolicy,
+  steps: readonly Step[],
+  execution: Execution,
+): JudgedRun {
+  const judgement = judgeRun(fixture, steps, execution);
+  const detail = runDetail(execution, judgement);
+  return { verdict: judgement.verdict, trace: judgement.trace, ...(detail ? { detail } : {}) };
 }

@@ -7,14 +7,16 @@
  * (`runInContext(ctx, {timeout})`) that terminates whatever JavaScript runs on this thread when it
  * fires, functions defined outside the script's context included, a `while (true) {}` in a
  * handler or a `catch` that swallows everything alike, and turns it into an ordinary error.
- * Arming it starts and joins a thread: measured here at about 0.1 ms of CPU and 0.25-0.35 ms of
- * wall time on a loaded 2-core machine, four times the whole cost of a typical sequential call.
- * So it is not armed per call: a whole stretch of a run's synchronous work (`task.ts`) runs under
- * one watchdog that fires after `limitMs + slackMs`, and before any plugin code starts, `enter`
- * makes sure the stretch still has the whole budget left, asking for a fresh stretch otherwise.
- * When the watchdog fires, the plugin code running has therefore run for at least `limitMs`: it
- * is the hang, named by the activity `enter` recorded. A run of a synchronous handler is one
- * stretch: one arming per run, not per call.
+ * Arming it starts and joins a thread: measured here at 0.1-0.15 ms of CPU and 0.1-0.4 ms of
+ * wall time on a loaded 2-core machine, more than a typical sequential call costs in all; armed
+ * once per run it still doubled sequential mode's time. So it is armed neither per call nor per
+ * run: synchronous work (`task.ts`; `api/explore.ts` strings many runs together) runs in
+ * stretches, each under one watchdog that fires after `limitMs + slackMs`. Before any plugin code
+ * starts, `enter` makes sure a stretch is armed and still has the whole budget ahead, asking for
+ * a fresh one otherwise. When the watchdog fires, the plugin code running has therefore run for
+ * at least `limitMs`: it is the hang, named by the activity `enter` recorded. A stretch ends when
+ * the work waits for a promise, yields to the event loop, or has used its slack: with the
+ * default budget, about one arming per second of a synchronous handler's work.
  *
  * Limits, said where they apply:
  * - termination skips `finally` blocks, the run's own included: after a hang the runner closes
@@ -71,12 +73,12 @@ export class CallWatch {
    * not settle in time.
    */
   run<T>(task: Task<T>): Promise<T> {
-    return drive(task, (fn) => this.stretch(fn));
+    return drive(task, (fn, watched) => this.stretch(fn, watched));
   }
 
   /**
-   * Call before plugin code runs (`yield*` it): asks for a fresh stretch when this one has less
-   * than the budget left, then records what runs, for the hang report.
+   * Call before plugin code runs (`yield*` it): asks for a fresh, watched stretch when none is
+   * armed or this one has less than the budget left, then records what runs, for the hang report.
    */
   *enter(activity: Activity): Task<void> {
     if (stretchEnds - performance.now() < this.limitMs + this.marginMs()) yield FRESH_STRETCH;
@@ -128,9 +130,9 @@ export class CallWatch {
     return Math.min(this.slackMs / 2, 50);
   }
 
-  private stretch<R>(fn: () => R): R {
-    // A task driven from inside another's stretch is covered by the outer watchdog.
-    if (stretchEnds) return fn();
+  private stretch<R>(fn: () => R, watched: boolean): R {
+    // Unasked, or inside another task's stretch (covered by its watchdog): no watchdog to arm.
+    if (!watched || stretchEnds) return fn();
     const timeoutMs = this.limitMs + this.slackMs;
     const ends = performance.now() + timeoutMs;
     stretchEnds = ends;

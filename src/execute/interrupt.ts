@@ -26,6 +26,7 @@
  * (`call-watch.ts`).
  */
 import { InterruptedError, SIGNAL_EXIT_CODES, type StopSignal } from '../errors.ts';
+import type { Task } from './task.ts';
 
 /** How long the work may take to wind down after a signal before the process exits anyway, in ms. */
 export const INTERRUPT_GRACE_MS = 800;
@@ -110,6 +111,15 @@ export function interruptedError(i: Interruption, what?: string): InterruptedErr
 export async function interruptPoint(what?: string): Promise<void> {
   if (performance.now() - lastTurn >= YIELD_EVERY_MS) {
     await new Promise((resolve) => setImmediate(resolve));
+    lastTurn = performance.now();
+  }
+  throwIfInterrupted(what);
+}
+
+/** `interruptPoint` inside a task (`yield*` it): the turn it yields ends the task's stretch. */
+export function* interruptTurn(what?: string): Task<void> {
+  if (performance.now() - lastTurn >= YIELD_EVERY_MS) {
+    yield new Promise((resolve) => setImmediate(resolve));
     lastTurn = performance.now();
   }
   throwIfInterrupted(what);

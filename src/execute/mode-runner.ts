@@ -9,11 +9,27 @@ import type fc from 'fast-check';
 import type { SequenceOptions } from '../generate/sequence-arbitrary.ts';
 import type { Step } from '../model/events.ts';
 import type { Execution } from '../types/execution.ts';
+import type { Hang } from '../types/verdict.ts';
+import { CallHung, type CallWatch } from './call-watch.ts';
+import type { Task } from './task.ts';
 
 /** One generated case: its steps, and what the mode drew with them, passed back as `replay`. */
 export interface GeneratedCase {
   readonly steps: Step[];
   readonly replay?: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * One run of one case, as a task (`task.ts`), for a loop that strings many runs into one watched
+ * stretch (`api/explore.ts`). Drive `task` with the runner's `watch`; when it throws `CallHung`
+ * (from inside, or because the watchdog stopped it mid-way, which skips its `finally` blocks),
+ * `afterHang` gives the execution up to the hang and leaves the runner ready for the next run.
+ * Either way, `close()` once at the end.
+ */
+export interface RunAttempt {
+  readonly task: Task<Execution>;
+  afterHang(hang: Hang): Promise<Execution>;
+  close(): void;
 }
 
 /** Executes sequences in one mode. Create once per check, `close()` when done. */
@@ -30,5 +46,24 @@ export interface ModeRunner {
    * exactly reads it from there, others ignore it.
    */
   execute(steps: readonly Step[], replay?: Readonly<Record<string, unknown>>): Promise<Execution>;
+  /**
+   * Optional: the same run as a `RunAttempt`, for modes that run plugin code on this thread
+   * (sequential, scheduled); `execute` is then `runAttempt(attempt(…), watch)`.
+   */
+  attempt?(steps: readonly Step[], replay?: Readonly<Record<string, unknown>>): RunAttempt;
+  /** The call budget plugin code on this thread runs under; absent when none runs here. */
+  readonly watch?: CallWatch;
   close(): Promise<void>;
+}
+
+/** Drives `attempt` to its end under `watch`: its execution, a hang included; closes it. */
+export async function runAttempt(attempt: RunAttempt, watch: CallWatch): Promise<Execution> {
+  try {
+    return await watch.run(attempt.task);
+  } catch (thrown) {
+    if (!(thrown instanceof CallHung)) throw thrown;
+    return await attempt.afterHang(thrown.hang);
+  } finally {
+    attempt.close();
+  }
 }

@@ -13,8 +13,9 @@ import { type Fixture, type Principal, type Snapshot, withWriteScope } from '../
 import type { SequentialExecution } from '../types/execution.ts';
 import type { Observation } from '../types/trace.ts';
 import { watchedCall, watchedSnapshot, watchedWorldEvent } from './apply-event.ts';
-import { CallHung, type CallWatch } from './call-watch.ts';
+import type { CallWatch } from './call-watch.ts';
 import { openMemoryCopy, rollbackLeaked } from './databases.ts';
+import type { RunAttempt } from './mode-runner.ts';
 import type { Task } from './task.ts';
 
 /** The snapshot of a run whose database could not be read after a hang (the snapshot hung too). */
@@ -27,34 +28,27 @@ export const UNREADABLE_SNAPSHOT: Snapshot = { automations: [], receipts: [] };
  * the WAL set-up, a close and three unlinks. Concurrent and scheduled modes, whose connections
  * must share a database, keep files. A hang ends the run with `hang` set and what ran before it.
  */
-export async function runSequential(
+export function sequentialAttempt(
   plugin: HandlerPlugin,
   image: Buffer,
   fixture: Fixture,
   steps: readonly Step[],
   watch: CallWatch,
-): Promise<SequentialExecution> {
+): RunAttempt {
   const db = openMemoryCopy(image);
   const observations: Observation[] = [];
-  try {
-    const snapshot = await watch.run(runSteps(plugin, db, fixture, steps, observations, watch));
+  const run = function* (): Task<SequentialExecution> {
+    const snapshot = yield* runSteps(plugin, db, fixture, steps, observations, watch);
     return { mode: 'sequential', trace: { observations, snapshot } };
-  } catch (thrown) {
-    if (!(thrown instanceof CallHung)) throw thrown;
-    const snapshot = await snapshotAfterHang(plugin, db, steps.length, watch);
-    return { mode: 'sequential', trace: { observations, snapshot }, hang: thrown.hang };
-  } finally {
-    closeQuietly(db);
-  }
-}
-
-/** Closes `db`; a connection a stopped call left mid-statement may refuse, and is dropped. */
-function closeQuietly(db: Connection): void {
-  try {
-    db.close();
-  } catch {
-    // Garbage collection closes it.
-  }
+  };
+  return {
+    task: run(),
+    async afterHang(hang) {
+      const snapshot = await snapshotAfterHang(plugin, db, steps.length, watch);
+      return { mode: 'sequential', trace: { observations, snapshot }, hang };
+    },
+    close: () => closeQuietly(db),
+  };
 }
 
 function* runSteps(
@@ -101,5 +95,14 @@ async function snapshotAfterHang(
     return await watch.run(watchedSnapshot(watch, after, plugin, db));
   } catch {
     return UNREADABLE_SNAPSHOT;
+  }
+}
+
+/** Closes `db`; a connection a stopped call left mid-statement may refuse, and is dropped. */
+function closeQuietly(db: Connection): void {
+  try {
+    db.close();
+  } catch {
+    // Garbage collection closes it.
   }
 }

@@ -5,11 +5,10 @@
 import type { HandlerPlugin } from '../handlers/plugin.ts';
 import type { Step } from '../model/events.ts';
 import type { Fixture } from '../model/world.ts';
-import type { SequentialExecution } from '../types/execution.ts';
 import { CallWatch } from './call-watch.ts';
 import { templateImage } from './databases.ts';
-import type { ModeRunner } from './mode-runner.ts';
-import { runSequential } from './run-sequential.ts';
+import { type ModeRunner, runAttempt } from './mode-runner.ts';
+import { sequentialAttempt } from './run-sequential.ts';
 
 /**
  * Creates a sequential runner for `plugin`, its calls limited to `callTimeoutMs` each (the
@@ -22,10 +21,12 @@ export function sequentialRunner(
 ): ModeRunner {
   const image = templateImage(plugin, fixture);
   const watch = new CallWatch(callTimeoutMs);
+  const attempt = (steps: readonly Step[]) =>
+    sequentialAttempt(plugin, image, fixture, steps, watch);
   return {
-    execute(steps: readonly Step[]): Promise<SequentialExecution> {
-      return runSequential(plugin, image, fixture, steps, watch);
-    },
+    watch,
+    attempt,
+    execute: (steps) => runAttempt(attempt(steps), watch),
     async close() {},
   };
 }

@@ -1,13 +1,13 @@
 /**
  * Code that runs synchronously until it truly has to wait. A run is written as a generator that
  * yields only when it must: a promise (a handler that returned one, a worker still starting), or
- * `FRESH_STRETCH`, a request to go on in a new stretch of synchronous work. The driver runs
- * everything between two yields as one plain synchronous call, which it can hand to a watchdog
- * (`call-watch.ts`): a run of a synchronous handler is then one stretch, armed once, where
- * `async`/`await` would have cut it at every call.
+ * `FRESH_STRETCH`, a request to go on in a new, watched stretch of synchronous work. The driver
+ * runs everything between two yields as one plain synchronous call, which it can hand to a
+ * watchdog (`call-watch.ts`): many runs of a synchronous handler are then one stretch, armed
+ * once, where `async`/`await` would have cut it at every call.
  */
 
-/** Yielded to ask the driver for a fresh stretch (a freshly armed watchdog) before going on. */
+/** Yielded to ask the driver for a fresh stretch under a freshly armed watchdog before going on. */
 export const FRESH_STRETCH: unique symbol = Symbol('receiptcheck.freshStretch');
 
 /** What a task yields: a promise to wait for, or a request for a fresh stretch. */
@@ -23,17 +23,26 @@ export function* wait<T>(value: T | Promise<T>): Task<T> {
 }
 
 /**
- * Runs `task` to its end. Every stretch between two yields runs inside `stretch(fn)`, which must
- * call `fn` synchronously and return (or throw) what it does. Rejections come back into the task
- * as throws, where it waited.
+ * Runs `task` to its end. Every stretch between two yields runs inside `stretch(fn, watched)`,
+ * which must call `fn` synchronously and return (or throw) what it does; `watched` is true for a
+ * stretch the task asked for with `FRESH_STRETCH`. Rejections come back into the task as throws,
+ * where it waited.
  */
-export async function drive<T>(task: Task<T>, stretch: <R>(fn: () => R) => R): Promise<T> {
+export async function drive<T>(
+  task: Task<T>,
+  stretch: <R>(fn: () => R, watched: boolean) => R,
+): Promise<T> {
   let resume: { readonly value?: unknown; readonly error?: unknown; readonly failed?: true } = {};
+  let watched = false;
   for (;;) {
     const input = resume;
-    const step = stretch(() => (input.failed ? task.throw(input.error) : task.next(input.value)));
+    const step: IteratorResult<Yielded, T> = stretch(
+      () => (input.failed ? task.throw(input.error) : task.next(input.value)),
+      watched,
+    );
     if (step.done) return step.value;
-    if (step.value === FRESH_STRETCH) {
+    watched = step.value === FRESH_STRETCH;
+    if (watched) {
       resume = {};
       continue;
     }

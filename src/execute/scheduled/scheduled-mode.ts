@@ -9,7 +9,7 @@
  */
 
 import type fc from 'fast-check';
-import { isReceiptcheckError, ReceiptcheckError } from '../../errors.ts';
+import { ReceiptcheckError } from '../../errors.ts';
 import { type ScheduleOptions, scheduledCaseArbitrary } from '../../generate/schedule-arbitrary.ts';
 import type { SequenceOptions } from '../../generate/sequence-arbitrary.ts';
 import type { HandlerPlugin } from '../../handlers/plugin.ts';
@@ -21,9 +21,9 @@ import type { Schedule } from '../../types/schedule.ts';
 import { CallWatch } from '../call-watch.ts';
 import { DatabaseFiles } from '../databases.ts';
 import { onInterrupt } from '../interrupt.ts';
-import type { GeneratedCase, ModeRunner } from '../mode-runner.ts';
+import { type GeneratedCase, type ModeRunner, runAttempt } from '../mode-runner.ts';
 import { PlainSteps } from './coordinator/plain-steps.ts';
-import { runScheduled } from './coordinator/run-scheduled.ts';
+import { scheduledAttempt } from './coordinator/run-scheduled.ts';
 import { LaneChoice } from './lane-choice.ts';
 import { scheduleOfCase } from './schedule-of-case.ts';
 import { SharedDatabase } from './shared-database.ts';
@@ -133,23 +133,19 @@ export async function scheduledRunner(
     runAheadMax: options.runAheadMax ?? 10_000,
   };
   /** Runs inline when it can; a handler that turns out not to be replayable starts over on threads. */
-  const runOnLanes = async (steps: readonly Step[], schedule: Schedule) => {
-    try {
-      return await runScheduled(ctx, steps, schedule, recover);
-    } catch (thrown) {
-      if (!(isReceiptcheckError(thrown) && thrown.code === 'E_NOT_REPLAYABLE')) throw thrown;
-      if (!choice.mayFallBack) throw thrown;
-      await choice.useThreads();
-      return runScheduled(ctx, steps, schedule, recover);
-    }
+  const hooks = {
+    recover,
+    fallBack: () => (choice.mayFallBack ? choice.useThreads() : undefined),
+  };
+  const attempt = (steps: readonly Step[], schedule: Schedule) => {
+    if (closed) throw new ReceiptcheckError('E_WORKER', 'this scheduled runner is closed');
+    return scheduledAttempt(ctx, steps, schedule, hooks);
   };
   const executeScheduled = async (
     steps: readonly Step[],
     schedule: Schedule,
-  ): Promise<ScheduledExecution> => {
-    if (closed) throw new ReceiptcheckError('E_WORKER', 'this scheduled runner is closed');
-    return runOnLanes(steps, schedule);
-  };
+  ): Promise<ScheduledExecution> =>
+    (await runAttempt(attempt(steps, schedule), ctx.watch)) as ScheduledExecution;
   return {
     caseArbitrary(sequence) {
       return scheduledCaseArbitrary(options.fixture, { ...sequence, ...options.schedule }).map(
@@ -157,6 +153,8 @@ export async function scheduledRunner(
       );
     },
     execute: (steps, replay) => executeScheduled(steps, scheduleOfCase(replay) ?? []),
+    attempt: (steps, replay) => attempt(steps, scheduleOfCase(replay) ?? []),
+    watch: ctx.watch,
     executeScheduled,
     ready: () => choice.ready(),
     close: () => close(true),

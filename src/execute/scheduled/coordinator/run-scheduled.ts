@@ -12,6 +12,7 @@
  * next run (a shrink) starts clean.
  */
 
+import { isReceiptcheckError } from '../../../errors.ts';
 import type { HandlerPlugin } from '../../../handlers/plugin.ts';
 import { type CallEvent, type Event, type Step, unsentOutcome } from '../../../model/events.ts';
 import type { Fixture, Snapshot } from '../../../model/world.ts';
@@ -20,9 +21,10 @@ import { type Schedule, stepScheduleAt } from '../../../types/schedule.ts';
 import type { LaneRecord } from '../../../types/scheduled-trace.ts';
 import type { Hang } from '../../../types/verdict.ts';
 import { watchedSnapshot } from '../../apply-event.ts';
-import { CallHung, type CallWatch } from '../../call-watch.ts';
+import type { CallWatch } from '../../call-watch.ts';
+import type { RunAttempt } from '../../mode-runner.ts';
 import { UNREADABLE_SNAPSHOT } from '../../run-sequential.ts';
-import type { Task } from '../../task.ts';
+import { type Task, wait } from '../../task.ts';
 import type { Lanes } from '../lanes.ts';
 import type { SharedDatabase } from '../shared-database.ts';
 import type { PlainSteps } from './plain-steps.ts';
@@ -47,18 +49,66 @@ export interface RunContext {
   readonly runAheadMax: number;
 }
 
+/** What a scheduled run does beyond its steps: recovery after a hang, the move to threads. */
+export interface AttemptHooks {
+  /** After a hang: replace what the stopped code may have left half done (the coordinator's connection). */
+  recover(): void;
+  /**
+   * A handler declared replayable turned out not to be: moves the lanes to threads and resolves
+   * when they are up, or answers undefined when the runner may not (its lanes were forced inline).
+   */
+  fallBack(): Promise<void> | undefined;
+}
+
 /**
- * Runs `steps` under `schedule`. On any error every worker is stopped, so the next run starts
- * clean; after a hang `recover` also replaces what the stopped code may have left half done.
+ * Runs `steps` under `schedule`, as an attempt (`mode-runner.ts`): one task, synchronous while
+ * lanes run inline and no promise is met. On any error every lane is stopped, so the next run
+ * starts clean; after a hang, `hooks.recover` also replaces the coordinator's connection.
  */
-export async function runScheduled(
+export function scheduledAttempt(
   ctx: RunContext,
   steps: readonly Step[],
   schedule: Schedule,
-  recover: () => void,
-): Promise<ScheduledExecution> {
+  hooks: AttemptHooks,
+): RunAttempt {
+  const lanes: LaneRecord[] = [];
+  let run = begin(ctx, lanes);
+  const finished = (snapshot: Snapshot, hang?: Hang): ScheduledExecution => ({
+    mode: 'scheduled',
+    schedule,
+    lanes,
+    entries: run.entries,
+    snapshot,
+    ...(hang ? { hang } : {}),
+  });
+  const task = function* (): Task<ScheduledExecution> {
+    try {
+      return finished(yield* runSteps(ctx, run, steps, schedule, lanes));
+    } catch (thrown) {
+      yield* wait(ctx.lanes.closeAll());
+      const moving = isNotReplayable(thrown) ? hooks.fallBack() : undefined;
+      if (!moving) throw thrown;
+      yield* wait(moving);
+      run = begin(ctx, lanes);
+      return finished(yield* runSteps(ctx, run, steps, schedule, lanes));
+    }
+  };
+  return {
+    task: task(),
+    async afterHang(hang) {
+      await ctx.lanes.closeAll();
+      hooks.recover();
+      return finished(await snapshotAfterHang(ctx, steps.length), hang);
+    },
+    close() {},
+  };
+}
+
+/** A run's fresh start: the database reset to the template, the scopes stored, no records yet. */
+function begin(ctx: RunContext, lanes: LaneRecord[]): StepContext {
   ctx.database.reset();
   ctx.plain.startRun();
+  lanes.length = 0;
   const run: StepContext = {
     lanes: ctx.lanes,
     dbPath: ctx.database.path,
@@ -71,26 +121,11 @@ export async function runScheduled(
     runAheadMax: ctx.runAheadMax,
   };
   storeScopes(run);
-  const lanes: LaneRecord[] = [];
-  let hang: Hang | undefined;
-  let snapshot: Snapshot;
-  try {
-    snapshot = await ctx.watch.run(runSteps(ctx, run, steps, schedule, lanes));
-  } catch (thrown) {
-    await ctx.lanes.closeAll();
-    if (!(thrown instanceof CallHung)) throw thrown;
-    hang = thrown.hang;
-    recover();
-    snapshot = await snapshotAfterHang(ctx, steps.length);
-  }
-  return {
-    mode: 'scheduled',
-    schedule,
-    lanes,
-    entries: run.entries,
-    snapshot,
-    ...(hang ? { hang } : {}),
-  };
+  return run;
+}
+
+function isNotReplayable(thrown: unknown): boolean {
+  return isReceiptcheckError(thrown) && thrown.code === 'E_NOT_REPLAYABLE';
 }
 
 function* runSteps(
