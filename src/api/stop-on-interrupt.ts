@@ -1,5 +1,5 @@
 /**
- * The property loop's side of Ctrl-C: a fast-check plugin (fast-check 4.10's `decorateRun`, the
+ * The shrinking loop's side of Ctrl-C (exploring has its own, `explore.ts`): a fast-check plugin (fast-check 4.10's `decorateRun`, the
  * hook its own `interruptAfterTimeLimit` plugin uses) that, once the process is interrupted,
  * starts no further run and abandons the one in flight, answering `PreconditionFailure(true)`:
  * fast-check's way to say "interrupted", which ends the loop (and any shrinking) at once with

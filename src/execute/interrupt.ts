@@ -5,9 +5,9 @@
  * listeners are removed again, so a program embedding the API keeps Node's default (or its own).
  *
  * On the first signal:
- * - `interruption()` is set for good, and `whenInterrupted()` resolves: the property loop
- *   (`api/stop-on-interrupt.ts`) starts no further run and abandons the one in flight, and every
- *   later check or case run throws `InterruptedError` at its start;
+ * - `interruption()` is set for good, and `whenInterrupted()` resolves: exploring
+ *   (`api/explore.ts`) and shrinking (`api/stop-on-interrupt.ts`) start no further run, and
+ *   every later check or case run throws `InterruptedError` at its start;
  * - every registered cleanup runs at once (terminate workers, remove temp directories), so work
  *   in flight on other threads stops now rather than at its next step;
  * - the work winds down on its own: checks throw `InterruptedError`, the CLI prints
@@ -19,9 +19,9 @@
  *   not check in), the process exits anyway with the same code.
  * A second signal exits at once.
  *
- * Signals reach JavaScript only when the event loop turns. A loop made only of promises (the
- * property loop of sequential mode, or scheduled mode with inline lanes) never lets it, so the
- * property loop yields a turn every `YIELD_EVERY_MS` (`interruptPoint`). A call running
+ * Signals reach JavaScript only when the event loop turns. A loop of synchronous runs (sequential
+ * mode, scheduled mode with inline lanes) never lets it, so the loops yield a turn every
+ * `YIELD_EVERY_MS` (`interruptPoint`, `interruptTurn`). A call running
  * synchronously on this thread holds the signal until it returns or the call budget stops it
  * (`call-watch.ts`).
  */
