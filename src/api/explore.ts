@@ -8,7 +8,7 @@
  * of its own, and arming the call budget's watchdog once per run (a thread started and joined,
  * `execute/call-watch.ts`) doubled sequential mode's time, measured. Here the runs are tasks
  * strung together, so a synchronous handler's runs share one stretch until the event loop's turn
- * (every `YIELD_EVERY_MS`, for Ctrl-C) or the watchdog's slack comes round.
+ * (every `EXPLORE_TURN_MS`, for Ctrl-C) or the watchdog's slack comes round.
  */
 import fc from 'fast-check';
 import { CallHung } from '../execute/call-watch.ts';
@@ -16,6 +16,14 @@ import { interruptTurn } from '../execute/interrupt.ts';
 import type { GeneratedCase } from '../execute/mode-runner.ts';
 import type { Task } from '../execute/task.ts';
 import type { JudgedAttempt, JudgedRun, JudgedRunner } from './judged-runner.ts';
+
+/**
+ * How often exploring lets the event loop turn (to see Ctrl-C), in ms. Each turn ends a watched
+ * stretch, and the next one arms a new watchdog, whose thread, on a loaded machine, took up to
+ * about 10 ms of wall time to start and join (CPU time unchanged): at 25 ms turns sequential mode
+ * ran 20-30% slower in wall time, at 200 ms it is a few percent; a signal waits at most this long.
+ */
+export const EXPLORE_TURN_MS = 200;
 
 /** What to explore. */
 export interface ExploreOptions {
@@ -51,7 +59,7 @@ export async function explore(
   function* runBatch(batch: readonly GeneratedCase[]): Task<Explored | undefined> {
     for (const c of batch) {
       if (o.deadline !== undefined && performance.now() >= o.deadline) return { kind: 'timedOut' };
-      yield* interruptTurn();
+      yield* interruptTurn(EXPLORE_TURN_MS);
       const attempt = runner.attempt(c.steps, c.replay);
       current = { attempt, case: c };
       let run: JudgedRun;

@@ -8,8 +8,10 @@
  * fires, functions defined outside the script's context included, a `while (true) {}` in a
  * handler or a `catch` that swallows everything alike, and turns it into an ordinary error.
  * Arming it starts and joins a thread: measured here at 0.1-0.15 ms of CPU and 0.1-0.4 ms of
- * wall time on a loaded 2-core machine, more than a typical sequential call costs in all; armed
- * once per run it still doubled sequential mode's time. So it is armed neither per call nor per
+ * wall time in a tight loop on a loaded 2-core machine, and up to about 10 ms of wall time when
+ * the watchdog thread has slept a while and must be scheduled again to be joined; armed per call
+ * that made sequential mode 4 times slower, armed once per run it still doubled its wall time.
+ * So it is armed neither per call nor per
  * run: synchronous work (`task.ts`; `api/explore.ts` strings many runs together) runs in
  * stretches, each under one watchdog that fires after `limitMs + slackMs`. Before any plugin code
  * starts, `enter` makes sure a stretch is armed and still has the whole budget ahead, asking for

@@ -116,13 +116,16 @@ export async function interruptPoint(what?: string): Promise<void> {
   throwIfInterrupted(what);
 }
 
-/** `interruptPoint` inside a task (`yield*` it): the turn it yields ends the task's stretch. */
-export function* interruptTurn(what?: string): Task<void> {
-  if (performance.now() - lastTurn >= YIELD_EVERY_MS) {
+/**
+ * `interruptPoint` inside a task (`yield*` it), letting the event loop turn every `everyMs`: the
+ * turn ends the task's stretch, so a loop that wants long stretches asks for fewer turns.
+ */
+export function* interruptTurn(everyMs = YIELD_EVERY_MS): Task<void> {
+  if (performance.now() - lastTurn >= everyMs) {
     yield new Promise((resolve) => setImmediate(resolve));
     lastTurn = performance.now();
   }
-  throwIfInterrupted(what);
+  throwIfInterrupted();
 }
 
 /** Notes that the interruption was reported to the user, so a forced exit does not say it again. */
