@@ -119,6 +119,10 @@ describe.each(CASES)('$name', ({ argv, running }) => {
         () => (running === 'marker' ? existsSync(marker) : ours(tmp).length > 0),
         child,
       );
+      const pid = child.pid as number;
+      // Mid-run, whatever it made is in its TMPDIR, nowhere else.
+      expect(ofPid('/dev/shm', pid)).toEqual([]);
+      expect(ofPid(tmpdir(), pid)).toEqual([]);
       const signalledAt = performance.now();
       child.kill(signal);
       const status = await exited;
@@ -131,9 +135,39 @@ describe.each(CASES)('$name', ({ argv, running }) => {
       expect(`${out}${err}`).not.toMatch(/PASSED|FAILED/);
       expect(tookMs).toBeLessThan(EXIT_BOUND_MS);
       expect(ours(tmp)).toEqual([]);
-      const pid = child.pid as number;
       expect(ofPid('/dev/shm', pid)).toEqual([]);
       expect(ofPid(tmpdir(), pid)).toEqual([]);
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+      rmSync(side, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('SIGKILL, which no process can clean up after', () => {
+  it('leaves its directory, which the next receiptcheck on the machine removes', async () => {
+    const tmp = mkdtempSync(join(tmpdir(), 'rc-signal-tmp-'));
+    const side = mkdtempSync(join(tmpdir(), 'rc-signal-marker-'));
+    const marker = join(side, 'running');
+    try {
+      const env = { ...process.env, TMPDIR: tmp, RECEIPTCHECK_TEST_MARKER: marker };
+      const argv = ['run', '--handler', FIXTURE, '--mode', 'scheduled', ...LONG];
+      const child = spawn(process.execPath, [BIN, ...argv], { cwd: side, env, stdio: 'ignore' });
+      const exited = new Promise((resolve) => child.on('exit', resolve));
+      await waitFor('first call', () => existsSync(marker), child);
+      const pid = child.pid as number;
+      expect(ofPid(tmp, pid)).toEqual([expect.stringMatching(/^receiptcheck-scheduled-/)]);
+      expect(ofPid('/dev/shm', pid)).toEqual([]);
+      child.kill('SIGKILL');
+      await exited;
+      expect(ofPid(tmp, pid)).toHaveLength(1);
+      const next = spawn(process.execPath, [BIN, 'run', '--mode', 'scheduled', '--runs', '1'], {
+        cwd: side,
+        env: { ...process.env, TMPDIR: tmp },
+        stdio: 'ignore',
+      });
+      expect(await new Promise((resolve) => next.on('exit', resolve))).toBe(0);
+      expect(ours(tmp)).toEqual([]);
     } finally {
       rmSync(tmp, { recursive: true, force: true });
       rmSync(side, { recursive: true, force: true });
