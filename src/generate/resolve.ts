@@ -8,16 +8,30 @@ import type { CallEvent, CallRequest, Delivery, Event, Step, WorldEvent } from '
 import type { ModelState } from '../model/state.ts';
 import { initialState } from '../model/state.ts';
 import { step } from '../model/step.ts';
+import { invalidField } from '../model/validate.ts';
 import type { Fixture } from '../model/world.ts';
-import { type ClientKnowledge, initialKnowledge, learn } from './client-knowledge.ts';
+import type { InputClass } from '../types/input-coverage.ts';
+import { type ClientKnowledge, initialKnowledge, learn, sentIds } from './client-knowledge.ts';
 import type { Move, VersionChoice } from './moves.ts';
+import { type IdChoice, shapedId } from './request-ids.ts';
 
 /** An id no fixture row has, so some calls target a missing automation. */
 export const MISSING_ID = 999;
 
+const SIMPLE: IdChoice = { shape: 'simple', pick: 0 };
+
+/** How moves resolve: the input classes no new request id may fall in (default none). */
+export interface ResolveOptions {
+  readonly excludeInputClasses?: readonly InputClass[];
+}
+
 /** Resolves `moves` into steps for `fixture`. */
-export function resolveMoves(fixture: Fixture, moves: readonly Move[]): Step[] {
-  const r = new Resolver(fixture);
+export function resolveMoves(
+  fixture: Fixture,
+  moves: readonly Move[],
+  options: ResolveOptions = {},
+): Step[] {
+  const r = new Resolver(fixture, new Set(options.excludeInputClasses ?? []));
   const steps: Step[] = [];
   for (const move of moves) {
     const s = r.resolve(move);
@@ -30,7 +44,10 @@ class Resolver {
   private state: ModelState;
   private readonly clients: ClientKnowledge[];
 
-  constructor(private readonly fixture: Fixture) {
+  constructor(
+    private readonly fixture: Fixture,
+    private readonly excluded: ReadonlySet<InputClass>,
+  ) {
     this.state = initialState(fixture);
     this.clients = initialKnowledge(fixture);
   }
@@ -47,7 +64,7 @@ class Resolver {
       case 'intent':
         return this.call(
           move.client,
-          this.newRequest(move.client, move.target, move.interval, move.version),
+          this.newRequest(move.client, move.target, move.interval, move.version, move.id),
           move.delivery,
           'new',
         );
@@ -67,12 +84,13 @@ class Resolver {
           changed.automationId = this.otherTarget(request.automationId as number);
         return this.call(move.client, changed, move.delivery, 'reuse');
       }
-      case 'invalid': {
+      case 'edge': {
         const request = {
           ...this.newRequest(move.client, move.target, 30, 'known'),
           [move.field]: move.value,
         };
-        return this.call(move.client, request, 'delivered', 'invalid');
+        const intent = invalidField(request) ? 'invalid' : 'new';
+        return this.call(move.client, request, 'delivered', intent);
       }
       case 'scope':
         return { kind: move.granted ? 'restore' : 'revoke', client: move.client };
@@ -207,6 +225,7 @@ class Resolver {
     target: number,
     interval: number,
     version: VersionChoice,
+    idChoice: IdChoice = SIMPLE,
   ): CallRequest {
     const k = this.knowledge(client);
     const id = this.clientTarget(client, target);
@@ -214,11 +233,20 @@ class Resolver {
     const expectedVersion =
       version === 'known' ? seen : version === 'ahead' ? seen + 1 : Math.max(1, seen - 1);
     return {
-      requestId: `r${k.minted++}`,
+      requestId: this.freshId(k, idChoice),
       automationId: id,
       expectedVersion,
       intervalMinutes: interval,
     };
+  }
+
+  /** A request id the client never used, of the chosen shape if it can be made, else `r<n>`. */
+  private freshId(k: ClientKnowledge, choice: IdChoice): string {
+    const n = k.minted++;
+    let id = shapedId(choice, n, sentIds(k), k.ids, this.excluded) ?? `r${n}`;
+    while (k.ids.has(id)) id = `r${k.minted++}`;
+    k.ids.add(id);
+    return id;
   }
 
   /** A request the client sent before: a pending one if any, else any it sent. */

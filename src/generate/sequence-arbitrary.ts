@@ -28,5 +28,5 @@ export function sequenceArbitrary(
       maxLength: options.stepsMax,
       size: 'medium',
     })
-    .map((moves) => resolveMoves(fixture, moves));
+    .map((moves) => resolveMoves(fixture, moves, options));
 }
