@@ -132,7 +132,7 @@ export function moveArbitrary(fixture: Fixture, options: MoveOptions): fc.Arbitr
  * Weight of edge moves among about 100: enough that each of the fifty-odd edge classes turns up
  * several times in a default run (300 runs of up to 20 steps).
  */
-const EDGE_WEIGHT = 20;
+const EDGE_WEIGHT = 16;
 
 /** Clients that speak as principals in no input class (`input-classes.ts`) beyond these. */
 const ORDINARY: ReadonlySet<InputClass> = new Set([
