@@ -197,13 +197,15 @@ export function principalClasses(
     out.push('principal another user in the same workspace');
   if (before.some((p) => p.user === user && lower(p.workspace) !== lower(workspace)))
     out.push('principal same user in another workspace');
-  if (
-    before.some(
-      (p) => p.workspace === workspace && p.user !== user && lower(p.user) === lower(user),
-    )
-  )
+  // A new spelling of a name seen before: no earlier principal has it exactly, one has it
+  // ignoring case.
+  const here = before.filter((p) => p.workspace === workspace);
+  if (!here.some((p) => p.user === user) && here.some((p) => lower(p.user) === lower(user)))
     out.push('principal user differs only in case');
-  if (before.some((p) => p.workspace !== workspace && lower(p.workspace) === lower(workspace)))
+  if (
+    !before.some((p) => p.workspace === workspace) &&
+    before.some((p) => lower(p.workspace) === lower(workspace))
+  )
     out.push('principal workspace differs only in case');
   out.push(...scopeClasses(principal.scopes));
   return out;

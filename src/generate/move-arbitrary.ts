@@ -9,7 +9,7 @@ import type { Delivery } from '../model/events.ts';
 import { type Fixture, type Principal, WRITE_SCOPE } from '../model/world.ts';
 import type { InputClass } from '../types/input-coverage.ts';
 import { edgeClasses, edgeField, edgeValue } from './edge-values.ts';
-import { principalClasses } from './input-classes.ts';
+import { numberClasses, principalClasses } from './input-classes.ts';
 import type { Move, RaceShape } from './moves.ts';
 import { idChoiceArbitrary } from './request-ids.ts';
 
@@ -41,13 +41,16 @@ const SHAPES: RaceShape[] = [
 export function moveArbitrary(fixture: Fixture, options: MoveOptions): fc.Arbitrary<Move> {
   const excluded = new Set(options.excludeInputClasses ?? []);
   const client = clientArbitrary(fixture, excluded);
-  // Rule 1 refuses a principal without the write scope before any field is read: an edge
-  // value sent by one reaches nothing.
+  // Principals with the write scope: an edge value sent by another reaches nothing (rule 1
+  // refuses first), and only they can lose the scope and have it back.
   const writer = clientArbitrary(fixture, excluded, (p) => p.scopes.includes(WRITE_SCOPE));
   const target = fc.nat({ max: 9 });
+  const allowedInterval = (i: number) =>
+    !numberClasses('intervalMinutes', i).some((c) => excluded.has(c));
+  const intervals = INTERVALS.filter(allowedInterval);
   const interval = fc.oneof(
-    { arbitrary: fc.constantFrom(...INTERVALS), weight: 4 },
-    { arbitrary: fc.integer({ min: 5, max: 1440 }), weight: 1 },
+    { arbitrary: fc.constantFrom(...intervals), weight: 4 },
+    { arbitrary: fc.integer({ min: 5, max: 1440 }).filter(allowedInterval), weight: 1 },
   );
   // Cross-shrinking lets a lost request or response shrink to `delivered` when the loss does not
   // matter, so counterexamples show only the losses they need. It only clones the random source
@@ -100,7 +103,8 @@ export function moveArbitrary(fixture: Fixture, options: MoveOptions): fc.Arbitr
     },
     {
       weight: 5,
-      arbitrary: fc.record({ kind: fc.constant('scope'), client, granted: fc.boolean() }),
+      // Only a principal that holds the write scope can lose it and have it back.
+      arbitrary: fc.record({ kind: fc.constant('scope'), client: writer, granted: fc.boolean() }),
     },
     { weight: 4, arbitrary: fc.record({ kind: fc.constant('move'), target, workspace }) },
     { weight: 3, arbitrary: fc.record({ kind: fc.constant('delete'), target }) },
@@ -119,7 +123,7 @@ export function moveArbitrary(fixture: Fixture, options: MoveOptions): fc.Arbitr
         shape: fc.constantFrom(...SHAPES),
         clients: fc.array(client, { minLength: 2, maxLength: 4 }),
         target,
-        intervals: fc.array(fc.constantFrom(...INTERVALS), { minLength: 4, maxLength: 4 }),
+        intervals: fc.array(fc.constantFrom(...intervals), { minLength: 4, maxLength: 4 }),
         world: fc.constantFrom('move', 'delete', 'revoke'),
       }),
     });

@@ -22,20 +22,27 @@ export type IdShape =
   | 'mixed case'
   | 'case twin';
 
-/** Every shape but `simple`, each aimed at one valid request id class. */
-export const UNUSUAL_ID_SHAPES: readonly Exclude<IdShape, 'simple'>[] = [
-  'length 1',
-  'length 36',
-  'length 37',
-  'length 63',
-  'length 64',
-  'digits only',
-  'edge',
-  'mixed case',
-  'case twin',
-];
+/** The valid request id class each shape but `simple` aims at. */
+export const SHAPE_CLASS: Readonly<Record<Exclude<IdShape, 'simple'>, InputClass>> = {
+  'length 1': 'requestId length 1',
+  'length 36': 'requestId length 36',
+  'length 37': 'requestId length 37',
+  'length 63': 'requestId length 63',
+  'length 64': 'requestId length 64',
+  'digits only': 'requestId digits only',
+  edge: 'requestId _ or - at an edge',
+  'mixed case': 'requestId mixed case',
+  'case twin': 'requestId differs only in case from an earlier one',
+};
 
-/** A drawn id: its shape, and which earlier id a case twin copies. */
+/** Every shape but `simple`. */
+export const UNUSUAL_ID_SHAPES = Object.keys(SHAPE_CLASS) as Exclude<IdShape, 'simple'>[];
+
+/**
+ * A drawn id: its shape, and a small number that picks among the ids of that shape (which
+ * earlier id a case twin copies, which character a one-character id is). Picking by the drawn
+ * number rather than the mint count lets a counterexample shrink to the one id it needs.
+ */
 export interface IdChoice {
   readonly shape: IdShape;
   readonly pick: number;
@@ -87,7 +94,7 @@ function render(choice: IdChoice, n: number, sent: readonly string[]): string | 
     case 'simple':
       return `r${n}`;
     case 'length 1':
-      return ONE_CHARS[n % ONE_CHARS.length];
+      return ONE_CHARS[(n + choice.pick) % ONE_CHARS.length];
     case 'length 36':
     case 'length 37':
     case 'length 63':
@@ -100,7 +107,7 @@ function render(choice: IdChoice, n: number, sent: readonly string[]): string | 
       // A leading zero: a handler that turns the id into a number loses it.
       return `0${n}`;
     case 'edge':
-      return [`-r${n}`, `r${n}_`, `_r${n}`, `r${n}-`][n % 4];
+      return [`-r${n}`, `r${n}_`, `_r${n}`, `r${n}-`][(n + choice.pick) % 4];
     case 'mixed case':
       return `aB${n}`;
     case 'case twin': {

@@ -144,11 +144,11 @@ class Resolver {
         break;
       }
       case 'crossPrincipal': {
-        const first = this.newRequest(a, move.target, i0, 'known');
         const other = b === a ? (a + 1) % this.fixture.principals.length : b;
+        const first = this.newRequest(a, move.target, i0, 'known', SIMPLE, other);
         const second = {
-          ...this.newRequest(other, move.target, i1, 'known'),
           requestId: first.requestId,
+          ...this.arguments(other, move.target, i1, 'known'),
         };
         events.push(
           this.call(a, first, 'delivered', 'new'),
@@ -226,26 +226,41 @@ class Resolver {
     interval: number,
     version: VersionChoice,
     idChoice: IdChoice = SIMPLE,
+    sharedWith?: number,
   ): CallRequest {
     const k = this.knowledge(client);
-    const id = this.clientTarget(client, target);
-    const seen = k.lastSeen.get(id) ?? 1;
-    const expectedVersion =
-      version === 'known' ? seen : version === 'ahead' ? seen + 1 : Math.max(1, seen - 1);
+    const also = sharedWith === undefined ? undefined : this.knowledge(sharedWith);
     return {
-      requestId: this.freshId(k, idChoice),
-      automationId: id,
-      expectedVersion,
-      intervalMinutes: interval,
+      requestId: this.freshId(k, idChoice, also),
+      ...this.arguments(client, target, interval, version),
     };
   }
 
-  /** A request id the client never used, of the chosen shape if it can be made, else `r<n>`. */
-  private freshId(k: ClientKnowledge, choice: IdChoice): string {
+  /** A new intent's arguments: its target, the version the client expects, the interval. */
+  private arguments(
+    client: number,
+    target: number,
+    interval: number,
+    version: VersionChoice,
+  ): Omit<CallRequest, 'requestId'> {
+    const id = this.clientTarget(client, target);
+    const seen = this.knowledge(client).lastSeen.get(id) ?? 1;
+    const expectedVersion =
+      version === 'known' ? seen : version === 'ahead' ? seen + 1 : Math.max(1, seen - 1);
+    return { automationId: id, expectedVersion, intervalMinutes: interval };
+  }
+
+  /**
+   * A request id the client (and `also`, when two clients send it at once) never used, of the
+   * chosen shape if it can be made, else `r<n>`.
+   */
+  private freshId(k: ClientKnowledge, choice: IdChoice, also?: ClientKnowledge): string {
     const n = k.minted++;
+    const used = (id: string) => k.ids.has(id) || also?.ids.has(id) === true;
     let id = shapedId(choice, n, sentIds(k), k.ids, this.excluded) ?? `r${n}`;
-    while (k.ids.has(id)) id = `r${k.minted++}`;
+    while (used(id)) id = `r${k.minted++}`;
     k.ids.add(id);
+    also?.ids.add(id);
     return id;
   }
 
