@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import { isReceiptcheckError } from '../errors.ts';
 import type { Step } from '../model/events.ts';
 import { countCoverage, emptyCoverage } from '../report/coverage.ts';
+import { countInputCoverage, emptyInputCoverage } from '../report/input-coverage.ts';
 import type { CheckOptions } from '../types/options.ts';
 import type { CheckResult } from '../types/results.ts';
 import type { JudgedRun } from './judged-runner.ts';
@@ -21,6 +22,7 @@ export async function checkHandler(options: CheckOptions = {}): Promise<CheckRes
   let fatal: unknown;
   const started = performance.now();
   const coverage = emptyCoverage();
+  const inputCoverage = emptyInputCoverage();
   const runsPlanned = o.shard ? Math.ceil(o.runs / o.shard.count) : o.runs;
   const seed = o.shard ? shardSeed(o.seed, o.shard.index) : o.seed;
   let runs = 0;
@@ -32,6 +34,7 @@ export async function checkHandler(options: CheckOptions = {}): Promise<CheckRes
       stepsMax: o.stepsMax,
       races: true,
       recreate: typeof plugin.recreate === 'function',
+      excludeInputClasses: o.excludeInputClasses,
     };
     const property = fc.asyncProperty(
       // A mode may draw more than the steps (scheduled mode: a schedule), shrunk with them.
@@ -52,6 +55,7 @@ export async function checkHandler(options: CheckOptions = {}): Promise<CheckRes
         if (!firstFailureAt) {
           runs++;
           steps += countCoverage(sequence, coverage);
+          countInputCoverage(sequence, fixture, inputCoverage);
           o.onProgress?.({
             runs,
             runsPlanned,
@@ -88,6 +92,7 @@ export async function checkHandler(options: CheckOptions = {}): Promise<CheckRes
       runsPlanned,
       steps,
       coverage,
+      inputCoverage,
       elapsedMs: performance.now() - started,
       timedOut: details.interrupted,
     };

@@ -5,6 +5,7 @@
  */
 import { ReceiptcheckError } from '../errors.ts';
 import { DEFAULT_FIXTURE } from '../model/world.ts';
+import { INPUT_CLASSES } from '../types/input-coverage.ts';
 import { LANE_MODES, MODES } from '../types/mode.ts';
 import {
   type CheckOptions,
@@ -31,6 +32,7 @@ export function resolveOptions(
     shard: options.shard,
     callTimeoutMs: options.callTimeoutMs ?? 5_000,
     fixture: options.fixture ?? DEFAULT_FIXTURE,
+    excludeInputClasses: options.excludeInputClasses ?? [],
     onProgress: options.onProgress,
   };
   positiveInteger('runs', resolved.runs);
@@ -48,6 +50,11 @@ export function resolveOptions(
   if (resolved.workers > 64) bad(`workers must be at most 64 (got ${resolved.workers})`);
   positiveInteger('stepsMax', resolved.stepsMax);
   positiveInteger('callTimeoutMs', resolved.callTimeoutMs);
+  const unknown = resolved.excludeInputClasses.filter((c) => !INPUT_CLASSES.includes(c));
+  if (unknown.length > 0)
+    bad(
+      `excludeInputClasses names no input class: ${unknown.map((c) => JSON.stringify(c)).join(', ')} (see inputCoverage in a result for the names)`,
+    );
   if (resolved.shard) {
     const { index, count } = resolved.shard;
     if (
