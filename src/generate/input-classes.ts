@@ -211,6 +211,13 @@ export function principalClasses(
   return out;
 }
 
+/** The clients whose fixture principal is in none of `excluded`'s classes, in order. */
+export function clientsOutside(fixture: Fixture, excluded: ReadonlySet<InputClass>): number[] {
+  return fixture.principals.flatMap((_, i) =>
+    principalClasses(fixture, i).some((c) => excluded.has(c)) ? [] : [i],
+  );
+}
+
 /** What a principal's scopes hold, as classes; none for the write scope alone. */
 export function scopeClasses(scopes: readonly string[]): InputClass[] {
   if (scopes.length === 0) return ['principal no scopes'];

@@ -9,7 +9,7 @@ import type { Delivery } from '../model/events.ts';
 import { type Fixture, type Principal, WRITE_SCOPE } from '../model/world.ts';
 import type { InputClass } from '../types/input-coverage.ts';
 import { edgeClasses, edgeField, edgeValue } from './edge-values.ts';
-import { numberClasses, principalClasses } from './input-classes.ts';
+import { clientsOutside, numberClasses, principalClasses } from './input-classes.ts';
 import type { Move, RaceShape } from './moves.ts';
 import { idChoiceArbitrary } from './request-ids.ts';
 
@@ -157,9 +157,10 @@ function clientArbitrary(
   only: (p: Principal) => boolean = () => true,
 ): fc.Arbitrary<number> {
   const classes = fixture.principals.map((_, i) => principalClasses(fixture, i));
-  const allowed = fixture.principals.flatMap((p, i) =>
-    only(p) && !classes[i]?.some((c) => excluded.has(c)) ? [i] : [],
-  );
+  const allowed = clientsOutside(fixture, excluded).filter((i) => {
+    const p = fixture.principals[i];
+    return p !== undefined && only(p);
+  });
   const ordinary = allowed.filter((i) => classes[i]?.every((c) => ORDINARY.has(c)));
   const unusual = allowed.filter((i) => !ordinary.includes(i));
   if (allowed.length === 0) return fc.constant(0);

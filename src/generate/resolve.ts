@@ -12,6 +12,7 @@ import { invalidField } from '../model/validate.ts';
 import type { Fixture } from '../model/world.ts';
 import type { InputClass } from '../types/input-coverage.ts';
 import { type ClientKnowledge, initialKnowledge, learn, sentIds } from './client-knowledge.ts';
+import { clientsOutside } from './input-classes.ts';
 import type { Move, VersionChoice } from './moves.ts';
 import { type IdChoice, shapedId } from './request-ids.ts';
 
@@ -43,6 +44,8 @@ export function resolveMoves(
 class Resolver {
   private state: ModelState;
   private readonly clients: ClientKnowledge[];
+  /** Clients whose principal is in no excluded class. */
+  private readonly allowed: number[];
 
   constructor(
     private readonly fixture: Fixture,
@@ -50,6 +53,7 @@ class Resolver {
   ) {
     this.state = initialState(fixture);
     this.clients = initialKnowledge(fixture);
+    this.allowed = clientsOutside(fixture, excluded);
   }
 
   resolve(move: Move): Step | undefined {
@@ -144,7 +148,7 @@ class Resolver {
         break;
       }
       case 'crossPrincipal': {
-        const other = b === a ? (a + 1) % this.fixture.principals.length : b;
+        const other = b === a ? this.otherClient(a) : b;
         const first = this.newRequest(a, move.target, i0, 'known', SIMPLE, other);
         const second = {
           requestId: first.requestId,
@@ -278,6 +282,11 @@ class Resolver {
     );
     if (target < 7 && own.length > 0) return (own[target % own.length] as { id: number }).id;
     return this.anyTarget(target);
+  }
+
+  /** The next client after `a` (wrapping round) whose principal is in no excluded class. */
+  private otherClient(a: number): number {
+    return this.allowed.find((c) => c > a) ?? this.allowed.find((c) => c !== a) ?? a;
   }
 
   private anyTarget(target: number): number {
