@@ -6,10 +6,10 @@
  * it. Two catalogue mutants show the same for the principal classes that make key scoping
  * matter. The reference passes with every class in play, in every mode.
  *
- * Before the input classes (commit fb9af72), 12 of these 18 handlers passed at default settings
- * and 11 still passed at 2,000 runs: the generators sent only `r<n>` as valid request ids and
- * the fixture had no principal whose user or workspace differs only in case, or whose scopes
- * are unusual.
+ * Before the input classes (commit fb9af72), 13 of these 20 handlers passed at default settings
+ * and 12 still passed at 2,000 runs: the generators sent only `r<n>` as valid request ids, no
+ * valid extreme numbers, few look-alikes, and the fixture had no principal whose user or
+ * workspace differs only in case, or whose scopes are unusual.
  */
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -48,6 +48,17 @@ describe.each(MUTANTS)('mutant %s', (handler, classes) => {
     expect((await checkHandler({ handler })).verdict).toBe('failed');
     const without = await checkHandler({ handler, excludeInputClasses: classes });
     expect(without.verdict).toBe('passed');
+  });
+});
+
+describe('excludeInputClasses', () => {
+  it('must name input classes', async () => {
+    await expect(
+      checkHandler({ excludeInputClasses: ['requestId length 99' as InputClass] }),
+    ).rejects.toMatchObject({
+      code: 'E_BAD_OPTION',
+      message: expect.stringContaining('"requestId length 99"'),
+    });
   });
 });
 
