@@ -6,8 +6,9 @@
  * value such as `r3`, automation 2 or 30 minutes).
  *
  * Each class is a place where a real handler departs from the contract (docs/contract.md) while
- * passing on ordinary input. `testing/handlers/input-bugs/` holds one such handler per family,
- * and `testing/input-bugs.test.ts` shows that the class, and only it, catches that handler.
+ * passing on ordinary input. `testing/handlers/input-bugs/` holds such handlers, at least one
+ * per family, and `testing/input-bugs.test.ts` shows that its classes, and only they, catch
+ * each one.
  *
  * **requestId** (rule 2: a string of 1–64 characters from `[A-Za-z0-9_-]`).
  * - Valid lengths at each limit a storage layer has: 1; 36 (a UUID-sized column) and 37 just
@@ -43,10 +44,12 @@
  * principals before it in the fixture, and what it holds at the time of a call:
  * - another user in the same workspace, the same user in another workspace (the key's user and
  *   workspace parts);
- * - a user that differs only in case from an earlier principal's in the same workspace, a
- *   workspace that differs only in case (a case-insensitive user or workspace column merges two
- *   principals' receipts, or lets one into the other's rows);
- * - no scopes (a revoked principal); extra scopes beside `automation:write` (a check of the
+ * - a user that an earlier principal of the same workspace spells in another case only (Alice
+ *   after alice), a workspace that an earlier principal spells in another case only (Team-A
+ *   after team-a): a case-insensitive user or workspace column merges two principals' receipts,
+ *   or lets one into the other's rows;
+ * - no scopes (a revoked principal; scope changes only touch principals that hold the write
+ *   scope in the fixture); extra scopes beside `automation:write` (a check of the
  *   first scope, or of the scope string as a whole, refuses it); scopes, but not the write scope
  *   (a check for any scope lets it write); among them, a look-alike of the write scope
  *   (`automation:writer`, `Automation:write`: a prefix or case-insensitive comparison lets it
