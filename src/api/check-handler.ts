@@ -8,7 +8,9 @@ import fc from 'fast-check';
 import { isReceiptcheckError, ReceiptcheckError } from '../errors.ts';
 import type { Step } from '../model/events.ts';
 import { countCoverage, emptyCoverage } from '../report/coverage.ts';
+import { countInputCoverage, emptyInputCoverage } from '../report/input-coverage.ts';
 import type { CoverageKind } from '../types/coverage.ts';
+import type { InputClass } from '../types/input-coverage.ts';
 import type { CheckOptions, OneModeOptions, ResolvedOptions } from '../types/options.ts';
 import type { CheckResult } from '../types/results.ts';
 import type { JudgedRun } from './judged-runner.ts';
@@ -62,6 +64,7 @@ async function checkInMode(o: OneModeOptions): Promise<CheckResult> {
   let fatal: unknown;
   const started = performance.now();
   const coverage = emptyCoverage();
+  const inputCoverage = emptyInputCoverage();
   // Shards split the runs exactly: together they run `o.runs`, no more.
   const runsPlanned = o.shard ? share(o.runs, o.shard.index - 1, o.shard.count) : o.runs;
   const seed = o.shard ? shardSeed(o.seed, o.shard.index) : o.seed;
@@ -74,6 +77,7 @@ async function checkInMode(o: OneModeOptions): Promise<CheckResult> {
       stepsMax: o.stepsMax,
       races: true,
       recreate: typeof plugin.recreate === 'function',
+      excludeInputClasses: o.excludeInputClasses,
     };
     const property = fc.asyncProperty(
       // A mode may draw more than the steps (scheduled mode: a schedule), shrunk with them.
@@ -94,6 +98,7 @@ async function checkInMode(o: OneModeOptions): Promise<CheckResult> {
         if (!firstFailureAt) {
           runs++;
           steps += countCoverage(sequence, coverage);
+          countInputCoverage(sequence, fixture, inputCoverage);
           o.onProgress?.({
             runs,
             runsPlanned,
@@ -131,6 +136,7 @@ async function checkInMode(o: OneModeOptions): Promise<CheckResult> {
       runsPlanned,
       steps,
       coverage,
+      inputCoverage,
       elapsedMs: performance.now() - started,
       timedOut: details.interrupted,
     };
@@ -182,8 +188,11 @@ function combine(parts: readonly CheckResult[], o: ResolvedOptions): CheckResult
   if (!last) throw new Error('a check ran no mode');
   if (parts.length === 1) return last;
   const coverage = emptyCoverage();
-  for (const p of parts)
+  const inputCoverage = emptyInputCoverage();
+  for (const p of parts) {
     for (const [kind, n] of Object.entries(p.coverage)) coverage[kind as CoverageKind] += n;
+    for (const [cls, n] of Object.entries(p.inputCoverage)) inputCoverage[cls as InputClass] += n;
+  }
   return {
     ...last,
     modes: parts.map((p) => p.mode),
@@ -191,6 +200,7 @@ function combine(parts: readonly CheckResult[], o: ResolvedOptions): CheckResult
     runsPlanned: o.shard ? sum(parts, (p) => p.runsPlanned) : o.runs,
     steps: sum(parts, (p) => p.steps),
     coverage,
+    inputCoverage,
     elapsedMs: sum(parts, (p) => p.elapsedMs),
     timedOut: parts.some((p) => p.timedOut),
   };
