@@ -54,6 +54,7 @@ export { formatCounterexample } from './report/format-counterexample.ts';
 export type { CaseFile, StepExpectation } from './types/case-file.ts';
 export type { Coverage, CoverageKind } from './types/coverage.ts';
 export type { ConcurrentDetail, RunDetail, ScheduledDetail } from './types/execution.ts';
+export type { Input, InputClass, InputCoverage } from './types/input-coverage.ts';
 export type { LaneMode, Mode } from './types/mode.ts';
 export type { CheckOptions, Progress, SoakOptions } from './types/options.ts';
 export type {

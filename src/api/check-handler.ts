@@ -10,7 +10,9 @@ import { interruptedError, interruption } from '../execute/interrupt.ts';
 import type { GeneratedCase } from '../execute/mode-runner.ts';
 import type { Step } from '../model/events.ts';
 import { countCoverage, emptyCoverage } from '../report/coverage.ts';
+import { countInputCoverage, emptyInputCoverage } from '../report/input-coverage.ts';
 import type { CoverageKind } from '../types/coverage.ts';
+import type { InputClass } from '../types/input-coverage.ts';
 import type { CheckOptions, OneModeOptions, ResolvedOptions } from '../types/options.ts';
 import type { CheckResult } from '../types/results.ts';
 import { type Explored, explore } from './explore.ts';
@@ -76,6 +78,7 @@ async function checkInMode(o: OneModeOptions): Promise<CheckResult> {
   const { plugin, runner, fixture } = await prepareRun(o);
   const started = performance.now();
   const coverage = emptyCoverage();
+  const inputCoverage = emptyInputCoverage();
   // Shards split the runs exactly: together they run `o.runs`, no more.
   const runsPlanned = o.shard ? share(o.runs, o.shard.index - 1, o.shard.count) : o.runs;
   const seed = o.shard ? shardSeed(o.seed, o.shard.index) : o.seed;
@@ -88,6 +91,7 @@ async function checkInMode(o: OneModeOptions): Promise<CheckResult> {
       stepsMax: o.stepsMax,
       races: true,
       recreate: typeof plugin.recreate === 'function',
+      excludeInputClasses: o.excludeInputClasses,
     });
     let explored: Explored;
     try {
@@ -98,6 +102,7 @@ async function checkInMode(o: OneModeOptions): Promise<CheckResult> {
         onRun: (c) => {
           runs++;
           steps += countCoverage(c.steps, coverage);
+          countInputCoverage(c.steps, fixture, inputCoverage);
           o.onProgress?.({
             runs,
             runsPlanned,
@@ -124,6 +129,7 @@ async function checkInMode(o: OneModeOptions): Promise<CheckResult> {
       runsPlanned,
       steps,
       coverage,
+      inputCoverage,
       elapsedMs: performance.now() - started,
       timedOut: explored.kind === 'timedOut',
     };
@@ -281,8 +287,11 @@ function combine(parts: readonly CheckResult[], o: ResolvedOptions): CheckResult
   if (!last) throw new Error('a check ran no mode');
   if (parts.length === 1) return last;
   const coverage = emptyCoverage();
-  for (const p of parts)
+  const inputCoverage = emptyInputCoverage();
+  for (const p of parts) {
     for (const [kind, n] of Object.entries(p.coverage)) coverage[kind as CoverageKind] += n;
+    for (const [cls, n] of Object.entries(p.inputCoverage)) inputCoverage[cls as InputClass] += n;
+  }
   return {
     ...last,
     modes: parts.map((p) => p.mode),
@@ -290,6 +299,7 @@ function combine(parts: readonly CheckResult[], o: ResolvedOptions): CheckResult
     runsPlanned: o.shard ? sum(parts, (p) => p.runsPlanned) : o.runs,
     steps: sum(parts, (p) => p.steps),
     coverage,
+    inputCoverage,
     elapsedMs: sum(parts, (p) => p.elapsedMs),
     timedOut: parts.some((p) => p.timedOut),
   };

@@ -5,6 +5,7 @@
  */
 import { ReceiptcheckError } from '../errors.ts';
 import { DEFAULT_FIXTURE } from '../model/world.ts';
+import { INPUT_CLASSES } from '../types/input-coverage.ts';
 import { AUTO_MODES, LANE_MODES, MODE_CHOICES, type Mode } from '../types/mode.ts';
 import {
   type CheckOptions,
@@ -40,6 +41,7 @@ export function resolveOptions(
     shard: options.shard,
     callTimeoutMs: options.callTimeoutMs ?? 5_000,
     fixture: options.fixture ?? DEFAULT_FIXTURE,
+    excludeInputClasses: options.excludeInputClasses ?? [],
     onProgress: options.onProgress,
   };
   positiveInteger('runs', resolved.runs);
@@ -65,6 +67,11 @@ export function resolveOptions(
       `stepsMax must be at most ${STEPS_MAX_LIMIT} (got ${resolved.stepsMax}); for longer histories use receiptcheck soak`,
     );
   positiveInteger('callTimeoutMs', resolved.callTimeoutMs);
+  const unknown = resolved.excludeInputClasses.filter((c) => !INPUT_CLASSES.includes(c));
+  if (unknown.length > 0)
+    bad(
+      `excludeInputClasses names no input class: ${unknown.map((c) => JSON.stringify(c)).join(', ')} (see inputCoverage in a result for the names)`,
+    );
   if (resolved.shard) {
     const { index, count } = resolved.shard;
     if (

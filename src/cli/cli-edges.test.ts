@@ -5,6 +5,7 @@
  * turned a short run into a pass, help that listed bench twice and hid soak, a soak failure with
  * no history to open.
  */
+
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +17,7 @@ import { DEFAULT_FIXTURE } from '../model/world.ts';
 import { emptyCoverage } from '../report/coverage.ts';
 import { decodeJson } from '../report/encode.ts';
 import { formatSummary } from '../report/format-summary.ts';
+import { emptyInputCoverage } from '../report/input-coverage.ts';
 import type { CheckResult } from '../types/results.ts';
 import { runCli as cli } from './run-cli.ts';
 
@@ -82,6 +84,7 @@ describe('--steps-max', () => {
       coverage: emptyCoverage(),
       elapsedMs: 3,
       timedOut: false,
+      inputCoverage: emptyInputCoverage(),
     };
     expect(formatSummary(r)).toContain('no steps ran, so nothing was checked');
   });

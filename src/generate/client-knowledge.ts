@@ -6,12 +6,18 @@
 import type { CallEvent, CallRequest } from '../model/events.ts';
 import type { Observed } from '../model/outcome.ts';
 import type { ModelState } from '../model/state.ts';
+import { isRequestId } from '../model/validate.ts';
 import type { Fixture } from '../model/world.ts';
 
 /** One client's memory. Mutable: it lives only while a plan is resolved. */
 export interface ClientKnowledge {
-  /** Number of request ids minted so far; the next is `r<n>`. Clients share the text pool on purpose. */
+  /**
+   * Number of request ids minted so far; the next is made from it (`r<n>`, or another shape, see
+   * `request-ids.ts`). Clients share the text pool on purpose.
+   */
   minted: number;
+  /** Every request id minted, sent or not, so that a new one is fresh as a string. */
+  readonly ids: Set<string>;
   /** Every well-formed request sent, oldest first. */
   readonly sent: CallRequest[];
   /** Requests whose answer never arrived. */
@@ -24,10 +30,16 @@ export interface ClientKnowledge {
 export function initialKnowledge(fixture: Fixture): ClientKnowledge[] {
   return fixture.principals.map(() => ({
     minted: 0,
+    ids: new Set(),
     sent: [],
     pending: [],
     lastSeen: new Map(fixture.automations.map((a) => [a.id, a.version])),
   }));
+}
+
+/** The well-formed request ids the client sent, oldest first. */
+export function sentIds(k: ClientKnowledge): string[] {
+  return k.sent.map((r) => r.requestId).filter(isRequestId);
 }
 
 /** Updates a client's memory after the model answered `event` with `observed`, in state `after`. */

@@ -4,7 +4,8 @@
  * client's workspace"), so every shrink of a move list still resolves to a realistic sequence.
  */
 import type { Delivery } from '../model/events.ts';
-import type { InvalidField } from '../model/outcome.ts';
+import type { RequestField } from './input-classes.ts';
+import type { IdChoice } from './request-ids.ts';
 
 /** Which version a new intent expects: the one the client last saw, one behind it, or one ahead. */
 export type VersionChoice = 'known' | 'stale' | 'ahead';
@@ -32,6 +33,8 @@ export type Move =
   | {
       readonly kind: 'intent';
       readonly client: number;
+      /** How its fresh request id is made; absent, `r<n>`. */
+      readonly id?: IdChoice;
       readonly target: number;
       readonly interval: number;
       readonly version: VersionChoice;
@@ -51,10 +54,11 @@ export type Move =
       readonly delivery: Delivery;
     }
   | {
-      readonly kind: 'invalid';
+      /** A new intent with one field from an edge class (`edge-values.ts`), valid or not. */
+      readonly kind: 'edge';
       readonly client: number;
       readonly target: number;
-      readonly field: InvalidField;
+      readonly field: RequestField;
       readonly value: unknown;
     }
   | { readonly kind: 'scope'; readonly client: number; readonly granted: boolean }

@@ -8,16 +8,31 @@ import type { CallEvent, CallRequest, Delivery, Event, Step, WorldEvent } from '
 import type { ModelState } from '../model/state.ts';
 import { initialState } from '../model/state.ts';
 import { step } from '../model/step.ts';
+import { invalidField } from '../model/validate.ts';
 import type { Fixture } from '../model/world.ts';
-import { type ClientKnowledge, initialKnowledge, learn } from './client-knowledge.ts';
+import type { InputClass } from '../types/input-coverage.ts';
+import { type ClientKnowledge, initialKnowledge, learn, sentIds } from './client-knowledge.ts';
+import { clientsOutside } from './input-classes.ts';
 import type { Move, VersionChoice } from './moves.ts';
+import { type IdChoice, shapedId } from './request-ids.ts';
 
 /** An id no fixture row has, so some calls target a missing automation. */
 export const MISSING_ID = 999;
 
+const SIMPLE: IdChoice = { shape: 'simple', pick: 0 };
+
+/** How moves resolve: the input classes no new request id may fall in (default none). */
+export interface ResolveOptions {
+  readonly excludeInputClasses?: readonly InputClass[];
+}
+
 /** Resolves `moves` into steps for `fixture`. */
-export function resolveMoves(fixture: Fixture, moves: readonly Move[]): Step[] {
-  const r = new Resolver(fixture);
+export function resolveMoves(
+  fixture: Fixture,
+  moves: readonly Move[],
+  options: ResolveOptions = {},
+): Step[] {
+  const r = new Resolver(fixture, new Set(options.excludeInputClasses ?? []));
   const steps: Step[] = [];
   for (const move of moves) {
     const s = r.resolve(move);
@@ -29,10 +44,16 @@ export function resolveMoves(fixture: Fixture, moves: readonly Move[]): Step[] {
 class Resolver {
   private state: ModelState;
   private readonly clients: ClientKnowledge[];
+  /** Clients whose principal is in no excluded class. */
+  private readonly allowed: number[];
 
-  constructor(private readonly fixture: Fixture) {
+  constructor(
+    private readonly fixture: Fixture,
+    private readonly excluded: ReadonlySet<InputClass>,
+  ) {
     this.state = initialState(fixture);
     this.clients = initialKnowledge(fixture);
+    this.allowed = clientsOutside(fixture, excluded);
   }
 
   resolve(move: Move): Step | undefined {
@@ -47,7 +68,7 @@ class Resolver {
       case 'intent':
         return this.call(
           move.client,
-          this.newRequest(move.client, move.target, move.interval, move.version),
+          this.newRequest(move.client, move.target, move.interval, move.version, move.id),
           move.delivery,
           'new',
         );
@@ -67,12 +88,13 @@ class Resolver {
           changed.automationId = this.otherTarget(request.automationId as number);
         return this.call(move.client, changed, move.delivery, 'reuse');
       }
-      case 'invalid': {
+      case 'edge': {
         const request = {
           ...this.newRequest(move.client, move.target, 30, 'known'),
           [move.field]: move.value,
         };
-        return this.call(move.client, request, 'delivered', 'invalid');
+        const intent = invalidField(request) ? 'invalid' : 'new';
+        return this.call(move.client, request, 'delivered', intent);
       }
       case 'scope':
         return { kind: move.granted ? 'restore' : 'revoke', client: move.client };
@@ -126,11 +148,11 @@ class Resolver {
         break;
       }
       case 'crossPrincipal': {
-        const first = this.newRequest(a, move.target, i0, 'known');
-        const other = b === a ? (a + 1) % this.fixture.principals.length : b;
+        const other = b === a ? this.otherClient(a) : b;
+        const first = this.newRequest(a, move.target, i0, 'known', SIMPLE, other);
         const second = {
-          ...this.newRequest(other, move.target, i1, 'known'),
           requestId: first.requestId,
+          ...this.arguments(other, move.target, i1, 'known'),
         };
         events.push(
           this.call(a, first, 'delivered', 'new'),
@@ -207,18 +229,43 @@ class Resolver {
     target: number,
     interval: number,
     version: VersionChoice,
+    idChoice: IdChoice = SIMPLE,
+    sharedWith?: number,
   ): CallRequest {
     const k = this.knowledge(client);
+    const also = sharedWith === undefined ? undefined : this.knowledge(sharedWith);
+    return {
+      requestId: this.freshId(k, idChoice, also),
+      ...this.arguments(client, target, interval, version),
+    };
+  }
+
+  /** A new intent's arguments: its target, the version the client expects, the interval. */
+  private arguments(
+    client: number,
+    target: number,
+    interval: number,
+    version: VersionChoice,
+  ): Omit<CallRequest, 'requestId'> {
     const id = this.clientTarget(client, target);
-    const seen = k.lastSeen.get(id) ?? 1;
+    const seen = this.knowledge(client).lastSeen.get(id) ?? 1;
     const expectedVersion =
       version === 'known' ? seen : version === 'ahead' ? seen + 1 : Math.max(1, seen - 1);
-    return {
-      requestId: `r${k.minted++}`,
-      automationId: id,
-      expectedVersion,
-      intervalMinutes: interval,
-    };
+    return { automationId: id, expectedVersion, intervalMinutes: interval };
+  }
+
+  /**
+   * A request id the client (and `also`, when two clients send it at once) never used, of the
+   * chosen shape if it can be made, else `r<n>`.
+   */
+  private freshId(k: ClientKnowledge, choice: IdChoice, also?: ClientKnowledge): string {
+    const n = k.minted++;
+    const used = (id: string) => k.ids.has(id) || also?.ids.has(id) === true;
+    let id = shapedId(choice, n, sentIds(k), k.ids, this.excluded) ?? `r${n}`;
+    while (used(id)) id = `r${k.minted++}`;
+    k.ids.add(id);
+    also?.ids.add(id);
+    return id;
   }
 
   /** A request the client sent before: a pending one if any, else any it sent. */
@@ -235,6 +282,11 @@ class Resolver {
     );
     if (target < 7 && own.length > 0) return (own[target % own.length] as { id: number }).id;
     return this.anyTarget(target);
+  }
+
+  /** The next client after `a` (wrapping round) whose principal is in no excluded class. */
+  private otherClient(a: number): number {
+    return this.allowed.find((c) => c > a) ?? this.allowed.find((c) => c !== a) ?? a;
   }
 
   private anyTarget(target: number): number {

@@ -9,7 +9,7 @@ import type { Fixture } from '../model/world.ts';
 import type { ScheduledCase, StepSchedule } from '../types/schedule.ts';
 import { type MoveOptions, moveArbitrary } from './move-arbitrary.ts';
 import type { Move } from './moves.ts';
-import { resolveMoves } from './resolve.ts';
+import { type ResolveOptions, resolveMoves } from './resolve.ts';
 import type { SequenceOptions } from './sequence-arbitrary.ts';
 
 /** How schedule entries are drawn. Defaults are tuned so a 20-step run often crashes once. */
@@ -90,7 +90,7 @@ export function scheduledCaseArbitrary(
         size: 'max',
       },
     )
-    .map((pairs) => resolveWithSchedule(fixture, pairs));
+    .map((pairs) => resolveWithSchedule(fixture, pairs, options));
 }
 
 /**
@@ -102,9 +102,10 @@ export function scheduledCaseArbitrary(
 export function resolveWithSchedule(
   fixture: Fixture,
   pairs: readonly (readonly [Move, StepSchedule])[],
+  options: ResolveOptions = {},
 ): ScheduledCase {
   const moves = pairs.map(([m]) => m);
-  const steps = resolveMoves(fixture, moves);
+  const steps = resolveMoves(fixture, moves, options);
   const plain = (entry: StepSchedule, i: number): StepSchedule =>
     steps[i]?.kind === 'concurrent' ? entry : { ...entry, choices: [] };
   if (steps.length === pairs.length)
@@ -113,7 +114,9 @@ export function resolveWithSchedule(
   let made = 0;
   for (let i = 0; i < pairs.length && made < steps.length; i++) {
     const count =
-      i === pairs.length - 1 ? steps.length : resolveMoves(fixture, moves.slice(0, i + 1)).length;
+      i === pairs.length - 1
+        ? steps.length
+        : resolveMoves(fixture, moves.slice(0, i + 1), options).length;
     if (count === made) continue;
     made = count;
     schedule.push(plain((pairs[i] as readonly [Move, StepSchedule])[1], schedule.length));

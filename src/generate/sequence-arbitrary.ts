@@ -29,5 +29,5 @@ export function sequenceArbitrary(
       // 'max': every length up to stepsMax is reachable ('medium' stops at 100 whatever the bound).
       size: 'max',
     })
-    .map((moves) => resolveMoves(fixture, moves));
+    .map((moves) => resolveMoves(fixture, moves, options));
 }

@@ -13,9 +13,7 @@ export const INTERVAL_MAX = 1440;
 
 /** The first field that breaks a rule, or undefined when the request is well formed. */
 export function invalidField(request: CallRequest): InvalidField | undefined {
-  if (typeof request.requestId !== 'string' || !REQUEST_ID.test(request.requestId)) {
-    return 'requestId';
-  }
+  if (!isRequestId(request.requestId)) return 'requestId';
   if (!isPositiveInteger(request.automationId)) return 'automationId';
   if (!isPositiveInteger(request.expectedVersion)) return 'expectedVersion';
   const interval = request.intervalMinutes;
@@ -27,6 +25,11 @@ export function invalidField(request: CallRequest): InvalidField | undefined {
     return 'intervalMinutes';
   }
   return undefined;
+}
+
+/** A string of 1 to 64 characters, each a letter, a digit, `_` or `-` (rule 2). */
+export function isRequestId(value: unknown): value is string {
+  return typeof value === 'string' && REQUEST_ID.test(value);
 }
 
 /** A safe integer ≥ 1 of type number. */

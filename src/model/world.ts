@@ -68,7 +68,12 @@ export interface Fixture {
 /**
  * The default fixture, after the article: two automations in team-a and one in team-b, and
  * principals chosen so that key scoping matters (alice and bob share a workspace; alice also
- * speaks in team-b, so the same user and request id meet in two workspaces).
+ * speaks in team-b, so the same user and request id meet in two workspaces). After those three
+ * (clients 0–2, which the article's scenarios use), one principal for each unusual principal
+ * class a handler may get wrong (`generate/input-classes.ts`): Alice, whose user differs from
+ * alice's only in case; bob in Team-A, a workspace that differs from team-a only in case and
+ * holds no automation; carol, with look-alike scopes but not the write scope; dave, with a scope
+ * beside the write scope.
  */
 export const DEFAULT_FIXTURE: Fixture = {
   automations: [
@@ -80,6 +85,10 @@ export const DEFAULT_FIXTURE: Fixture = {
     { user: 'alice', workspace: 'team-a', scopes: [WRITE_SCOPE] },
     { user: 'bob', workspace: 'team-a', scopes: [WRITE_SCOPE] },
     { user: 'alice', workspace: 'team-b', scopes: [WRITE_SCOPE] },
+    { user: 'Alice', workspace: 'team-a', scopes: [WRITE_SCOPE] },
+    { user: 'bob', workspace: 'Team-A', scopes: [WRITE_SCOPE] },
+    { user: 'carol', workspace: 'team-a', scopes: ['automation:writer', 'Automation:write'] },
+    { user: 'dave', workspace: 'team-b', scopes: ['automation:read', WRITE_SCOPE] },
   ],
   workspaces: ['team-a', 'team-b'],
 };

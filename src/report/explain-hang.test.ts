@@ -100,6 +100,7 @@ describe('a hang', () => {
       runsPlanned: 300,
       steps: 7,
       coverage: {} as CheckResult['coverage'],
+      inputCoverage: {} as CheckResult['inputCoverage'],
       elapsedMs: 10,
       timedOut: false,
       counterexample: c,

@@ -2,6 +2,7 @@
  * What a replay and a saved concurrent counterexample say about reproduction: a verdict of the
  * three, how it was reached, and never "held" for a case that was only searched.
  */
+
 import { describe, expect, it } from 'vitest';
 import type { CallEvent } from '../model/events.ts';
 import { DEFAULT_FIXTURE } from '../model/world.ts';
@@ -11,6 +12,7 @@ import type { CaseResult, CheckResult } from '../types/results.ts';
 import { formatCounterexample } from './format-counterexample.ts';
 import { formatReplay, replayVerdictText } from './format-replay.ts';
 import { describeReproduction, formatSummary } from './format-summary.ts';
+import { emptyInputCoverage } from './input-coverage.ts';
 import { toJsonReport } from './json-report.ts';
 
 const send: CallEvent = {
@@ -97,6 +99,7 @@ describe('a concurrent counterexample says whether it replays deterministically'
       coverage: {} as CheckResult['coverage'],
       elapsedMs: 10,
       timedOut: false,
+      inputCoverage: emptyInputCoverage(),
     };
     const text = formatSummary(result, { savedPath: 'cx/a.json', reproduction: found });
     expect(text).toContain(

@@ -1,9 +1,11 @@
 /**
  * The summary printed after every `receiptcheck run`: handler, mode, seed (and how to set it),
- * runs, steps, events covered per kind, elapsed time and the verdict. Pure.
+ * runs, steps, events covered per kind, input classes reached, elapsed time and the verdict.
+ * Pure.
  */
 
 import { COVERAGE_KINDS } from '../types/coverage.ts';
+import { INPUT_CLASSES, INPUTS, type InputCoverage, inputOf } from '../types/input-coverage.ts';
 import { SEED_ENV } from '../types/options.ts';
 import type { ReproductionSearch } from '../types/replay.ts';
 import type { CheckResult } from '../types/results.ts';
@@ -36,6 +38,7 @@ export function formatSummary(r: CheckResult, context: SummaryContext = {}): str
     );
   // In a failing run the few runs before the failure say little about coverage: list only what ran.
   lines.push(...formatCoverage(r.coverage, r.verdict === 'passed'));
+  lines.push(...formatInputCoverage(r.inputCoverage, r.verdict === 'passed'));
   if (r.steps === 0)
     lines.push('  warning   no steps ran, so nothing was checked: raise --runs or --steps-max');
   lines.push(`  verdict   ${verdictLine(r)}`);
@@ -69,6 +72,50 @@ export function formatCoverage(
   if (lines.length === 0) lines.push('  events    none');
   const missing = COVERAGE_KINDS.filter((k) => !((coverage[k] ?? 0) > 0));
   if (listMissing && missing.length > 0) lines.push(`  not seen  ${missing.join(', ')}`);
+  return lines;
+}
+
+/** Most warning lines for unreached input classes; the rest are counted on one more line. */
+const WARNINGS_MAX = 6;
+/** Where input class counts wrap. */
+const LINE_WIDTH = 100;
+
+/**
+ * Calls per input class, grouped by input, and a warning line for each class never reached: a
+ * green run that never sent, say, a 64-character request id says nothing about one. A failing
+ * run stopped early, so it only says how many classes its runs reached.
+ */
+export function formatInputCoverage(coverage: InputCoverage, passed = true): string[] {
+  const reached = INPUT_CLASSES.filter((c) => coverage[c] > 0);
+  if (!passed)
+    return [
+      `  inputs    ${reached.length} of ${INPUT_CLASSES.length} input classes reached before the failure`,
+    ];
+  const lines: string[] = [];
+  const labelWidth = Math.max(...INPUTS.map((i) => i.length)) + 2;
+  for (const input of INPUTS) {
+    const items = reached
+      .filter((c) => inputOf(c) === input)
+      .map((c) => `${c.slice(input.length + 1)} ${coverage[c]}`);
+    let line = `${lines.length === 0 ? '  inputs    ' : '            '}${input.padEnd(labelWidth)}`;
+    const indent = ' '.repeat(line.length);
+    let first = true;
+    for (const item of items.length > 0 ? items : ['none']) {
+      if (!first && line.length + 3 + item.length > LINE_WIDTH) {
+        lines.push(line);
+        line = `${indent}${item}`;
+      } else line += `${first ? '' : ' · '}${item}`;
+      first = false;
+    }
+    lines.push(line);
+  }
+  const unreached = INPUT_CLASSES.filter((c) => !(coverage[c] > 0));
+  for (const c of unreached.slice(0, WARNINGS_MAX))
+    lines.push(`  warning   input class never reached: ${c}`);
+  if (unreached.length > WARNINGS_MAX)
+    lines.push(
+      `  warning   ${unreached.length - WARNINGS_MAX} more input classes never reached (all counts: --json, inputCoverage)`,
+    );
   return lines;
 }
 

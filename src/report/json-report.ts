@@ -1,7 +1,7 @@
 /**
- * The one JSON object `receiptcheck run --json` prints: verdict, counts, coverage, seed and, on
- * failure, the counterexample as data plus its rendering. Pure; print it with `encodeJson` so NaN
- * and friends in a counterexample survive.
+ * The one JSON object `receiptcheck run --json` prints: verdict, counts, coverage (of events and
+ * of input classes), seed and, on failure, the counterexample as data plus its rendering. Pure;
+ * print it with `encodeJson` so NaN and friends in a counterexample survive.
  */
 import type { ReproductionSearch } from '../types/replay.ts';
 import type { CheckResult } from '../types/results.ts';
@@ -34,6 +34,7 @@ export function toJsonReport(r: CheckResult, context: JsonReportContext = {}): o
     elapsedMs: Math.round(r.elapsedMs),
     timedOut: r.timedOut,
     coverage: r.coverage,
+    inputCoverage: r.inputCoverage,
     ...(cx
       ? {
           counterexample: {

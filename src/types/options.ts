@@ -4,6 +4,7 @@
  * reports can name them; `resolveOptions` in `api/` is the one place that turns one into the other.
  */
 import type { Fixture } from '../model/world.ts';
+import type { InputClass } from './input-coverage.ts';
 import type { LaneMode, Mode, ModeChoice } from './mode.ts';
 
 /** The environment variable that sets the default seed. */
@@ -46,8 +47,13 @@ export interface CheckOptions {
   shard?: { index: number; count: number };
   /** Per-call timeout in ms: a call running longer is stopped and reported. Default 5000. */
   callTimeoutMs?: number;
-  /** The world every run starts from. Default: the article's fixture. */
+  /** The world every run starts from. Default: the article's fixture and its unusual principals. */
   fixture?: Fixture;
+  /**
+   * Input classes the generators do not aim at (names as in `inputCoverage`). Default none. For
+   * showing that a class is what catches a bug; a run that leaves classes out warns about them.
+   */
+  excludeInputClasses?: readonly InputClass[];
   /** Called after every run with counts so far, for progress displays. */
   onProgress?: (progress: Progress) => void;
 }
@@ -77,6 +83,7 @@ export interface ResolvedOptions {
   readonly shard: { readonly index: number; readonly count: number } | undefined;
   readonly callTimeoutMs: number;
   readonly fixture: Fixture;
+  readonly excludeInputClasses: readonly InputClass[];
   readonly onProgress: ((progress: Progress) => void) | undefined;
 }
 

@@ -6,6 +6,7 @@ import type { Step } from '../model/events.ts';
 import type { HistoryEntry } from '../model/history.ts';
 import type { Fixture } from '../model/world.ts';
 import type { Coverage } from './coverage.ts';
+import type { InputCoverage } from './input-coverage.ts';
 import type { Mode } from './mode.ts';
 import type { ResolvedOptions } from './options.ts';
 import type { Trace } from './trace.ts';
@@ -49,6 +50,8 @@ export interface CheckResult {
   readonly runsPlanned: number;
   readonly steps: number;
   readonly coverage: Coverage;
+  /** Calls that reached each input class (`generate/input-classes.ts`), over the runs counted. */
+  readonly inputCoverage: InputCoverage;
   readonly elapsedMs: number;
   /** True when the time limit stopped generation before `runsPlanned`. */
   readonly timedOut: boolean;

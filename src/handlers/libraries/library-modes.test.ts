@@ -47,8 +47,8 @@ describe('concurrent mode', () => {
 });
 
 describe.each(['powertools', 'node-idempotency'])('%s in scheduled mode', (handler) => {
-  it('finds F2 at seed 4: a fault on the completion write keeps the row change', async () => {
-    const result = await checkHandler({ handler, mode: 'scheduled', runs: 50, seed: 4 });
+  it('finds F2 at seed 7: a fault on the completion write keeps the row change', async () => {
+    const result = await checkHandler({ handler, mode: 'scheduled', runs: 50, seed: 7 });
     expect(result.verdict).toBe('failed');
     expect(result.counterexample?.steps).toHaveLength(1);
     expect(result.counterexample?.failures.some(isF2)).toBe(true);

@@ -1,0 +1,238 @@
+/**
+ * The input space a handler sees, as classes, and how a value is classified. Pure. The class
+ * names are `types/input-coverage.ts`; the generators draw from every class (`request-ids.ts`,
+ * `edge-values.ts`, the fixture's principals) and a run counts the classes it reached
+ * (`report/input-coverage.ts`). A value may be in several classes, or in none (an ordinary
+ * value such as `r3`, automation 2 or 30 minutes).
+ *
+ * Each class is a place where a real handler departs from the contract (docs/contract.md) while
+ * passing on ordinary input. `testing/handlers/input-bugs/` holds such handlers, at least one
+ * per family, and `testing/input-bugs.test.ts` shows that its classes, and only they, catch
+ * each one.
+ *
+ * **requestId** (rule 2: a string of 1–64 characters from `[A-Za-z0-9_-]`).
+ * - Valid lengths at each limit a storage layer has: 1; 36 (a UUID-sized column) and 37 just
+ *   past it; 63 and 64, the contract's limit. A column capped at 36 truncates or rejects 37.
+ * - Valid character classes: digits only (a numeric column affinity or a JSON number turns `07`
+ *   into 7); `_` or `-` at an edge (slug validators that demand a letter first, trimming of
+ *   dashes); mixed case.
+ * - Case: an id that differs only in case from an id the same client sent earlier (`R3` after
+ *   `r3`). They are distinct keys: a key column that compares case-insensitively (`COLLATE
+ *   NOCASE`, MySQL's default collation) answers the new intent from the old receipt.
+ * - Invalid lengths: empty (0), 65 exactly, longer than 65.
+ * - Look-alikes, all invalid: a space at an edge (`r0 `: a handler that trims accepts it),
+ *   punctuation or a space inside, NUL (C strings end there), accented letters (`é`),
+ *   homoglyphs (Cyrillic `а`, Greek `ο`: a Unicode-letter pattern accepts them), full-width
+ *   letters and digits (`ｒ０`: NFKC normalisation turns them into `r0`), emoji.
+ * - Types, all invalid: number, null, boolean, array, object (`String(x)` coercion accepts
+ *   `42`, `true`, `['r0']`).
+ *
+ * **automationId, expectedVersion** (rule 3: a safe integer ≥ 1, of type number).
+ * - Valid: 1, the smallest; beyond 32 bits (2^31 and up: `x | 0` or an INT column wraps 2^32 + 1
+ *   to 1); MAX_SAFE_INTEGER, the largest. Rows never have such ids or versions, so the answers
+ *   are `unavailable` and `conflict`.
+ * - Invalid: 0, negative, unsafe integer (2^53: `Number.isInteger` accepts it), fraction, NaN or
+ *   Infinity, numeric string (`'1'`: `Number(x)` accepts it), other string, boolean, null.
+ *
+ * **intervalMinutes** (rule 4: a safe integer from 5 to 1440).
+ * - Valid: 5 and 1440, each limit (an off-by-one `<` rejects them).
+ * - Invalid: 4 and 1441, just past each limit; 0; negative; far out of range; then the same
+ *   types as above (unsafe, fraction, NaN or Infinity, numeric string, other string, boolean,
+ *   null).
+ *
+ * **principal** (rules 1, 6 and the receipt key). Who a principal is, relative to the
+ * principals before it in the fixture, and what it holds at the time of a call:
+ * - another user in the same workspace, the same user in another workspace (the key's user and
+ *   workspace parts);
+ * - a user that an earlier principal of the same workspace spells in another case only (Alice
+ *   after alice), a workspace that an earlier principal spells in another case only (Team-A
+ *   after team-a): a case-insensitive user or workspace column merges two principals' receipts,
+ *   or lets one into the other's rows;
+ * - no scopes (a revoked principal; scope changes only touch principals that hold the write
+ *   scope in the fixture); extra scopes beside `automation:write` (a check of the
+ *   first scope, or of the scope string as a whole, refuses it); scopes, but not the write scope
+ *   (a check for any scope lets it write); among them, a look-alike of the write scope
+ *   (`automation:writer`, `Automation:write`: a prefix or case-insensitive comparison lets it
+ *   write).
+ *
+ * A class counts as reached by a call the handler had to judge on it: a delivered call (or a
+ * lost response) from a principal with the write scope, whose earlier fields, in the rules'
+ * order, are valid. A principal class counts on every call the handler receives.
+ */
+import type { CallRequest } from '../model/events.ts';
+import { isRequestId } from '../model/validate.ts';
+import { type Fixture, type Principal, WRITE_SCOPE } from '../model/world.ts';
+import type { InputClass } from '../types/input-coverage.ts';
+
+/** The request fields, in the order the rules check them. */
+export const REQUEST_FIELDS = [
+  'requestId',
+  'automationId',
+  'expectedVersion',
+  'intervalMinutes',
+] as const;
+
+/** One request field. */
+export type RequestField = (typeof REQUEST_FIELDS)[number];
+
+/** Lengths a valid request id is classed by. */
+const ID_LENGTHS = [1, 36, 37, 63, 64] as const;
+
+/** The classes of a request id, given the valid ids the same client sent before it. */
+export function requestIdClasses(value: unknown, earlier: Iterable<string> = []): InputClass[] {
+  if (typeof value !== 'string') return typeClasses('requestId', value);
+  const valid: boolean = isRequestId(value);
+  if (valid) {
+    const out: InputClass[] = [];
+    for (const n of ID_LENGTHS) if (value.length === n) out.push(`requestId length ${n}`);
+    if (/^[0-9]+$/.test(value)) out.push('requestId digits only');
+    if (/^[-_]|[-_]$/.test(value)) out.push('requestId _ or - at an edge');
+    if (/[a-z]/.test(value) && /[A-Z]/.test(value)) out.push('requestId mixed case');
+    if (differsOnlyInCase(value, earlier))
+      out.push('requestId differs only in case from an earlier one');
+    return out;
+  }
+  if (value === '') return ['requestId empty'];
+  if (/^[A-Za-z0-9_-]+$/.test(value))
+    return [value.length === 65 ? 'requestId length 65' : 'requestId longer than 65'];
+  const out: InputClass[] = [];
+  if (/^\s|\s$/.test(value)) out.push('requestId space at an edge');
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is the class
+  if (/[\x01-\x7f]/.test(value.trim().replace(/[A-Za-z0-9_-]/g, '')))
+    out.push('requestId punctuation or space inside');
+  if (value.includes('\u0000')) out.push('requestId NUL');
+  if (/[\u00c0-\u024f]/.test(value)) out.push('requestId accented letter');
+  if (/[\u0370-\u03ff\u0400-\u04ff]/.test(value)) out.push('requestId homoglyph');
+  if (/[\uff01-\uff5e]/.test(value)) out.push('requestId full-width');
+  if (/\p{Extended_Pictographic}/u.test(value)) out.push('requestId emoji');
+  return out;
+}
+
+function differsOnlyInCase(value: string, earlier: Iterable<string>): boolean {
+  const lower = value.toLowerCase();
+  for (const e of earlier) if (e !== value && e.toLowerCase() === lower) return true;
+  return false;
+}
+
+/** The classes of a value sent as `automationId`, `expectedVersion` or `intervalMinutes`. */
+export function numberClasses(
+  field: Exclude<RequestField, 'requestId'>,
+  value: unknown,
+): InputClass[] {
+  if (typeof value === 'string')
+    return [
+      /^\s*[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?\s*$/i.test(value)
+        ? `${field} numeric string`
+        : `${field} other string`,
+    ];
+  if (typeof value !== 'number') return typeClasses(field, value);
+  if (!Number.isFinite(value)) return [`${field} NaN or Infinity`];
+  if (!Number.isInteger(value)) return [`${field} fraction`];
+  if (!Number.isSafeInteger(value)) return [`${field} unsafe integer`];
+  if (value === 0) return [`${field} 0`];
+  if (value < 0) return [`${field} negative`];
+  if (field === 'intervalMinutes') {
+    if (value === 4 || value === 5 || value === 1440 || value === 1441)
+      return [`intervalMinutes ${value}`];
+    return value < 4 || value > 1441 ? ['intervalMinutes far out of range'] : [];
+  }
+  const out: InputClass[] = [];
+  if (value === 1) out.push(`${field} 1`);
+  if (value > 2 ** 31 - 1) out.push(`${field} beyond 32 bits`);
+  if (value === Number.MAX_SAFE_INTEGER) out.push(`${field} MAX_SAFE_INTEGER`);
+  return out;
+}
+
+/** The classes of a non-string value, by type; a number only for a request id. */
+function typeClasses(field: RequestField, value: unknown): InputClass[] {
+  if (value === null) return [`${field} null`];
+  if (typeof value === 'boolean') return [`${field} boolean`];
+  if (field !== 'requestId') return [];
+  if (typeof value === 'number') return ['requestId number'];
+  if (Array.isArray(value)) return ['requestId array'];
+  if (typeof value === 'object') return ['requestId object'];
+  return [];
+}
+
+/** The classes of one field's value; `earlier` is what `requestIdClasses` needs. */
+export function fieldClasses(
+  field: RequestField,
+  value: unknown,
+  earlier: Iterable<string> = [],
+): InputClass[] {
+  return field === 'requestId' ? requestIdClasses(value, earlier) : numberClasses(field, value);
+}
+
+/**
+ * The classes a call reaches in its request: each field's, up to and including the first
+ * invalid one (the rules stop there). `earlier`: the valid ids this client sent before.
+ */
+export function requestClasses(request: CallRequest, earlier: Iterable<string>): InputClass[] {
+  const out: InputClass[] = [];
+  for (const field of REQUEST_FIELDS) {
+    out.push(...fieldClasses(field, request[field], earlier));
+    if (!fieldValid(field, request[field])) break;
+  }
+  return out;
+}
+
+function fieldValid(field: RequestField, value: unknown): boolean {
+  if (field === 'requestId') return isRequestId(value);
+  if (!Number.isSafeInteger(value) || (value as number) < 1) return false;
+  return field !== 'intervalMinutes' || ((value as number) >= 5 && (value as number) <= 1440);
+}
+
+/**
+ * The classes of client `client`'s principal as it stands now (`principal`: its scopes may
+ * have changed since the fixture), relative to the fixture's principals before it.
+ */
+export function principalClasses(
+  fixture: Fixture,
+  client: number,
+  principal: Principal | undefined = fixture.principals[client],
+): InputClass[] {
+  if (!principal) return [];
+  const out: InputClass[] = [];
+  const { user, workspace } = principal;
+  const before = fixture.principals.slice(0, client);
+  const lower = (s: string) => s.toLowerCase();
+  if (before.some((p) => p.workspace === workspace && lower(p.user) !== lower(user)))
+    out.push('principal another user in the same workspace');
+  if (before.some((p) => p.user === user && lower(p.workspace) !== lower(workspace)))
+    out.push('principal same user in another workspace');
+  // A new spelling of a name seen before: no earlier principal has it exactly, one has it
+  // ignoring case.
+  const here = before.filter((p) => p.workspace === workspace);
+  if (!here.some((p) => p.user === user) && here.some((p) => lower(p.user) === lower(user)))
+    out.push('principal user differs only in case');
+  if (
+    !before.some((p) => p.workspace === workspace) &&
+    before.some((p) => lower(p.workspace) === lower(workspace))
+  )
+    out.push('principal workspace differs only in case');
+  out.push(...scopeClasses(principal.scopes));
+  return out;
+}
+
+/** The clients whose fixture principal is in none of `excluded`'s classes, in order. */
+export function clientsOutside(fixture: Fixture, excluded: ReadonlySet<InputClass>): number[] {
+  return fixture.principals.flatMap((_, i) =>
+    principalClasses(fixture, i).some((c) => excluded.has(c)) ? [] : [i],
+  );
+}
+
+/** What a principal's scopes hold, as classes; none for the write scope alone. */
+export function scopeClasses(scopes: readonly string[]): InputClass[] {
+  if (scopes.length === 0) return ['principal no scopes'];
+  if (scopes.includes(WRITE_SCOPE))
+    return scopes.some((s) => s !== WRITE_SCOPE) ? ['principal extra scopes'] : [];
+  return scopes.some(isLookAlikeScope)
+    ? ['principal scopes without the write scope', 'principal look-alike scope']
+    : ['principal scopes without the write scope'];
+}
+
+/** A scope that is not the write scope but equals it ignoring case and spaces, or extends it. */
+export function isLookAlikeScope(scope: string): boolean {
+  if (scope === WRITE_SCOPE) return false;
+  return scope.trim().toLowerCase() === WRITE_SCOPE || scope.startsWith(WRITE_SCOPE);
+}

@@ -1,0 +1,56 @@
+/**
+ * Counts the input classes (`generate/input-classes.ts`) that generated sequences reached, so a
+ * summary shows that long, case-twin and look-alike request ids, numeric extremes and unusual
+ * principals really were sent, and warns about any class a run never reached. Pure.
+ */
+
+import { principalClasses, requestClasses } from '../generate/input-classes.ts';
+import type { Step } from '../model/events.ts';
+import { isRequestId } from '../model/validate.ts';
+import { type Fixture, WRITE_SCOPE, withWriteScope } from '../model/world.ts';
+import { INPUT_CLASSES, type InputClass, type InputCoverage } from '../types/input-coverage.ts';
+
+/** An input coverage record with every count at zero. */
+export function emptyInputCoverage(): InputCoverage {
+  return Object.fromEntries(INPUT_CLASSES.map((c) => [c, 0])) as InputCoverage;
+}
+
+/**
+ * Adds the classes `steps` reached, from `fixture`, to `into`. A call the handler receives
+ * counts its principal's classes (with the scopes it holds after earlier revokes and restores);
+ * when that principal may write, it also counts its request's classes up to the first invalid
+ * field, since rule 1 decides before any field is read and the rules stop at the first bad one.
+ * Events of a concurrent group count in lane order.
+ */
+export function countInputCoverage(
+  steps: readonly Step[],
+  fixture: Fixture,
+  into: InputCoverage,
+): void {
+  let principals = fixture.principals;
+  const earlier = fixture.principals.map((): string[] => []);
+  const count = (classes: readonly InputClass[]) => {
+    for (const c of classes) into[c]++;
+  };
+  for (const event of steps.flatMap((s) => (s.kind === 'concurrent' ? s.events : [s]))) {
+    if (event.kind === 'revoke' || event.kind === 'restore') {
+      principals = withWriteScope(principals, event.client, event.kind === 'restore');
+      continue;
+    }
+    if (event.kind !== 'call') continue;
+    const principal = principals[event.client];
+    const sent = earlier[event.client];
+    if (!principal || !sent) continue;
+    if (event.delivery !== 'lostRequest') {
+      count(principalClasses(fixture, event.client, principal));
+      if (principal.scopes.includes(WRITE_SCOPE)) count(requestClasses(event.request, sent));
+    }
+    const id = event.request.requestId;
+    if (isRequestId(id) && !sent.includes(id)) sent.push(id);
+  }
+}
+
+/** The classes `coverage` never reached, in `INPUT_CLASSES` order. */
+export function unreachedInputClasses(coverage: Readonly<InputCoverage>): InputClass[] {
+  return INPUT_CLASSES.filter((c) => !(coverage[c] > 0));
+}
