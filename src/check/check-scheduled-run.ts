@@ -37,6 +37,7 @@ import type { LaneRecord } from '../types/scheduled-trace.ts';
 import type { Observation, Trace } from '../types/trace.ts';
 import type { Failure, RunVerdict } from '../types/verdict.ts';
 import { checkInvariants } from './invariants/all-invariants.ts';
+import { groupByStep, permutationsFirst, subsets } from './lane-orders.ts';
 import { inFlightConflicts } from './linearizability/in-flight.ts';
 import { diffSnapshots } from './snapshot-diff.ts';
 
@@ -278,48 +279,6 @@ function searchOrders(
   return visit(0, initial)
     ? { order: chosen.slice(0, groups.length), inFlight, noEffect }
     : undefined;
-}
-
-function subsets<T>(items: readonly T[]): T[][] {
-  let all: T[][] = [[]];
-  for (const item of items) all = [...all, ...all.map((s) => [...s, item])];
-  return all;
-}
-
-/** Every order of `lanes`, the derived one first. */
-function permutationsFirst(
-  first: readonly LaneRecord[],
-  lanes: readonly LaneRecord[],
-): LaneRecord[][] {
-  const all = permutations([...lanes]);
-  const key = (o: readonly LaneRecord[]) => o.map((r) => r.lane).join(',');
-  const firstKey = key(first);
-  return [[...first], ...all.filter((o) => key(o) !== firstKey)];
-}
-
-function permutations<T>(items: T[]): T[][] {
-  if (items.length <= 1) return [items];
-  const out: T[][] = [];
-  items.forEach((item, i) => {
-    const rest = [...items.slice(0, i), ...items.slice(i + 1)];
-    for (const p of permutations(rest)) out.push([item, ...p]);
-  });
-  return out;
-}
-
-function groupByStep(lanes: readonly LaneRecord[]): LaneRecord[][] {
-  const groups: LaneRecord[][] = [];
-  let current: LaneRecord[] | undefined;
-  let at = -1;
-  for (const rec of lanes) {
-    if (rec.step !== at || !current) {
-      current = [];
-      groups.push(current);
-      at = rec.step;
-    }
-    current.push(rec);
-  }
-  return groups;
 }
 
 /**

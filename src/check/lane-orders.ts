@@ -1,0 +1,51 @@
+/**
+ * The orders a scheduled run's judge may try: a run's lanes grouped by step, every order of a
+ * group (the derived one first) and every subset of a set of readings. Pure enumeration; the
+ * judge (`check-scheduled-run.ts`) bounds how much of it is walked.
+ */
+import type { LaneRecord } from '../types/scheduled-trace.ts';
+
+/** Every subset of `items`, the empty one first. */
+export function subsets<T>(items: readonly T[]): T[][] {
+  let all: T[][] = [[]];
+  for (const item of items) all = [...all, ...all.map((s) => [...s, item])];
+  return all;
+}
+
+/** Every order of `lanes`, the derived one first. */
+export function permutationsFirst(
+  first: readonly LaneRecord[],
+  lanes: readonly LaneRecord[],
+): LaneRecord[][] {
+  const all = permutations([...lanes]);
+  const key = (o: readonly LaneRecord[]) => o.map((r) => r.lane).join(',');
+  const firstKey = key(first);
+  return [[...first], ...all.filter((o) => key(o) !== firstKey)];
+}
+
+/** Every order of `items`. */
+function permutations<T>(items: T[]): T[][] {
+  if (items.length <= 1) return [items];
+  const out: T[][] = [];
+  items.forEach((item, i) => {
+    const rest = [...items.slice(0, i), ...items.slice(i + 1)];
+    for (const p of permutations(rest)) out.push([item, ...p]);
+  });
+  return out;
+}
+
+/** The lanes of each step, in step order (records come in step order, then lane order). */
+export function groupByStep(lanes: readonly LaneRecord[]): LaneRecord[][] {
+  const groups: LaneRecord[][] = [];
+  let current: LaneRecord[] | undefined;
+  let at = -1;
+  for (const rec of lanes) {
+    if (rec.step !== at || !current) {
+      current = [];
+      groups.push(current);
+      at = rec.step;
+    }
+    current.push(rec);
+  }
+  return groups;
+}
