@@ -35,7 +35,7 @@ export function lastRecreate(steps: readonly Step[]): Map<number, number> {
   const at = new Map<number, number>();
   steps.forEach((s, i) => {
     for (const e of s.kind === 'concurrent' ? s.events : [s])
-      if (e.kind === 'recreate') at.set(e.automationId, i);
+      if (e.kind === 'recreate') at.set(e.resourceId, i);
   });
   return at;
 }

@@ -154,13 +154,13 @@ export function applyWorldEvent(
 ): void {
   switch (event.kind) {
     case 'move':
-      plugin.move(db, event.automationId, event.workspace);
+      plugin.move(db, event.resourceId, event.workspace);
       return;
     case 'delete':
-      plugin.delete(db, event.automationId);
+      plugin.delete(db, event.resourceId);
       return;
     case 'recreate':
-      plugin.recreate?.(db, event.automationId, event.workspace, RECREATED_INTERVAL);
+      plugin.recreate?.(db, event.resourceId, event.workspace, RECREATED_INTERVAL);
       return;
     case 'storeFail':
       plugin.failReceipts(db);

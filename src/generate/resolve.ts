@@ -101,18 +101,18 @@ class Resolver {
       case 'move':
         return {
           kind: 'move',
-          automationId: this.anyTarget(move.target),
+          resourceId: this.anyTarget(move.target),
           workspace: this.workspace(move.workspace),
         };
       case 'delete':
-        return { kind: 'delete', automationId: this.anyTarget(move.target) };
+        return { kind: 'delete', resourceId: this.anyTarget(move.target) };
       case 'recreate': {
         const deleted = this.fixture.automations.filter((a) => !this.state.automations.has(a.id));
         const row = deleted[move.target % Math.max(1, deleted.length)];
         return (
           row && {
             kind: 'recreate',
-            automationId: row.id,
+            resourceId: row.id,
             workspace: this.workspace(move.workspace),
           }
         );
@@ -193,8 +193,8 @@ class Resolver {
           move.world === 'revoke'
             ? { kind: 'revoke', client: a }
             : move.world === 'delete'
-              ? { kind: 'delete', automationId: id }
-              : { kind: 'move', automationId: id, workspace: this.otherWorkspace(id) };
+              ? { kind: 'delete', resourceId: id }
+              : { kind: 'move', resourceId: id, workspace: this.otherWorkspace(id) };
         events.push(this.call(a, request, 'delivered', 'new'), world);
         break;
       }

@@ -4,12 +4,14 @@
  * sequence can be saved as a counterexample and replayed exactly.
  */
 
-/** The raw arguments of one call. Deliberately `unknown`: generators send invalid values too. */
+/**
+ * The raw arguments of one call: the request id and the operation's fields by name (for
+ * `set_interval`: `automationId`, `expectedVersion`, `intervalMinutes`). Deliberately `unknown`:
+ * generators send invalid values too.
+ */
 export interface CallRequest {
   readonly requestId: unknown;
-  readonly automationId: unknown;
-  readonly expectedVersion: unknown;
-  readonly intervalMinutes: unknown;
+  readonly [field: string]: unknown;
 }
 
 /**
@@ -18,7 +20,7 @@ export interface CallRequest {
  */
 export type Delivery = 'delivered' | 'lostRequest' | 'lostResponse';
 
-/** One `set_interval` call by client `client` (an index into the fixture's principals). */
+/** One call of the operation by client `client` (an index into the fixture's principals). */
 export interface CallEvent {
   readonly kind: 'call';
   readonly client: number;
@@ -37,12 +39,15 @@ export type WorldEvent =
   | { readonly kind: 'revoke'; readonly client: number }
   /** The client's principal gets the write scope back. */
   | { readonly kind: 'restore'; readonly client: number }
-  /** The automation moves to another workspace. */
-  | { readonly kind: 'move'; readonly automationId: number; readonly workspace: string }
-  /** The automation row is deleted; its receipts stay. */
-  | { readonly kind: 'delete'; readonly automationId: number }
-  /** A deleted id comes back as a new row at version 1: the reference design's known limit. */
-  | { readonly kind: 'recreate'; readonly automationId: number; readonly workspace: string }
+  /** The target row (an automation, an account, …) moves to another workspace. */
+  | { readonly kind: 'move'; readonly resourceId: number; readonly workspace: string }
+  /** The target row is deleted; its receipts stay. */
+  | { readonly kind: 'delete'; readonly resourceId: number }
+  /**
+   * A deleted id comes back as a new row (for `set_interval`, at version 1): the reference
+   * design's known limit.
+   */
+  | { readonly kind: 'recreate'; readonly resourceId: number; readonly workspace: string }
   /** From now on every receipt insert fails, until `storeRestore`. */
   | { readonly kind: 'storeFail' }
   | { readonly kind: 'storeRestore' };

@@ -2,17 +2,20 @@
  * What a call can come to, as data. Plugins map their handler's exceptions onto these;
  * the harness adds `unexpected` for anything a plugin let through and `notSent` for a lost request.
  */
-import type { CallResult } from './world.ts';
+import type { Result } from './operation.ts';
 
-/** Why a call was refused. */
-export type RefusalReason = 'forbidden' | 'unavailable' | 'conflict';
+/**
+ * Why a call was refused: `forbidden`, `unavailable`, `conflict`, or a reason the operation's
+ * precondition names (e.g. `insufficient`).
+ */
+export type RefusalReason = string;
 
-/** The argument a validation rule rejected. */
-export type InvalidField = 'requestId' | 'automationId' | 'expectedVersion' | 'intervalMinutes';
+/** The argument a validation rule rejected: `requestId` or one of the operation's fields. */
+export type InvalidField = string;
 
 /** An outcome a handler may legitimately produce. */
 export type Outcome =
-  | { readonly kind: 'ok'; readonly result: CallResult; readonly replayed: boolean }
+  | { readonly kind: 'ok'; readonly result: Result; readonly replayed: boolean }
   | { readonly kind: 'refused'; readonly reason: RefusalReason }
   | { readonly kind: 'keyReuse' }
   | { readonly kind: 'invalid'; readonly field: InvalidField }
@@ -32,8 +35,8 @@ export type Observed =
 
 /** Constructors, so call sites read like the contract. */
 export const outcome = {
-  fresh: (result: CallResult): Outcome => ({ kind: 'ok', result, replayed: false }),
-  replayed: (result: CallResult): Outcome => ({ kind: 'ok', result, replayed: true }),
+  fresh: (result: Result): Outcome => ({ kind: 'ok', result, replayed: false }),
+  replayed: (result: Result): Outcome => ({ kind: 'ok', result, replayed: true }),
   refused: (reason: RefusalReason): Outcome => ({ kind: 'refused', reason }),
   keyReuse: (): Outcome => ({ kind: 'keyReuse' }),
   invalid: (field: InvalidField): Outcome => ({ kind: 'invalid', field }),
@@ -62,15 +65,27 @@ export function sameOutcome(expected: Observed, actual: Observed): boolean {
 }
 
 /** Field-by-field equality of two call results. */
-export function sameResult(a: CallResult, b: CallResult): boolean {
-  return a.id === b.id && a.intervalMinutes === b.intervalMinutes && a.version === b.version;
+export function sameResult(a: Result, b: Result): boolean {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((k) => a[k] === b[k]);
+}
+
+/**
+ * A result as text: `id 1 interval 30 v2` for `set_interval`'s shape, else each field and its
+ * value, e.g. `accountId 1 balance 900`.
+ */
+export function describeResult(r: Result): string {
+  const keys = Object.keys(r);
+  if (keys.length === 3 && 'id' in r && 'intervalMinutes' in r && 'version' in r)
+    return `id ${r.id} interval ${r.intervalMinutes} v${r.version}`;
+  return keys.map((k) => `${k} ${r[k]}`).join(' ');
 }
 
 /** A short human rendering, e.g. `ok(replayed, id 1 interval 30 v2)` or `refused(conflict)`. */
 export function describeOutcome(o: Observed): string {
   switch (o.kind) {
     case 'ok':
-      return `ok(${o.replayed ? 'replayed' : 'fresh'}, id ${o.result.id} interval ${o.result.intervalMinutes} v${o.result.version})`;
+      return `ok(${o.replayed ? 'replayed' : 'fresh'}, ${describeResult(o.result)})`;
     case 'refused':
       return `refused(${o.reason})`;
     case 'invalid':

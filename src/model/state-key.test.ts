@@ -47,7 +47,7 @@ describe('state fingerprints', () => {
     const variants: ModelState[] = [
       reach([write(0, 'x', 1, 1)]),
       reach([write(0, 'z', 1, 1)]),
-      reach([{ kind: 'move', automationId: 2, workspace: 'team-b' }]),
+      reach([{ kind: 'move', resourceId: 2, workspace: 'team-b' }]),
       reach([{ kind: 'revoke', client: 0 }]),
       reach([{ kind: 'storeFail' }]),
       reach(

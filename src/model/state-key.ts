@@ -1,17 +1,18 @@
 /**
  * Fingerprints and equality for model states, for the linearizability checker's memo cache.
- * Every field of `ModelState` takes part; a new field must be added here too (the state-key test
+ * Every field of `ModelState` takes part (the operation by identity); a new field must be added here too (the state-key test
  * fails when `stateKey` misses one).
  *
  * `stateHash` is fast because it is cached per component: the model shares every map and array a
  * step did not change, so a search over 100,000 entries hashes a receipts map only when a fresh
  * write created it. Hashes can collide; callers confirm a hash hit with `sameState`.
  */
+import type { Row } from './operation.ts';
 import type { Policy } from './policy.ts';
 import type { ModelState, StoredRefusal } from './state.ts';
-import type { Automation, Principal, Receipt } from './world.ts';
+import type { Principal, Receipt } from './world.ts';
 
-const automationsHashes = new WeakMap<ReadonlyMap<number, Automation>, number>();
+const rowsHashes = new WeakMap<ReadonlyMap<number, Row>, number>();
 const stateHashes = new WeakMap<ModelState, number>();
 const receiptsHashes = new WeakMap<ReadonlyMap<string, Receipt>, number>();
 const receiptHashes = new WeakMap<Receipt, number>();
@@ -32,7 +33,8 @@ export function stateHash(state: ModelState): number {
 }
 
 function computeStateHash(state: ModelState): number {
-  let h = mix(0x9e3779b9, hashAutomations(state.automations));
+  let h = mix(0x9e3779b9, hashRows(state.rows));
+  h = mix(h, hashRows(state.created));
   h = mix(h, hashReceipts(state.receipts));
   h = mix(h, hashPrincipals(state.principals));
   h = mix(h, hashRefusals(state.refusals));
@@ -45,7 +47,9 @@ export function sameState(a: ModelState, b: ModelState): boolean {
   if (a === b) return true;
   return (
     a.storeFailing === b.storeFailing &&
-    sameAutomations(a.automations, b.automations) &&
+    a.operation === b.operation &&
+    sameRows(a.rows, b.rows) &&
+    sameRows(a.created, b.created) &&
     sameReceipts(a.receipts, b.receipts) &&
     samePrincipals(a.principals, b.principals) &&
     sameRefusals(a.refusals, b.refusals) &&
@@ -58,9 +62,8 @@ export function sameState(a: ModelState, b: ModelState): boolean {
  * meant for tests, debugging and reports, not for the search's inner loop.
  */
 export function stateKey(state: ModelState): string {
-  const rows = [...state.automations.values()]
-    .sort((a, b) => a.id - b.id)
-    .map((a) => `${a.id}@${a.workspace}:${a.intervalMinutes}v${a.version}`);
+  const rows = [...state.rows.values()].sort((a, b) => a.id - b.id).map(rowText);
+  const created = [...state.created.values()].sort((a, b) => a.id - b.id).map(rowText);
   const receipts = [...state.receipts.entries()]
     .map(([key, r]) => `${JSON.stringify(key)}=${receiptText(r)}`)
     .sort();
@@ -70,6 +73,7 @@ export function stateKey(state: ModelState): string {
     .sort();
   return [
     `rows ${rows.join(' ')}`,
+    ...(created.length ? [`created ${created.join(' ')}`] : []),
     `receipts ${receipts.join(' ')}`,
     `principals ${principals.join(' ')}`,
     `store ${state.storeFailing ? 'failing' : 'ok'}`,
@@ -78,16 +82,28 @@ export function stateKey(state: ModelState): string {
   ].join(' | ');
 }
 
-function hashAutomations(rows: ReadonlyMap<number, Automation>): number {
-  let h = automationsHashes.get(rows);
+function hashRows(rows: ReadonlyMap<number, Row>): number {
+  let h = rowsHashes.get(rows);
   if (h !== undefined) return h;
   h = rows.size;
   // Summing makes the hash independent of insertion order (here and for the other maps).
-  for (const a of rows.values()) {
-    h = (h + hashText(`${a.id}@${a.workspace}:${a.intervalMinutes}v${a.version}`)) | 0;
-  }
-  automationsHashes.set(rows, h);
+  for (const a of rows.values()) h = (h + hashText(rowText(a))) | 0;
+  rowsHashes.set(rows, h);
   return h;
+}
+
+/** A row as text, its fields in name order: `1@team-a:intervalMinutes=30,version=2`. */
+function rowText(row: Row): string {
+  return `${row.id}@${row.workspace}:${fieldsText(row, ['id', 'workspace'])}`;
+}
+
+/** An object's fields as `name=value`, in name order, leaving out `skip`. */
+function fieldsText(o: Readonly<Record<string, unknown>>, skip: readonly string[] = []): string {
+  return Object.keys(o)
+    .filter((k) => !skip.includes(k))
+    .sort()
+    .map((k) => `${k}=${JSON.stringify(o[k])}`)
+    .join(',');
 }
 
 function hashReceipts(receipts: ReadonlyMap<string, Receipt>): number {
@@ -127,24 +143,19 @@ function hashRefusals(refusals: ReadonlyMap<string, StoredRefusal>): number {
   return h;
 }
 
-function sameAutomations(
-  a: ReadonlyMap<number, Automation>,
-  b: ReadonlyMap<number, Automation>,
-): boolean {
+function sameRows(a: ReadonlyMap<number, Row>, b: ReadonlyMap<number, Row>): boolean {
   if (a === b) return true;
   if (a.size !== b.size) return false;
   for (const [id, x] of a) {
     const y = b.get(id);
-    if (
-      !y ||
-      x.workspace !== y.workspace ||
-      x.intervalMinutes !== y.intervalMinutes ||
-      x.version !== y.version
-    ) {
-      return false;
-    }
+    if (!y || (x !== y && !sameFields(x, y))) return false;
   }
   return true;
+}
+
+function sameFields(x: Readonly<Record<string, unknown>>, y: Readonly<Record<string, unknown>>) {
+  const keys = Object.keys(x);
+  return keys.length === Object.keys(y).length && keys.every((k) => x[k] === y[k]);
 }
 
 function sameReceipts(a: ReadonlyMap<string, Receipt>, b: ReadonlyMap<string, Receipt>): boolean {
@@ -163,12 +174,8 @@ function sameReceipt(x: Receipt, y: Receipt): boolean {
     x.user === y.user &&
     x.tool === y.tool &&
     x.requestId === y.requestId &&
-    x.payload.id === y.payload.id &&
-    x.payload.version === y.payload.version &&
-    x.payload.interval === y.payload.interval &&
-    x.result.id === y.result.id &&
-    x.result.intervalMinutes === y.result.intervalMinutes &&
-    x.result.version === y.result.version
+    sameFields(x.payload, y.payload) &&
+    sameFields(x.result, y.result)
   );
 }
 
@@ -200,7 +207,7 @@ function sameRefusals(
 }
 
 function refusalText(r: StoredRefusal): string {
-  return `${r.payload.id},${r.payload.version},${r.payload.interval}->${r.reason}`;
+  return `${fieldsText(r.payload)}->${r.reason}`;
 }
 
 function policyText(p: Policy): string {
@@ -208,9 +215,7 @@ function policyText(p: Policy): string {
 }
 
 function receiptText(r: Receipt): string {
-  const p = r.payload;
-  const x = r.result;
-  return `${JSON.stringify([r.workspace, r.user, r.tool, r.requestId])}:${p.id},${p.version},${p.interval}->${x.id},${x.intervalMinutes},${x.version}`;
+  return `${JSON.stringify([r.workspace, r.user, r.tool, r.requestId])}:${fieldsText(r.payload)}->${fieldsText(r.result)}`;
 }
 
 /** Scopes as a set: revoke and restore may reorder them without changing their meaning. */

@@ -4,21 +4,32 @@
  * a new state and shares whatever did not change.
  */
 
+import {
+  createdRows,
+  type OperationSpec,
+  type Payload,
+  type Row,
+  targetRows,
+} from './operation.ts';
+import { operationNamed } from './operations/index.ts';
 import type { RefusalReason } from './outcome.ts';
 import { type Policy, type PolicyDeclaration, resolvePolicy } from './policy.ts';
 import {
-  type Automation,
   compareReceiptKeys,
   type Fixture,
   type Principal,
   type Receipt,
-  type ReceiptPayload,
   type Snapshot,
 } from './world.ts';
 
 /** The whole world at one instant. Treat as immutable. */
 export interface ModelState {
-  readonly automations: ReadonlyMap<number, Automation>;
+  /** The operation the model holds the handler to. Set once; no step changes it. */
+  readonly operation: OperationSpec;
+  /** The target table (automations, accounts, customers), by id. */
+  readonly rows: ReadonlyMap<number, Row>;
+  /** Rows calls created (invoices), by their server-assigned id; empty for most operations. */
+  readonly created: ReadonlyMap<number, Row>;
   /** Keyed by `receiptKey(...)`. */
   readonly receipts: ReadonlyMap<string, Receipt>;
   /** Indexed by client number; scopes change on revoke and restore. */
@@ -35,15 +46,19 @@ export interface ModelState {
 
 /** A refusal a library stored under a key (policy `storesRefusals`), with the payload it binds. */
 export interface StoredRefusal {
-  readonly payload: ReceiptPayload;
+  readonly payload: Payload;
   readonly reason: RefusalReason;
 }
 
 /**
- * A fixture that may carry the handler's declared policy. `checkHandler` attaches the plugin's
- * declaration here, so every mode's checker, and a saved counterexample, sees the same policy.
+ * A fixture that may carry the handler's declared policy and the name of its operation (default
+ * `set-interval`). `checkHandler` attaches both here, so every mode's checker, and a saved
+ * counterexample, sees the same policy and operation.
  */
-export type FixtureWithPolicy = Fixture & { readonly policy?: PolicyDeclaration };
+export type FixtureWithPolicy = Fixture & {
+  readonly policy?: PolicyDeclaration;
+  readonly operation?: string;
+};
 
 const NO_REFUSALS: ReadonlyMap<string, StoredRefusal> = new Map();
 
@@ -52,8 +67,11 @@ export function initialState(
   fixture: FixtureWithPolicy,
   policy: Policy = resolvePolicy(fixture.policy),
 ): ModelState {
+  const operation = operationOf(fixture);
   return {
-    automations: new Map(fixture.automations.map((a) => [a.id, a])),
+    operation,
+    rows: new Map(targetRows(fixture, operation).map((a) => [a.id, a])),
+    created: new Map(createdRows(fixture, operation).map((a) => [a.id, a])),
     receipts: new Map(),
     principals: fixture.principals,
     storeFailing: false,
@@ -72,10 +90,18 @@ export function receiptKey(
   return `${workspace}\u0000${user}\u0000${tool}\u0000${requestId}`;
 }
 
+/** The operation a fixture names (`set-interval` when it names none). */
+export function operationOf(fixture: FixtureWithPolicy): OperationSpec {
+  return operationNamed(typeof fixture.operation === 'string' ? fixture.operation : undefined);
+}
+
 /** The model state in the shape plugins' `snapshot(db)` returns, sorted the same way. */
 export function toSnapshot(state: ModelState): Snapshot {
+  const spec = state.operation;
+  const byId = (a: Row, b: Row) => a.id - b.id;
   return {
-    automations: [...state.automations.values()].sort((a, b) => a.id - b.id),
+    [spec.table]: [...state.rows.values()].sort(byId),
+    ...(spec.created ? { [spec.created.table]: [...state.created.values()].sort(byId) } : {}),
     receipts: [...state.receipts.values()].sort(compareReceiptKeys),
   };
 }

@@ -10,20 +10,13 @@
  * the default, `step` is the contract word for word.
  */
 import { type CallEvent, type Event, unsentOutcome } from './events.ts';
+import type { Args, Payload, Row } from './operation.ts';
 import { type Observed, outcome, type RefusalReason } from './outcome.ts';
 import { type ModelState, receiptKey } from './state.ts';
 import { invalidField } from './validate.ts';
-import {
-  type Automation,
-  type CallResult,
-  type ReceiptPayload,
-  TOOL,
-  WRITE_SCOPE,
-  withWriteScope,
-} from './world.ts';
+import { withWriteScope } from './world.ts';
 
-/** The interval a re-created automation starts with. */
-export const RECREATED_INTERVAL = 15;
+export { RECREATED_INTERVAL } from './operations/set-interval.ts';
 
 /** The message the model attaches to a receipt-store failure (messages are never compared). */
 export const STORE_FAILURE_MESSAGE = 'receipt store unavailable';
@@ -43,25 +36,21 @@ export function step(state: ModelState, event: Event): Transition {
     case 'restore':
       return { state: withScope(state, event.client, event.kind === 'restore') };
     case 'move': {
-      const row = state.automations.get(event.automationId);
+      const row = state.rows.get(event.resourceId);
       if (!row || row.workspace === event.workspace) return { state };
       return { state: withRow(state, { ...row, workspace: event.workspace }) };
     }
     case 'delete': {
-      if (!state.automations.has(event.automationId)) return { state };
-      const automations = new Map(state.automations);
-      automations.delete(event.automationId);
-      return { state: { ...state, automations } };
+      if (!state.rows.has(event.resourceId)) return { state };
+      const rows = new Map(state.rows);
+      rows.delete(event.resourceId);
+      return { state: { ...state, rows } };
     }
     case 'recreate': {
-      if (state.automations.has(event.automationId)) return { state };
-      const row = {
-        id: event.automationId,
-        workspace: event.workspace,
-        intervalMinutes: RECREATED_INTERVAL,
-        version: 1,
+      if (state.rows.has(event.resourceId)) return { state };
+      return {
+        state: withRow(state, state.operation.recreated(event.resourceId, event.workspace)),
       };
-      return { state: withRow(state, row) };
     }
     case 'storeFail':
     case 'storeRestore':
@@ -87,20 +76,20 @@ export function run(
 function call(state: ModelState, event: CallEvent): Transition {
   const unsent = unsentOutcome(event);
   if (unsent) return { state, outcome: unsent };
+  const spec = state.operation;
   const principal = state.principals[event.client];
   if (!principal) throw new RangeError(`no principal for client ${event.client}`);
-  if (!principal.scopes.includes(WRITE_SCOPE))
+  if (!principal.scopes.includes(spec.scope))
     return { state, outcome: outcome.refused('forbidden') };
 
-  const field = invalidField(event.request);
+  const field = invalidField(event.request, spec);
   if (field) return { state, outcome: outcome.invalid(field) };
   const requestId = event.request.requestId as string;
-  const id = event.request.automationId as number;
-  const expectedVersion = event.request.expectedVersion as number;
-  const interval = event.request.intervalMinutes as number;
+  const args = event.request as unknown as Args;
+  const id = args[spec.targetField] as number;
 
-  const key = receiptKey(principal.workspace, principal.user, TOOL, requestId);
-  const payload: ReceiptPayload = { id, version: expectedVersion, interval };
+  const key = receiptKey(principal.workspace, principal.user, spec.tool, requestId);
+  const payload = spec.payload(args);
   const first = state.policy.idempotencyFirst;
   // Policy `idempotencyFirst`: the library answers from its store, then claims the key (a write).
   if (first) {
@@ -110,38 +99,48 @@ function call(state: ModelState, event: CallEvent): Transition {
   }
 
   // Current access before any receipt: a moved or deleted resource never replays.
-  const row = state.automations.get(id);
+  const row = state.rows.get(id);
   if (!row || row.workspace !== principal.workspace)
     return refuse(state, key, payload, 'unavailable');
 
-  // The receipt before the version: the original success already advanced the version.
+  // The receipt before the precondition: the original success may have changed what it reads
+  // (for set_interval, the version it advanced).
   if (!first) {
     const stored = storedAnswer(state, key, payload);
     if (stored) return { state, outcome: stored };
   }
-  if (row.version !== expectedVersion) return refuse(state, key, payload, 'conflict');
+  const refusal = spec.precondition?.(row, args);
+  if (refusal) return refuse(state, key, payload, refusal);
   if (state.storeFailing) return { state, outcome: outcome.error(STORE_FAILURE_MESSAGE) };
 
-  const updated: Automation = { ...row, intervalMinutes: interval, version: row.version + 1 };
-  const result: CallResult = { id, intervalMinutes: interval, version: updated.version };
+  const effect = spec.effect(row, args, nextCreatedId(state));
   const receipts = new Map(state.receipts);
   receipts.set(key, {
     workspace: principal.workspace,
     user: principal.user,
-    tool: TOOL,
+    tool: spec.tool,
     requestId,
     payload,
-    result,
+    result: effect.result,
   });
-  return { state: { ...withRow(state, updated), receipts }, outcome: outcome.fresh(result) };
+  let next: ModelState = { ...withRow(state, effect.row), receipts };
+  if (effect.created) {
+    const created = new Map(state.created);
+    created.set(effect.created.id, effect.created);
+    next = { ...next, created };
+  }
+  return { state: next, outcome: outcome.fresh(effect.result) };
+}
+
+/** The id the server gives the next created row: one past the largest so far (SQLite's rowid rule). */
+function nextCreatedId(state: ModelState): number {
+  let max = 0;
+  for (const id of state.created.keys()) if (id > max) max = id;
+  return max + 1;
 }
 
 /** What a stored receipt (or, under `storesRefusals`, a stored refusal) answers, if any. */
-function storedAnswer(
-  state: ModelState,
-  key: string,
-  payload: ReceiptPayload,
-): Observed | undefined {
+function storedAnswer(state: ModelState, key: string, payload: Payload): Observed | undefined {
   const receipt = state.receipts.get(key);
   if (receipt) {
     return samePayload(receipt.payload, payload)
@@ -164,7 +163,7 @@ function storedAnswer(
 function refuse(
   state: ModelState,
   key: string,
-  payload: ReceiptPayload,
+  payload: Payload,
   reason: RefusalReason,
 ): Transition {
   if (!state.policy.storesRefusals) return { state, outcome: outcome.refused(reason) };
@@ -174,17 +173,20 @@ function refuse(
   return { state: { ...state, refusals }, outcome: outcome.refused(reason) };
 }
 
-/** Whether two canonical payloads bind the same intent. */
-export function samePayload(a: ReceiptPayload, b: ReceiptPayload): boolean {
-  return a.id === b.id && a.version === b.version && a.interval === b.interval;
+/** Whether two canonical payloads bind the same intent: the same fields with the same values. */
+export function samePayload(a: Payload, b: Payload): boolean {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((k) => a[k] === b[k]);
 }
 
-function withRow(state: ModelState, row: Automation): ModelState {
-  const automations = new Map(state.automations);
-  automations.set(row.id, row);
-  return { ...state, automations };
+function withRow(state: ModelState, row: Row): ModelState {
+  if (state.rows.get(row.id) === row) return state;
+  const rows = new Map(state.rows);
+  rows.set(row.id, row);
+  return { ...state, rows };
 }
 
 function withScope(state: ModelState, client: number, granted: boolean): ModelState {
-  return { ...state, principals: withWriteScope(state.principals, client, granted) };
+  const principals = withWriteScope(state.principals, client, granted, state.operation.scope);
+  return { ...state, principals };
 }

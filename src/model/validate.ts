@@ -1,30 +1,47 @@
 /**
- * Input validation, rules 2–4 of the contract, as one pure function. Booleans, floats, strings,
- * NaN and unsafe integers are not integers; the checks run in the contract's order.
+ * Input validation, rule 2 of the generic contract, as one pure function: the request id first,
+ * then each of the operation's fields in its order. Booleans, floats, strings, NaN and unsafe
+ * integers are not integers.
  */
 import type { CallRequest } from './events.ts';
-import type { InvalidField } from './outcome.ts';
+import type { ArgumentField, FieldRule, OperationSpec } from './operation.ts';
+import { setInterval } from './operations/set-interval.ts';
+
+export { INTERVAL_MAX, INTERVAL_MIN } from './operations/set-interval.ts';
 
 const REQUEST_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
-/** Smallest and largest interval the illustrative domain rule allows. */
-export const INTERVAL_MIN = 5;
-export const INTERVAL_MAX = 1440;
-
-/** The first field that breaks a rule, or undefined when the request is well formed. */
-export function invalidField(request: CallRequest): InvalidField | undefined {
+/**
+ * The first field that breaks a rule, or undefined when the request is well formed. The
+ * operation defaults to `set-interval`.
+ */
+export function invalidField(
+  request: CallRequest,
+  spec: OperationSpec = setInterval,
+): string | undefined {
   if (!isRequestId(request.requestId)) return 'requestId';
-  if (!isPositiveInteger(request.automationId)) return 'automationId';
-  if (!isPositiveInteger(request.expectedVersion)) return 'expectedVersion';
-  const interval = request.intervalMinutes;
-  if (
-    !Number.isSafeInteger(interval) ||
-    (interval as number) < INTERVAL_MIN ||
-    (interval as number) > INTERVAL_MAX
-  ) {
-    return 'intervalMinutes';
+  return spec.fields.find((f) => !fieldHolds(f, request[f.name]))?.name;
+}
+
+/** Whether `value` passes `field`'s rule. */
+export function fieldHolds(field: ArgumentField, value: unknown): boolean {
+  return ruleHolds(field.rule, value);
+}
+
+function ruleHolds(rule: FieldRule, value: unknown): boolean {
+  switch (rule.kind) {
+    case 'id':
+      return isPositiveInteger(value);
+    case 'integer':
+      return (
+        Number.isSafeInteger(value) &&
+        (value as number) >= rule.min &&
+        (value as number) <= rule.max &&
+        !(rule.nonZero && value === 0)
+      );
+    case 'custom':
+      return rule.check(value);
   }
-  return undefined;
 }
 
 /** A string of 1 to 64 characters, each a letter, a digit, `_` or `-` (rule 2). */

@@ -26,7 +26,7 @@ const steps: Step[] = [
     kind: 'concurrent',
     events: [
       { kind: 'revoke', client: 1 },
-      { kind: 'move', automationId: 1, workspace: 'team-b' },
+      { kind: 'move', resourceId: 1, workspace: 'team-b' },
     ],
   },
   { kind: 'storeFail' },

@@ -102,6 +102,8 @@ function parseEvent(
     if (!Number.isSafeInteger(value[k])) fail(source, `${where}: "${k}" must be an integer`);
     return value[k] as number;
   };
+  // `automationId` is what world events named their row before operations became plugins.
+  const resourceId = () => int('resourceId' in value ? 'resourceId' : 'automationId');
   const str = (k: string) => {
     if (typeof value[k] !== 'string') fail(source, `${where}: "${k}" must be a string`);
     return value[k] as string;
@@ -113,11 +115,10 @@ function parseEvent(
       const delivery = value.delivery ?? 'delivered';
       if (delivery !== 'delivered' && delivery !== 'lostRequest' && delivery !== 'lostResponse')
         return fail(source, `${where}: "delivery" must be delivered, lostRequest or lostResponse`);
-      const { requestId, automationId, expectedVersion, intervalMinutes } = value.request;
       const call: CallEvent = {
         kind: 'call',
         client: int('client'),
-        request: { requestId, automationId, expectedVersion, intervalMinutes },
+        request: { ...value.request, requestId: value.request.requestId },
         delivery,
         ...(typeof value.intent === 'string'
           ? { intent: value.intent as CallEvent['intent'] }
@@ -137,11 +138,11 @@ function parseEvent(
     case 'restore':
       return { kind: value.kind, client: int('client') };
     case 'move':
-      return { kind: 'move', automationId: int('automationId'), workspace: str('workspace') };
+      return { kind: 'move', resourceId: resourceId(), workspace: str('workspace') };
     case 'delete':
-      return { kind: 'delete', automationId: int('automationId') };
+      return { kind: 'delete', resourceId: resourceId() };
     case 'recreate':
-      return { kind: 'recreate', automationId: int('automationId'), workspace: str('workspace') };
+      return { kind: 'recreate', resourceId: resourceId(), workspace: str('workspace') };
     case 'storeFail':
     case 'storeRestore':
       return { kind: value.kind };

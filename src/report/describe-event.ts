@@ -24,11 +24,11 @@ export function describeEvent(event: Event, fixture: Fixture): string {
     case 'restore':
       return `${describeClient(fixture, event.client)} gets the automation:write scope back`;
     case 'move':
-      return `automation ${event.automationId} moves to workspace ${event.workspace}`;
+      return `automation ${event.resourceId} moves to workspace ${event.workspace}`;
     case 'delete':
-      return `automation ${event.automationId} is deleted (its receipts stay)`;
+      return `automation ${event.resourceId} is deleted (its receipts stay)`;
     case 'recreate':
-      return `automation ${event.automationId} is re-created in ${event.workspace} at version 1`;
+      return `automation ${event.resourceId} is re-created in ${event.workspace} at version 1`;
     case 'storeFail':
       return 'the receipt store starts failing (every receipt insert fails)';
     case 'storeRestore':

@@ -112,7 +112,7 @@ describe('describeEvent', () => {
     expect(describeEvent({ kind: 'revoke', client: 1 }, f)).toBe(
       'bob@team-a loses the automation:write scope',
     );
-    expect(describeEvent({ kind: 'move', automationId: 1, workspace: 'team-b' }, f)).toBe(
+    expect(describeEvent({ kind: 'move', resourceId: 1, workspace: 'team-b' }, f)).toBe(
       'automation 1 moves to workspace team-b',
     );
     expect(describeEvent({ kind: 'storeFail' }, f)).toContain('receipt store starts failing');

@@ -65,7 +65,7 @@ describe('a hang', () => {
   });
 
   it('names a world function or the snapshot when that is what hung', () => {
-    const world: HangFailure = { ...hang('busy'), event: { kind: 'delete', automationId: 1 } };
+    const world: HangFailure = { ...hang('busy'), event: { kind: 'delete', resourceId: 1 } };
     expect(explainFailure(world).text).toMatch(/^the plugin's delete function did not return/);
     const { event: _none, ...snapshot } = hang('busy');
     expect(explainFailure({ ...snapshot, step: 3 }).text).toMatch(/^the plugin's snapshot\(db\)/);

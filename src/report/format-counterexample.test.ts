@@ -29,7 +29,7 @@ const race: ReadableCase = {
   runsToFailure: 3,
   shrinks: 9,
   steps: [
-    { kind: 'delete', automationId: 2 },
+    { kind: 'delete', resourceId: 2 },
     { kind: 'concurrent', events: [send(0, 'new'), send(0, 'retry')] },
   ],
   failures: [

@@ -128,14 +128,14 @@ export const FIXTURE_PAIRS: readonly FixturePair[] = [
       {
         name: 'c05-ok a move racing a call: the move first',
         history: [
-          world(0, [0, 10], { kind: 'move', automationId: 1, workspace: 'team-b' }),
+          world(0, [0, 10], { kind: 'move', resourceId: 1, workspace: 'team-b' }),
           call(1, 0, [5, 15], r1, unavailable),
         ],
       },
       {
         name: 'c05-ok a move racing a call: the call first',
         history: [
-          world(0, [0, 10], { kind: 'move', automationId: 1, workspace: 'team-b' }),
+          world(0, [0, 10], { kind: 'move', resourceId: 1, workspace: 'team-b' }),
           call(1, 0, [5, 15], r1, fresh(1, 30, 2)),
         ],
       },
@@ -143,7 +143,7 @@ export const FIXTURE_PAIRS: readonly FixturePair[] = [
     bad: {
       name: 'c05-bad a call after the move completed still writes',
       history: [
-        world(0, [0, 3], { kind: 'move', automationId: 1, workspace: 'team-b' }),
+        world(0, [0, 3], { kind: 'move', resourceId: 1, workspace: 'team-b' }),
         call(1, 0, [5, 15], r1, fresh(1, 30, 2)),
       ],
       stuck: 1,
@@ -249,8 +249,8 @@ export const FIXTURE_PAIRS: readonly FixturePair[] = [
           call(1, 0, [0.5], request('r1', 1, 1, 40)),
           call(2, 1, [0.6], request('r6', 1, 2, 50)),
           call(3, 1, [2, 3], request('r6', 1, 2, 50), replayed(1, 50, 3)),
-          world(4, [4, 5], { kind: 'delete', automationId: 1 }),
-          world(5, [6, 7], { kind: 'recreate', automationId: 1, workspace: 'team-a' }),
+          world(4, [4, 5], { kind: 'delete', resourceId: 1 }),
+          world(5, [6, 7], { kind: 'recreate', resourceId: 1, workspace: 'team-a' }),
           call(6, 0, [10, 11], request('r1', 1, 1, 40), replayed(1, 40, 2)),
         ],
       },
@@ -262,8 +262,8 @@ export const FIXTURE_PAIRS: readonly FixturePair[] = [
         call(1, 0, [0.5], request('r1', 1, 1, 40)),
         call(2, 1, [0.6], request('r6', 1, 2, 50)),
         call(3, 1, [2, 3], request('r6', 1, 2, 50), replayed(1, 50, 3)),
-        world(4, [4, 5], { kind: 'delete', automationId: 1 }),
-        world(5, [6, 7], { kind: 'recreate', automationId: 1, workspace: 'team-a' }),
+        world(4, [4, 5], { kind: 'delete', resourceId: 1 }),
+        world(5, [6, 7], { kind: 'recreate', resourceId: 1, workspace: 'team-a' }),
         call(6, 0, [10, 11], request('r1', 1, 1, 40), replayed(1, 40, 3)),
       ],
       stuck: 6,

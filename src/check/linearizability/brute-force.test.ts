@@ -35,14 +35,14 @@ const eventArb: fc.Arbitrary<Event> = fc.oneof(
   {
     weight: 1,
     arbitrary: fc.constantFrom<Event>(
-      { kind: 'move', automationId: 1, workspace: 'team-b' },
-      { kind: 'move', automationId: 1, workspace: 'team-a' },
+      { kind: 'move', resourceId: 1, workspace: 'team-b' },
+      { kind: 'move', resourceId: 1, workspace: 'team-a' },
       { kind: 'revoke', client: 0 },
       { kind: 'restore', client: 0 },
       { kind: 'storeFail' },
       { kind: 'storeRestore' },
-      { kind: 'delete', automationId: 1 },
-      { kind: 'recreate', automationId: 1, workspace: 'team-a' },
+      { kind: 'delete', resourceId: 1 },
+      { kind: 'recreate', resourceId: 1, workspace: 'team-a' },
     ),
   },
 );

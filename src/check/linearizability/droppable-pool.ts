@@ -58,7 +58,7 @@ export function createDroppablePool(
   const clients = new Int32Array(head);
   const recreated = new Set<number>();
   for (const event of requiredEvents) {
-    if (event.kind === 'recreate') recreated.add(event.automationId);
+    if (event.kind === 'recreate') recreated.add(event.resourceId);
   }
   let last = head;
   droppable.forEach(({ event }, d) => {

@@ -46,7 +46,7 @@ export function interferes(
     case 'move':
     case 'delete':
     case 'recreate':
-      return event.automationId === pool.rows[d];
+      return event.resourceId === pool.rows[d];
     default:
       return true; // store events, and any kind this file does not know
   }

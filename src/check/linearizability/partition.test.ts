@@ -34,7 +34,7 @@ describe('partitionHistory', () => {
 
   it('joins calls that share a row, and the world events on it', () => {
     const bob1 = call(3, 1, [0, 10], request('r9', 1, 1, 45));
-    const move = world(4, [0, 1], { kind: 'move', automationId: 20, workspace: 'team-a' });
+    const move = world(4, [0, 1], { kind: 'move', resourceId: 20, workspace: 'team-a' });
     expect(ids(partitionHistory(initial, [alice1, bob2, aliceB20, bob1, move]))).toEqual([
       [0, 3],
       [1],
@@ -77,7 +77,7 @@ describe('merging parts back', () => {
   const history: History = [
     call(0, 0, [0, 10], request('r1', 1, 1, 30), fresh(1, 30, 2)),
     call(1, 2, [2, 4], request('r1', 20, 1, 45), fresh(20, 45, 2)),
-    world(2, [5, 6], { kind: 'delete', automationId: 20 }),
+    world(2, [5, 6], { kind: 'delete', resourceId: 20 }),
     call(3, 0, [11, 12], request('r2', 1, 2, 60), fresh(1, 60, 3)),
   ];
   const byId = new Map(history.map((e) => [e.id, e]));

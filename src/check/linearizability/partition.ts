@@ -127,7 +127,7 @@ function joinFootprint(
     case 'move':
     case 'delete':
     case 'recreate':
-      return numbered(pieces, pieces.rows, event.automationId);
+      return numbered(pieces, pieces.rows, event.resourceId);
     case 'storeFail':
     case 'storeRestore':
       return storePiece(pieces);

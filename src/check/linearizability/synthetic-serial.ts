@@ -154,12 +154,12 @@ function worldSchedule(
       ],
       [{ kind: 'storeFail' }, { kind: 'storeRestore' }],
       [
-        { kind: 'move', automationId: row.id, workspace: elsewhere },
-        { kind: 'move', automationId: row.id, workspace: row.workspace },
+        { kind: 'move', resourceId: row.id, workspace: elsewhere },
+        { kind: 'move', resourceId: row.id, workspace: row.workspace },
       ],
       [
-        { kind: 'delete', automationId: row.id },
-        { kind: 'recreate', automationId: row.id, workspace: row.workspace },
+        { kind: 'delete', resourceId: row.id },
+        { kind: 'recreate', resourceId: row.id, workspace: row.workspace },
       ],
     ];
     const [open, close] = kinds[k % kinds.length] as [WorldEvent, WorldEvent];

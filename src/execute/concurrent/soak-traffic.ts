@@ -150,7 +150,7 @@ export function settleWorld(t: SoakTraffic): Event[] {
   });
   for (const a of t.fixture.automations)
     if (t.disrupted.has(`row ${a.id}`))
-      events.push({ kind: 'move', automationId: a.id, workspace: a.workspace });
+      events.push({ kind: 'move', resourceId: a.id, workspace: a.workspace });
   if (t.disrupted.has('store')) events.push({ kind: 'storeRestore' });
   t.granted.fill(true);
   t.storeFailing = false;
@@ -166,7 +166,7 @@ function disrupt(t: SoakTraffic, rnd: SeededRandom, p: number): Event {
     const workspace = away.length > 0 ? rnd.pick(away) : rnd.pick(t.fixture.workspaces);
     t.placedIn.set(id, workspace);
     t.disrupted.add(`row ${id}`);
-    return { kind: 'move', automationId: id, workspace };
+    return { kind: 'move', resourceId: id, workspace };
   }
   if (roll < 0.9) {
     t.granted[p] = false;
@@ -186,12 +186,12 @@ function undoDisruption(t: SoakTraffic, rnd: SeededRandom): Event | undefined {
   if (t.storeFailing) undo.push({ kind: 'storeRestore' });
   for (const a of t.fixture.automations)
     if (t.placedIn.get(a.id) !== a.workspace)
-      undo.push({ kind: 'move', automationId: a.id, workspace: a.workspace });
+      undo.push({ kind: 'move', resourceId: a.id, workspace: a.workspace });
   if (undo.length === 0) return undefined;
   const event = rnd.pick(undo);
   if (event.kind === 'restore') t.granted[event.client] = true;
   if (event.kind === 'storeRestore') t.storeFailing = false;
-  if (event.kind === 'move') t.placedIn.set(event.automationId, event.workspace);
+  if (event.kind === 'move') t.placedIn.set(event.resourceId, event.workspace);
   return event;
 }
 

@@ -47,7 +47,7 @@ function onlyOutcomeFailure(failures: readonly Failure[], expected: Observed, ac
 
 const REPLAY_AFTER_MOVE: Step[] = [
   call('r1', 1, 1),
-  { kind: 'move', automationId: 1, workspace: 'team-b' },
+  { kind: 'move', resourceId: 1, workspace: 'team-b' },
   call('r1', 1, 1),
 ];
 const REPLAYED = outcome.replayed({ id: 1, intervalMinutes: 30, version: 2 });

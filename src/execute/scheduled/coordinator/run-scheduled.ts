@@ -217,9 +217,9 @@ export function describeWorld(event: Exclude<Event, CallEvent>): string {
   switch (event.kind) {
     case 'move':
     case 'recreate':
-      return `${event.kind} automation ${event.automationId} to ${event.workspace}`;
+      return `${event.kind} automation ${event.resourceId} to ${event.workspace}`;
     case 'delete':
-      return `delete automation ${event.automationId}`;
+      return `delete automation ${event.resourceId}`;
     case 'storeFail':
       return 'receipt store starts failing';
     case 'storeRestore':

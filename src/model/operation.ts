@@ -1,0 +1,157 @@
+/**
+ * An operation spec: what differs between one retry-receipt tool and another. The contract's
+ * generic rules (scope, validation, current access, the receipt keyed by workspace, user, tool
+ * revision and request id, replay, the precondition, the receipt committed with the effect) are
+ * the model's; the arguments, the target resource, the precondition and the effect are the
+ * spec's. The model, the generators, the checkers and the reports read the spec, so a user's own
+ * tool is checked by the same machinery as the built-ins (`operations/`).
+ *
+ * A spec is plain data plus pure functions: no I/O, no randomness. Generators derive their
+ * values from each field's `rule` and `samples`, so the model needs no generator library.
+ */
+import type { Fixture } from './world.ts';
+
+/** A row of a resource table. Target rows also carry a `workspace`; other fields are the spec's. */
+export interface Row {
+  readonly id: number;
+  readonly [field: string]: number | string;
+}
+
+/** What a committed call returned (replays return the stored one). Numbers and strings only. */
+export type Result = Readonly<Record<string, number | string>>;
+
+/** The canonical payload a receipt binds its key to: the validated arguments that define the intent. */
+export type Payload = Readonly<Record<string, number | string>>;
+
+/** A call's validated arguments, by field name (the request id excluded). */
+export type Args = Readonly<Record<string, number | string>>;
+
+/**
+ * How a field is validated and generated.
+ * - `id`: a positive safe integer naming a row (booleans, floats, strings, NaN are not);
+ * - `integer`: a safe integer in `min`–`max`, and not 0 when `nonZero`;
+ * - `custom`: the spec's own check, with valid and invalid samples for the generators.
+ */
+export type FieldRule =
+  | { readonly kind: 'id' }
+  | {
+      readonly kind: 'integer';
+      readonly min: number;
+      readonly max: number;
+      readonly nonZero?: boolean;
+    }
+  | {
+      readonly kind: 'custom';
+      readonly check: (value: unknown) => boolean;
+      /** Values that pass `check`; the generators draw new intents from them. */
+      readonly valid: readonly (number | string)[];
+    };
+
+/** One argument of a call, in the order validation checks them. */
+export interface ArgumentField {
+  /** The argument's name in a request, e.g. `intervalMinutes`. */
+  readonly name: string;
+  readonly rule: FieldRule;
+  /** Values that break the rule, sent as invalid input besides the generic ones (types, NaN, …). */
+  readonly invalid?: readonly unknown[];
+  /**
+   * What a client of this field usually sends: for `id` fields, unused; for `integer` fields,
+   * the values new intents pick among (default: the bounds and a few inside).
+   */
+  readonly typical?: readonly (number | string)[];
+}
+
+/** Rows a call creates, with ids the server assigns: the next integer after the largest (SQLite's rowid rule). */
+export interface CreatedRows {
+  /** Table name in fixtures and snapshots, e.g. `invoices`. */
+  readonly table: string;
+  /** The created row's fields besides `id`, in display order. */
+  readonly fields: readonly string[];
+  /** The result field that carries the created row's id, e.g. `invoiceId`. */
+  readonly resultId: string;
+}
+
+/** What the effect returns: the target row after the call, a created row if any, and the result. */
+export interface Effect {
+  readonly row: Row;
+  readonly created?: Row;
+  readonly result: Result;
+}
+
+/** Which world events make sense for the operation's resources (default: all). */
+export interface WorldEvents {
+  readonly move?: boolean;
+  readonly delete?: boolean;
+  readonly recreate?: boolean;
+  readonly revoke?: boolean;
+  readonly storeFail?: boolean;
+}
+
+/** Everything that differs between one retry-receipt tool and another. */
+export interface OperationSpec {
+  /** The name users pick it by, e.g. `set-interval`. */
+  readonly name: string;
+  /** One line for `receiptcheck operations`. */
+  readonly description: string;
+  /** The tool revision in every receipt key, e.g. `set_interval.v1`. */
+  readonly tool: string;
+  /** The scope a principal needs, e.g. `automation:write`. */
+  readonly scope: string;
+  /** What reports call a target row, e.g. `automation`. */
+  readonly noun: string;
+  /** The target table's name in fixtures and snapshots, e.g. `automations`. */
+  readonly table: string;
+  /** The target row's fields besides `id` and `workspace`, in display order. */
+  readonly rowFields: readonly string[];
+  /** The argument that names the target row (its rule is `id`). */
+  readonly targetField: string;
+  /** The arguments after the request id, in validation order; `targetField` among them. */
+  readonly fields: readonly ArgumentField[];
+  /** The result's fields, in display order. */
+  readonly resultFields: readonly string[];
+  /** The canonical payload of validated arguments. Two calls with equal payloads are the same intent. */
+  readonly payload: (args: Args) => Payload;
+  /**
+   * The refusal the precondition gives (e.g. `conflict` for a stale version), or undefined when
+   * it holds. Checked after the receipt lookup.
+   */
+  readonly precondition?: (row: Row, args: Args) => string | undefined;
+  /** Refusal reasons beyond forbidden, unavailable and conflict that the precondition may give. */
+  readonly refusals?: readonly string[];
+  /** The effect, pure: the target row and the arguments to the new row, created row and result. */
+  readonly effect: (row: Row, args: Args, nextId: number) => Effect;
+  /** Rows the operation creates, if it creates any. */
+  readonly created?: CreatedRows;
+  /** The row a `recreate` event puts back under a deleted id. */
+  readonly recreated: (id: number, workspace: string) => Row;
+  /** Where every run starts: target rows under `table` (and `created.table`, usually empty). */
+  readonly fixture: Fixture;
+  /** Which world events the generators produce (default: all). */
+  readonly events?: WorldEvents;
+}
+
+/** Declares an operation spec with full type checking; returns it unchanged. */
+export function defineOperation(spec: OperationSpec): OperationSpec {
+  return spec;
+}
+
+/** The target rows of a fixture or snapshot, for `spec`. */
+export function targetRows(
+  tables: { readonly [table: string]: unknown },
+  spec: OperationSpec,
+): readonly Row[] {
+  return (tables[spec.table] ?? []) as readonly Row[];
+}
+
+/** The created rows of a fixture or snapshot, for `spec` (empty when it creates none). */
+export function createdRows(
+  tables: { readonly [table: string]: unknown },
+  spec: OperationSpec,
+): readonly Row[] {
+  return spec.created ? ((tables[spec.created.table] ?? []) as readonly Row[]) : [];
+}
+
+/** Whether a world event kind is one the spec's resources take part in. */
+export function allowsEvent(spec: OperationSpec, kind: keyof WorldEvents): boolean {
+  return spec.events?.[kind] ?? true;
+}
