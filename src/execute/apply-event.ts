@@ -6,11 +6,10 @@
 
 import { fileURLToPath } from 'node:url';
 import { messageOf } from '../errors.ts';
-import type { Connection, HandlerPlugin } from '../handlers/plugin.ts';
+import { type Connection, type HandlerPlugin, operationOf } from '../handlers/plugin.ts';
 import { type CallEvent, type Event, unsentOutcome } from '../model/events.ts';
 import type { Observed } from '../model/outcome.ts';
 import { checkSnapshotShape, isOutcome } from '../model/outcome-shape.ts';
-import { RECREATED_INTERVAL } from '../model/step.ts';
 import type { Principal, Snapshot } from '../model/world.ts';
 import type { Activity, CallWatch } from './call-watch.ts';
 import type { Task } from './task.ts';
@@ -26,7 +25,7 @@ export async function applyCall(
   if (unsent) return unsent;
   try {
     const returned = plugin.call(db, principal, event.request);
-    return observedOf(returned instanceof Promise ? await returned : returned);
+    return observedOf(returned instanceof Promise ? await returned : returned, plugin);
   } catch (thrown) {
     return unexpectedOf(thrown);
   }
@@ -46,7 +45,7 @@ export function applyCallSync(
   if (unsent) return unsent;
   try {
     const returned = plugin.call(db, principal, event.request);
-    if (!(returned instanceof Promise)) return observedOf(returned);
+    if (!(returned instanceof Promise)) return observedOf(returned, plugin);
     returned.catch(() => {});
     return undefined;
   } catch (thrown) {
@@ -77,9 +76,9 @@ export function* watchedCall(
     return unexpectedOf(thrown);
   }
   watch.leave();
-  if (!(returned instanceof Promise)) return observedOf(returned);
+  if (!(returned instanceof Promise)) return observedOf(returned, plugin);
   const settled = yield* watch.settle(activity, returned);
-  return settled.failed ? unexpectedOf(settled.error) : observedOf(settled.value);
+  return settled.failed ? unexpectedOf(settled.error) : observedOf(settled.value, plugin);
 }
 
 /** `applyWorldEvent` on this thread under `watch`'s call budget (`yield*` it in a task). */
@@ -108,7 +107,7 @@ export function* watchedSnapshot(
   yield* watch.enter({ step: after, lane: 0 });
   const snapshot = plugin.snapshot(db);
   watch.leave();
-  return checkSnapshotShape(snapshot, plugin.name);
+  return checkSnapshotShape(snapshot, plugin.name, operationOf(plugin));
 }
 
 /** This folder: frames in it are the harness's (the call wrappers, the scheduled connection). */
@@ -135,8 +134,8 @@ export function unexpectedOf(thrown: unknown): Observed {
 }
 
 /** What the handler returned, or `unexpected` when it is not an outcome. */
-function observedOf(value: unknown): Observed {
-  if (isOutcome(value)) return value;
+function observedOf(value: unknown, plugin: HandlerPlugin): Observed {
+  if (isOutcome(value, operationOf(plugin))) return value;
   return {
     kind: 'unexpected',
     message: `plugin returned a value that is not an outcome: ${safeJson(value)}`,
@@ -160,7 +159,7 @@ export function applyWorldEvent(
       plugin.delete(db, event.resourceId);
       return;
     case 'recreate':
-      plugin.recreate?.(db, event.resourceId, event.workspace, RECREATED_INTERVAL);
+      plugin.recreate?.(db, operationOf(plugin).recreated(event.resourceId, event.workspace));
       return;
     case 'storeFail':
       plugin.failReceipts(db);

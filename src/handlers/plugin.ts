@@ -8,17 +8,28 @@
  */
 import type Database from 'better-sqlite3';
 import type { CallRequest } from '../model/events.ts';
+import type { OperationSpec, Row } from '../model/operation.ts';
+import { operationNamed, registerOperation } from '../model/operations/index.ts';
 import type { Outcome } from '../model/outcome.ts';
 import type { PolicyDeclaration } from '../model/policy.ts';
-import type { Fixture, Principal, Snapshot } from '../model/world.ts';
+import type { Fixture, Principal, SetIntervalFixture, Snapshot } from '../model/world.ts';
 
 /** A better-sqlite3 connection, opened and owned by the harness. */
 export type Connection = Database.Database;
 
-/** What a handler module default-exports. Every function receives the harness's connection. */
-export interface HandlerPlugin {
+/**
+ * What a handler module default-exports. Every function receives the harness's connection.
+ * `F` is the fixture type `setup` receives: `SetIntervalFixture` for the default operation.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: the default keeps set_interval plugins' `setup(db, fixture)` typed as before
+export interface HandlerPlugin<F extends Fixture = any> {
   /** Short name shown in reports, e.g. `reference`. */
   readonly name: string;
+  /**
+   * The operation the handler implements: a built-in's name (`set-interval`, the default,
+   * `create-once`, `adjust-balance`) or a spec of its own (`defineOperation`).
+   */
+  readonly operation?: string | OperationSpec;
   /** One line: what this handler is, or for a mutant, the bug it carries. */
   readonly description?: string;
   /**
@@ -38,21 +49,24 @@ export interface HandlerPlugin {
    * from another (`...reference`) inherits this; set it again for its own `call`. Default false.
    */
   readonly replayable?: boolean;
-  /** Creates the schema and inserts the fixture's automations. Runs once per template database. */
-  setup(db: Connection, fixture: Fixture): void;
-  /** The call under test: `set_interval` as `principal`, with raw (possibly invalid) arguments. */
+  /** Creates the schema and inserts the fixture's rows. Runs once per template database. */
+  setup(db: Connection, fixture: F): void;
+  /** The call under test: the operation as `principal`, with raw (possibly invalid) arguments. */
   call(db: Connection, principal: Principal, request: CallRequest): Outcome | Promise<Outcome>;
-  /** Moves an automation to another workspace (a no-op when the id does not exist). */
-  move(db: Connection, automationId: number, workspace: string): void;
-  /** Deletes an automation row; receipts stay (a no-op when the id does not exist). */
-  delete(db: Connection, automationId: number): void;
-  /** Re-creates a deleted id at version 1 with the given interval (a no-op when it exists). Optional. */
-  recreate?(db: Connection, automationId: number, workspace: string, intervalMinutes: number): void;
+  /** Moves a target row (an automation, …) to another workspace (a no-op when the id does not exist). */
+  move(db: Connection, id: number, workspace: string): void;
+  /** Deletes a target row; receipts stay (a no-op when the id does not exist). */
+  delete(db: Connection, id: number): void;
+  /**
+   * Re-creates a deleted id as `row` (a no-op when it exists). Optional. `row` is the operation's
+   * fresh row, e.g. `{id, workspace, intervalMinutes: 15, version: 1}` for `set_interval`.
+   */
+  recreate?(db: Connection, row: Row): void;
   /** Makes every receipt insert fail from now on. */
   failReceipts(db: Connection): void;
   /** Lets receipt inserts succeed again. */
   restoreReceipts(db: Connection): void;
-  /** The rows and receipts, in the model's shape (`Snapshot`); order does not matter. */
+  /** The tables and receipts, in the model's shape (`Snapshot`); order does not matter. */
   snapshot(db: Connection): Snapshot;
 }
 
@@ -60,7 +74,9 @@ export interface HandlerPlugin {
  * Declares a handler plugin with full type checking; returns it unchanged.
  * @example export default defineHandler({ name: 'mine', setup, call, move, delete: del, failReceipts, restoreReceipts, snapshot });
  */
-export function defineHandler(plugin: HandlerPlugin): HandlerPlugin {
+export function defineHandler<F extends Fixture = SetIntervalFixture>(
+  plugin: HandlerPlugin<F>,
+): HandlerPlugin<F> {
   return plugin;
 }
 
@@ -74,3 +90,16 @@ export const REQUIRED_FUNCTIONS = [
   'restoreReceipts',
   'snapshot',
 ] as const;
+
+/**
+ * The operation `plugin` implements, resolved: its own spec (registered by name, so fixtures and
+ * case files can name it) or the built-in it names; `set-interval` when it names none.
+ */
+export function operationOf(plugin: Pick<HandlerPlugin, 'operation'>): OperationSpec {
+  const declared = plugin.operation;
+  if (typeof declared === 'object' && declared !== null) {
+    registerOperation(declared);
+    return declared;
+  }
+  return operationNamed(declared);
+}

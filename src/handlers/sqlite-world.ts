@@ -3,7 +3,7 @@
  * setup, world events, the receipt-store failure trigger and the snapshot. The reference handler
  * and every mutant build on this, so a mutant differs from the reference only in its `call`.
  */
-import type { CallResult, Fixture, Receipt, Snapshot } from '../model/world.ts';
+import type { CallResult, Receipt, SetIntervalFixture, Snapshot } from '../model/world.ts';
 import { compareReceiptKeys } from '../model/world.ts';
 import type { Connection, HandlerPlugin } from './plugin.ts';
 import { cachedStatement } from './statement-cache.ts';
@@ -32,8 +32,8 @@ export function resultText(id: number, intervalMinutes: number, version: number)
 }
 
 /** Everything a plugin needs besides `call`, for the article's schema. */
-export const sqliteWorld: Omit<HandlerPlugin, 'name' | 'description' | 'call'> = {
-  setup(db: Connection, fixture: Fixture): void {
+export const sqliteWorld: Omit<HandlerPlugin<SetIntervalFixture>, 'name' | 'description' | 'call'> = {
+  setup(db: Connection, fixture: SetIntervalFixture): void {
     db.exec(SCHEMA);
     const insert = db.prepare('INSERT INTO automations VALUES (?, ?, ?, ?)');
     for (const a of fixture.automations)
@@ -48,11 +48,12 @@ export const sqliteWorld: Omit<HandlerPlugin, 'name' | 'description' | 'call'> =
   delete(db, automationId) {
     cachedStatement(db, 'DELETE FROM automations WHERE id = ?').run(automationId);
   },
-  recreate(db, automationId, workspace, intervalMinutes) {
-    cachedStatement(db, 'INSERT OR IGNORE INTO automations VALUES (?, ?, ?, 1)').run(
-      automationId,
-      workspace,
-      intervalMinutes,
+  recreate(db, row) {
+    cachedStatement(db, 'INSERT OR IGNORE INTO automations VALUES (?, ?, ?, ?)').run(
+      row.id,
+      row.workspace,
+      row.intervalMinutes,
+      row.version,
     );
   },
   failReceipts(db) {
