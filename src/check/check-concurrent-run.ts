@@ -57,7 +57,11 @@ export function checkConcurrentRun(
   let order: readonly number[] | undefined;
   if (result.verdict === 'ok') {
     order = result.order;
-    const differences = diffSnapshots(toSnapshot(result.finalState), run.trace.snapshot);
+    const differences = diffSnapshots(
+      toSnapshot(result.finalState),
+      run.trace.snapshot,
+      result.finalState.operation,
+    );
     if (differences.length > 0) {
       const known = run.history.map((e) => {
         const returned = run.returnedAt?.[e.id];
@@ -86,7 +90,7 @@ function endingAt(
   options: LinearizabilityOptions | undefined,
 ): readonly number[] | undefined {
   const acceptFinal = (state: ModelState) =>
-    diffSnapshots(toSnapshot(state), snapshot).length === 0;
+    diffSnapshots(toSnapshot(state), snapshot, state.operation).length === 0;
   const result = checkHistory(initial, history, { ...options, acceptFinal });
   return result.verdict === 'ok' ? result.order : undefined;
 }

@@ -35,7 +35,7 @@ export function checkRun(run: RunRecord): RunVerdict {
       });
     }
   }
-  const differences = diffSnapshots(toSnapshot(state), run.trace.snapshot);
+  const differences = diffSnapshots(toSnapshot(state), run.trace.snapshot, state.operation);
   if (differences.length > 0) failures.push({ kind: 'snapshot', differences });
   for (const v of checkInvariants(run)) failures.push({ kind: 'invariant', ...v });
   return failures.length === 0 ? { verdict: 'ok' } : { verdict: 'failed', failures };

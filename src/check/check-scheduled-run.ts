@@ -72,7 +72,7 @@ export function checkScheduledRun(run: ScheduledRunRecord): ScheduledVerdict {
     [...g].sort((a, b) => a.effectAt - b.effectAt || a.lane - b.lane),
   );
   let walk = walkOrder(initial, derived, flying);
-  let differences = diffSnapshots(toSnapshot(walk.state), run.snapshot);
+  let differences = diffSnapshots(toSnapshot(walk.state), run.snapshot, walk.state.operation);
   let order = derived;
   if (walk.failures.length > 0 || differences.length > 0) {
     const found = searchOrders(initial, groups, derived, flying, run.snapshot);
@@ -211,7 +211,8 @@ function quietReading(
   for (const quiet of subsets(faulted.slice(0, QUIET_READINGS_MAX))) {
     if (quiet.length === 0) continue;
     const walk = walkOrder(initial, derived, flying, 'auto', new Set(quiet));
-    if (diffSnapshots(toSnapshot(walk.state), snapshot).length === 0) return walk;
+    if (diffSnapshots(toSnapshot(walk.state), snapshot, walk.state.operation).length === 0)
+      return walk;
   }
   return undefined;
 }
@@ -249,7 +250,8 @@ function searchOrders(
   const inFlight = new Set<LaneRecord>();
   const noEffect = new Set<LaneRecord>();
   const visit = (i: number, state: ModelState): boolean => {
-    if (i === groups.length) return diffSnapshots(toSnapshot(state), snapshot).length === 0;
+    if (i === groups.length)
+      return diffSnapshots(toSnapshot(state), snapshot, state.operation).length === 0;
     const group = groups[i] ?? [];
     const eligible = group.filter((r) => flying.has(r));
     // A call that crashed after a COMMIT may still not have taken effect: a handler that commits

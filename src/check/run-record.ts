@@ -4,7 +4,8 @@
  */
 
 import type { Step } from '../model/events.ts';
-import { type Fixture, type Receipt, TOOL } from '../model/world.ts';
+import { operationOf } from '../model/state.ts';
+import type { Fixture, Receipt } from '../model/world.ts';
 import type { Observation, Trace } from '../types/trace.ts';
 
 /** One run, ready to be checked. */
@@ -17,7 +18,7 @@ export interface RunRecord {
 /** The receipt key a call by `client` with `requestId` is stored under (workspace, user, tool, id). */
 export function callKey(fixture: Fixture, o: Observation): string {
   const p = fixture.principals[o.event.client];
-  return `${p?.workspace}\u0000${p?.user}\u0000${TOOL}\u0000${String(o.event.request.requestId)}`;
+  return `${p?.workspace}\u0000${p?.user}\u0000${operationOf(fixture).tool}\u0000${String(o.event.request.requestId)}`;
 }
 
 /** The key of a stored receipt, comparable with `callKey`. */
@@ -30,7 +31,7 @@ export function freshOks(trace: Trace): Observation[] {
   return trace.observations.filter((o) => o.observed.kind === 'ok' && !o.observed.replayed);
 }
 
-/** For each automation id, the step of its last `recreate` (its current incarnation began there). */
+/** For each target row id, the step of its last `recreate` (its current incarnation began there). */
 export function lastRecreate(steps: readonly Step[]): Map<number, number> {
   const at = new Map<number, number>();
   steps.forEach((s, i) => {

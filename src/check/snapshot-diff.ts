@@ -3,31 +3,36 @@
  * by receipt. Pure; returns differences as data for the report to render.
  */
 
+import { createdRows, type OperationSpec, type Row, targetRows } from '../model/operation.ts';
+import { DEFAULT_OPERATION } from '../model/operations/index.ts';
 import type { Receipt, Snapshot } from '../model/world.ts';
 import type { SnapshotDifference } from '../types/verdict.ts';
 import { receiptKeyOf } from './run-record.ts';
 
-/** Every difference, automations first; empty when the snapshots are equal. */
-export function diffSnapshots(expected: Snapshot, actual: Snapshot): SnapshotDifference[] {
+/**
+ * Every difference, target rows first (automations, accounts, customers), then created rows
+ * (invoices), then receipts; empty when the snapshots are equal.
+ */
+export function diffSnapshots(
+  expected: Snapshot,
+  actual: Snapshot,
+  spec: OperationSpec = DEFAULT_OPERATION,
+): SnapshotDifference[] {
   const diffs: SnapshotDifference[] = [];
-  for (const [id, e, a] of pairUp(expected.automations, actual.automations, (x) => x.id)) {
-    if (
-      !e ||
-      !a ||
-      e.workspace !== a.workspace ||
-      e.intervalMinutes !== a.intervalMinutes ||
-      e.version !== a.version
-    ) {
-      diffs.push({
-        what: 'automation',
-        id,
-        ...(e ? { expected: e } : {}),
-        ...(a ? { actual: a } : {}),
-      });
+  const tables: [string, (s: Snapshot) => readonly Row[]][] = [
+    [spec.noun, (s) => targetRows(s, spec)],
+  ];
+  if (spec.created)
+    tables.push([spec.created.table.replace(/s$/, ''), (s) => createdRows(s, spec)]);
+  for (const [what, rowsOf] of tables) {
+    for (const [id, e, a] of pairUp(rowsOf(expected), rowsOf(actual), (x) => x.id)) {
+      if (!e || !a || !sameFields(e, a)) {
+        diffs.push({ what, id, ...(e ? { expected: e } : {}), ...(a ? { actual: a } : {}) });
+      }
     }
   }
   for (const [key, e, a] of pairUp(expected.receipts, actual.receipts, receiptKeyOf)) {
-    if (!e || !a || JSON.stringify(canonical(e)) !== JSON.stringify(canonical(a))) {
+    if (!e || !a || !sameFields(e.payload, a.payload) || !sameFields(e.result, a.result)) {
       diffs.push({
         what: 'receipt',
         key,
@@ -39,15 +44,12 @@ export function diffSnapshots(expected: Snapshot, actual: Snapshot): SnapshotDif
   return diffs;
 }
 
-function canonical(r: Receipt): unknown[] {
-  return [
-    r.payload.id,
-    r.payload.version,
-    r.payload.interval,
-    r.result.id,
-    r.result.intervalMinutes,
-    r.result.version,
-  ];
+/** Equal fields, whatever their order; extra fields a plugin returns beyond the model's are ignored. */
+function sameFields(
+  expected: Readonly<Record<string, unknown>>,
+  actual: Readonly<Record<string, unknown>>,
+): boolean {
+  return Object.keys(expected).every((k) => expected[k] === actual[k]);
 }
 
 function pairUp<T, K>(

@@ -32,7 +32,10 @@ export function resultText(id: number, intervalMinutes: number, version: number)
 }
 
 /** Everything a plugin needs besides `call`, for the article's schema. */
-export const sqliteWorld: Omit<HandlerPlugin<SetIntervalFixture>, 'name' | 'description' | 'call'> = {
+export const sqliteWorld: Omit<
+  HandlerPlugin<SetIntervalFixture>,
+  'name' | 'description' | 'call'
+> = {
   setup(db: Connection, fixture: SetIntervalFixture): void {
     db.exec(SCHEMA);
     const insert = db.prepare('INSERT INTO automations VALUES (?, ?, ?, ?)');

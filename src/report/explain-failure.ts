@@ -21,7 +21,7 @@ export function explainFailure(failure: Failure): Explanation {
       return withActual(ruleFor(failure.expected), failure.expected, failure.actual);
     case 'snapshot': {
       const which = failure.differences.map((d) =>
-        d.what === 'automation' ? `automation ${d.id}` : `receipt ${readableKey(d.key)}`,
+        'key' in d ? `receipt ${readableKey(d.key)}` : `${d.what} ${d.id}`,
       );
       return {
         text: `the database at the end differs from the model's state (${which.join(', ')}): rows and receipts must be exactly those the outcomes imply`,

@@ -4,8 +4,9 @@
  * them without importing the checkers.
  */
 import type { CallEvent, Event } from '../model/events.ts';
+import type { Row } from '../model/operation.ts';
 import type { Observed } from '../model/outcome.ts';
-import type { Automation, Receipt } from '../model/world.ts';
+import type { Receipt } from '../model/world.ts';
 
 /** One reason a run failed. */
 export type Failure =
@@ -77,10 +78,11 @@ export interface InvariantViolation {
 /** One difference between the expected and the actual snapshot. */
 export type SnapshotDifference =
   | {
-      readonly what: 'automation';
+      /** What the row is: the operation's noun (`automation`) or its created rows' (`invoice`). */
+      readonly what: string;
       readonly id: number;
-      readonly expected?: Automation;
-      readonly actual?: Automation;
+      readonly expected?: Row;
+      readonly actual?: Row;
     }
   | {
       readonly what: 'receipt';

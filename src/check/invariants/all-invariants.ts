@@ -2,6 +2,7 @@
 
 import type { InvariantViolation } from '../../types/verdict.ts';
 import type { RunRecord } from '../run-record.ts';
+import { checkEffectsMatchReceipts } from './effects-match-receipts.ts';
 import { checkFreshAdvancesVersion } from './fresh-advances-version.ts';
 import { checkReceiptsCountFresh } from './receipts-count-fresh.ts';
 import { checkReplayMatchesFresh } from './replay-matches-fresh.ts';
@@ -12,6 +13,7 @@ export const INVARIANTS: readonly ((run: RunRecord) => InvariantViolation | unde
   checkFreshAdvancesVersion,
   checkReceiptsCountFresh,
   checkRowChangeHasReceipt,
+  checkEffectsMatchReceipts,
   checkReplayMatchesFresh,
 ];
 

@@ -3,6 +3,10 @@
  * incarnation of an id the fresh results carry versions base+1, base+2, … with no gap or repeat,
  * and the live row ends at the last of them. Versions therefore never decrease.
  */
+
+import { setInterval } from '../../model/operations/set-interval.ts';
+import { operationOf } from '../../model/state.ts';
+import type { Automation, CallResult, SetIntervalSnapshot } from '../../model/world.ts';
 import type { InvariantViolation } from '../../types/verdict.ts';
 import type { RunRecord } from '../run-record.ts';
 import { freshOks, lastRecreate } from '../run-record.ts';
@@ -11,20 +15,22 @@ export const FRESH_ADVANCES_VERSION = 'fresh ok advances the version by exactly 
 
 /** Checks the invariant; undefined when it holds. */
 export function checkFreshAdvancesVersion(run: RunRecord): InvariantViolation | undefined {
+  // set_interval's form of the invariant, through versions; other operations: effects-match-receipts.ts
+  if (operationOf(run.fixture) !== setInterval) return undefined;
+  const automations = (run.fixture.automations ?? []) as readonly Automation[];
+  const snapshot = run.trace.snapshot as SetIntervalSnapshot;
   const recreatedAt = lastRecreate(run.steps);
   const byId = new Map<number, { version: number; step: number }[]>();
   for (const o of freshOks(run.trace)) {
     if (o.observed.kind !== 'ok') continue;
-    const since = recreatedAt.get(o.observed.result.id);
+    const since = recreatedAt.get((o.observed.result as CallResult).id);
     if (since !== undefined && o.step < since) continue; // an earlier incarnation
-    const list = byId.get(o.observed.result.id) ?? [];
-    list.push({ version: o.observed.result.version, step: o.step });
-    byId.set(o.observed.result.id, list);
+    const list = byId.get((o.observed.result as CallResult).id) ?? [];
+    list.push({ version: (o.observed.result as CallResult).version, step: o.step });
+    byId.set((o.observed.result as CallResult).id, list);
   }
   for (const [id, list] of byId) {
-    const base = recreatedAt.has(id)
-      ? 1
-      : (run.fixture.automations.find((a) => a.id === id)?.version ?? 1);
+    const base = recreatedAt.has(id) ? 1 : (automations.find((a) => a.id === id)?.version ?? 1);
     const sorted = [...list].sort((a, b) => a.version - b.version);
     for (let i = 0; i < sorted.length; i++) {
       const entry = sorted[i];
@@ -36,7 +42,7 @@ export function checkFreshAdvancesVersion(run: RunRecord): InvariantViolation | 
         };
       }
     }
-    const live = run.trace.snapshot.automations.find((a) => a.id === id);
+    const live = snapshot.automations.find((a) => a.id === id);
     const last = sorted.at(-1);
     if (
       live &&

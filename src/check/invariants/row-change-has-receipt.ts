@@ -4,7 +4,10 @@
  * version must have advanced once per receipt written for it in its current incarnation.
  */
 
+import { setInterval } from '../../model/operations/set-interval.ts';
 import { sameResult } from '../../model/outcome.ts';
+import { operationOf } from '../../model/state.ts';
+import type { Automation, CallResult, SetIntervalSnapshot } from '../../model/world.ts';
 import type { InvariantViolation } from '../../types/verdict.ts';
 import type { RunRecord } from '../run-record.ts';
 import { callKey, freshOks, lastRecreate, receiptKeyOf } from '../run-record.ts';
@@ -14,6 +17,10 @@ export const ROW_CHANGE_HAS_RECEIPT =
 
 /** Checks the invariant; undefined when it holds. */
 export function checkRowChangeHasReceipt(run: RunRecord): InvariantViolation | undefined {
+  // set_interval's form of the invariant, through versions; other operations: effects-match-receipts.ts
+  if (operationOf(run.fixture) !== setInterval) return undefined;
+  const automations = (run.fixture.automations ?? []) as readonly Automation[];
+  const snapshot = run.trace.snapshot as SetIntervalSnapshot;
   const freshByKey = new Map(freshOks(run.trace).map((o) => [callKey(run.fixture, o), o]));
   const recreatedAt = lastRecreate(run.steps);
   const receiptsSince = new Map<number, number>();
@@ -22,18 +29,21 @@ export function checkRowChangeHasReceipt(run: RunRecord): InvariantViolation | u
     if (fresh?.observed.kind !== 'ok' || !sameResult(fresh.observed.result, r.result)) {
       return {
         invariant: ROW_CHANGE_HAS_RECEIPT,
-        message: `receipt for request "${r.requestId}" (${r.user}@${r.workspace}) stores result v${r.result.version}, but no fresh ok returned that result`,
+        message: `receipt for request "${r.requestId}" (${r.user}@${r.workspace}) stores result v${(r.result as CallResult).version}, but no fresh ok returned that result`,
         ...(fresh ? { step: fresh.step } : {}),
       };
     }
-    const since = recreatedAt.get(r.result.id);
+    const since = recreatedAt.get((r.result as CallResult).id);
     if (since === undefined || fresh.step > since)
-      receiptsSince.set(r.result.id, (receiptsSince.get(r.result.id) ?? 0) + 1);
+      receiptsSince.set(
+        (r.result as CallResult).id,
+        (receiptsSince.get((r.result as CallResult).id) ?? 0) + 1,
+      );
   }
-  for (const row of run.trace.snapshot.automations) {
+  for (const row of snapshot.automations) {
     const base = recreatedAt.has(row.id)
       ? 1
-      : (run.fixture.automations.find((a) => a.id === row.id)?.version ?? 1);
+      : (automations.find((a) => a.id === row.id)?.version ?? 1);
     const written = receiptsSince.get(row.id) ?? 0;
     if (row.version - base !== written) {
       return {
