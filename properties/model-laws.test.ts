@@ -55,7 +55,7 @@ describe('model laws', () => {
       const before = walk(middle, first.state).at(-1)?.after ?? first.state;
       const retry = step(before, { ...original, delivery: 'delivered', intent: 'retry' }).outcome;
       const alice = before.principals[0];
-      const row = before.automations.get(1);
+      const row = before.rows.get(1);
       if (!alice?.scopes.includes(WRITE_SCOPE))
         expect(retry).toEqual({ kind: 'refused', reason: 'forbidden' });
       else if (!row || row.workspace !== alice.workspace)
@@ -73,10 +73,10 @@ describe('model laws', () => {
     'versions never decrease, except that a re-created id starts again at 1',
     (steps) => {
       for (const t of walk(steps)) {
-        for (const [id, row] of t.after.automations) {
-          const old = t.before.automations.get(id);
+        for (const [id, row] of t.after.rows) {
+          const old = t.before.rows.get(id);
           if (old && t.event.kind !== 'recreate')
-            expect(row.version).toBeGreaterThanOrEqual(old.version);
+            expect(row.version).toBeGreaterThanOrEqual(old.version as number);
           if (!old) expect(row.version).toBe(1);
         }
       }
@@ -88,8 +88,7 @@ describe('model laws', () => {
     (steps) => {
       for (const t of walk(steps)) {
         if (t.event.kind !== 'call') continue;
-        const wrote =
-          t.after.automations !== t.before.automations || t.after.receipts !== t.before.receipts;
+        const wrote = t.after.rows !== t.before.rows || t.after.receipts !== t.before.receipts;
         expect(wrote).toBe(t.outcome?.kind === 'ok' && !t.outcome.replayed);
       }
     },

@@ -5,9 +5,10 @@
  */
 
 import { flatten } from '../model/flatten.ts';
+import { type Row, targetRows } from '../model/operation.ts';
 import { describeOutcome, type Observed } from '../model/outcome.ts';
 import { describePattern, matchesPattern, type OutcomePattern } from '../model/outcome-pattern.ts';
-import { initialState, toSnapshot } from '../model/state.ts';
+import { initialState, operationOf, toSnapshot } from '../model/state.ts';
 import { step } from '../model/step.ts';
 import type { CaseFile } from '../types/case-file.ts';
 import type { ExpectationFailure } from '../types/results.ts';
@@ -43,16 +44,13 @@ export function checkExpectations(c: CaseFile, trace: Trace): ExpectationFailure
       message: `expected ${final.receipts} receipt(s) at the end, found ${trace.snapshot.receipts.length}`,
     });
   }
-  for (const row of final?.automations ?? []) {
-    const actual = trace.snapshot.automations.find((a) => a.id === row.id);
-    if (
-      !actual ||
-      actual.workspace !== row.workspace ||
-      actual.intervalMinutes !== row.intervalMinutes ||
-      actual.version !== row.version
-    ) {
+  const spec = operationOf(c.fixture);
+  const promised = (final?.[spec.table] ?? []) as readonly Row[];
+  for (const row of promised) {
+    const actual = targetRows(trace.snapshot, spec).find((a) => a.id === row.id);
+    if (!actual || !Object.keys(row).every((k) => actual[k] === row[k])) {
       failures.push({
-        message: `expected automation ${row.id} to end as ${JSON.stringify(row)}, found ${JSON.stringify(actual ?? null)}`,
+        message: `expected ${spec.noun} ${row.id} to end as ${JSON.stringify(row)}, found ${JSON.stringify(actual ?? null)}`,
       });
     }
   }

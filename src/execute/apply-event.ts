@@ -6,7 +6,7 @@
 
 import { fileURLToPath } from 'node:url';
 import { messageOf } from '../errors.ts';
-import { type Connection, type HandlerPlugin, operationOf } from '../handlers/plugin.ts';
+import { type Connection, type HandlerPlugin, pluginOperation } from '../handlers/plugin.ts';
 import { type CallEvent, type Event, unsentOutcome } from '../model/events.ts';
 import type { Observed } from '../model/outcome.ts';
 import { checkSnapshotShape, isOutcome } from '../model/outcome-shape.ts';
@@ -107,7 +107,7 @@ export function* watchedSnapshot(
   yield* watch.enter({ step: after, lane: 0 });
   const snapshot = plugin.snapshot(db);
   watch.leave();
-  return checkSnapshotShape(snapshot, plugin.name, operationOf(plugin));
+  return checkSnapshotShape(snapshot, plugin.name, pluginOperation(plugin));
 }
 
 /** This folder: frames in it are the harness's (the call wrappers, the scheduled connection). */
@@ -135,7 +135,7 @@ export function unexpectedOf(thrown: unknown): Observed {
 
 /** What the handler returned, or `unexpected` when it is not an outcome. */
 function observedOf(value: unknown, plugin: HandlerPlugin): Observed {
-  if (isOutcome(value, operationOf(plugin))) return value;
+  if (isOutcome(value, pluginOperation(plugin))) return value;
   return {
     kind: 'unexpected',
     message: `plugin returned a value that is not an outcome: ${safeJson(value)}`,
@@ -159,7 +159,7 @@ export function applyWorldEvent(
       plugin.delete(db, event.resourceId);
       return;
     case 'recreate':
-      plugin.recreate?.(db, operationOf(plugin).recreated(event.resourceId, event.workspace));
+      plugin.recreate?.(db, pluginOperation(plugin).recreated(event.resourceId, event.workspace));
       return;
     case 'storeFail':
       plugin.failReceipts(db);

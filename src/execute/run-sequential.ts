@@ -7,6 +7,7 @@
  */
 
 import type { Connection, HandlerPlugin } from '../handlers/plugin.ts';
+import { pluginOperation } from '../handlers/plugin.ts';
 import type { Step } from '../model/events.ts';
 import { flatten } from '../model/flatten.ts';
 import { type Fixture, type Principal, type Snapshot, withWriteScope } from '../model/world.ts';
@@ -69,7 +70,12 @@ function* runSteps(
       const observed = yield* watchedCall(watch, activity, plugin, db, principal, event);
       observations.push({ step, lane, event, observed });
     } else if (event.kind === 'revoke' || event.kind === 'restore') {
-      principals = withWriteScope(principals, event.client, event.kind === 'restore');
+      principals = withWriteScope(
+        principals,
+        event.client,
+        event.kind === 'restore',
+        pluginOperation(plugin).scope,
+      );
     } else {
       // A handler that left a transaction open must not swallow the world event into it.
       rollbackLeaked(db);

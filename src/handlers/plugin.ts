@@ -95,7 +95,7 @@ export const REQUIRED_FUNCTIONS = [
  * The operation `plugin` implements, resolved: its own spec (registered by name, so fixtures and
  * case files can name it) or the built-in it names; `set-interval` when it names none.
  */
-export function operationOf(plugin: Pick<HandlerPlugin, 'operation'>): OperationSpec {
+export function pluginOperation(plugin: Pick<HandlerPlugin, 'operation'>): OperationSpec {
   const declared = plugin.operation;
   if (typeof declared === 'object' && declared !== null) {
     registerOperation(declared);

@@ -17,7 +17,7 @@ export function precheck(principal: Principal, request: CallRequest): Outcome | 
   if (!principal.scopes.includes(WRITE_SCOPE)) return outcome.refused('forbidden');
   const field = invalidField(request);
   if (field) return outcome.invalid(field);
-  return request as ValidRequest;
+  return request as unknown as ValidRequest;
 }
 
 /** How a transaction begins and what its failures become; the reference's choices by default. */

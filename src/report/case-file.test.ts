@@ -46,7 +46,7 @@ describe('case files', () => {
     const parsed = parseCaseFile(text, 'x.json');
     expect(parsed.steps).toEqual(steps);
     const request = (
-      parsed.steps[0] as { request: { automationId: number; intervalMinutes: number } }
+      parsed.steps[0] as unknown as { request: { automationId: number; intervalMinutes: number } }
     ).request;
     expect(Number.isNaN(request.automationId)).toBe(true);
     expect(Object.is(request.intervalMinutes, -0)).toBe(true);

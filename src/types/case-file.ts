@@ -3,8 +3,9 @@
  * `report/case-file.ts` for the text form and its strict parser).
  */
 import type { Step } from '../model/events.ts';
+import type { Row } from '../model/operation.ts';
 import type { OutcomePattern } from '../model/outcome-pattern.ts';
-import type { Automation, Fixture } from '../model/world.ts';
+import type { FixtureWithPolicy } from '../model/state.ts';
 import type { Mode } from './mode.ts';
 
 /** The format tag every case file carries. */
@@ -24,13 +25,16 @@ export interface CaseFile {
   /** `false` when the file names no handler (and `handler` is the default, `reference`). */
   readonly handlerNamed?: false;
   readonly mode: Mode;
-  readonly fixture: Fixture;
+  readonly fixture: FixtureWithPolicy;
   readonly steps: readonly Step[];
   readonly expectations: readonly StepExpectation[];
-  /** Final state the article promises: receipt count and rows (partial: only the listed ids). */
+  /**
+   * Final state the article promises: receipt count and rows of the operation's table, e.g.
+   * `automations` (partial: only the listed ids, only the listed fields).
+   */
   readonly expectFinal?: {
     readonly receipts?: number;
-    readonly automations?: readonly Automation[];
+    readonly [table: string]: readonly Row[] | number | undefined;
   };
   /** Anything else the writer stored (seed, failures, schedule); kept for replay. */
   readonly extra: Readonly<Record<string, unknown>>;

@@ -55,8 +55,8 @@ describe('checkHistory results', () => {
     const result = checkHistory(initial, history);
     expect(result).toMatchObject({ verdict: 'ok', order: [1] });
     if (result.verdict !== 'ok') return;
-    expect(result.finalState.automations.get(1)?.version).toBe(1);
-    expect(result.finalState.automations.get(2)).toMatchObject({ intervalMinutes: 60, version: 2 });
+    expect(result.finalState.rows.get(1)?.version).toBe(1);
+    expect(result.finalState.rows.get(2)).toMatchObject({ intervalMinutes: 60, version: 2 });
   });
 
   it('names only the failing part of a history with independent parts', () => {
@@ -70,11 +70,11 @@ describe('checkHistory results', () => {
     const history: History = [call(0, 0, [0], request('r1', 1, 1, 30))];
     expect(checkHistory(initial, history)).toMatchObject({ verdict: 'ok', order: [] });
     const written = checkHistory(initial, history, {
-      acceptFinal: (s) => s.automations.get(1)?.version === 2,
+      acceptFinal: (s) => s.rows.get(1)?.version === 2,
     });
     expect(written).toMatchObject({ verdict: 'ok', order: [0] });
     const impossible = checkHistory(initial, history, {
-      acceptFinal: (s) => s.automations.get(1)?.version === 3,
+      acceptFinal: (s) => s.rows.get(1)?.version === 3,
     });
     expect(impossible.verdict).toBe('illegal');
   });

@@ -15,7 +15,6 @@ import type { Event } from '../../model/events.ts';
 import type { HistoryEntry } from '../../model/history.ts';
 import { type ModelState, receiptKey } from '../../model/state.ts';
 import { invalidField } from '../../model/validate.ts';
-import { TOOL } from '../../model/world.ts';
 
 /** End of the pool's list. */
 export const NO_CALL = -1;
@@ -64,7 +63,8 @@ export function createDroppablePool(
   droppable.forEach(({ event }, d) => {
     keys.push('');
     if (event.kind !== 'call' || event.delivery === 'lostRequest') return;
-    if (invalidField(event.request)) return;
+    const spec = initial.operation;
+    if (invalidField(event.request, spec)) return;
     const principal = initial.principals[event.client];
     if (!principal) {
       throw new RangeError(
@@ -72,9 +72,15 @@ export function createDroppablePool(
       );
     }
     const request = event.request;
-    keys[d] = receiptKey(principal.workspace, principal.user, TOOL, request.requestId as string);
-    rows[d] = request.automationId as number;
-    versions[d] = request.expectedVersion as number;
+    keys[d] = receiptKey(
+      principal.workspace,
+      principal.user,
+      spec.tool,
+      request.requestId as string,
+    );
+    rows[d] = request[spec.targetField] as number;
+    // Only set_interval's expected version can go stale; other calls never die of it.
+    versions[d] = typeof request.expectedVersion === 'number' ? request.expectedVersion : Infinity;
     clients[d] = event.client;
     next[last] = d;
     prev[d] = last;
@@ -130,6 +136,6 @@ function isDead(pool: DroppablePool, d: number, state: ModelState): boolean {
   if (state.receipts.has(pool.keys[d] as string)) return true;
   const id = pool.rows[d] as number;
   if (pool.recreated.has(id)) return false;
-  const row = state.automations.get(id);
-  return row === undefined || row.version > (pool.versions[d] as number);
+  const row = state.rows.get(id);
+  return row === undefined || (row.version as number) > (pool.versions[d] as number);
 }

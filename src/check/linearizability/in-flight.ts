@@ -13,7 +13,6 @@ import type { History, HistoryEntry } from '../../model/history.ts';
 import type { ModelState } from '../../model/state.ts';
 import { receiptKey } from '../../model/state.ts';
 import { invalidField } from '../../model/validate.ts';
-import { TOOL } from '../../model/world.ts';
 
 /** Ids of the entries observed as `refused: conflict` that overlap a call under the same key. */
 export function inFlightConflicts(initial: ModelState, history: History): Set<number> {
@@ -48,6 +47,7 @@ function keyOf(initial: ModelState, event: HistoryEntry['event']): string | unde
   if (event.kind !== 'call' || event.delivery === 'lostRequest') return undefined;
   const call: CallEvent = event;
   const principal = initial.principals[call.client];
-  if (!principal || invalidField(call.request)) return undefined;
-  return receiptKey(principal.workspace, principal.user, TOOL, call.request.requestId as string);
+  if (!principal || invalidField(call.request, initial.operation)) return undefined;
+  const tool = initial.operation.tool;
+  return receiptKey(principal.workspace, principal.user, tool, call.request.requestId as string);
 }

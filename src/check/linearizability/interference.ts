@@ -16,7 +16,6 @@
 import type { Event } from '../../model/events.ts';
 import { type ModelState, receiptKey } from '../../model/state.ts';
 import { invalidField } from '../../model/validate.ts';
-import { TOOL } from '../../model/world.ts';
 import type { DroppablePool } from './droppable-pool.ts';
 
 /** Whether `event` may not commute with the write of droppable call `d`. */
@@ -28,14 +27,15 @@ export function interferes(
 ): boolean {
   switch (event.kind) {
     case 'call': {
-      if (event.delivery === 'lostRequest' || invalidField(event.request)) return false;
-      if (event.request.automationId === pool.rows[d]) return true;
+      const spec = initial.operation;
+      if (event.delivery === 'lostRequest' || invalidField(event.request, spec)) return false;
+      if (event.request[spec.targetField] === pool.rows[d]) return true;
       const principal = initial.principals[event.client];
       if (!principal) return true;
       const key = receiptKey(
         principal.workspace,
         principal.user,
-        TOOL,
+        spec.tool,
         event.request.requestId as string,
       );
       return key === pool.keys[d];

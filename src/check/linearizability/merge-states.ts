@@ -12,7 +12,9 @@ import type { ModelState } from '../../model/state.ts';
 import { run } from '../../model/step.ts';
 
 const KNOWN_FIELDS = new Set([
-  'automations',
+  'operation',
+  'rows',
+  'created',
   'receipts',
   'principals',
   'storeFailing',
@@ -28,13 +30,15 @@ export function mergeStates(
 ): ModelState {
   if (!Object.keys(initial).every((field) => KNOWN_FIELDS.has(field)))
     return run(initial, replay()).state;
-  const automations = new Map(initial.automations);
+  const rows = new Map(initial.rows);
+  const created = new Map(initial.created);
   const receipts = new Map(initial.receipts);
   const refusals = new Map(initial.refusals);
   const principals = [...initial.principals];
   let storeFailing = initial.storeFailing;
   for (const final of finals) {
-    overlay(automations, initial.automations, final.automations);
+    overlay(rows, initial.rows, final.rows);
+    overlay(created, initial.created, final.created);
     overlay(receipts, initial.receipts, final.receipts);
     overlay(refusals, initial.refusals, final.refusals);
     final.principals.forEach((p, i) => {
@@ -42,7 +46,7 @@ export function mergeStates(
     });
     if (final.storeFailing !== initial.storeFailing) storeFailing = final.storeFailing;
   }
-  return { ...initial, automations, receipts, refusals, principals, storeFailing };
+  return { ...initial, rows, created, receipts, refusals, principals, storeFailing };
 }
 
 function overlay<K, V>(into: Map<K, V>, base: ReadonlyMap<K, V>, final: ReadonlyMap<K, V>): void {

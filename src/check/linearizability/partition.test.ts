@@ -102,7 +102,7 @@ describe('merging parts back', () => {
       [0, 1, 2, 3].map((id) => byId.get(id)?.event as Event),
     ).state;
     expect(sameState(merged, replayed)).toBe(true);
-    expect(merged.automations.has(20)).toBe(false);
+    expect(merged.rows.has(20)).toBe(false);
     expect(merged.receipts.size).toBe(3);
   });
 });

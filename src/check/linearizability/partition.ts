@@ -27,6 +27,8 @@ import { invalidField } from '../../model/validate.ts';
 
 /** The parts of a history, each in the history's order; every entry is in exactly one part. */
 export function partitionHistory(initial: ModelState, history: History): HistoryEntry[][] {
+  // Created rows share one id counter, so calls on different rows are not independent.
+  if (initial.operation.created) return [[...history]];
   const scopesChange = new Set<number>();
   let storeChanges = false;
   for (const { event } of history) {
@@ -37,7 +39,7 @@ export function partitionHistory(initial: ModelState, history: History): History
   const firstPiece = new Int32Array(history.length).fill(-1);
   for (let i = 0; i < history.length; i++) {
     const event = (history[i] as HistoryEntry).event;
-    const piece = joinFootprint(pieces, event, scopesChange, storeChanges);
+    const piece = joinFootprint(pieces, event, scopesChange, storeChanges, initial);
     if (piece === undefined) return [[...history]];
     firstPiece[i] = piece;
   }
@@ -96,6 +98,7 @@ function joinFootprint(
   event: Event,
   scopesChange: Set<number>,
   storeChanges: boolean,
+  initial: ModelState,
 ): number | undefined {
   switch (event.kind) {
     case 'call': {
@@ -103,14 +106,15 @@ function joinFootprint(
       const scope = scopesChange.has(event.client)
         ? numbered(pieces, pieces.scopes, event.client)
         : -1;
-      if (invalidField(event.request)) return scope;
+      const spec = initial.operation;
+      if (invalidField(event.request, spec)) return scope;
       const group = pieces.keyGroup[event.client];
       if (group === undefined) {
         throw new RangeError(
           `no principal for client ${event.client}: use a client index into the fixture's principals`,
         );
       }
-      const row = numbered(pieces, pieces.rows, event.request.automationId as number);
+      const row = numbered(pieces, pieces.rows, event.request[spec.targetField] as number);
       const key = numbered(
         pieces,
         pieces.keys[group] as Map<string, number>,

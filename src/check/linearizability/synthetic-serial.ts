@@ -10,13 +10,13 @@ import type { CallEvent, CallRequest, Event, WorldEvent } from '../../model/even
 import type { Observed } from '../../model/outcome.ts';
 import { initialState, type ModelState } from '../../model/state.ts';
 import { step } from '../../model/step.ts';
-import { DEFAULT_FIXTURE, type Fixture } from '../../model/world.ts';
+import { DEFAULT_FIXTURE, type SetIntervalFixture } from '../../model/world.ts';
 import type { SeededRandom } from './seeded-random.ts';
 
 /** How the traffic looks; every field has a default. */
 export interface SyntheticTraffic {
   /** Where the run starts. Default `DEFAULT_FIXTURE`. */
-  readonly fixture?: Fixture;
+  readonly fixture?: SetIntervalFixture;
   /** Distinct request ids each principal draws new intents from. Default 256. */
   readonly requestIdPool?: number;
   /** Pairs of world events (revoke+restore, storeFail+storeRestore, move+move back, delete+recreate). Default 2. */
@@ -90,7 +90,7 @@ export function serialScript(
 function nextRequest(
   random: SeededRandom,
   state: ModelState,
-  fixture: Fixture,
+  fixture: SetIntervalFixture,
   client: number,
   pool: number,
   mine: readonly CallRequest[],
@@ -105,7 +105,7 @@ function nextRequest(
   );
   const targets = own.length > 0 && random.chance(0.9) ? own : fixture.automations;
   const automationId = random.chance(0.02) ? 99 : random.pick(targets).id;
-  const current = state.automations.get(automationId)?.version ?? 1;
+  const current = (state.rows.get(automationId)?.version as number | undefined) ?? 1;
   const expectedVersion = random.chance(0.8) ? current : Math.max(1, current - 1 - random.int(2));
   return {
     requestId: `r${random.int(pool)}`,
@@ -131,7 +131,7 @@ function invalidRequest(random: SeededRandom): CallRequest {
 function worldSchedule(
   random: SeededRandom,
   length: number,
-  fixture: Fixture,
+  fixture: SetIntervalFixture,
   pairs: number,
 ): Map<number, WorldEvent> {
   const at = new Map<number, WorldEvent>();

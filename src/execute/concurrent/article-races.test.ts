@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, runnerFor, together } from '../../../testing/concurrent-runners.ts';
 import type { JudgedRunner } from '../../api/judged-runner.ts';
 import type { Observed } from '../../model/outcome.ts';
+import type { SetIntervalSnapshot } from '../../model/world.ts';
 import type { ConcurrentDetail } from '../../types/execution.ts';
 
 const TRIES = 12;
@@ -28,7 +29,9 @@ describe('concurrent mode on the reference handler', () => {
       expect(outcomes).toHaveLength(2);
       expect(outcomes).toContainEqual({ kind: 'ok', replayed: false, result });
       expect(outcomes).toContainEqual({ kind: 'ok', replayed: true, result });
-      expect(run.trace.snapshot.automations.find((a) => a.id === 1)).toMatchObject({
+      expect(
+        (run.trace.snapshot as SetIntervalSnapshot).automations.find((a) => a.id === 1),
+      ).toMatchObject({
         intervalMinutes: 30,
         version: 2,
       });
@@ -44,7 +47,7 @@ describe('concurrent mode on the reference handler', () => {
       const winner = outcomes.find((o): o is Extract<Observed, { kind: 'ok' }> => o.kind === 'ok');
       expect(winner?.replayed).toBe(false);
       expect(outcomes.filter((o) => o.kind === 'keyReuse')).toHaveLength(1);
-      const row = run.trace.snapshot.automations.find((a) => a.id === 1);
+      const row = (run.trace.snapshot as SetIntervalSnapshot).automations.find((a) => a.id === 1);
       expect(row).toMatchObject({ version: 2, intervalMinutes: winner?.result.intervalMinutes });
       expect(run.trace.snapshot.receipts).toHaveLength(1);
       expect(run.verdict).toEqual({ verdict: 'ok' });

@@ -11,6 +11,7 @@ import type { HandlerPlugin } from '../../handlers/plugin.ts';
 import type { Event, Step } from '../../model/events.ts';
 import type { HistoryEntry } from '../../model/history.ts';
 import { checkSnapshotShape } from '../../model/outcome-shape.ts';
+import { operationOf } from '../../model/state.ts';
 import type { Fixture, Snapshot } from '../../model/world.ts';
 import type { ConcurrentExecution, Place } from '../../types/execution.ts';
 import type { Observation } from '../../types/trace.ts';
@@ -59,7 +60,7 @@ export async function runConcurrent(
   const target: OperationTarget = {
     ...ctx,
     dbPath,
-    scopes: createScopeTable(ctx.fixture.principals),
+    scopes: createScopeTable(ctx.fixture.principals, operationOf(ctx.fixture).scope),
   };
   const started = sharedClockMs();
   const history: HistoryEntry[] = [];

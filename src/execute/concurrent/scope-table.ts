@@ -19,7 +19,6 @@
  */
 
 import type { Principal } from '../../model/world.ts';
-import { WRITE_SCOPE } from '../../model/world.ts';
 import type { ScopeTableRef } from './protocol.ts';
 
 const GRANTED = 0;
@@ -27,12 +26,12 @@ const READERS = 1;
 const WRITER = 2;
 const CELLS = 3;
 
-/** A table initialised from the fixture's principals. One per run. */
-export function createScopeTable(principals: readonly Principal[]): ScopeTableRef {
+/** A table initialised from the fixture's principals and the operation's `scope`. One per run. */
+export function createScopeTable(principals: readonly Principal[], scope: string): ScopeTableRef {
   const buffer = new SharedArrayBuffer(principals.length * CELLS * Int32Array.BYTES_PER_ELEMENT);
   const cells = new Int32Array(buffer);
   principals.forEach((p, i) => {
-    cells[i * CELLS + GRANTED] = p.scopes.includes(WRITE_SCOPE) ? 1 : 0;
+    cells[i * CELLS + GRANTED] = p.scopes.includes(scope) ? 1 : 0;
   });
   return { buffer, principals: principals.length };
 }

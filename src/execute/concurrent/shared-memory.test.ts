@@ -4,7 +4,7 @@
  * and is refused at the limit; a call waits for a scope change in progress).
  */
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_FIXTURE } from '../../model/world.ts';
+import { DEFAULT_FIXTURE, WRITE_SCOPE } from '../../model/world.ts';
 import { createGate, passGate } from './gate.ts';
 import { beginScopeRead, createScopeTable, endScopeRead, writeScope } from './scope-table.ts';
 
@@ -24,7 +24,7 @@ describe('gate', () => {
 
 describe('scope table', () => {
   it('starts from the fixture and flips one principal', () => {
-    const table = createScopeTable(DEFAULT_FIXTURE.principals);
+    const table = createScopeTable(DEFAULT_FIXTURE.principals, WRITE_SCOPE);
     expect(writeScope(table, 1, false, 10)).toBe(true);
     expect(beginScopeRead(table, 1, 10)).toBe(false);
     endScopeRead(table, 1);
@@ -33,7 +33,7 @@ describe('scope table', () => {
   });
 
   it('makes a revoke wait for a call in flight, and gives up at the limit', () => {
-    const table = createScopeTable(DEFAULT_FIXTURE.principals);
+    const table = createScopeTable(DEFAULT_FIXTURE.principals, WRITE_SCOPE);
     expect(beginScopeRead(table, 0, 10)).toBe(true);
     expect(writeScope(table, 0, false, 20)).toBe(false);
     endScopeRead(table, 0);
@@ -42,7 +42,7 @@ describe('scope table', () => {
   });
 
   it('rejects a client the table has no principal for', () => {
-    const table = createScopeTable(DEFAULT_FIXTURE.principals);
+    const table = createScopeTable(DEFAULT_FIXTURE.principals, WRITE_SCOPE);
     expect(() => beginScopeRead(table, 7, 10)).toThrow(RangeError);
   });
 });

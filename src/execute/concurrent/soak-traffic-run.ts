@@ -10,6 +10,7 @@ import type { Event } from '../../model/events.ts';
 import type { HistoryEntry } from '../../model/history.ts';
 import type { Observed } from '../../model/outcome.ts';
 import type { FixtureWithPolicy } from '../../model/state.ts';
+import { operationOf } from '../../model/state.ts';
 import type { Snapshot } from '../../model/world.ts';
 import { DatabaseFiles } from '../databases.ts';
 import { onInterrupt } from '../interrupt.ts';
@@ -73,7 +74,7 @@ export async function runSoakTraffic(
     handlerPath,
     fixture,
     dbPath,
-    scopes: createScopeTable(fixture.principals),
+    scopes: createScopeTable(fixture.principals, operationOf(fixture).scope),
     callTimeoutMs: o.callTimeoutMs,
   };
   const traffic = createSoakTraffic(fixture, o.clients, o.seed, { worldEvents: o.worldEvents });

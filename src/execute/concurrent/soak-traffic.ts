@@ -3,15 +3,17 @@
  * from what the clients have learned so far. Pure (no I/O, no clock): the soak driver asks
  * `nextOperation` before each task and reports the reply with `learn`.
  *
- * Clients share what a fleet of app servers would share: the highest version of each automation
- * anyone has seen, and, per principal, the requests sent recently, so that a retry may come from
+ * Clients share what a fleet of app servers would share: for `set_interval`, the highest version
+ * of each automation anyone has seen, and, per principal, the requests sent recently, so that a retry may come from
  * another client than the first attempt and race it, as a retry through a load balancer does.
  * Clients `c` speak as principal `c mod principals`. The driver, not this file, decides timing.
  */
 import { type SeededRandom, seededRandom } from '../../check/linearizability/seeded-random.ts';
 import type { CallEvent, CallRequest, Delivery, Event } from '../../model/events.ts';
+import { type ArgumentField, type Row, targetRows } from '../../model/operation.ts';
 import type { Observed } from '../../model/outcome.ts';
-import { type Fixture, WRITE_SCOPE } from '../../model/world.ts';
+import { operationOf } from '../../model/state.ts';
+import type { Fixture } from '../../model/world.ts';
 
 const INTERVALS = [5, 30, 60, 1440];
 const RECENT_MAX = 16;
@@ -41,6 +43,8 @@ export interface SoakTraffic {
   /** Everything ever disrupted: principals revoked, automations moved, the store failed. */
   readonly disrupted: Set<string>;
   readonly minted: number[];
+  /** The fixture's target rows (automations, accounts, customers). */
+  readonly rows: readonly Row[];
 }
 
 /** Traffic for `clients` clients of `fixture`, from `seed`. */
@@ -50,16 +54,19 @@ export function createSoakTraffic(
   seed: number,
   options: SoakTrafficOptions = {},
 ): SoakTraffic {
+  const spec = operationOf(fixture);
+  const rows = targetRows(fixture, spec);
   return {
     fixture,
+    rows,
     worldEvents: options.worldEvents ?? true,
     streams: Array.from({ length: clients }, (_, c) => seededRandom((seed * 7919 + c) | 0)),
-    versions: new Map(fixture.automations.map((a) => [a.id, a.version])),
+    versions: new Map(rows.map((a) => [a.id, Number(a.version ?? 1)])),
     recent: fixture.principals.map(() => []),
     pending: Array.from({ length: clients }, () => []),
-    granted: fixture.principals.map((p) => p.scopes.includes(WRITE_SCOPE)),
+    granted: fixture.principals.map((p) => p.scopes.includes(spec.scope)),
     storeFailing: false,
-    placedIn: new Map(fixture.automations.map((a) => [a.id, a.workspace])),
+    placedIn: new Map(rows.map((a) => [a.id, String(a.workspace)])),
     disrupted: new Set(),
     minted: Array.from({ length: clients }, () => 0),
   };
@@ -92,28 +99,41 @@ export function nextOperation(t: SoakTraffic, client: number): Event {
     );
   }
   if (roll < 0.35 && recent.length > 0) return call(p, rnd.pick(recent), delivery(rnd), 'retry');
+  const spec = operationOf(t.fixture);
+  const valueFields = spec.fields.filter((f) => f.name !== spec.targetField);
+  const versioned = spec.name === 'set-interval';
   if (roll < 0.4 && recent.length > 0) {
     const r = rnd.pick(recent);
-    const changed = { ...r, intervalMinutes: r.intervalMinutes === 30 ? 60 : 30 };
+    const changed = versioned
+      ? { ...r, intervalMinutes: r.intervalMinutes === 30 ? 60 : 30 }
+      : changedValue(r, valueFields);
     return call(p, changed, delivery(rnd), 'reuse');
   }
   if (roll < 0.42) {
-    const bad = { requestId: '', automationId: 1, expectedVersion: 1, intervalMinutes: 30 };
+    const bad = versioned
+      ? { requestId: '', automationId: 1, expectedVersion: 1, intervalMinutes: 30 }
+      : { requestId: '', [spec.targetField]: 1, ...typicalValues(valueFields, () => 0) };
     return call(p, bad, 'delivered', 'invalid');
   }
   const home = t.fixture.principals[p]?.workspace;
-  const own = t.fixture.automations.filter((a) => t.placedIn.get(a.id) === home);
-  const id = (own.length > 0 && rnd.chance(0.85) ? rnd.pick(own) : rnd.pick(t.fixture.automations))
-    .id;
+  const own = t.rows.filter((a) => t.placedIn.get(a.id) === home);
+  const id = (own.length > 0 && rnd.chance(0.85) ? rnd.pick(own) : rnd.pick(t.rows)).id;
   const seen = t.versions.get(id) ?? 1;
   const minted = (t.minted[client] ?? 0) + 1;
   t.minted[client] = minted;
-  const request = {
-    requestId: `c${client}-${minted}`,
-    automationId: id,
-    expectedVersion: rnd.chance(0.9) ? seen : Math.max(1, seen + (rnd.chance(0.5) ? 1 : -1)),
-    intervalMinutes: rnd.pick(INTERVALS),
-  };
+  const requestId = `c${client}-${minted}`;
+  const request: CallRequest = versioned
+    ? {
+        requestId,
+        automationId: id,
+        expectedVersion: rnd.chance(0.9) ? seen : Math.max(1, seen + (rnd.chance(0.5) ? 1 : -1)),
+        intervalMinutes: rnd.pick(INTERVALS),
+      }
+    : {
+        requestId,
+        [spec.targetField]: id,
+        ...typicalValues(valueFields, (n) => rnd.int(n)),
+      };
   recent.push(request);
   if (recent.length > RECENT_MAX) recent.shift();
   return call(p, request, delivery(rnd), 'new');
@@ -129,6 +149,7 @@ export function learn(t: SoakTraffic, client: number, event: Event, observed?: O
   const id = event.request.automationId as number;
   if (observed.kind === 'ok') {
     const r = observed.result;
+    if (typeof r.version !== 'number' || typeof r.id !== 'number') return;
     if (r.version > (t.versions.get(r.id) ?? 0)) t.versions.set(r.id, r.version);
   } else if (observed.kind === 'refused' && observed.reason === 'conflict') {
     // A reload, approximated: versions only grow, so the one we used was behind.
@@ -148,20 +169,20 @@ export function settleWorld(t: SoakTraffic): Event[] {
   t.fixture.principals.forEach((_, client) => {
     if (t.disrupted.has(`scope ${client}`)) events.push({ kind: 'restore', client });
   });
-  for (const a of t.fixture.automations)
+  for (const a of t.rows)
     if (t.disrupted.has(`row ${a.id}`))
-      events.push({ kind: 'move', resourceId: a.id, workspace: a.workspace });
+      events.push({ kind: 'move', resourceId: a.id, workspace: String(a.workspace) });
   if (t.disrupted.has('store')) events.push({ kind: 'storeRestore' });
   t.granted.fill(true);
   t.storeFailing = false;
-  for (const a of t.fixture.automations) t.placedIn.set(a.id, a.workspace);
+  for (const a of t.rows) t.placedIn.set(a.id, String(a.workspace));
   return events;
 }
 
 function disrupt(t: SoakTraffic, rnd: SeededRandom, p: number): Event {
   const roll = rnd.next();
   if (roll < 0.45) {
-    const { id } = rnd.pick(t.fixture.automations);
+    const { id } = rnd.pick(t.rows);
     const away = t.fixture.workspaces.filter((w) => w !== t.placedIn.get(id));
     const workspace = away.length > 0 ? rnd.pick(away) : rnd.pick(t.fixture.workspaces);
     t.placedIn.set(id, workspace);
@@ -184,9 +205,9 @@ function undoDisruption(t: SoakTraffic, rnd: SeededRandom): Event | undefined {
     if (!g) undo.push({ kind: 'restore', client });
   });
   if (t.storeFailing) undo.push({ kind: 'storeRestore' });
-  for (const a of t.fixture.automations)
+  for (const a of t.rows)
     if (t.placedIn.get(a.id) !== a.workspace)
-      undo.push({ kind: 'move', resourceId: a.id, workspace: a.workspace });
+      undo.push({ kind: 'move', resourceId: a.id, workspace: String(a.workspace) });
   if (undo.length === 0) return undefined;
   const event = rnd.pick(undo);
   if (event.kind === 'restore') t.granted[event.client] = true;
@@ -207,4 +228,32 @@ function call(
   intent: CallEvent['intent'],
 ): CallEvent {
   return { kind: 'call', client, request, delivery: d, intent };
+}
+
+/** A valid value for each field, the `pick`-th of its typical values (its bounds by default). */
+function typicalValues(
+  fields: readonly ArgumentField[],
+  pick: (n: number) => number,
+): Record<string, number | string> {
+  return Object.fromEntries(
+    fields.map((f) => {
+      const values = typicalOf(f);
+      return [f.name, values[pick(values.length) % values.length] as number | string];
+    }),
+  );
+}
+
+/** `request` with its first value field set to another of its typical values (a key reuse). */
+function changedValue(request: CallRequest, fields: readonly ArgumentField[]): CallRequest {
+  const field = fields[0];
+  if (!field) return request;
+  const other = typicalOf(field).find((v) => v !== request[field.name]);
+  return other === undefined ? request : { ...request, [field.name]: other };
+}
+
+function typicalOf(f: ArgumentField): readonly (number | string)[] {
+  if (f.typical && f.typical.length > 0) return f.typical;
+  if (f.rule.kind === 'integer') return [f.rule.min, f.rule.max];
+  if (f.rule.kind === 'custom') return f.rule.valid;
+  return [1];
 }

@@ -10,6 +10,7 @@
 
 import { type ErrorData, isReceiptcheckError, messageOf } from '../../errors.ts';
 import type { Connection, HandlerPlugin } from '../../handlers/plugin.ts';
+import { pluginOperation } from '../../handlers/plugin.ts';
 import type { Observed } from '../../model/outcome.ts';
 import { scopedAs } from '../../model/world.ts';
 import { applyCall, applyWorldEvent } from '../apply-event.ts';
@@ -70,7 +71,7 @@ async function call(task: Extract<WorkerTask, { type: 'call' }>): Promise<Worker
       `a call by client ${client} waited more than ${task.limitMs} ms for a scope change to finish`,
     );
   try {
-    const principal = scopedAs(task.principal, granted);
+    const principal = scopedAs(task.principal, granted, pluginOperation(plugin).scope);
     const observed: Observed = await applyCall(plugin, db, principal, task.event);
     // A transaction the plugin left open would hold the write lock against every other worker.
     rollbackLeaked(db);

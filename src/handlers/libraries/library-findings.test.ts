@@ -21,6 +21,7 @@ import { checkInvariants } from '../../check/invariants/all-invariants.ts';
 import { ROW_CHANGE_HAS_RECEIPT } from '../../check/invariants/row-change-has-receipt.ts';
 import type { CallEvent, CallRequest } from '../../model/events.ts';
 import { outcome } from '../../model/outcome.ts';
+import type { SetIntervalSnapshot } from '../../model/world.ts';
 import { DEFAULT_FIXTURE } from '../../model/world.ts';
 import type { Connection, HandlerPlugin } from '../plugin.ts';
 import { Refusal } from './business-write.ts';
@@ -152,7 +153,9 @@ describe.each(PLUGINS)(
       expect(first.kind).toBe('error');
       expect(retry).toEqual(outcome.refused('conflict'));
       const snapshot = plugin.snapshot(db);
-      expect(snapshot.automations.find((a) => a.id === 1)?.version).toBe(2);
+      expect((snapshot as SetIntervalSnapshot).automations.find((a) => a.id === 1)?.version).toBe(
+        2,
+      );
       expect(snapshot.receipts).toEqual([]);
       const event = (delivery: CallEvent['delivery']): CallEvent => ({
         kind: 'call',

@@ -4,7 +4,7 @@
  * the receipt-store failure becomes a failure of every write to the library's table, and the
  * snapshot reads receipts out of the library's completed records.
  */
-import type { Automation, Fixture, Receipt, Snapshot } from '../../model/world.ts';
+import type { Automation, Receipt, SetIntervalFixture, Snapshot } from '../../model/world.ts';
 import { compareReceiptKeys } from '../../model/world.ts';
 import type { Connection, HandlerPlugin } from '../plugin.ts';
 import { STORE_FAILURE, sqliteWorld } from '../sqlite-world.ts';
@@ -24,7 +24,7 @@ export function libraryWorld(
   store: LibraryStore,
 ): Omit<HandlerPlugin, 'name' | 'description' | 'policy' | 'call'> {
   return {
-    setup(db: Connection, fixture: Fixture): void {
+    setup(db: Connection, fixture: SetIntervalFixture): void {
       sqliteWorld.setup(db, fixture);
       // The library keeps its own records; an unused receipts table would only mislead.
       db.exec('DROP TABLE receipts');

@@ -6,6 +6,7 @@
  * it after the handler returns, or a separate store such as Redis).
  */
 import { outcome } from '../../model/outcome.ts';
+import type { CallResult } from '../../model/world.ts';
 import { defineHandler } from '../plugin.ts';
 import { inImmediateTransaction, isWriteFailure, precheck } from '../reference.ts';
 import { referenceSteps, runSteps } from '../reference-steps.ts';
@@ -26,7 +27,7 @@ export default defineHandler({
     const answer = inImmediateTransaction(db, () => runSteps(db, principal, r, withoutReceipt));
     if (answer.kind !== 'ok' || answer.replayed) return answer;
     try {
-      referenceSteps.insertReceipt(db, principal, r, answer.result);
+      referenceSteps.insertReceipt(db, principal, r, answer.result as CallResult);
     } catch (thrown) {
       if (isWriteFailure(thrown)) return outcome.error((thrown as Error).message);
       throw thrown;

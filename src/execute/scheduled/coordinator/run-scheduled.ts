@@ -15,6 +15,7 @@
 import { isReceiptcheckError } from '../../../errors.ts';
 import type { HandlerPlugin } from '../../../handlers/plugin.ts';
 import { type CallEvent, type Event, type Step, unsentOutcome } from '../../../model/events.ts';
+import { operationOf } from '../../../model/state.ts';
 import type { Fixture, Snapshot } from '../../../model/world.ts';
 import type { ScheduledExecution } from '../../../types/execution.ts';
 import { type Schedule, stepScheduleAt } from '../../../types/schedule.ts';
@@ -113,6 +114,7 @@ function begin(ctx: RunContext, lanes: LaneRecord[]): StepContext {
     lanes: ctx.lanes,
     dbPath: ctx.database.path,
     principals: ctx.fixture.principals,
+    scope: operationOf(ctx.fixture).scope,
     entries: [],
     callTimeoutMs: ctx.callTimeoutMs,
     watch: ctx.watch,

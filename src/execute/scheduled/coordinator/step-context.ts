@@ -2,7 +2,7 @@
  * What every step of a scheduled run shares (the lanes, the trace being written, the current
  * principals and the limits), and the one place a revoke or restore changes the principals.
  */
-import { type Principal, WRITE_SCOPE, withWriteScope } from '../../../model/world.ts';
+import { type Principal, withWriteScope } from '../../../model/world.ts';
 import type { TraceEntry } from '../../../types/scheduled-trace.ts';
 import type { CallWatch } from '../../call-watch.ts';
 import type { Lanes } from '../lanes.ts';
@@ -13,6 +13,8 @@ export interface StepContext {
   readonly dbPath: string;
   /** Current principals; scope lanes replace them. */
   principals: readonly Principal[];
+  /** The scope the operation needs: what a revoke removes. */
+  readonly scope: string;
   readonly entries: TraceEntry[];
   readonly callTimeoutMs: number;
   /** The call budget for plugin code on this thread (plain steps, inline lanes). */
@@ -27,7 +29,7 @@ export interface StepContext {
 /** Writes every current principal's write scope into the table lanes read at their start. */
 export function storeScopes(ctx: StepContext): void {
   for (const [i, p] of ctx.principals.entries())
-    Atomics.store(ctx.lanes.scopes, i, p.scopes.includes(WRITE_SCOPE) ? 1 : 0);
+    Atomics.store(ctx.lanes.scopes, i, p.scopes.includes(ctx.scope) ? 1 : 0);
 }
 
 /**
@@ -35,6 +37,6 @@ export function storeScopes(ctx: StepContext): void {
  * table a lane reads when its start is granted.
  */
 export function applyScopeChange(ctx: StepContext, client: number, granted: boolean): void {
-  ctx.principals = withWriteScope(ctx.principals, client, granted);
+  ctx.principals = withWriteScope(ctx.principals, client, granted, ctx.scope);
   Atomics.store(ctx.lanes.scopes, client, granted ? 1 : 0);
 }

@@ -11,6 +11,7 @@
 import type Database from 'better-sqlite3';
 import { ReceiptcheckError } from '../../../errors.ts';
 import type { HandlerPlugin } from '../../../handlers/plugin.ts';
+import { pluginOperation } from '../../../handlers/plugin.ts';
 import { type Principal, scopedAs } from '../../../model/world.ts';
 import { applyCallSync, applyWorldEvent } from '../../apply-event.ts';
 import { ScheduledConnection } from '../connection/scheduled-connection.ts';
@@ -109,7 +110,11 @@ class InlineLane implements Lane {
       }
       // Read once, when the start is granted: a racing revoke may have come first.
       this.scopeGranted ??= Atomics.load(this.scopes, command.event.client) === 1;
-      const principal: Principal = scopedAs(command.principal, this.scopeGranted);
+      const principal: Principal = scopedAs(
+        command.principal,
+        this.scopeGranted,
+        pluginOperation(this.plugin).scope,
+      );
       const observed = applyCallSync(this.plugin, conn.proxy, principal, command.event);
       if (this.paused()) return;
       if (!observed) {

@@ -11,6 +11,7 @@
 import { workerData } from 'node:worker_threads';
 import { type ErrorData, isReceiptcheckError, messageOf } from '../../../errors.ts';
 import type { HandlerPlugin } from '../../../handlers/plugin.ts';
+import { pluginOperation } from '../../../handlers/plugin.ts';
 import { scopedAs } from '../../../model/world.ts';
 import { applyCall, applyWorldEvent } from '../../apply-event.ts';
 import { loadPlugin } from '../../load-plugin.ts';
@@ -71,7 +72,7 @@ async function gatedCall(
   }
   // The scope is read once the start is granted: a racing revoke may have come first.
   const granted = Atomics.load(scopes, command.event.client) === 1;
-  const principal = scopedAs(command.principal, granted);
+  const principal = scopedAs(command.principal, granted, pluginOperation(p).scope);
   const observed = await applyCall(p, conn.proxy, principal, command.event);
   if (conn.crashed) {
     gate.post({ type: 'crashed' });
