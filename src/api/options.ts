@@ -29,6 +29,7 @@ export function resolveOptions(
     options.seed ?? (fromEnv !== undefined ? Number(fromEnv.trim() || Number.NaN) : DEFAULT_SEED);
   const resolved: ResolvedOptions = {
     handler: options.handler ?? 'reference',
+    operation: options.operation,
     runs: options.runs ?? 300,
     seed,
     timeLimitSeconds: options.timeLimitSeconds,

@@ -4,13 +4,17 @@
  * attach its declared policy to the fixture, and open the mode's runner with the judge behind it.
  * (Every mode limits calls by the call budget itself: a hang is a run's finding, judged like any.)
  */
+
+import { ReceiptcheckError } from '../errors.ts';
 import { createRunner } from '../execute/create-runner.ts';
 import { onInterrupt, throwIfInterrupted } from '../execute/interrupt.ts';
 import { loadPlugin, resolveHandlerPath } from '../execute/load-plugin.ts';
-import type { HandlerPlugin } from '../handlers/plugin.ts';
+import { type HandlerPlugin, pluginOperation } from '../handlers/plugin.ts';
+import type { OperationSpec } from '../model/operation.ts';
+import { DEFAULT_OPERATION, operationNamed } from '../model/operations/index.ts';
 import { type PolicyDeclaration, resolvePolicy } from '../model/policy.ts';
 import type { FixtureWithPolicy } from '../model/state.ts';
-import type { Fixture } from '../model/world.ts';
+import { DEFAULT_FIXTURE, type Fixture } from '../model/world.ts';
 import type { OneModeOptions } from '../types/options.ts';
 import { type JudgedRunner, judgedRunner } from './judged-runner.ts';
 
@@ -27,21 +31,47 @@ export interface PreparedRun extends PreparedPlugin {
   readonly runner: JudgedRunner;
 }
 
-/** Resolves `handler` (from `cwd`), loads it, and attaches its policy to `fixture`. */
+/**
+ * Resolves `handler` (from `cwd`, among `operation`'s bundled handlers), loads it, checks it
+ * implements `operation` when one is asked for, and attaches its operation and policy to
+ * `fixture`.
+ */
 export async function preparePlugin(
   handler: string,
   fixture: Fixture,
   cwd?: string,
+  operation?: string,
 ): Promise<PreparedPlugin> {
-  const handlerPath = resolveHandlerPath(handler, cwd);
+  const handlerPath = resolveHandlerPath(handler, cwd, operation);
   const plugin = await loadPlugin(handlerPath);
-  return { handlerPath, plugin, fixture: withPolicy(fixture, plugin.policy, plugin.name) };
+  const spec = pluginOperation(plugin);
+  if (operation !== undefined && spec.name !== operation) {
+    operationNamed(operation); // an unknown name gets its own message
+    throw new ReceiptcheckError(
+      'E_USAGE',
+      `handler "${plugin.name}" implements operation "${spec.name}", not "${operation}"`,
+    );
+  }
+  const withOp = withOperation(fixture, spec);
+  return { handlerPath, plugin, fixture: withPolicy(withOp, plugin.policy, plugin.name) };
+}
+
+/**
+ * The fixture for `spec`: the default fixture stands for "the operation's own" (its rows and
+ * principals), and any operation but `set-interval` is named in it, so the model, a worker and
+ * a saved case file all know which operation a run checks. `set-interval` fixtures stay as
+ * they were, so its case files do too.
+ */
+function withOperation(fixture: Fixture, spec: OperationSpec): FixtureWithPolicy {
+  if (spec === DEFAULT_OPERATION) return fixture;
+  const base = fixture === DEFAULT_FIXTURE ? spec.fixture : fixture;
+  return { ...base, operation: spec.name };
 }
 
 /** Prepares the plugin `o.handler` and opens the runner of `o.mode` for it. */
 export async function prepareRun(o: OneModeOptions, cwd?: string): Promise<PreparedRun> {
   throwIfInterrupted('before the run started');
-  const prepared = await preparePlugin(o.handler, o.fixture, cwd);
+  const prepared = await preparePlugin(o.handler, o.fixture, cwd, o.operation);
   const { plugin, fixture } = prepared;
   const opened = await createRunner(plugin, prepared.handlerPath, { ...o, fixture });
   // Live work for Ctrl-C even when the mode owns nothing to clean up (sequential mode), so a

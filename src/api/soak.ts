@@ -17,7 +17,12 @@ import { preparePlugin } from './prepare-run.ts';
 export async function soak(options: SoakOptions = {}): Promise<SoakResult> {
   const o = resolveSoakOptions(options);
   // The model holds a library to its declared policy, as in `checkHandler`.
-  const { plugin, handlerPath, fixture } = await preparePlugin(o.handler, o.fixture);
+  const { plugin, handlerPath, fixture } = await preparePlugin(
+    o.handler,
+    o.fixture,
+    undefined,
+    o.operation,
+  );
   const run = await runSoakTraffic(plugin, handlerPath, fixture, o);
   const checkStarted = performance.now();
   const { history, real, returnedAt, snapshot, issueMs } = run;
@@ -44,7 +49,10 @@ export async function soak(options: SoakOptions = {}): Promise<SoakResult> {
   };
 }
 
-type ResolvedSoakOptions = Required<Omit<SoakOptions, 'keepHistory'>> & { keepHistory: boolean };
+type ResolvedSoakOptions = Required<Omit<SoakOptions, 'keepHistory' | 'operation'>> & {
+  keepHistory: boolean;
+  operation: string | undefined;
+};
 
 function resolveSoakOptions(options: SoakOptions): ResolvedSoakOptions {
   // Shared checks and messages: seed, timeouts and client count follow the same rules as `run`.
@@ -56,6 +64,7 @@ function resolveSoakOptions(options: SoakOptions): ResolvedSoakOptions {
   });
   const resolved: ResolvedSoakOptions = {
     handler: base.handler,
+    operation: options.operation,
     clients: base.workers,
     durationMs: options.durationMs ?? 2_000,
     seed: base.seed,

@@ -11,8 +11,12 @@ import { importPluginModule } from './import-plugin-module.ts';
 import { describeLoadFailure } from './load-error.ts';
 
 /** Resolves `reference`, a mutant's name or a file path to an absolute module path. */
-export function resolveHandlerPath(handler: string, cwd = process.cwd()): string {
-  const bundled = bundledHandlerPath(handler);
+export function resolveHandlerPath(
+  handler: string,
+  cwd = process.cwd(),
+  operation?: string,
+): string {
+  const bundled = bundledHandlerPath(handler, operation);
   if (bundled) return bundled;
   const path = resolve(cwd, handler);
   if (!existsSync(path)) {

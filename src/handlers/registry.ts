@@ -12,6 +12,8 @@ export type BundledKind = 'reference' | 'mutant' | 'library';
 export interface BundledHandler {
   readonly name: string;
   readonly kind: BundledKind;
+  /** The operation it implements, when not `set-interval`. */
+  readonly operation?: string;
   /** Its source file, relative to this folder; from the build it is loaded as `.js`. */
   readonly file: string;
 }
@@ -47,8 +49,23 @@ export const BUNDLED_HANDLERS: readonly BundledHandler[] = [
   { name: 'busy-swallowed', kind: 'mutant', file: './mutants/busy-swallowed.ts' },
 ];
 
-/** The absolute path of a bundled handler, or undefined when `name` is not one. */
-export function bundledHandlerPath(name: string): string | undefined {
-  const entry = BUNDLED_HANDLERS.find((h) => h.name === name);
+/**
+ * The absolute path of a bundled handler, or undefined when `name` is not one. Names are per
+ * operation (`reference` exists for each): `operation` picks one (default `set-interval`), or
+ * the name says it, as `create-once/reference`.
+ */
+export function bundledHandlerPath(name: string, operation?: string): string | undefined {
+  const entry = bundledHandler(name, operation);
   return entry ? fileURLToPath(siblingModuleUrl(entry.file, import.meta.url)) : undefined;
+}
+
+/** The bundled handler `name` of `operation` (see `bundledHandlerPath`). */
+export function bundledHandler(name: string, operation?: string): BundledHandler | undefined {
+  const slash = name.indexOf('/');
+  const [op, bare] =
+    slash > 0 && !name.includes('.')
+      ? [name.slice(0, slash), name.slice(slash + 1)]
+      : [operation, name];
+  const wanted = op === 'set-interval' ? undefined : op;
+  return BUNDLED_HANDLERS.find((h) => h.name === bare && h.operation === wanted);
 }

@@ -17,6 +17,12 @@ export const DEFAULT_SEED = 42;
 export interface CheckOptions {
   /** A bundled handler name (`reference`, a mutant) or a path to a plugin module. Default `reference`. */
   handler?: string;
+  /**
+   * The operation to check (`set-interval`, `create-once`, `adjust-balance`, or a spec a plugin
+   * registered): picks among the bundled handlers of that operation, and a plugin file must
+   * implement it. Default: the operation the handler names.
+   */
+  operation?: string;
   /** Generated sequences to run. Default 300. */
   runs?: number;
   /** fast-check seed. Default: $RECEIPTCHECK_SEED, else 42. */
@@ -70,6 +76,7 @@ export interface Progress {
 /** Options with every default applied and every value checked. */
 export interface ResolvedOptions {
   readonly handler: string;
+  readonly operation: string | undefined;
   readonly runs: number;
   readonly seed: number;
   readonly timeLimitSeconds: number | undefined;
@@ -91,6 +98,8 @@ export interface ResolvedOptions {
 export interface SoakOptions {
   /** Bundled handler name or plugin path. Default `reference`. */
   readonly handler?: string;
+  /** The operation, as in `CheckOptions.operation`. */
+  readonly operation?: string;
   /** Concurrent clients, each with its own worker and connection (1–64). Default 8. */
   readonly clients?: number;
   /** How long clients keep issuing operations, in ms. Default 2000. */

@@ -6,6 +6,7 @@ import type { Command } from 'commander';
 import type { CliContext } from '../cli-context.ts';
 import { registerBench } from './bench.ts';
 import { registerMutants } from './mutants.ts';
+import { registerOperations } from './operations.ts';
 import { registerReplay } from './replay.ts';
 import { registerRun } from './run.ts';
 import { registerScenarios } from './scenarios.ts';
@@ -22,4 +23,5 @@ export const COMMANDS: readonly RegisterCommand[] = [
   registerScenarios,
   registerSoak,
   registerBench,
+  registerOperations,
 ];

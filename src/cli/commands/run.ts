@@ -26,6 +26,7 @@ import { writeTextFile } from '../write-text-file.ts';
 
 interface RunFlags {
   handler?: string;
+  operation?: string;
   runs?: number;
   seed?: number;
   timeLimit?: number;
@@ -50,6 +51,10 @@ export function registerRun(program: Command, ctx: CliContext): void {
     .option(
       '--handler <path|name>',
       `a plugin module path, or a bundled name (default: ${DEFAULTS.handler})`,
+    )
+    .option(
+      '--operation <name>',
+      'the operation to check: picks among its bundled handlers; a plugin must implement it (default: the one the handler names; list: receiptcheck operations)',
     )
     .option('--runs <n>', `generated sequences to run (default: ${DEFAULTS.runs})`, parseInteger)
     .option(
@@ -108,6 +113,7 @@ export function registerRun(program: Command, ctx: CliContext): void {
   receiptcheck run --handler ./my-handler.ts --runs 1000 --junit reports/receiptcheck.xml
   RECEIPTCHECK_SEED=7 receiptcheck run --shard 2/4  the second quarter of the runs, seed 7
   receiptcheck run --handler version-before-receipt --out /tmp/cx   a bundled mutant
+  receiptcheck run --operation adjust-balance       the adjust-balance reference handler
 
 Bundled handlers: ${bundledNames()}.
 
@@ -129,6 +135,7 @@ is abandoned, a worker thread is terminated. Ctrl-C or SIGTERM stops a run withi
 async function run(flags: RunFlags, ctx: CliContext): Promise<typeof EXIT.ok | typeof EXIT.failed> {
   const options: CheckOptions = {
     ...(flags.handler !== undefined ? { handler: flags.handler } : {}),
+    ...(flags.operation !== undefined ? { operation: flags.operation } : {}),
     ...(flags.runs !== undefined ? { runs: flags.runs } : {}),
     ...(flags.seed !== undefined ? { seed: flags.seed } : {}),
     ...(flags.timeLimit !== undefined ? { timeLimitSeconds: flags.timeLimit } : {}),

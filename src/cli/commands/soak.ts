@@ -28,6 +28,7 @@ function slug(name: string): string {
 
 interface SoakFlags {
   handler?: string;
+  operation?: string;
   clients?: number;
   duration: number;
   seed?: number;
@@ -49,6 +50,7 @@ export function registerSoak(program: Command, ctx: CliContext): void {
       '--handler <path|name>',
       `a plugin module path, or a bundled name (default: ${DEFAULTS.handler})`,
     )
+    .option('--operation <name>', 'the operation to check (see receiptcheck operations)')
     .option(
       '--clients <n>',
       'concurrent clients, each on its own worker and connection (default: 8)',
@@ -86,6 +88,7 @@ export function registerSoak(program: Command, ctx: CliContext): void {
         durationMs: flags.duration * 1000,
         worldEvents: flags.worldEvents,
         ...(flags.handler !== undefined ? { handler: flags.handler } : {}),
+        ...(flags.operation !== undefined ? { operation: flags.operation } : {}),
         ...(flags.clients !== undefined ? { clients: flags.clients } : {}),
         ...(flags.seed !== undefined ? { seed: flags.seed } : {}),
         ...(flags.operationsMax !== undefined ? { operationsMax: flags.operationsMax } : {}),
