@@ -62,7 +62,7 @@ export function learn(
   } else if (observed.kind === 'refused' && observed.reason === 'conflict') {
     // Reload before a new intent, as the contract tells clients to.
     const id = request.automationId as number;
-    const row = after.automations.get(id);
+    const row = after.rows.get(id);
     if (row) k.lastSeen.set(id, row.version);
   }
 }

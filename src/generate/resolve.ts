@@ -107,7 +107,7 @@ class Resolver {
       case 'delete':
         return { kind: 'delete', resourceId: this.anyTarget(move.target) };
       case 'recreate': {
-        const deleted = this.fixture.automations.filter((a) => !this.state.automations.has(a.id));
+        const deleted = this.fixture.automations.filter((a) => !this.state.rows.has(a.id));
         const row = deleted[move.target % Math.max(1, deleted.length)];
         return (
           row && {
@@ -277,7 +277,7 @@ class Resolver {
 
   private clientTarget(client: number, target: number): number {
     const principal = this.state.principals[client];
-    const own = [...this.state.automations.values()].filter(
+    const own = [...this.state.rows.values()].filter(
       (a) => a.workspace === principal?.workspace,
     );
     if (target < 7 && own.length > 0) return (own[target % own.length] as { id: number }).id;
@@ -304,7 +304,7 @@ class Resolver {
   }
 
   private otherWorkspace(id: number): string {
-    const current = this.state.automations.get(id)?.workspace;
+    const current = this.state.rows.get(id)?.workspace;
     return this.fixture.workspaces.find((w) => w !== current) ?? this.workspace(0);
   }
 
