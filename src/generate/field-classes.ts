@@ -24,19 +24,16 @@ import { INPUT_CLASSES } from '../types/input-coverage.ts';
  */
 export type ClassName = string;
 
-/** Wrong types and shapes every numeric field rejects, after its own classes. */
-const TYPE_CLASSES = [
-  'unsafe integer',
-  'fraction',
-  'NaN or Infinity',
-  'numeric string',
-  'other string',
-  'boolean',
-  'null',
-] as const;
+/**
+ * The classes of an `id` field, after its name. `INPUT_CLASSES` names them once, for
+ * `set-interval`'s `automationId`; every id field of every operation has the same.
+ */
+const ID_CLASSES = INPUT_CLASSES.filter((c) => c.startsWith('automationId ')).map((c) =>
+  c.slice('automationId '.length),
+);
 
-/** The classes of an `id` field, after its name. */
-const ID_CLASSES = ['1', 'beyond 32 bits', 'MAX_SAFE_INTEGER', '0', 'negative', ...TYPE_CLASSES];
+/** Wrong types and shapes every numeric field rejects, after its own classes. */
+const TYPE_CLASSES = ID_CLASSES.slice(ID_CLASSES.indexOf('unsafe integer'));
 
 type IntegerRule = Extract<FieldRule, { kind: 'integer' }>;
 

@@ -3,11 +3,15 @@
  * its class, and the default fixture's principals are in the classes its doc comment gives them.
  */
 import { describe, expect, it } from 'vitest';
+import type { ArgumentField } from '../model/operation.ts';
+import { adjustBalance } from '../model/operations/adjust-balance.ts';
+import { createOnce } from '../model/operations/create-once.ts';
 import { setInterval } from '../model/operations/set-interval.ts';
 import { invalidField } from '../model/validate.ts';
 import { DEFAULT_FIXTURE, WRITE_SCOPE } from '../model/world.ts';
 import { INPUT_CLASSES, type InputClass } from '../types/input-coverage.ts';
 import { edgeExamples, edgeField, edgeValues } from './edge-values.ts';
+import { fieldClassNames, inputClassesOf, valueClasses } from './field-classes.ts';
 import {
   fieldClasses,
   isLookAlikeScope,
@@ -208,5 +212,60 @@ describe('principal classes', () => {
     expect(isLookAlikeScope('Automation:write')).toBe(true);
     expect(isLookAlikeScope(' automation:write')).toBe(true);
     expect(isLookAlikeScope('automation:read')).toBe(false);
+  });
+});
+
+describe('classes of any operation', () => {
+  it('are exactly INPUT_CLASSES for set-interval, in its order', () => {
+    expect(inputClassesOf(setInterval)).toEqual([...INPUT_CLASSES]);
+  });
+
+  it('name each limit of an integer field, just past it, and 0 where the rule rejects it', () => {
+    expect(fieldClassNames(createOnce.fields[1] as ArgumentField).slice(0, 6)).toEqual([
+      'amount 1',
+      'amount 10000000',
+      'amount 0',
+      'amount 10000001',
+      'amount negative',
+      'amount far out of range',
+    ]);
+    const delta = adjustBalance.fields[1] as ArgumentField;
+    expect(fieldClassNames(delta).slice(0, 8)).toEqual([
+      'delta -1000000',
+      'delta 1000000',
+      'delta -1',
+      'delta 1',
+      'delta -1000001',
+      'delta 1000001',
+      'delta 0',
+      'delta far out of range',
+    ]);
+    const at = (v: unknown) => fieldClasses('delta', v, [], adjustBalance);
+    expect([-1_000_002, -1_000_001, -5, -1, 0, 1, 7, 1_000_001].map(at)).toEqual([
+      ['delta far out of range'],
+      ['delta -1000001'],
+      [],
+      ['delta -1'],
+      ['delta 0'],
+      ['delta 1'],
+      [],
+      ['delta 1000001'],
+    ]);
+  });
+
+  it('class declared invalid values of a field', () => {
+    const field: ArgumentField = { ...(createOnce.fields[1] as ArgumentField), invalid: [13] };
+    expect(fieldClassNames(field)).toContain('amount declared invalid');
+    expect(valueClasses(field, 13)).toEqual(['amount declared invalid']);
+  });
+
+  it("judge a principal's scopes by the fixture's operation", () => {
+    const fixture = { ...adjustBalance.fixture, operation: adjustBalance.name };
+    expect(principalClasses(fixture, 5)).toEqual([
+      'principal another user in the same workspace',
+      'principal scopes without the write scope',
+      'principal look-alike scope',
+    ]);
+    expect(principalClasses(fixture, 6)).toContain('principal extra scopes');
   });
 });

@@ -8,16 +8,16 @@
  */
 import fc from 'fast-check';
 import type { Delivery } from '../model/events.ts';
-import { allowsEvent, type OperationSpec, targetRows } from '../model/operation.ts';
+import { allowsEvent, targetRows } from '../model/operation.ts';
 import { operationOf } from '../model/state.ts';
-import { fieldHolds } from '../model/validate.ts';
 import type { Fixture, Principal } from '../model/world.ts';
 import { edgeField, edgeValues } from './edge-values.ts';
 import type { ClassName } from './field-classes.ts';
-import { clientsOutside, fieldClasses, principalClasses } from './input-classes.ts';
+import { clientsOutside, principalClasses } from './input-classes.ts';
 import type { Move, RaceShape, VersionChoice } from './moves.ts';
 import { idChoiceArbitrary } from './request-ids.ts';
-import { type FieldValue, type ValueField, valueFields } from './value-fields.ts';
+import { allowedPool, VALUE_KEY, valueArbitrary, withValues } from './value-arbitrary.ts';
+import { valueFields } from './value-fields.ts';
 import { versionField } from './versioning.ts';
 
 /** Which kinds of move a sequence may contain. */
@@ -175,60 +175,6 @@ export function moveArbitrary(fixture: Fixture, options: MoveOptions): fc.Arbitr
   }
   // Likewise a race group, a retry or a world event may shrink to a plain new intent.
   return fc.oneof({ withCrossShrink: true }, ...moves);
-}
-
-/** Prefix of the intent record's keys that hold field values (see `withValues`). */
-const VALUE_KEY = 'value:';
-
-/** An intent drawn with its field values as prefixed keys, with them gathered in `values`. */
-function withValues(drawn: Readonly<Record<string, unknown>>): Move {
-  const values: Record<string, FieldValue> = {};
-  const rest: Record<string, unknown> = {};
-  for (const [key, v] of Object.entries(drawn)) {
-    if (key.startsWith(VALUE_KEY)) values[key.slice(VALUE_KEY.length)] = v as FieldValue;
-    else rest[key] = v;
-  }
-  return { ...rest, values } as Move;
-}
-
-/**
- * The pool of `field` without values in an excluded class; the whole pool when every value is,
- * since an intent needs some value there.
- */
-function allowedPool(
-  spec: OperationSpec,
-  f: ValueField,
-  excluded: ReadonlySet<ClassName>,
-): readonly FieldValue[] {
-  const allowed = f.pool.filter((v) => isAllowed(spec, f, v, excluded));
-  return allowed.length > 0 ? allowed : f.pool;
-}
-
-function isAllowed(
-  spec: OperationSpec,
-  f: ValueField,
-  value: FieldValue,
-  excluded: ReadonlySet<ClassName>,
-): boolean {
-  return !fieldClasses(f.field.name, value, [], spec).some((c) => excluded.has(c));
-}
-
-/**
- * A value new intents send in `f`: from its pool four times in five, else, for an integer rule,
- * any valid value in its range outside the excluded classes.
- */
-function valueArbitrary(
-  spec: OperationSpec,
-  f: ValueField,
-  pool: readonly FieldValue[],
-  excluded: ReadonlySet<ClassName>,
-): fc.Arbitrary<FieldValue> {
-  const pooled = fc.constantFrom(...pool);
-  if (!f.range) return pooled;
-  const inRange = fc
-    .integer(f.range)
-    .filter((v) => fieldHolds(f.field, v) && isAllowed(spec, f, v, excluded));
-  return fc.oneof({ arbitrary: pooled, weight: 4 }, { arbitrary: inRange, weight: 1 });
 }
 
 /**
