@@ -1,13 +1,16 @@
 /**
  * What each generated client knows, as a real client would: the request ids it has used, the
- * requests still waiting for an answer (lost request or response), and the last version it saw
- * of each automation. Retries and new intents are drawn from this, not at random.
+ * requests still waiting for an answer (lost request or response), and, for a versioned
+ * operation (`versioning.ts`), the last version it saw of each target row. Retries and new
+ * intents are drawn from this, not at random.
  */
 import type { CallEvent, CallRequest } from '../model/events.ts';
+import { type OperationSpec, targetRows } from '../model/operation.ts';
 import type { Observed } from '../model/outcome.ts';
 import type { ModelState } from '../model/state.ts';
 import { isRequestId } from '../model/validate.ts';
 import type { Fixture } from '../model/world.ts';
+import { versionField, versionOf } from './versioning.ts';
 
 /** One client's memory. Mutable: it lives only while a plan is resolved. */
 export interface ClientKnowledge {
@@ -22,18 +25,19 @@ export interface ClientKnowledge {
   readonly sent: CallRequest[];
   /** Requests whose answer never arrived. */
   pending: CallRequest[];
-  /** Last version seen per automation id. */
+  /** Last version seen per target row id; empty for an operation without versions. */
   readonly lastSeen: Map<number, number>;
 }
 
 /** Fresh knowledge for every principal of `fixture`: all versions as the fixture has them. */
-export function initialKnowledge(fixture: Fixture): ClientKnowledge[] {
+export function initialKnowledge(fixture: Fixture, spec: OperationSpec): ClientKnowledge[] {
+  const rows = versionField(spec) ? targetRows(fixture, spec) : [];
   return fixture.principals.map(() => ({
     minted: 0,
     ids: new Set(),
     sent: [],
     pending: [],
-    lastSeen: new Map(fixture.automations.map((a) => [a.id, a.version])),
+    lastSeen: new Map(rows.map((a) => [a.id, versionOf(a)])),
   }));
 }
 
@@ -56,13 +60,15 @@ export function learn(
     return;
   }
   k.pending = k.pending.filter((r) => r !== request);
+  const spec = after.operation;
+  if (!versionField(spec)) return;
+  // An ok's result names the row the request targets: a replay only answers an equal payload.
+  const id = request[spec.targetField] as number;
   if (observed.kind === 'ok') {
-    const { id, version } = observed.result;
-    k.lastSeen.set(id, Math.max(k.lastSeen.get(id) ?? 1, version));
+    k.lastSeen.set(id, Math.max(k.lastSeen.get(id) ?? 1, versionOf(observed.result)));
   } else if (observed.kind === 'refused' && observed.reason === 'conflict') {
     // Reload before a new intent, as the contract tells clients to.
-    const id = request.automationId as number;
-    const row = after.automations.get(id);
-    if (row) k.lastSeen.set(id, row.version);
+    const row = after.rows.get(id);
+    if (row) k.lastSeen.set(id, versionOf(row));
   }
 }

@@ -3,14 +3,18 @@
  * its class, and the default fixture's principals are in the classes its doc comment gives them.
  */
 import { describe, expect, it } from 'vitest';
+import type { ArgumentField } from '../model/operation.ts';
+import { adjustBalance } from '../model/operations/adjust-balance.ts';
+import { createOnce } from '../model/operations/create-once.ts';
+import { setInterval } from '../model/operations/set-interval.ts';
 import { invalidField } from '../model/validate.ts';
 import { DEFAULT_FIXTURE, WRITE_SCOPE } from '../model/world.ts';
 import { INPUT_CLASSES, type InputClass } from '../types/input-coverage.ts';
-import { EDGE_EXAMPLES, edgeClasses, edgeField } from './edge-values.ts';
+import { edgeExamples, edgeField, edgeValues } from './edge-values.ts';
+import { fieldClassNames, inputClassesOf, valueClasses } from './field-classes.ts';
 import {
   fieldClasses,
   isLookAlikeScope,
-  numberClasses,
   principalClasses,
   requestClasses,
   requestIdClasses,
@@ -18,6 +22,8 @@ import {
 import { SHAPE_CLASS } from './request-ids.ts';
 
 const id = (n: number) => 'r'.padEnd(n, 'x');
+
+const edgeClasses = (excluded?: ReadonlySet<string>) => edgeValues(setInterval, excluded).classes;
 
 describe('request id classes', () => {
   it('puts each length on its side of the limits', () => {
@@ -79,29 +85,29 @@ describe('request id classes', () => {
 
 describe('number classes', () => {
   it('puts the integer boundaries of ids and versions on their sides', () => {
-    expect(numberClasses('automationId', 1)).toEqual(['automationId 1']);
-    expect(numberClasses('automationId', 2)).toEqual([]);
-    expect(numberClasses('automationId', 2 ** 31 - 1)).toEqual([]);
-    expect(numberClasses('automationId', 2 ** 31)).toEqual(['automationId beyond 32 bits']);
-    expect(numberClasses('expectedVersion', Number.MAX_SAFE_INTEGER)).toEqual([
+    expect(fieldClasses('automationId', 1)).toEqual(['automationId 1']);
+    expect(fieldClasses('automationId', 2)).toEqual([]);
+    expect(fieldClasses('automationId', 2 ** 31 - 1)).toEqual([]);
+    expect(fieldClasses('automationId', 2 ** 31)).toEqual(['automationId beyond 32 bits']);
+    expect(fieldClasses('expectedVersion', Number.MAX_SAFE_INTEGER)).toEqual([
       'expectedVersion beyond 32 bits',
       'expectedVersion MAX_SAFE_INTEGER',
     ]);
-    expect(numberClasses('expectedVersion', 2 ** 53)).toEqual(['expectedVersion unsafe integer']);
-    expect(numberClasses('automationId', 0)).toEqual(['automationId 0']);
-    expect(numberClasses('automationId', -0)).toEqual(['automationId 0']);
-    expect(numberClasses('automationId', -1)).toEqual(['automationId negative']);
-    expect(numberClasses('automationId', 1.5)).toEqual(['automationId fraction']);
-    expect(numberClasses('automationId', Number.NaN)).toEqual(['automationId NaN or Infinity']);
-    expect(numberClasses('automationId', '1')).toEqual(['automationId numeric string']);
-    expect(numberClasses('automationId', ' 1e0 ')).toEqual(['automationId numeric string']);
-    expect(numberClasses('automationId', '1 OR 1=1')).toEqual(['automationId other string']);
-    expect(numberClasses('automationId', false)).toEqual(['automationId boolean']);
-    expect(numberClasses('automationId', null)).toEqual(['automationId null']);
+    expect(fieldClasses('expectedVersion', 2 ** 53)).toEqual(['expectedVersion unsafe integer']);
+    expect(fieldClasses('automationId', 0)).toEqual(['automationId 0']);
+    expect(fieldClasses('automationId', -0)).toEqual(['automationId 0']);
+    expect(fieldClasses('automationId', -1)).toEqual(['automationId negative']);
+    expect(fieldClasses('automationId', 1.5)).toEqual(['automationId fraction']);
+    expect(fieldClasses('automationId', Number.NaN)).toEqual(['automationId NaN or Infinity']);
+    expect(fieldClasses('automationId', '1')).toEqual(['automationId numeric string']);
+    expect(fieldClasses('automationId', ' 1e0 ')).toEqual(['automationId numeric string']);
+    expect(fieldClasses('automationId', '1 OR 1=1')).toEqual(['automationId other string']);
+    expect(fieldClasses('automationId', false)).toEqual(['automationId boolean']);
+    expect(fieldClasses('automationId', null)).toEqual(['automationId null']);
   });
 
   it('puts each interval limit on its side', () => {
-    const at = (v: number) => numberClasses('intervalMinutes', v);
+    const at = (v: number) => fieldClasses('intervalMinutes', v);
     expect([3, 4, 5, 6, 1439, 1440, 1441, 1442].map(at)).toEqual([
       ['intervalMinutes far out of range'],
       ['intervalMinutes 4'],
@@ -133,9 +139,12 @@ describe('a request', () => {
 
 describe('edge examples', () => {
   it('are each in their own class', () => {
-    for (const [cls, values] of Object.entries(EDGE_EXAMPLES) as [InputClass, unknown[]][])
+    for (const [cls, values] of Object.entries(edgeExamples(setInterval)))
       for (const value of values)
-        expect(fieldClasses(edgeField(cls), value), `${cls}: ${String(value)}`).toContain(cls);
+        expect(
+          fieldClasses(edgeField(cls, setInterval), value),
+          `${cls}: ${String(value)}`,
+        ).toContain(cls);
   });
 
   it('with the request id shapes, cover every request class an ordinary call does not reach', () => {
@@ -203,5 +212,60 @@ describe('principal classes', () => {
     expect(isLookAlikeScope('Automation:write')).toBe(true);
     expect(isLookAlikeScope(' automation:write')).toBe(true);
     expect(isLookAlikeScope('automation:read')).toBe(false);
+  });
+});
+
+describe('classes of any operation', () => {
+  it('are exactly INPUT_CLASSES for set-interval, in its order', () => {
+    expect(inputClassesOf(setInterval)).toEqual([...INPUT_CLASSES]);
+  });
+
+  it('name each limit of an integer field, just past it, and 0 where the rule rejects it', () => {
+    expect(fieldClassNames(createOnce.fields[1] as ArgumentField).slice(0, 6)).toEqual([
+      'amount 1',
+      'amount 10000000',
+      'amount 0',
+      'amount 10000001',
+      'amount negative',
+      'amount far out of range',
+    ]);
+    const delta = adjustBalance.fields[1] as ArgumentField;
+    expect(fieldClassNames(delta).slice(0, 8)).toEqual([
+      'delta -1000000',
+      'delta 1000000',
+      'delta -1',
+      'delta 1',
+      'delta -1000001',
+      'delta 1000001',
+      'delta 0',
+      'delta far out of range',
+    ]);
+    const at = (v: unknown) => fieldClasses('delta', v, [], adjustBalance);
+    expect([-1_000_002, -1_000_001, -5, -1, 0, 1, 7, 1_000_001].map(at)).toEqual([
+      ['delta far out of range'],
+      ['delta -1000001'],
+      [],
+      ['delta -1'],
+      ['delta 0'],
+      ['delta 1'],
+      [],
+      ['delta 1000001'],
+    ]);
+  });
+
+  it('class declared invalid values of a field', () => {
+    const field: ArgumentField = { ...(createOnce.fields[1] as ArgumentField), invalid: [13] };
+    expect(fieldClassNames(field)).toContain('amount declared invalid');
+    expect(valueClasses(field, 13)).toEqual(['amount declared invalid']);
+  });
+
+  it("judge a principal's scopes by the fixture's operation", () => {
+    const fixture = { ...adjustBalance.fixture, operation: adjustBalance.name };
+    expect(principalClasses(fixture, 5)).toEqual([
+      'principal another user in the same workspace',
+      'principal scopes without the write scope',
+      'principal look-alike scope',
+    ]);
+    expect(principalClasses(fixture, 6)).toContain('principal extra scopes');
   });
 });

@@ -3,7 +3,8 @@
  * names are `types/input-coverage.ts`; the generators draw from every class (`request-ids.ts`,
  * `edge-values.ts`, the fixture's principals) and a run counts the classes it reached
  * (`report/input-coverage.ts`). A value may be in several classes, or in none (an ordinary
- * value such as `r3`, automation 2 or 30 minutes).
+ * value such as `r3`, automation 2 or 30 minutes). Every class but a field's applies to every
+ * operation; the principal's write scope is the fixture's operation's.
  *
  * Each class is a place where a real handler departs from the contract (docs/contract.md) while
  * passing on ordinary input. `testing/handlers/input-bugs/` holds such handlers, at least one
@@ -27,18 +28,17 @@
  * - Types, all invalid: number, null, boolean, array, object (`String(x)` coercion accepts
  *   `42`, `true`, `['r0']`).
  *
- * **automationId, expectedVersion** (rule 3: a safe integer ≥ 1, of type number).
- * - Valid: 1, the smallest; beyond 32 bits (2^31 and up: `x | 0` or an INT column wraps 2^32 + 1
- *   to 1); MAX_SAFE_INTEGER, the largest. Rows never have such ids or versions, so the answers
- *   are `unavailable` and `conflict`.
- * - Invalid: 0, negative, unsafe integer (2^53: `Number.isInteger` accepts it), fraction, NaN or
- *   Infinity, numeric string (`'1'`: `Number(x)` accepts it), other string, boolean, null.
- *
- * **intervalMinutes** (rule 4: a safe integer from 5 to 1440).
- * - Valid: 5 and 1440, each limit (an off-by-one `<` rejects them).
- * - Invalid: 4 and 1441, just past each limit; 0; negative; far out of range; then the same
- *   types as above (unsafe, fraction, NaN or Infinity, numeric string, other string, boolean,
- *   null).
+ * **The operation's fields** (`field-classes.ts` derives their classes from each field's rule).
+ * For `set-interval`:
+ * - automationId, expectedVersion (rule 3: a safe integer ≥ 1, of type number). Valid: 1, the
+ *   smallest; beyond 32 bits (2^31 and up: `x | 0` or an INT column wraps 2^32 + 1 to 1);
+ *   MAX_SAFE_INTEGER, the largest. Rows never have such ids or versions, so the answers are
+ *   `unavailable` and `conflict`. Invalid: 0, negative, unsafe integer (2^53:
+ *   `Number.isInteger` accepts it), fraction, NaN or Infinity, numeric string (`'1'`:
+ *   `Number(x)` accepts it), other string, boolean, null.
+ * - intervalMinutes (rule 4: a safe integer from 5 to 1440). Valid: 5 and 1440, each limit (an
+ *   off-by-one `<` rejects them). Invalid: 4 and 1441, just past each limit; 0; negative; far
+ *   out of range; then the same types as above.
  *
  * **principal** (rules 1, 6 and the receipt key). Who a principal is, relative to the
  * principals before it in the fixture, and what it holds at the time of a call:
@@ -49,7 +49,7 @@
  *   after team-a): a case-insensitive user or workspace column merges two principals' receipts,
  *   or lets one into the other's rows;
  * - no scopes (a revoked principal; scope changes only touch principals that hold the write
- *   scope in the fixture); extra scopes beside `automation:write` (a check of the
+ *   scope in the fixture); extra scopes beside the operation's scope (a check of the
  *   first scope, or of the scope string as a whole, refuses it); scopes, but not the write scope
  *   (a check for any scope lets it write); among them, a look-alike of the write scope
  *   (`automation:writer`, `Automation:write`: a prefix or case-insensitive comparison lets it
@@ -60,27 +60,20 @@
  * order, are valid. A principal class counts on every call the handler receives.
  */
 import type { CallRequest } from '../model/events.ts';
-import { isRequestId } from '../model/validate.ts';
-import { type Fixture, type Principal, WRITE_SCOPE } from '../model/world.ts';
+import type { OperationSpec } from '../model/operation.ts';
+import { DEFAULT_OPERATION } from '../model/operations/index.ts';
+import { operationOf } from '../model/state.ts';
+import { fieldHolds, isRequestId } from '../model/validate.ts';
+import type { Fixture, Principal } from '../model/world.ts';
 import type { InputClass } from '../types/input-coverage.ts';
-
-/** The request fields, in the order the rules check them. */
-export const REQUEST_FIELDS = [
-  'requestId',
-  'automationId',
-  'expectedVersion',
-  'intervalMinutes',
-] as const;
-
-/** One request field. */
-export type RequestField = (typeof REQUEST_FIELDS)[number];
+import { type ClassName, valueClasses } from './field-classes.ts';
 
 /** Lengths a valid request id is classed by. */
 const ID_LENGTHS = [1, 36, 37, 63, 64] as const;
 
 /** The classes of a request id, given the valid ids the same client sent before it. */
 export function requestIdClasses(value: unknown, earlier: Iterable<string> = []): InputClass[] {
-  if (typeof value !== 'string') return typeClasses('requestId', value);
+  if (typeof value !== 'string') return requestIdTypeClasses(value);
   const valid: boolean = isRequestId(value);
   if (valid) {
     const out: InputClass[] = [];
@@ -108,78 +101,54 @@ export function requestIdClasses(value: unknown, earlier: Iterable<string> = [])
   return out;
 }
 
-function differsOnlyInCase(value: string, earlier: Iterable<string>): boolean {
-  const lower = value.toLowerCase();
-  for (const e of earlier) if (e !== value && e.toLowerCase() === lower) return true;
-  return false;
-}
-
-/** The classes of a value sent as `automationId`, `expectedVersion` or `intervalMinutes`. */
-export function numberClasses(
-  field: Exclude<RequestField, 'requestId'>,
-  value: unknown,
-): InputClass[] {
-  if (typeof value === 'string')
-    return [
-      /^\s*[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?\s*$/i.test(value)
-        ? `${field} numeric string`
-        : `${field} other string`,
-    ];
-  if (typeof value !== 'number') return typeClasses(field, value);
-  if (!Number.isFinite(value)) return [`${field} NaN or Infinity`];
-  if (!Number.isInteger(value)) return [`${field} fraction`];
-  if (!Number.isSafeInteger(value)) return [`${field} unsafe integer`];
-  if (value === 0) return [`${field} 0`];
-  if (value < 0) return [`${field} negative`];
-  if (field === 'intervalMinutes') {
-    if (value === 4 || value === 5 || value === 1440 || value === 1441)
-      return [`intervalMinutes ${value}`];
-    return value < 4 || value > 1441 ? ['intervalMinutes far out of range'] : [];
-  }
-  const out: InputClass[] = [];
-  if (value === 1) out.push(`${field} 1`);
-  if (value > 2 ** 31 - 1) out.push(`${field} beyond 32 bits`);
-  if (value === Number.MAX_SAFE_INTEGER) out.push(`${field} MAX_SAFE_INTEGER`);
-  return out;
-}
-
-/** The classes of a non-string value, by type; a number only for a request id. */
-function typeClasses(field: RequestField, value: unknown): InputClass[] {
-  if (value === null) return [`${field} null`];
-  if (typeof value === 'boolean') return [`${field} boolean`];
-  if (field !== 'requestId') return [];
+/** The classes of a request id that is not a string, by type. */
+function requestIdTypeClasses(value: unknown): InputClass[] {
+  if (value === null) return ['requestId null'];
+  if (typeof value === 'boolean') return ['requestId boolean'];
   if (typeof value === 'number') return ['requestId number'];
   if (Array.isArray(value)) return ['requestId array'];
   if (typeof value === 'object') return ['requestId object'];
   return [];
 }
 
-/** The classes of one field's value; `earlier` is what `requestIdClasses` needs. */
+function differsOnlyInCase(value: string, earlier: Iterable<string>): boolean {
+  const lower = value.toLowerCase();
+  for (const e of earlier) if (e !== value && e.toLowerCase() === lower) return true;
+  return false;
+}
+
+/**
+ * The classes of `value` sent as `field` (`requestId` or one of `spec`'s fields, default
+ * `set-interval`'s); `earlier` is what `requestIdClasses` needs.
+ */
 export function fieldClasses(
-  field: RequestField,
+  field: string,
   value: unknown,
   earlier: Iterable<string> = [],
-): InputClass[] {
-  return field === 'requestId' ? requestIdClasses(value, earlier) : numberClasses(field, value);
+  spec: OperationSpec = DEFAULT_OPERATION,
+): ClassName[] {
+  if (field === 'requestId') return requestIdClasses(value, earlier);
+  const argument = spec.fields.find((f) => f.name === field);
+  if (!argument) throw new RangeError(`${field} is not a field of ${spec.name}`);
+  return valueClasses(argument, value);
 }
 
 /**
  * The classes a call reaches in its request: each field's, up to and including the first
  * invalid one (the rules stop there). `earlier`: the valid ids this client sent before.
  */
-export function requestClasses(request: CallRequest, earlier: Iterable<string>): InputClass[] {
-  const out: InputClass[] = [];
-  for (const field of REQUEST_FIELDS) {
-    out.push(...fieldClasses(field, request[field], earlier));
-    if (!fieldValid(field, request[field])) break;
+export function requestClasses(
+  request: CallRequest,
+  earlier: Iterable<string>,
+  spec: OperationSpec = DEFAULT_OPERATION,
+): ClassName[] {
+  const out: ClassName[] = [...requestIdClasses(request.requestId, earlier)];
+  if (!isRequestId(request.requestId)) return out;
+  for (const field of spec.fields) {
+    out.push(...valueClasses(field, request[field.name]));
+    if (!fieldHolds(field, request[field.name])) break;
   }
   return out;
-}
-
-function fieldValid(field: RequestField, value: unknown): boolean {
-  if (field === 'requestId') return isRequestId(value);
-  if (!Number.isSafeInteger(value) || (value as number) < 1) return false;
-  return field !== 'intervalMinutes' || ((value as number) >= 5 && (value as number) <= 1440);
 }
 
 /**
@@ -210,29 +179,41 @@ export function principalClasses(
     before.some((p) => lower(p.workspace) === lower(workspace))
   )
     out.push('principal workspace differs only in case');
-  out.push(...scopeClasses(principal.scopes));
+  out.push(...scopeClasses(principal.scopes, operationOf(fixture).scope));
   return out;
 }
 
 /** The clients whose fixture principal is in none of `excluded`'s classes, in order. */
-export function clientsOutside(fixture: Fixture, excluded: ReadonlySet<InputClass>): number[] {
+export function clientsOutside(fixture: Fixture, excluded: ReadonlySet<ClassName>): number[] {
   return fixture.principals.flatMap((_, i) =>
     principalClasses(fixture, i).some((c) => excluded.has(c)) ? [] : [i],
   );
 }
 
-/** What a principal's scopes hold, as classes; none for the write scope alone. */
-export function scopeClasses(scopes: readonly string[]): InputClass[] {
+/**
+ * What a principal's scopes hold, as classes; none for the write scope (`writeScope`, the
+ * operation's scope, default `set-interval`'s) alone.
+ */
+export function scopeClasses(
+  scopes: readonly string[],
+  writeScope: string = DEFAULT_OPERATION.scope,
+): InputClass[] {
   if (scopes.length === 0) return ['principal no scopes'];
-  if (scopes.includes(WRITE_SCOPE))
-    return scopes.some((s) => s !== WRITE_SCOPE) ? ['principal extra scopes'] : [];
-  return scopes.some(isLookAlikeScope)
+  if (scopes.includes(writeScope))
+    return scopes.some((s) => s !== writeScope) ? ['principal extra scopes'] : [];
+  return scopes.some((s) => isLookAlikeScope(s, writeScope))
     ? ['principal scopes without the write scope', 'principal look-alike scope']
     : ['principal scopes without the write scope'];
 }
 
-/** A scope that is not the write scope but equals it ignoring case and spaces, or extends it. */
-export function isLookAlikeScope(scope: string): boolean {
-  if (scope === WRITE_SCOPE) return false;
-  return scope.trim().toLowerCase() === WRITE_SCOPE || scope.startsWith(WRITE_SCOPE);
+/**
+ * A scope that is not the write scope (default `set-interval`'s) but equals it ignoring case and
+ * spaces, or extends it.
+ */
+export function isLookAlikeScope(
+  scope: string,
+  writeScope: string = DEFAULT_OPERATION.scope,
+): boolean {
+  if (scope === writeScope) return false;
+  return scope.trim().toLowerCase() === writeScope.toLowerCase() || scope.startsWith(writeScope);
 }

@@ -2,32 +2,41 @@
  * fast-check arbitraries for moves, weighted so that retries, key reuse and world events are
  * frequent enough to collide within a 20-step sequence, and every input class
  * (`input-classes.ts`) turns up in a default run. Pools are small on purpose: a few principals,
- * a few automations, a handful of intervals.
+ * a few target rows, a handful of values per field. The operation is the fixture's
+ * (`operationOf`): its fields give the values (`value-fields.ts`) and edge classes, its
+ * `events` the world events drawn; only a versioned operation draws a `VersionChoice`.
  */
 import fc from 'fast-check';
 import type { Delivery } from '../model/events.ts';
-import { type Fixture, type Principal, WRITE_SCOPE } from '../model/world.ts';
-import type { InputClass } from '../types/input-coverage.ts';
-import { edgeClasses, edgeField, edgeValue } from './edge-values.ts';
-import { clientsOutside, numberClasses, principalClasses } from './input-classes.ts';
-import type { Move, RaceShape } from './moves.ts';
+import { allowsEvent, targetRows } from '../model/operation.ts';
+import { operationOf } from '../model/state.ts';
+import type { Fixture, Principal } from '../model/world.ts';
+import { edgeField, edgeValues } from './edge-values.ts';
+import type { ClassName } from './field-classes.ts';
+import { clientsOutside, principalClasses } from './input-classes.ts';
+import type { Move, RaceShape, VersionChoice } from './moves.ts';
 import { idChoiceArbitrary } from './request-ids.ts';
+import { allowedPool, VALUE_KEY, valueArbitrary, withValues } from './value-arbitrary.ts';
+import { valueFields } from './value-fields.ts';
+import { versionField } from './versioning.ts';
 
 /** Which kinds of move a sequence may contain. */
 export interface MoveOptions {
   /** Include concurrent groups (sequential mode runs them in lane order). */
   readonly races: boolean;
-  /** Include re-creation of deleted ids (the reference design's known limit). */
+  /**
+   * Include re-creation of deleted ids (the reference design's known limit), when the
+   * operation allows it.
+   */
   readonly recreate: boolean;
   /**
-   * Input classes not to aim at (default none): no request id, edge value or fixture principal
-   * in them is drawn. For showing that a class is what catches a bug. A class reached without
-   * aiming (`principal no scopes`, through a revoke) may still turn up.
+   * Input classes not to aim at (default none): no request id, edge value, field value or
+   * fixture principal in them is drawn. For showing that a class is what catches a bug. A class
+   * reached without aiming (`principal no scopes`, through a revoke) may still turn up.
    */
-  readonly excludeInputClasses?: readonly InputClass[];
+  readonly excludeInputClasses?: readonly ClassName[];
 }
 
-const INTERVALS = [5, 30, 60, 1440];
 const SHAPES: RaceShape[] = [
   'duplicate',
   'mismatch',
@@ -37,21 +46,29 @@ const SHAPES: RaceShape[] = [
   'worldRace',
 ];
 
-/** An arbitrary single move for `fixture`. */
+/** The world events a race may release with a call, in the order they are drawn. */
+const RACE_WORLDS = ['move', 'delete', 'revoke'] as const;
+
+/** An arbitrary single move for `fixture`, of the fixture's operation. */
 export function moveArbitrary(fixture: Fixture, options: MoveOptions): fc.Arbitrary<Move> {
+  const spec = operationOf(fixture);
   const excluded = new Set(options.excludeInputClasses ?? []);
   const client = clientArbitrary(fixture, excluded);
   // Principals with the write scope: an edge value sent by another reaches nothing (rule 1
   // refuses first), and only they can lose the scope and have it back.
-  const writer = clientArbitrary(fixture, excluded, (p) => p.scopes.includes(WRITE_SCOPE));
+  const writer = clientArbitrary(fixture, excluded, (p) => p.scopes.includes(spec.scope));
   const target = fc.nat({ max: 9 });
-  const allowedInterval = (i: number) =>
-    !numberClasses('intervalMinutes', i).some((c) => excluded.has(c));
-  const intervals = INTERVALS.filter(allowedInterval);
-  const interval = fc.oneof(
-    { arbitrary: fc.constantFrom(...intervals), weight: 4 },
-    { arbitrary: fc.integer({ min: 5, max: 1440 }).filter(allowedInterval), weight: 1 },
+  const fields = valueFields(spec, targetRows(fixture, spec));
+  const pools = fields.map((f) => allowedPool(spec, f, excluded));
+  // Each field's value is drawn as a key of the intent's own record, not as a nested record:
+  // a nested `fc.record` draws differently, and `set-interval` must keep its sequences.
+  const valueKeys = Object.fromEntries(
+    fields.map((f, i) => [
+      `${VALUE_KEY}${f.field.name}`,
+      valueArbitrary(spec, f, pools[i] ?? [], excluded),
+    ]),
   );
+  const version = versionField(spec);
   // Cross-shrinking lets a lost request or response shrink to `delivered` when the loss does not
   // matter, so counterexamples show only the losses they need. It only clones the random source
   // while generating, so the generated sequences are the same with or without it.
@@ -63,19 +80,34 @@ export function moveArbitrary(fixture: Fixture, options: MoveOptions): fc.Arbitr
   );
   const workspace = fc.nat({ max: fixture.workspaces.length - 1 });
   const pick = fc.nat({ max: 7 });
+  const edge = edgeValues(spec, excluded);
+  const changes = spec.fields.map((f) => f.name).filter((f) => f !== spec.targetField);
+  const worlds = RACE_WORLDS.filter((w) => allowsEvent(spec, w === 'revoke' ? 'revoke' : w));
 
   const moves: fc.WeightedArbitrary<Move>[] = [
     {
       weight: 30,
-      arbitrary: fc.record({
-        kind: fc.constant('intent'),
-        client,
-        id: idChoiceArbitrary(),
-        target,
-        interval,
-        version: fc.constantFrom('known', 'known', 'known', 'stale', 'ahead'),
-        delivery,
-      }),
+      arbitrary: fc
+        .record({
+          kind: fc.constant('intent'),
+          client,
+          id: idChoiceArbitrary(),
+          target,
+          ...valueKeys,
+          ...(version
+            ? {
+                version: fc.constantFrom<VersionChoice>(
+                  'known',
+                  'known',
+                  'known',
+                  'stale',
+                  'ahead',
+                ),
+              }
+            : {}),
+          delivery,
+        })
+        .map(withValues),
     },
     { weight: 20, arbitrary: fc.record({ kind: fc.constant('retry'), client, pick, delivery }) },
     {
@@ -84,47 +116,60 @@ export function moveArbitrary(fixture: Fixture, options: MoveOptions): fc.Arbitr
         kind: fc.constant('reuse'),
         client,
         pick,
-        change: fc.constantFrom('target', 'version', 'interval'),
+        change: fc.constantFrom('target', ...changes),
         delivery,
       }),
     },
     {
       weight: EDGE_WEIGHT,
       arbitrary: fc
-        .record({ client: writer, target, cls: fc.constantFrom(...edgeClasses(excluded)) })
+        .record({ client: writer, target, cls: fc.constantFrom(...edge.classes) })
         .chain(({ cls, ...m }) =>
-          edgeValue(cls, excluded).map((value) => ({
+          edge.value(cls).map((value) => ({
             kind: 'edge' as const,
             ...m,
-            field: edgeField(cls),
+            field: edgeField(cls, spec),
             value,
           })),
         ),
     },
-    {
+  ];
+  if (allowsEvent(spec, 'revoke'))
+    moves.push({
       weight: 5,
       // Only a principal that holds the write scope can lose it and have it back.
       arbitrary: fc.record({ kind: fc.constant('scope'), client: writer, granted: fc.boolean() }),
-    },
-    { weight: 4, arbitrary: fc.record({ kind: fc.constant('move'), target, workspace }) },
-    { weight: 3, arbitrary: fc.record({ kind: fc.constant('delete'), target }) },
-    { weight: 5, arbitrary: fc.record({ kind: fc.constant('store'), failing: fc.boolean() }) },
-  ];
-  if (options.recreate)
+    });
+  if (allowsEvent(spec, 'move'))
+    moves.push({
+      weight: 4,
+      arbitrary: fc.record({ kind: fc.constant('move'), target, workspace }),
+    });
+  if (allowsEvent(spec, 'delete'))
+    moves.push({ weight: 3, arbitrary: fc.record({ kind: fc.constant('delete'), target }) });
+  if (allowsEvent(spec, 'storeFail'))
+    moves.push({
+      weight: 5,
+      arbitrary: fc.record({ kind: fc.constant('store'), failing: fc.boolean() }),
+    });
+  if (options.recreate && allowsEvent(spec, 'recreate'))
     moves.push({
       weight: 4,
       arbitrary: fc.record({ kind: fc.constant('recreate'), target, workspace }),
     });
   if (options.races) {
+    const first = pools[0];
     moves.push({
       weight: 10,
       arbitrary: fc.record({
         kind: fc.constant('race'),
-        shape: fc.constantFrom(...SHAPES),
+        shape: fc.constantFrom(...SHAPES.filter((s) => s !== 'worldRace' || worlds.length > 0)),
         clients: fc.array(client, { minLength: 2, maxLength: 4 }),
         target,
-        intervals: fc.array(fc.constantFrom(...intervals), { minLength: 4, maxLength: 4 }),
-        world: fc.constantFrom('move', 'delete', 'revoke'),
+        values: first
+          ? fc.array(fc.constantFrom(...first), { minLength: 4, maxLength: 4 })
+          : fc.constant([]),
+        world: worlds.length > 0 ? fc.constantFrom(...worlds) : fc.constant('move' as const),
       }),
     });
   }
@@ -139,7 +184,7 @@ export function moveArbitrary(fixture: Fixture, options: MoveOptions): fc.Arbitr
 const EDGE_WEIGHT = 16;
 
 /** Clients that speak as principals in no input class (`input-classes.ts`) beyond these. */
-const ORDINARY: ReadonlySet<InputClass> = new Set([
+const ORDINARY: ReadonlySet<ClassName> = new Set([
   'principal another user in the same workspace',
   'principal same user in another workspace',
 ]);
@@ -153,7 +198,7 @@ const ORDINARY: ReadonlySet<InputClass> = new Set([
  */
 function clientArbitrary(
   fixture: Fixture,
-  excluded: ReadonlySet<InputClass>,
+  excluded: ReadonlySet<ClassName>,
   only: (p: Principal) => boolean = () => true,
 ): fc.Arbitrary<number> {
   const classes = fixture.principals.map((_, i) => principalClasses(fixture, i));

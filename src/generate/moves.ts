@@ -1,34 +1,41 @@
 /**
  * What a generated client or the world decides to do, before it is made concrete. Moves refer
- * to things by small indices ("the client's second pending request", "an automation in the
+ * to things by small indices ("the client's second pending request", "a target row in the
  * client's workspace"), so every shrink of a move list still resolves to a realistic sequence.
+ * The same moves serve every operation: field values are named by the operation's fields.
  */
 import type { Delivery } from '../model/events.ts';
-import type { RequestField } from './input-classes.ts';
 import type { IdChoice } from './request-ids.ts';
+import type { FieldValue } from './value-fields.ts';
 
-/** Which version a new intent expects: the one the client last saw, one behind it, or one ahead. */
+/**
+ * Which version a new intent expects: the one the client last saw, one behind it, or one ahead.
+ * Only for a versioned operation (`versioning.ts`).
+ */
 export type VersionChoice = 'known' | 'stale' | 'ahead';
 
-/** What a reused key changes compared with the request it first carried. */
-export type ReuseChange = 'target' | 'version' | 'interval';
+/**
+ * What a reused key changes compared with the request it first carried: the target, or one
+ * other field by name (for `set-interval`, `expectedVersion` or `intervalMinutes`).
+ */
+export type ReuseChange = string;
 
 /** The racing shapes concurrent groups take. */
 export type RaceShape =
   /** The same request sent twice or more at once by one client. */
   | 'duplicate'
-  /** One key, different intervals, at once. */
+  /** One key, different values of the first value field, at once. */
   | 'mismatch'
   /** The same request id text from different principals. */
   | 'crossPrincipal'
-  /** Different keys, one automation, the same expected version. */
+  /** Different keys, one target row (and, when versioned, the same expected version). */
   | 'sameVersion'
-  /** Calls on different automations. */
+  /** Calls on different target rows. */
   | 'disjoint'
   /** A world event (move, delete, revoke) released with a call it affects. */
   | 'worldRace';
 
-/** One abstract move. `target` picks an automation; `pick` picks a request the client sent before. */
+/** One abstract move. `target` picks a target row; `pick` picks a request the client sent before. */
 export type Move =
   | {
       readonly kind: 'intent';
@@ -36,8 +43,10 @@ export type Move =
       /** How its fresh request id is made; absent, `r<n>`. */
       readonly id?: IdChoice;
       readonly target: number;
-      readonly interval: number;
-      readonly version: VersionChoice;
+      /** A value for each of the operation's value fields (`value-fields.ts`), by name. */
+      readonly values: Readonly<Record<string, FieldValue>>;
+      /** Present only for a versioned operation. */
+      readonly version?: VersionChoice;
       readonly delivery: Delivery;
     }
   | {
@@ -58,7 +67,8 @@ export type Move =
       readonly kind: 'edge';
       readonly client: number;
       readonly target: number;
-      readonly field: RequestField;
+      /** `requestId` or one of the operation's fields. */
+      readonly field: string;
       readonly value: unknown;
     }
   | { readonly kind: 'scope'; readonly client: number; readonly granted: boolean }
@@ -71,6 +81,7 @@ export type Move =
       readonly shape: RaceShape;
       readonly clients: readonly number[];
       readonly target: number;
-      readonly intervals: readonly number[];
+      /** Values of the first value field, one per call (unused when the operation has none). */
+      readonly values: readonly FieldValue[];
       readonly world: 'move' | 'delete' | 'revoke';
     };

@@ -7,6 +7,7 @@
  */
 import fc from 'fast-check';
 import type { InputClass } from '../types/input-coverage.ts';
+import type { ClassName } from './field-classes.ts';
 import { requestIdClasses } from './input-classes.ts';
 
 /** How a new intent's request id is made. `simple` (`r<n>`) is what shrinking goes to. */
@@ -81,7 +82,7 @@ export function shapedId(
   n: number,
   sent: readonly string[],
   used: ReadonlySet<string>,
-  excluded: ReadonlySet<InputClass>,
+  excluded: ReadonlySet<ClassName>,
 ): string | undefined {
   const id = render(choice, n, sent);
   if (id === undefined || used.has(id) || sent.includes(id)) return undefined;

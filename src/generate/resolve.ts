@@ -5,28 +5,30 @@
  * re-create only follows a delete. A move that cannot apply (no request to retry) is dropped.
  */
 import type { CallEvent, CallRequest, Delivery, Event, Step, WorldEvent } from '../model/events.ts';
-import type { ModelState } from '../model/state.ts';
-import { initialState } from '../model/state.ts';
+import { type OperationSpec, type Row, targetRows } from '../model/operation.ts';
+import { initialState, type ModelState, operationOf } from '../model/state.ts';
 import { step } from '../model/step.ts';
 import { invalidField } from '../model/validate.ts';
 import type { Fixture } from '../model/world.ts';
-import type { InputClass } from '../types/input-coverage.ts';
 import { type ClientKnowledge, initialKnowledge, learn, sentIds } from './client-knowledge.ts';
+import type { ClassName } from './field-classes.ts';
 import { clientsOutside } from './input-classes.ts';
 import type { Move, VersionChoice } from './moves.ts';
 import { type IdChoice, shapedId } from './request-ids.ts';
+import { type FieldValue, type ValueField, valueFields } from './value-fields.ts';
+import { versionField } from './versioning.ts';
 
-/** An id no fixture row has, so some calls target a missing automation. */
+/** An id no fixture row has, so some calls target a missing row. */
 export const MISSING_ID = 999;
 
 const SIMPLE: IdChoice = { shape: 'simple', pick: 0 };
 
 /** How moves resolve: the input classes no new request id may fall in (default none). */
 export interface ResolveOptions {
-  readonly excludeInputClasses?: readonly InputClass[];
+  readonly excludeInputClasses?: readonly ClassName[];
 }
 
-/** Resolves `moves` into steps for `fixture`. */
+/** Resolves `moves` into steps for `fixture`, of the fixture's operation (`operationOf`). */
 export function resolveMoves(
   fixture: Fixture,
   moves: readonly Move[],
@@ -41,19 +43,32 @@ export function resolveMoves(
   return steps;
 }
 
+/** Field values by name, for the fields a move does not set itself. */
+type Values = Readonly<Record<string, FieldValue>>;
+
 class Resolver {
   private state: ModelState;
   private readonly clients: ClientKnowledge[];
   /** Clients whose principal is in no excluded class. */
   private readonly allowed: number[];
+  private readonly spec: OperationSpec;
+  /** The fixture's target rows, which moves, deletes and missing targets pick among. */
+  private readonly rows: readonly Row[];
+  private readonly fields: readonly ValueField[];
+  /** The expected version's field, for a versioned operation. */
+  private readonly version: string | undefined;
 
   constructor(
     private readonly fixture: Fixture,
-    private readonly excluded: ReadonlySet<InputClass>,
+    private readonly excluded: ReadonlySet<ClassName>,
   ) {
+    this.spec = operationOf(fixture);
     this.state = initialState(fixture);
-    this.clients = initialKnowledge(fixture);
+    this.clients = initialKnowledge(fixture, this.spec);
     this.allowed = clientsOutside(fixture, excluded);
+    this.rows = targetRows(fixture, this.spec);
+    this.fields = valueFields(this.spec, this.rows);
+    this.version = versionField(this.spec);
   }
 
   resolve(move: Move): Step | undefined {
@@ -68,7 +83,7 @@ class Resolver {
       case 'intent':
         return this.call(
           move.client,
-          this.newRequest(move.client, move.target, move.interval, move.version, move.id),
+          this.newRequest(move.client, move.target, move.values, move.version ?? 'known', move.id),
           move.delivery,
           'new',
         );
@@ -78,22 +93,17 @@ class Resolver {
       }
       case 'reuse': {
         const request = this.previous(move.client, move.pick);
-        if (!request) return undefined;
-        const changed = { ...request };
-        if (move.change === 'interval')
-          changed.intervalMinutes = (request.intervalMinutes as number) === 30 ? 60 : 30;
-        if (move.change === 'version')
-          changed.expectedVersion = (request.expectedVersion as number) + 1;
-        if (move.change === 'target')
-          changed.automationId = this.otherTarget(request.automationId as number);
-        return this.call(move.client, changed, move.delivery, 'reuse');
+        return (
+          request &&
+          this.call(move.client, this.changed(request, move.change), move.delivery, 'reuse')
+        );
       }
       case 'edge': {
         const request = {
-          ...this.newRequest(move.client, move.target, 30, 'known'),
+          ...this.newRequest(move.client, move.target, {}, 'known'),
           [move.field]: move.value,
         };
-        const intent = invalidField(request) ? 'invalid' : 'new';
+        const intent = invalidField(request, this.spec) ? 'invalid' : 'new';
         return this.call(move.client, request, 'delivered', intent);
       }
       case 'scope':
@@ -107,7 +117,7 @@ class Resolver {
       case 'delete':
         return { kind: 'delete', resourceId: this.anyTarget(move.target) };
       case 'recreate': {
-        const deleted = this.fixture.automations.filter((a) => !this.state.automations.has(a.id));
+        const deleted = this.rows.filter((a) => !this.state.rows.has(a.id));
         const row = deleted[move.target % Math.max(1, deleted.length)];
         return (
           row && {
@@ -122,54 +132,73 @@ class Resolver {
     }
   }
 
+  /**
+   * `request` with `change` made: another target, the expected version one ahead, or the other
+   * usual value of a value field. A change the operation has no field for leaves it as it was.
+   */
+  private changed(request: CallRequest, change: string): CallRequest {
+    const target = this.spec.targetField;
+    if (change === 'target')
+      return { ...request, [target]: this.otherTarget(request[target] as number) };
+    if (change === this.version) return { ...request, [change]: (request[change] as number) + 1 };
+    const field = this.fields.find((f) => f.field.name === change);
+    if (!field) return { ...request };
+    const [a, b] = field.usual;
+    return { ...request, [change]: request[change] === a ? b : a };
+  }
+
   /** A concurrent group: every member is chosen from what the clients knew before it. */
   private race(move: Extract<Move, { kind: 'race' }>): Step | undefined {
     const [a = 0, b = 0] = move.clients;
-    const [i0 = 30, i1 = 60] = move.intervals;
+    const first = this.fields[0];
+    const [i0 = first?.usual[0], i1 = first?.usual[1]] = move.values;
+    // Values with the first value field set to `v`, the others at their usual value.
+    const at = (v: FieldValue | undefined): Values =>
+      first && v !== undefined ? { [first.field.name]: v } : {};
+    const target = this.spec.targetField;
     const events: Event[] = [];
     switch (move.shape) {
       case 'duplicate': {
-        const request = this.newRequest(a, move.target, i0, 'known');
+        const request = this.newRequest(a, move.target, at(i0), 'known');
         for (let n = 0; n < Math.max(2, move.clients.length - 1); n++)
           events.push(this.call(a, request, 'delivered', n === 0 ? 'new' : 'retry'));
         break;
       }
       case 'mismatch': {
-        const request = this.newRequest(a, move.target, i0, 'known');
+        const request = this.newRequest(a, move.target, at(i0), 'known');
+        const other =
+          first && i0 !== undefined
+            ? { ...request, [first.field.name]: i0 !== i1 ? i1 : bumped(i0, first) }
+            : this.changed(request, 'target');
         events.push(
           this.call(a, request, 'delivered', 'new'),
-          this.call(
-            a,
-            { ...request, intervalMinutes: i0 === i1 ? i0 + 1 : i1 },
-            'delivered',
-            'reuse',
-          ),
+          this.call(a, other, 'delivered', 'reuse'),
         );
         break;
       }
       case 'crossPrincipal': {
         const other = b === a ? this.otherClient(a) : b;
-        const first = this.newRequest(a, move.target, i0, 'known', SIMPLE, other);
+        const firstRequest = this.newRequest(a, move.target, at(i0), 'known', SIMPLE, other);
         const second = {
-          requestId: first.requestId,
-          ...this.arguments(other, move.target, i1, 'known'),
+          requestId: firstRequest.requestId,
+          ...this.arguments(other, move.target, at(i1), 'known'),
         };
         events.push(
-          this.call(a, first, 'delivered', 'new'),
+          this.call(a, firstRequest, 'delivered', 'new'),
           this.call(other, second, 'delivered', 'new'),
         );
         break;
       }
       case 'sameVersion': {
-        const first = this.newRequest(a, move.target, i0, 'known');
+        const firstRequest = this.newRequest(a, move.target, at(i0), 'known');
+        const shared = [target, ...(this.version ? [this.version] : [])];
         for (const [n, c] of move.clients.entries()) {
           const request =
             n === 0
-              ? first
+              ? firstRequest
               : {
-                  ...this.newRequest(c, move.target, move.intervals[n] ?? i1, 'known'),
-                  automationId: first.automationId,
-                  expectedVersion: first.expectedVersion,
+                  ...this.newRequest(c, move.target, at(move.values[n] ?? i1), 'known'),
+                  ...Object.fromEntries(shared.map((f) => [f, firstRequest[f]])),
                 };
           events.push(this.call(c, request, 'delivered', 'new'));
         }
@@ -180,15 +209,15 @@ class Resolver {
           events.push(
             this.call(
               c,
-              this.newRequest(c, move.target + n, move.intervals[n] ?? i0, 'known'),
+              this.newRequest(c, move.target + n, at(move.values[n] ?? i0), 'known'),
               'delivered',
               'new',
             ),
           );
         break;
       case 'worldRace': {
-        const request = this.newRequest(a, move.target, i0, 'known');
-        const id = request.automationId as number;
+        const request = this.newRequest(a, move.target, at(i0), 'known');
+        const id = request[target] as number;
         const world: WorldEvent =
           move.world === 'revoke'
             ? { kind: 'revoke', client: a }
@@ -223,11 +252,11 @@ class Resolver {
     return { kind: 'call', client, request, delivery, intent };
   }
 
-  /** A fresh request id and arguments, mostly aimed at an automation in the client's own workspace. */
+  /** A fresh request id and arguments, mostly aimed at a row in the client's own workspace. */
   private newRequest(
     client: number,
     target: number,
-    interval: number,
+    values: Values,
     version: VersionChoice,
     idChoice: IdChoice = SIMPLE,
     sharedWith?: number,
@@ -236,22 +265,31 @@ class Resolver {
     const also = sharedWith === undefined ? undefined : this.knowledge(sharedWith);
     return {
       requestId: this.freshId(k, idChoice, also),
-      ...this.arguments(client, target, interval, version),
+      ...this.arguments(client, target, values, version),
     };
   }
 
-  /** A new intent's arguments: its target, the version the client expects, the interval. */
+  /**
+   * A new intent's arguments, in the operation's field order: its target, the version the
+   * client expects (versioned operations only), and `values`, a field missing there at its
+   * usual value.
+   */
   private arguments(
     client: number,
     target: number,
-    interval: number,
+    values: Values,
     version: VersionChoice,
   ): Omit<CallRequest, 'requestId'> {
     const id = this.clientTarget(client, target);
     const seen = this.knowledge(client).lastSeen.get(id) ?? 1;
     const expectedVersion =
       version === 'known' ? seen : version === 'ahead' ? seen + 1 : Math.max(1, seen - 1);
-    return { automationId: id, expectedVersion, intervalMinutes: interval };
+    const value = (name: string): unknown => {
+      if (name === this.spec.targetField) return id;
+      if (name === this.version) return expectedVersion;
+      return values[name] ?? this.fields.find((f) => f.field.name === name)?.usual[0];
+    };
+    return Object.fromEntries(this.spec.fields.map((f) => [f.name, value(f.name)]));
   }
 
   /**
@@ -277,9 +315,7 @@ class Resolver {
 
   private clientTarget(client: number, target: number): number {
     const principal = this.state.principals[client];
-    const own = [...this.state.automations.values()].filter(
-      (a) => a.workspace === principal?.workspace,
-    );
+    const own = [...this.state.rows.values()].filter((a) => a.workspace === principal?.workspace);
     if (target < 7 && own.length > 0) return (own[target % own.length] as { id: number }).id;
     return this.anyTarget(target);
   }
@@ -290,12 +326,12 @@ class Resolver {
   }
 
   private anyTarget(target: number): number {
-    const ids = [...this.fixture.automations.map((a) => a.id), MISSING_ID];
+    const ids = [...this.rows.map((a) => a.id), MISSING_ID];
     return ids[target % ids.length] as number;
   }
 
   private otherTarget(id: number): number {
-    const ids = this.fixture.automations.map((a) => a.id).filter((x) => x !== id);
+    const ids = this.rows.map((a) => a.id).filter((x) => x !== id);
     return ids[0] ?? MISSING_ID;
   }
 
@@ -304,7 +340,7 @@ class Resolver {
   }
 
   private otherWorkspace(id: number): string {
-    const current = this.state.automations.get(id)?.workspace;
+    const current = this.state.rows.get(id)?.workspace;
     return this.fixture.workspaces.find((w) => w !== current) ?? this.workspace(0);
   }
 
@@ -313,4 +349,14 @@ class Resolver {
     if (!k) throw new RangeError(`no client ${client}`);
     return k;
   }
+}
+
+/**
+ * A value of `field` other than `v`, for a mismatched duplicate whose two draws were equal: one
+ * more for a number (as `set-interval` always did, even past its maximum), else the other usual
+ * value.
+ */
+function bumped(v: FieldValue, field: ValueField): FieldValue {
+  if (typeof v === 'number') return v + 1;
+  return v === field.usual[0] ? field.usual[1] : field.usual[0];
 }

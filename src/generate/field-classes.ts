@@ -1,0 +1,122 @@
+/**
+ * The input classes of an operation's argument fields, derived from each field's rule, so every
+ * operation gets its boundaries and invalid shapes without a list written for it. Pure.
+ *
+ * - `id` fields (a positive safe integer): 1; beyond 32 bits; MAX_SAFE_INTEGER; then 0,
+ *   negative and the shared invalid types (`TYPE_CLASSES`).
+ * - `integer` fields in `min`–`max`: each limit and, for a non-zero rule spanning 0, -1 and 1
+ *   (named by their values: `intervalMinutes 5`, `delta -1`); just past each limit (`min - 1`,
+ *   `max + 1`); 0 when the rule rejects it; negative when `min` is positive; far out of range;
+ *   then the shared invalid types.
+ * - `custom` fields: boolean and null only (the spec's own check decides the rest).
+ * - Any field with declared invalid values (`ArgumentField.invalid`): `declared invalid`.
+ *
+ * Named `<field> <class>`. For `set-interval` these are exactly the field classes of
+ * `INPUT_CLASSES` (`types/input-coverage.ts`), in its order; a test holds them equal.
+ */
+import type { ArgumentField, FieldRule, OperationSpec } from '../model/operation.ts';
+import { fieldHolds } from '../model/validate.ts';
+import { INPUT_CLASSES } from '../types/input-coverage.ts';
+
+/**
+ * An input class name, `<input> <class>`. A string because a spec's fields name their own
+ * classes; for `set-interval` every name is an `InputClass`.
+ */
+export type ClassName = string;
+
+/**
+ * The classes of an `id` field, after its name. `INPUT_CLASSES` names them once, for
+ * `set-interval`'s `automationId`; every id field of every operation has the same.
+ */
+const ID_CLASSES = INPUT_CLASSES.filter((c) => c.startsWith('automationId ')).map((c) =>
+  c.slice('automationId '.length),
+);
+
+/** Wrong types and shapes every numeric field rejects, after its own classes. */
+const TYPE_CLASSES = ID_CLASSES.slice(ID_CLASSES.indexOf('unsafe integer'));
+
+type IntegerRule = Extract<FieldRule, { kind: 'integer' }>;
+
+/** Every class of `field`, in the order summaries list them. */
+export function fieldClassNames(field: ArgumentField): ClassName[] {
+  const rule = field.rule;
+  const own =
+    rule.kind === 'id'
+      ? ID_CLASSES
+      : rule.kind === 'integer'
+        ? integerClassNames(rule)
+        : ['boolean', 'null'];
+  const declared = field.invalid?.length ? ['declared invalid'] : [];
+  return [...own, ...declared].map((c) => `${field.name} ${c}`);
+}
+
+/**
+ * Every input class of `spec`: the request id's, each field's in validation order, the
+ * principal's. For `set-interval`, `INPUT_CLASSES` itself.
+ */
+export function inputClassesOf(spec: OperationSpec): ClassName[] {
+  const shared = (input: string) => INPUT_CLASSES.filter((c) => c.startsWith(`${input} `));
+  return [...shared('requestId'), ...spec.fields.flatMap(fieldClassNames), ...shared('principal')];
+}
+
+/** The values an integer rule is classed at exactly: its limits, 0's neighbours, just past. */
+function integerEdges(rule: IntegerRule): number[] {
+  const spansZero = rule.nonZero === true && rule.min < 0 && rule.max > 0;
+  return [rule.min, rule.max, ...(spansZero ? [-1, 1] : []), rule.min - 1, rule.max + 1];
+}
+
+function integerClassNames(rule: IntegerRule): string[] {
+  const zeroInvalid = !ruleAccepts(rule, 0);
+  const names = [
+    ...integerEdges(rule).map(String),
+    ...(zeroInvalid ? ['0'] : []),
+    ...(rule.min > 0 ? ['negative'] : []),
+    'far out of range',
+    ...TYPE_CLASSES,
+  ];
+  // With min 1, `min - 1` is 0: one class, listed once.
+  return [...new Set(names)];
+}
+
+function ruleAccepts(rule: FieldRule, value: number): boolean {
+  return fieldHolds({ name: '', rule }, value);
+}
+
+/** The classes of `value` sent in `field`. */
+export function valueClasses(field: ArgumentField, value: unknown): ClassName[] {
+  const declared = field.invalid?.some((v) => Object.is(v, value))
+    ? [`${field.name} declared invalid`]
+    : [];
+  return [...ruleClasses(field.name, field.rule, value), ...declared];
+}
+
+function ruleClasses(name: string, rule: FieldRule, value: unknown): ClassName[] {
+  if (value === null) return [`${name} null`];
+  if (typeof value === 'boolean') return [`${name} boolean`];
+  if (rule.kind === 'custom') return [];
+  if (typeof value === 'string')
+    return [
+      /^\s*[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?\s*$/i.test(value)
+        ? `${name} numeric string`
+        : `${name} other string`,
+    ];
+  if (typeof value !== 'number') return [];
+  if (!Number.isFinite(value)) return [`${name} NaN or Infinity`];
+  if (!Number.isInteger(value)) return [`${name} fraction`];
+  if (!Number.isSafeInteger(value)) return [`${name} unsafe integer`];
+  if (rule.kind === 'id') return idClasses(name, value);
+  if (value === 0 && !ruleAccepts(rule, 0)) return [`${name} 0`];
+  if (value < 0 && rule.min > 0) return [`${name} negative`];
+  if (integerEdges(rule).includes(value)) return [`${name} ${value}`];
+  return value < rule.min - 1 || value > rule.max + 1 ? [`${name} far out of range`] : [];
+}
+
+function idClasses(name: string, value: number): ClassName[] {
+  if (value === 0) return [`${name} 0`];
+  if (value < 0) return [`${name} negative`];
+  const out: ClassName[] = [];
+  if (value === 1) out.push(`${name} 1`);
+  if (value > 2 ** 31 - 1) out.push(`${name} beyond 32 bits`);
+  if (value === Number.MAX_SAFE_INTEGER) out.push(`${name} MAX_SAFE_INTEGER`);
+  return out;
+}
