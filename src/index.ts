@@ -24,31 +24,51 @@ export { soak } from './api/soak.ts';
 export type { ErrorCode, ErrorData } from './errors.ts';
 export { isReceiptcheckError, ReceiptcheckError } from './errors.ts';
 export type { Connection, HandlerPlugin } from './handlers/plugin.ts';
-export { defineHandler } from './handlers/plugin.ts';
+export { defineHandler, defineOperationHandler } from './handlers/plugin.ts';
 export type {
   CallEvent,
   CallRequest,
   ConcurrentGroup,
   Delivery,
   Event,
+  SetIntervalRequest,
   Step,
   WorldEvent,
 } from './model/events.ts';
 export type { HistoryEntry } from './model/history.ts';
+export type {
+  ArgumentField,
+  CreatedRows,
+  Effect,
+  FieldRule,
+  OperationSpec,
+  WorldEvents,
+} from './model/operation.ts';
+export { createdRows, defineOperation, targetRows } from './model/operation.ts';
+export { adjustBalance, adjustBalanceWith } from './model/operations/adjust-balance.ts';
+export { createOnce } from './model/operations/create-once.ts';
+export { BUILT_IN_OPERATIONS } from './model/operations/index.ts';
+export { setInterval } from './model/operations/set-interval.ts';
 export type { InvalidField, Observed, Outcome, RefusalReason } from './model/outcome.ts';
 export { describeOutcome, outcome } from './model/outcome.ts';
 export type { Policy, PolicyDeclaration } from './model/policy.ts';
 export { INTERVAL_MAX, INTERVAL_MIN } from './model/validate.ts';
 export type {
+  Args,
   Automation,
   CallResult,
   Fixture,
+  Payload,
   Principal,
   Receipt,
   ReceiptPayload,
+  Result,
+  Row,
+  SetIntervalFixture,
+  SetIntervalSnapshot,
   Snapshot,
 } from './model/world.ts';
-export { DEFAULT_FIXTURE, TOOL, WRITE_SCOPE } from './model/world.ts';
+export { DEFAULT_FIXTURE, defaultPrincipals, TOOL, WRITE_SCOPE } from './model/world.ts';
 export { formatCaseFile, parseCaseFile } from './report/case-file.ts';
 export { formatCounterexample } from './report/format-counterexample.ts';
 export type { CaseFile, StepExpectation } from './types/case-file.ts';

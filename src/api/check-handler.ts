@@ -12,7 +12,7 @@ import type { Step } from '../model/events.ts';
 import { countCoverage, emptyCoverage } from '../report/coverage.ts';
 import { countInputCoverage, emptyInputCoverage } from '../report/input-coverage.ts';
 import type { CoverageKind } from '../types/coverage.ts';
-import type { InputClass } from '../types/input-coverage.ts';
+import type { InputCoverage } from '../types/input-coverage.ts';
 import type { CheckOptions, OneModeOptions, ResolvedOptions } from '../types/options.ts';
 import type { CheckResult } from '../types/results.ts';
 import { type Explored, explore } from './explore.ts';
@@ -78,7 +78,7 @@ async function checkInMode(o: OneModeOptions): Promise<CheckResult> {
   const { plugin, runner, fixture } = await prepareRun(o);
   const started = performance.now();
   const coverage = emptyCoverage();
-  const inputCoverage = emptyInputCoverage();
+  const inputCoverage = emptyInputCoverage(fixture);
   // Shards split the runs exactly: together they run `o.runs`, no more.
   const runsPlanned = o.shard ? share(o.runs, o.shard.index - 1, o.shard.count) : o.runs;
   const seed = o.shard ? shardSeed(o.seed, o.shard.index) : o.seed;
@@ -287,10 +287,11 @@ function combine(parts: readonly CheckResult[], o: ResolvedOptions): CheckResult
   if (!last) throw new Error('a check ran no mode');
   if (parts.length === 1) return last;
   const coverage = emptyCoverage();
-  const inputCoverage = emptyInputCoverage();
+  const inputCoverage: InputCoverage = {};
   for (const p of parts) {
     for (const [kind, n] of Object.entries(p.coverage)) coverage[kind as CoverageKind] += n;
-    for (const [cls, n] of Object.entries(p.inputCoverage)) inputCoverage[cls as InputClass] += n;
+    for (const [cls, n] of Object.entries(p.inputCoverage))
+      inputCoverage[cls] = (inputCoverage[cls] ?? 0) + n;
   }
   return {
     ...last,

@@ -5,7 +5,7 @@
 
 import { createdRows, type OperationSpec, type Row, targetRows } from '../model/operation.ts';
 import { DEFAULT_OPERATION } from '../model/operations/index.ts';
-import type { Receipt, Snapshot } from '../model/world.ts';
+import type { Snapshot } from '../model/world.ts';
 import type { SnapshotDifference } from '../types/verdict.ts';
 import { receiptKeyOf } from './run-record.ts';
 

@@ -7,7 +7,7 @@
  * `Outcome`s; anything it lets through is reported as an unexpected error, which is a failure.
  */
 import type Database from 'better-sqlite3';
-import type { CallRequest } from '../model/events.ts';
+import type { CallRequest, SetIntervalRequest } from '../model/events.ts';
 import type { OperationSpec, Row } from '../model/operation.ts';
 import { operationNamed, registerOperation } from '../model/operations/index.ts';
 import type { Outcome } from '../model/outcome.ts';
@@ -21,8 +21,8 @@ export type Connection = Database.Database;
  * What a handler module default-exports. Every function receives the harness's connection.
  * `F` is the fixture type `setup` receives: `SetIntervalFixture` for the default operation.
  */
-// biome-ignore lint/suspicious/noExplicitAny: the default keeps set_interval plugins' `setup(db, fixture)` typed as before
-export interface HandlerPlugin<F extends Fixture = any> {
+// biome-ignore lint/suspicious/noExplicitAny: any operation's plugin is a HandlerPlugin; defineHandler types one
+export interface HandlerPlugin<F extends Fixture = any, Q extends CallRequest = any> {
   /** Short name shown in reports, e.g. `reference`. */
   readonly name: string;
   /**
@@ -52,7 +52,7 @@ export interface HandlerPlugin<F extends Fixture = any> {
   /** Creates the schema and inserts the fixture's rows. Runs once per template database. */
   setup(db: Connection, fixture: F): void;
   /** The call under test: the operation as `principal`, with raw (possibly invalid) arguments. */
-  call(db: Connection, principal: Principal, request: CallRequest): Outcome | Promise<Outcome>;
+  call(db: Connection, principal: Principal, request: Q): Outcome | Promise<Outcome>;
   /** Moves a target row (an automation, …) to another workspace (a no-op when the id does not exist). */
   move(db: Connection, id: number, workspace: string): void;
   /** Deletes a target row; receipts stay (a no-op when the id does not exist). */
@@ -74,9 +74,21 @@ export interface HandlerPlugin<F extends Fixture = any> {
  * Declares a handler plugin with full type checking; returns it unchanged.
  * @example export default defineHandler({ name: 'mine', setup, call, move, delete: del, failReceipts, restoreReceipts, snapshot });
  */
-export function defineHandler<F extends Fixture = SetIntervalFixture>(
-  plugin: HandlerPlugin<F>,
-): HandlerPlugin<F> {
+export function defineHandler<
+  F extends Fixture = SetIntervalFixture,
+  Q extends CallRequest = SetIntervalRequest,
+>(plugin: HandlerPlugin<F, Q>): HandlerPlugin<F, Q> {
+  return plugin;
+}
+
+/**
+ * Declares a plugin for an operation other than `set-interval`: its fixture and requests are
+ * typed generically (read rows with `targetRows(fixture, spec)`, arguments by field name).
+ * @example export default defineOperationHandler({ name: 'mine', operation: 'adjust-balance', ... });
+ */
+export function defineOperationHandler(
+  plugin: HandlerPlugin<Fixture, CallRequest>,
+): HandlerPlugin<Fixture, CallRequest> {
   return plugin;
 }
 

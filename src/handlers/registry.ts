@@ -4,6 +4,9 @@
  */
 import { fileURLToPath } from 'node:url';
 import { siblingModuleUrl } from '../sibling-module-url.ts';
+import { MUTANT_CATALOGUE, type MutantEntry } from './mutant-catalogue.ts';
+import { ADJUST_BALANCE_MUTANTS } from './operations/adjust-balance/catalogue.ts';
+import { CREATE_ONCE_MUTANTS } from './operations/create-once/catalogue.ts';
 
 /** What a bundled handler is for. */
 export type BundledKind = 'reference' | 'mutant' | 'library';
@@ -47,12 +50,51 @@ export const BUNDLED_HANDLERS: readonly BundledHandler[] = [
   { name: 'workspace-from-receipt', kind: 'mutant', file: './mutants/workspace-from-receipt.ts' },
   { name: 'race-loser-error', kind: 'mutant', file: './mutants/race-loser-error.ts' },
   { name: 'busy-swallowed', kind: 'mutant', file: './mutants/busy-swallowed.ts' },
+  ...operationHandlers('create-once', CREATE_ONCE_MUTANTS),
+  ...operationHandlers('adjust-balance', ADJUST_BALANCE_MUTANTS),
 ];
 
+/** Each operation's mutant catalogue, by operation name. */
+const CATALOGUES: Readonly<Record<string, readonly MutantEntry[]>> = {
+  'set-interval': MUTANT_CATALOGUE,
+  'create-once': CREATE_ONCE_MUTANTS,
+  'adjust-balance': ADJUST_BALANCE_MUTANTS,
+};
+
+/** The mutant catalogue of `operation` (default `set-interval`); empty for a user's own. */
+export function catalogueOf(operation = 'set-interval'): readonly MutantEntry[] {
+  return CATALOGUES[operation] ?? [];
+}
+
 /**
- * The absolute path of a bundled handler, or undefined when `name` is not one. Names are per
- * operation (`reference` exists for each): `operation` picks one (default `set-interval`), or
- * the name says it, as `create-once/reference`.
+ * A built-in operation's bundled handlers: `<operation>-reference` in
+ * `operations/<operation>/reference.ts`, and each catalogued mutant `<operation>-<bug>` in
+ * `operations/<operation>/mutants/<bug>.ts`, so the file follows from the name.
+ */
+function operationHandlers(operation: string, catalogue: readonly MutantEntry[]): BundledHandler[] {
+  const folder = `./operations/${operation}`;
+  return [
+    {
+      name: `${operation}-reference`,
+      kind: 'reference',
+      operation,
+      file: `${folder}/reference.ts`,
+    },
+    ...catalogue.map(
+      (m): BundledHandler => ({
+        name: m.name,
+        kind: 'mutant',
+        operation,
+        file: `${folder}/mutants/${m.name.slice(operation.length + 1)}.ts`,
+      }),
+    ),
+  ];
+}
+
+/**
+ * The absolute path of a bundled handler, or undefined when `name` is not one. Other operations'
+ * handlers are named `<operation>-<name>`; with `operation` given, the short name is enough
+ * (`reference` is `create-once-reference` for `create-once`).
  */
 export function bundledHandlerPath(name: string, operation?: string): string | undefined {
   const entry = bundledHandler(name, operation);
@@ -61,11 +103,12 @@ export function bundledHandlerPath(name: string, operation?: string): string | u
 
 /** The bundled handler `name` of `operation` (see `bundledHandlerPath`). */
 export function bundledHandler(name: string, operation?: string): BundledHandler | undefined {
-  const slash = name.indexOf('/');
-  const [op, bare] =
-    slash > 0 && !name.includes('.')
-      ? [name.slice(0, slash), name.slice(slash + 1)]
-      : [operation, name];
-  const wanted = op === 'set-interval' ? undefined : op;
-  return BUNDLED_HANDLERS.find((h) => h.name === bare && h.operation === wanted);
+  const ofOperation = (h: BundledHandler) =>
+    operation === undefined || (h.operation ?? 'set-interval') === operation;
+  const names = operation && operation !== 'set-interval' ? [`${operation}-${name}`, name] : [name];
+  for (const n of names) {
+    const found = BUNDLED_HANDLERS.find((h) => h.name === n && ofOperation(h));
+    if (found) return found;
+  }
+  return undefined;
 }

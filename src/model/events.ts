@@ -14,6 +14,13 @@ export interface CallRequest {
   readonly [field: string]: unknown;
 }
 
+/** A `set_interval` call's raw arguments, by name. */
+export interface SetIntervalRequest extends CallRequest {
+  readonly automationId: unknown;
+  readonly expectedVersion: unknown;
+  readonly intervalMinutes: unknown;
+}
+
 /**
  * What the network does to a call. `lostRequest`: it never reaches the handler.
  * `lostResponse`: it runs and commits, but the client never hears back and will retry later.

@@ -9,22 +9,9 @@
  * A spec is plain data plus pure functions: no I/O, no randomness. Generators derive their
  * values from each field's `rule` and `samples`, so the model needs no generator library.
  */
-import type { Fixture } from './world.ts';
+import type { Args, Fixture, Payload, Result, Row } from './world.ts';
 
-/** A row of a resource table. Target rows also carry a `workspace`; other fields are the spec's. */
-export interface Row {
-  readonly id: number;
-  readonly [field: string]: number | string;
-}
-
-/** What a committed call returned (replays return the stored one). Numbers and strings only. */
-export type Result = Readonly<Record<string, number | string>>;
-
-/** The canonical payload a receipt binds its key to: the validated arguments that define the intent. */
-export type Payload = Readonly<Record<string, number | string>>;
-
-/** A call's validated arguments, by field name (the request id excluded). */
-export type Args = Readonly<Record<string, number | string>>;
+export type { Args, Payload, Result, Row } from './world.ts';
 
 /**
  * How a field is validated and generated.

@@ -33,10 +33,17 @@ export type Observed =
   /** A lost request: the call never reached the handler. */
   | { readonly kind: 'notSent' };
 
-/** Constructors, so call sites read like the contract. */
+/**
+ * Constructors, so call sites read like the contract. A result may be any object of numbers and
+ * strings (an interface of the user's own included); `isOutcome` checks its fields at run time.
+ */
 export const outcome = {
-  fresh: (result: Result): Outcome => ({ kind: 'ok', result, replayed: false }),
-  replayed: (result: Result): Outcome => ({ kind: 'ok', result, replayed: true }),
+  fresh: (result: object): Outcome => ({ kind: 'ok', result: result as Result, replayed: false }),
+  replayed: (result: object): Outcome => ({
+    kind: 'ok',
+    result: result as Result,
+    replayed: true,
+  }),
   refused: (reason: RefusalReason): Outcome => ({ kind: 'refused', reason }),
   keyReuse: (): Outcome => ({ kind: 'keyReuse' }),
   invalid: (field: InvalidField): Outcome => ({ kind: 'invalid', field }),

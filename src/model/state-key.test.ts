@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { CallEvent, Event } from './events.ts';
+import { createOnce } from './operations/create-once.ts';
 import { initialState, type ModelState } from './state.ts';
 import { sameState, stateHash, stateKey } from './state-key.ts';
 import { run } from './step.ts';
@@ -65,12 +66,35 @@ describe('state fingerprints', () => {
 
   it('cover every field of ModelState (add a new field to state-key.ts, then here)', () => {
     expect(Object.keys(initial).sort()).toEqual([
-      'automations',
+      'created',
+      'operation',
       'policy',
       'principals',
       'receipts',
       'refusals',
+      'rows',
       'storeFailing',
     ]);
+  });
+
+  it('tell apart created rows and operations', () => {
+    const fixture = { ...createOnce.fixture, operation: createOnce.name };
+    const invoice = (requestId: string, amount: number): CallEvent => ({
+      kind: 'call',
+      client: 0,
+      delivery: 'delivered',
+      request: { requestId, customerId: 1, amount },
+    });
+    const start = initialState(fixture);
+    const one = reach([invoice('a', 500)], start);
+    const other = reach([invoice('a', 700)], start);
+    expect(one.created.size).toBe(1);
+    expect(sameState(one, other)).toBe(false);
+    expect(stateKey(one)).not.toBe(stateKey(other));
+    expect(sameState(start, initial)).toBe(false);
+    const twice = reach([invoice('a', 500), invoice('b', 500)], start);
+    const swapped = reach([invoice('b', 500), invoice('a', 500)], start);
+    // Same invoices, but the server gave the ids in another order: not the same world.
+    expect(sameState(twice, swapped)).toBe(false);
   });
 });

@@ -4,7 +4,21 @@
  * instances of them (automations, their results and payloads, the default fixture). Shared by
  * the model, the handlers and the checkers.
  */
-import type { Payload, Result } from './operation.ts';
+
+/** A row of a resource table. Target rows also carry a `workspace`; other fields are the spec's. */
+export interface Row {
+  readonly id: number;
+  readonly [field: string]: number | string;
+}
+
+/** What a committed call returned (replays return the stored one). Numbers and strings only. */
+export type Result = Readonly<Record<string, number | string>>;
+
+/** The canonical payload a receipt binds its key to: the validated arguments that define the intent. */
+export type Payload = Readonly<Record<string, number | string>>;
+
+/** A call's validated arguments, by field name (the request id excluded). */
+export type Args = Readonly<Record<string, number | string>>;
 
 /** The scope a principal needs to call `set_interval`. */
 export const WRITE_SCOPE = 'automation:write';

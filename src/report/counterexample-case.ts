@@ -5,6 +5,7 @@
  */
 
 import { ReceiptcheckError } from '../errors.ts';
+import { operationOf } from '../model/state.ts';
 import type { CaseFile } from '../types/case-file.ts';
 import type { ScheduledReproduction } from '../types/replay.ts';
 import type { Counterexample } from '../types/results.ts';
@@ -21,7 +22,7 @@ export function counterexampleToCase(
   scheduled?: ScheduledReproduction,
 ): CaseFile {
   const first = cx.failures[0];
-  const why = first ? explainFailure(first) : undefined;
+  const why = first ? explainFailure(first, operationOf(cx.fixture)) : undefined;
   return {
     name: `${cx.handlerName}: counterexample (seed ${cx.seed})`,
     description: why

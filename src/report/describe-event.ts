@@ -1,9 +1,12 @@
 /**
  * Plain words for one event of a sequence, as a person would tell it:
- * `alice@team-a retries r0: set automation 1 to 30 min expecting v1 — response lost`.
- * Pure; the counterexample renderer numbers and indents these lines.
+ * `alice@team-a retries r0: set automation 1 to 30 min expecting v1 — response lost`, or for
+ * another operation, in its own field names: `bob@team-a sends r2: adjust-balance accountId 1,
+ * delta -700`. Pure; the counterexample renderer numbers and indents these lines.
  */
 import type { CallEvent, Event } from '../model/events.ts';
+import type { OperationSpec } from '../model/operation.ts';
+import { type FixtureWithPolicy, operationOf } from '../model/state.ts';
 import type { Fixture } from '../model/world.ts';
 
 const LONG = 24;
@@ -14,21 +17,22 @@ export function describeClient(fixture: Fixture, client: number): string {
   return p ? `${p.user}@${p.workspace}` : `client ${client}`;
 }
 
-/** One event in words. */
-export function describeEvent(event: Event, fixture: Fixture): string {
+/** One event in words, in the terms of `fixture`'s operation. */
+export function describeEvent(event: Event, fixture: FixtureWithPolicy): string {
+  const spec = operationOf(fixture);
   switch (event.kind) {
     case 'call':
-      return describeCall(event, fixture);
+      return describeCall(event, fixture, spec);
     case 'revoke':
-      return `${describeClient(fixture, event.client)} loses the automation:write scope`;
+      return `${describeClient(fixture, event.client)} loses the ${spec.scope} scope`;
     case 'restore':
-      return `${describeClient(fixture, event.client)} gets the automation:write scope back`;
+      return `${describeClient(fixture, event.client)} gets the ${spec.scope} scope back`;
     case 'move':
-      return `automation ${event.resourceId} moves to workspace ${event.workspace}`;
+      return `${spec.noun} ${event.resourceId} moves to workspace ${event.workspace}`;
     case 'delete':
-      return `automation ${event.resourceId} is deleted (its receipts stay)`;
+      return `${spec.noun} ${event.resourceId} is deleted (its receipts stay)`;
     case 'recreate':
-      return `automation ${event.resourceId} is re-created in ${event.workspace} at version 1`;
+      return `${spec.noun} ${event.resourceId} is re-created in ${event.workspace}${spec.rowFields.includes('version') ? ' at version 1' : ''}`;
     case 'storeFail':
       return 'the receipt store starts failing (every receipt insert fails)';
     case 'storeRestore':
@@ -43,10 +47,21 @@ const VERB: Record<NonNullable<CallEvent['intent']>, string> = {
   invalid: 'sends',
 };
 
-function describeCall(event: CallEvent, fixture: Fixture): string {
+function describeCall(event: CallEvent, fixture: Fixture, spec: OperationSpec): string {
   const r = event.request;
   const who = describeClient(fixture, event.client);
   const verb = VERB[event.intent ?? 'new'];
+  const tail =
+    event.delivery === 'lostRequest'
+      ? ' — request lost (never reached the server)'
+      : event.delivery === 'lostResponse'
+        ? ' — response lost (committed, reply dropped)'
+        : '';
+  const id = formatRequestId(r.requestId);
+  if (spec.name !== 'set-interval') {
+    const args = spec.fields.map((f) => `${f.name} ${formatArgument(r[f.name])}`).join(', ');
+    return `${who} ${verb} ${id}: ${spec.name} ${args}${tail}`;
+  }
   const target =
     typeof r.automationId === 'number' && Number.isSafeInteger(r.automationId)
       ? `automation ${r.automationId}`
@@ -59,13 +74,14 @@ function describeCall(event: CallEvent, fixture: Fixture): string {
     typeof r.expectedVersion === 'number' && Number.isSafeInteger(r.expectedVersion)
       ? `v${r.expectedVersion}`
       : `version ${formatValue(r.expectedVersion)}`;
-  const tail =
-    event.delivery === 'lostRequest'
-      ? ' — request lost (never reached the server)'
-      : event.delivery === 'lostResponse'
-        ? ' — response lost (committed, reply dropped)'
-        : '';
-  return `${who} ${verb} ${formatRequestId(r.requestId)}: set ${target} to ${interval} expecting ${version}${tail}`;
+  return `${who} ${verb} ${id}: set ${target} to ${interval} expecting ${version}${tail}`;
+}
+
+/** An argument as sent: a safe integer bare, anything else as `formatValue` shows it. */
+function formatArgument(value: unknown): string {
+  return typeof value === 'number' && Number.isSafeInteger(value)
+    ? String(value)
+    : formatValue(value);
 }
 
 /** A request id bare when it is a plain token (`r0`), quoted and shortened otherwise. */

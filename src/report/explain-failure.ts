@@ -5,6 +5,8 @@
  * first (`Explanation`), the counterexample renderer turns it into text.
  */
 
+import type { OperationSpec } from '../model/operation.ts';
+import { setInterval } from '../model/operations/set-interval.ts';
 import { describeOutcome, type Observed } from '../model/outcome.ts';
 import { INJECTED_FAULT_CODE } from '../types/scheduled-trace.ts';
 import type { Failure } from '../types/verdict.ts';
@@ -14,11 +16,11 @@ import type { Explanation } from './explanation.ts';
 import { ruleFor } from './rule-for.ts';
 
 /** Explains one failure. Kinds added later by other modes get a generic text until explained here. */
-export function explainFailure(failure: Failure): Explanation {
+export function explainFailure(failure: Failure, spec: OperationSpec = setInterval): Explanation {
   switch (failure.kind) {
     case 'outcome':
       if (failure.faulted) return faultedCall(failure.expected, failure.actual);
-      return withActual(ruleFor(failure.expected), failure.expected, failure.actual);
+      return withActual(ruleFor(failure.expected, spec), failure.expected, failure.actual);
     case 'snapshot': {
       const which = failure.differences.map((d) =>
         'key' in d ? `receipt ${readableKey(d.key)}` : `${d.what} ${d.id}`,
@@ -30,7 +32,7 @@ export function explainFailure(failure: Failure): Explanation {
     case 'invariant':
       return { text: `invariant broken: ${failure.invariant} (${failure.message})` };
     case 'linearizability':
-      return explainLinearizability(failure);
+      return explainLinearizability(failure, spec);
     case 'hang':
       return explainHang(failure);
     default:

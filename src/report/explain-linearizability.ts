@@ -4,6 +4,8 @@
  * that point. Pure; `explainFailure` and the step renderer use it.
  */
 
+import type { OperationSpec } from '../model/operation.ts';
+import { setInterval } from '../model/operations/set-interval.ts';
 import { describeOutcome, sameOutcome } from '../model/outcome.ts';
 import type { LinearizabilityFailure, PlacedOperation } from '../types/verdict.ts';
 import type { Explanation } from './explanation.ts';
@@ -25,7 +27,10 @@ export function blamedOperation(f: LinearizabilityFailure): PlacedOperation | un
 }
 
 /** The rule broken and the order that fitted, in words. */
-export function explainLinearizability(f: LinearizabilityFailure): Explanation {
+export function explainLinearizability(
+  f: LinearizabilityFailure,
+  spec: OperationSpec = setInterval,
+): Explanation {
   if (f.verdict === 'unknown')
     return {
       text: `the linearizability check stopped before a verdict (${f.reason ?? 'a limit was reached'}); raise the limit or shorten the sequence`,
@@ -40,7 +45,7 @@ export function explainLinearizability(f: LinearizabilityFailure): Explanation {
     return {
       text: `${base}; after it, none of ${f.stuck.map(placeOf).join(', ')} can come next`,
     };
-  const rule = ruleFor(blamed.expected);
+  const rule = ruleFor(blamed.expected, spec);
   return {
     ...(rule.rule ? { rule: rule.rule } : {}),
     text: `${base}; after it, ${placeOf(blamed)} got ${describeOutcome(blamed.observed)} where the contract gives ${describeOutcome(blamed.expected)}: ${rule.text}`,

@@ -49,7 +49,7 @@ export function formatCaseResult(
   // A saved counterexample's description repeats "What broke"; a scenario's says what it is about.
   if (c.description && c.extra.failures === undefined) lines.push(`  ${c.description}`);
   lines.push('', 'Steps:', ...formatSteps(readable, { verbose }), '', 'What broke:');
-  lines.push(...formatExplanations(r.failures, c.steps));
+  lines.push(...formatExplanations(r.failures, c.steps, c.fixture));
   if (r.expectationFailures.length > 0) {
     lines.push('', 'Promises in the file that did not hold:');
     for (const e of r.expectationFailures) lines.push(`  - ${e.message}`);

@@ -8,7 +8,7 @@
 import type { Step } from '../model/events.ts';
 import { flatten } from '../model/flatten.ts';
 import { describeOutcome, type Observed } from '../model/outcome.ts';
-import { initialState } from '../model/state.ts';
+import { type FixtureWithPolicy, initialState, operationOf } from '../model/state.ts';
 import { step as modelStep } from '../model/step.ts';
 import type { Fixture } from '../model/world.ts';
 import type { Failure } from '../types/verdict.ts';
@@ -72,7 +72,7 @@ export function formatCounterexample(c: ReadableCase, context: RenderContext = {
     ...formatSteps(c, context),
     '',
     'What broke:',
-    ...formatExplanations(c.failures, c.steps),
+    ...formatExplanations(c.failures, c.steps, c.fixture),
     '',
     'Database (expected by the model vs found):',
     ...formatDatabase(c.failures),
@@ -83,9 +83,14 @@ export function formatCounterexample(c: ReadableCase, context: RenderContext = {
 }
 
 /** One line per failure (capped): where it happened and the rule it broke, in words. */
-export function formatExplanations(failures: readonly Failure[], steps: readonly Step[]): string[] {
+export function formatExplanations(
+  failures: readonly Failure[],
+  steps: readonly Step[],
+  fixture?: FixtureWithPolicy,
+): string[] {
+  const spec = fixture ? operationOf(fixture) : undefined;
   const lines = failures.slice(0, FAILURES_SHOWN).map((f) => {
-    const e = explainFailure(f);
+    const e = explainFailure(f, spec);
     return `  - ${where(f, steps)}${e.rule ? `rule ${e.rule}: ` : ''}${e.text}`;
   });
   if (failures.length > FAILURES_SHOWN)

@@ -3,6 +3,7 @@
  * `soak` command prints it (or the result as JSON).
  */
 import { describeOutcome, sameOutcome } from '../model/outcome.ts';
+import { operationOf } from '../model/state.ts';
 import type { Fixture } from '../model/world.ts';
 import type { SoakResult } from '../types/results.ts';
 import type { LinearizabilityFailure, PlacedOperation } from '../types/verdict.ts';
@@ -37,7 +38,7 @@ export function formatSoak(r: SoakResult, durationMs: number): string {
   if (r.failures.length > 0) {
     lines.push('', 'Failures:');
     for (const f of r.failures) {
-      const e = explainFailure(f);
+      const e = explainFailure(f, operationOf(r.fixture));
       lines.push(`  - ${e.rule ? `rule ${e.rule}: ` : ''}${e.text}`);
       if (f.kind === 'linearizability') lines.push(...formatOrder(f, r.fixture));
     }

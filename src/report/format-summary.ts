@@ -5,7 +5,7 @@
  */
 
 import { COVERAGE_KINDS } from '../types/coverage.ts';
-import { INPUT_CLASSES, INPUTS, type InputCoverage, inputOf } from '../types/input-coverage.ts';
+import { type InputCoverage, inputOf } from '../types/input-coverage.ts';
 import { SEED_ENV } from '../types/options.ts';
 import type { ReproductionSearch } from '../types/replay.ts';
 import type { CheckResult } from '../types/results.ts';
@@ -86,14 +86,16 @@ const LINE_WIDTH = 100;
  * run stopped early, so it only says how many classes its runs reached.
  */
 export function formatInputCoverage(coverage: InputCoverage, passed = true): string[] {
-  const reached = INPUT_CLASSES.filter((c) => coverage[c] > 0);
+  const classes = Object.keys(coverage);
+  const reached = classes.filter((c) => (coverage[c] ?? 0) > 0);
   if (!passed)
     return [
-      `  inputs    ${reached.length} of ${INPUT_CLASSES.length} input classes reached before the failure`,
+      `  inputs    ${reached.length} of ${classes.length} input classes reached before the failure`,
     ];
   const lines: string[] = [];
-  const labelWidth = Math.max(...INPUTS.map((i) => i.length)) + 2;
-  for (const input of INPUTS) {
+  const inputs = [...new Set(classes.map(inputOf))];
+  const labelWidth = Math.max(...inputs.map((i) => i.length)) + 2;
+  for (const input of inputs) {
     const items = reached
       .filter((c) => inputOf(c) === input)
       .map((c) => `${c.slice(input.length + 1)} ${coverage[c]}`);
@@ -109,7 +111,7 @@ export function formatInputCoverage(coverage: InputCoverage, passed = true): str
     }
     lines.push(line);
   }
-  const unreached = INPUT_CLASSES.filter((c) => !(coverage[c] > 0));
+  const unreached = classes.filter((c) => !((coverage[c] ?? 0) > 0));
   for (const c of unreached.slice(0, WARNINGS_MAX))
     lines.push(`  warning   input class never reached: ${c}`);
   if (unreached.length > WARNINGS_MAX)

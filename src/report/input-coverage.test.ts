@@ -31,7 +31,7 @@ const call = (
 const reached = (steps: readonly Step[]) => {
   const coverage = emptyInputCoverage();
   countInputCoverage(steps, DEFAULT_FIXTURE, coverage);
-  return INPUT_CLASSES.filter((c) => coverage[c] > 0);
+  return INPUT_CLASSES.filter((c) => (coverage[c] ?? 0) > 0);
 };
 
 describe('what a call reaches', () => {

@@ -4,15 +4,17 @@
  * principals really were sent, and warns about any class a run never reached. Pure.
  */
 
+import { inputClassesOf } from '../generate/field-classes.ts';
 import { principalClasses, requestClasses } from '../generate/input-classes.ts';
 import type { Step } from '../model/events.ts';
+import { type FixtureWithPolicy, operationOf } from '../model/state.ts';
 import { isRequestId } from '../model/validate.ts';
-import { type Fixture, WRITE_SCOPE, withWriteScope } from '../model/world.ts';
-import { INPUT_CLASSES, type InputClass, type InputCoverage } from '../types/input-coverage.ts';
+import { DEFAULT_FIXTURE, withWriteScope } from '../model/world.ts';
+import type { InputCoverage } from '../types/input-coverage.ts';
 
-/** An input coverage record with every count at zero. */
-export function emptyInputCoverage(): InputCoverage {
-  return Object.fromEntries(INPUT_CLASSES.map((c) => [c, 0])) as InputCoverage;
+/** An input coverage record for `fixture`'s operation, with every count at zero. */
+export function emptyInputCoverage(fixture: FixtureWithPolicy = DEFAULT_FIXTURE): InputCoverage {
+  return Object.fromEntries(inputClassesOf(operationOf(fixture)).map((c) => [c, 0]));
 }
 
 /**
@@ -24,17 +26,18 @@ export function emptyInputCoverage(): InputCoverage {
  */
 export function countInputCoverage(
   steps: readonly Step[],
-  fixture: Fixture,
+  fixture: FixtureWithPolicy,
   into: InputCoverage,
 ): void {
+  const spec = operationOf(fixture);
   let principals = fixture.principals;
   const earlier = fixture.principals.map((): string[] => []);
-  const count = (classes: readonly InputClass[]) => {
-    for (const c of classes) into[c]++;
+  const count = (classes: readonly string[]) => {
+    for (const c of classes) into[c] = (into[c] ?? 0) + 1;
   };
   for (const event of steps.flatMap((s) => (s.kind === 'concurrent' ? s.events : [s]))) {
     if (event.kind === 'revoke' || event.kind === 'restore') {
-      principals = withWriteScope(principals, event.client, event.kind === 'restore');
+      principals = withWriteScope(principals, event.client, event.kind === 'restore', spec.scope);
       continue;
     }
     if (event.kind !== 'call') continue;
@@ -43,14 +46,14 @@ export function countInputCoverage(
     if (!principal || !sent) continue;
     if (event.delivery !== 'lostRequest') {
       count(principalClasses(fixture, event.client, principal));
-      if (principal.scopes.includes(WRITE_SCOPE)) count(requestClasses(event.request, sent));
+      if (principal.scopes.includes(spec.scope)) count(requestClasses(event.request, sent, spec));
     }
     const id = event.request.requestId;
     if (isRequestId(id) && !sent.includes(id)) sent.push(id);
   }
 }
 
-/** The classes `coverage` never reached, in `INPUT_CLASSES` order. */
-export function unreachedInputClasses(coverage: Readonly<InputCoverage>): InputClass[] {
-  return INPUT_CLASSES.filter((c) => !(coverage[c] > 0));
+/** The classes `coverage` never reached, in its (the operation's) order. */
+export function unreachedInputClasses(coverage: Readonly<InputCoverage>): string[] {
+  return Object.keys(coverage).filter((c) => !((coverage[c] ?? 0) > 0));
 }

@@ -3,6 +3,8 @@
  * of input classes), seed and, on failure, the counterexample as data plus its rendering. Pure;
  * print it with `encodeJson` so NaN and friends in a counterexample survive.
  */
+
+import { operationOf } from '../model/state.ts';
 import type { ReproductionSearch } from '../types/replay.ts';
 import type { CheckResult } from '../types/results.ts';
 import { explainFailure } from './explain-failure.ts';
@@ -39,7 +41,7 @@ export function toJsonReport(r: CheckResult, context: JsonReportContext = {}): o
       ? {
           counterexample: {
             ...cx,
-            explanations: cx.failures.map(explainFailure),
+            explanations: cx.failures.map((f) => explainFailure(f, operationOf(cx.fixture))),
             ...(context.savedPath ? { file: context.savedPath } : {}),
             ...(context.reproduction ? { scheduledReproduction: context.reproduction } : {}),
             text: formatCounterexample(

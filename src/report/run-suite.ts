@@ -2,6 +2,8 @@
  * The JUnit suite of one `receiptcheck run`: a single testcase named after the handler, failing
  * with the rendered counterexample. Pure; `format-junit.ts` writes the XML.
  */
+
+import { operationOf } from '../model/state.ts';
 import type { CheckResult } from '../types/results.ts';
 import { explainFailure } from './explain-failure.ts';
 import { formatCounterexample, type RenderContext } from './format-counterexample.ts';
@@ -12,7 +14,7 @@ import { formatSummary, type SummaryContext } from './format-summary.ts';
 export function runSuite(r: CheckResult, context: SummaryContext & RenderContext = {}): JunitSuite {
   const cx = r.counterexample;
   const first = cx?.failures[0];
-  const why = first ? explainFailure(first) : undefined;
+  const why = first && cx ? explainFailure(first, operationOf(cx.fixture)) : undefined;
   return {
     name: 'receiptcheck',
     properties: {

@@ -10,8 +10,10 @@
  * later this way gives a linearisation in which each is followed by an operation that
  * interferes with it, or ends the order, or is another lost call placed back to back with it
  * (two lost calls that both must precede one operation; commuting ones in pool order). So right
- * after placing d the search only tries operations that interfere with d, and lost calls. Saying "interferes" too often only costs time; too rarely
- * would be unsound, so anything unknown interferes.
+ * after placing d the search only tries operations that interfere with d, and lost calls.
+ * Saying "interferes" too often only costs time; too rarely would be unsound, so anything unknown
+ * interferes, and so does every call of an operation that creates rows (their ids are one
+ * counter).
  */
 import type { Event } from '../../model/events.ts';
 import { type ModelState, receiptKey } from '../../model/state.ts';
@@ -30,6 +32,8 @@ export function interferes(
       const spec = initial.operation;
       if (event.delivery === 'lostRequest' || invalidField(event.request, spec)) return false;
       if (event.request[spec.targetField] === pool.rows[d]) return true;
+      // Created rows share one id counter: any call that may create one reads what d wrote.
+      if (spec.created) return true;
       const principal = initial.principals[event.client];
       if (!principal) return true;
       const key = receiptKey(

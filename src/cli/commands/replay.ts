@@ -9,6 +9,7 @@ import type { Command } from 'commander';
 import { loadCaseFile } from '../../api/load-case-file.ts';
 import { replayCase } from '../../api/replay-case.ts';
 import { ReceiptcheckError } from '../../errors.ts';
+import { operationOf } from '../../model/state.ts';
 import { encodeJson } from '../../report/encode.ts';
 import { explainFailure } from '../../report/explain-failure.ts';
 import { formatReplay, replayVerdictText } from '../../report/format-replay.ts';
@@ -108,7 +109,7 @@ A relative handler path in the file is resolved from the working directory.`),
             mode: result.mode,
             steps: c.steps.length,
             failures: result.failures,
-            explanations: result.failures.map(explainFailure),
+            explanations: result.failures.map((f) => explainFailure(f, operationOf(c.fixture))),
             expectationFailures: result.expectationFailures,
             ...(replay.schedule ? { schedule: replay.schedule } : {}),
             ...(traceHashOf(result.detail) ? { traceHash: traceHashOf(result.detail) } : {}),

@@ -7,7 +7,7 @@
  * together.
  */
 import { ReceiptcheckError } from '../../errors.ts';
-import type { HandlerPlugin } from '../../handlers/plugin.ts';
+import { type HandlerPlugin, pluginOperation } from '../../handlers/plugin.ts';
 import type { Event, Step } from '../../model/events.ts';
 import type { HistoryEntry } from '../../model/history.ts';
 import { checkSnapshotShape } from '../../model/outcome-shape.ts';
@@ -166,7 +166,7 @@ export async function releaseEverywhere(pool: WorkerPool, dbPath: string): Promi
 export function readSnapshot(plugin: HandlerPlugin, path: string): Snapshot {
   const db = openConnection(path);
   try {
-    return checkSnapshotShape(plugin.snapshot(db), plugin.name);
+    return checkSnapshotShape(plugin.snapshot(db), plugin.name, pluginOperation(plugin));
   } finally {
     db.close();
   }

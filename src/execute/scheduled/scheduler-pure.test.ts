@@ -99,7 +99,7 @@ describe('scheduled cases', () => {
       kind: 'intent',
       client: 0,
       target: 0,
-      interval: 30,
+      values: { intervalMinutes: 30 },
       version: 'known',
       delivery: 'delivered',
     };

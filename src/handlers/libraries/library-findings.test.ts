@@ -19,7 +19,7 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { checkInvariants } from '../../check/invariants/all-invariants.ts';
 import { ROW_CHANGE_HAS_RECEIPT } from '../../check/invariants/row-change-has-receipt.ts';
-import type { CallEvent, CallRequest } from '../../model/events.ts';
+import type { CallEvent, SetIntervalRequest } from '../../model/events.ts';
 import { outcome } from '../../model/outcome.ts';
 import type { SetIntervalSnapshot } from '../../model/world.ts';
 import { DEFAULT_FIXTURE } from '../../model/world.ts';
@@ -31,7 +31,11 @@ import powertools, { CALL_BUDGET_MS } from './powertools.ts';
 import { POWERTOOLS_TABLE } from './powertools-persistence.ts';
 
 const alice = DEFAULT_FIXTURE.principals[0] as (typeof DEFAULT_FIXTURE.principals)[0];
-const request = (requestId: string, automationId: number, intervalMinutes = 30): CallRequest => ({
+const request = (
+  requestId: string,
+  automationId: number,
+  intervalMinutes = 30,
+): SetIntervalRequest => ({
   requestId,
   automationId,
   expectedVersion: 1,

@@ -1,11 +1,11 @@
 /**
  * One operation's bundled handlers as a registry: by name, the plugin itself (for tests and
  * in-process use), and the `BundledHandler` rows `registry.ts` lists (for loading by file in a
- * worker). A mutant named `<operation>-<bug>` lives in `<operation>/mutants/<bug>.ts`, so the
- * file follows from the name and the two cannot drift.
+ * worker). `registry.ts` derives the rows from the catalogue (a mutant named `<operation>-<bug>`
+ * lives in `<operation>/mutants/<bug>.ts`); this holds each plugin to its row.
  */
 import type { HandlerPlugin } from '../plugin.ts';
-import type { BundledHandler } from '../registry.ts';
+import { BUNDLED_HANDLERS, type BundledHandler } from '../registry.ts';
 
 /** An operation's reference and mutants, by name and as bundled-handler rows. */
 export interface OperationRegistry {
@@ -14,24 +14,19 @@ export interface OperationRegistry {
   readonly bundled: readonly BundledHandler[];
 }
 
-/** The registry of `operation`'s handlers; throws if a mutant is not named `<operation>-…`. */
+/**
+ * The registry of `operation`'s handlers; throws if a plugin's name is not the one
+ * `BUNDLED_HANDLERS` gives its file (`<operation>-reference`, `<operation>-<bug>`).
+ */
 export function operationRegistry(
   operation: string,
   reference: HandlerPlugin,
   mutants: readonly HandlerPlugin[],
 ): OperationRegistry {
-  const prefix = `${operation}-`;
-  const folder = `./operations/${operation}`;
-  const bundled: BundledHandler[] = [
-    { name: reference.name, kind: 'reference', file: `${folder}/reference.ts` },
-    ...mutants.map((m): BundledHandler => {
-      if (!m.name.startsWith(prefix)) throw new Error(`mutant ${m.name} must start with ${prefix}`);
-      return {
-        name: m.name,
-        kind: 'mutant',
-        file: `${folder}/mutants/${m.name.slice(prefix.length)}.ts`,
-      };
-    }),
-  ];
+  const bundled = BUNDLED_HANDLERS.filter((h) => h.operation === operation);
+  for (const p of [reference, ...mutants]) {
+    if (!bundled.some((b) => b.name === p.name))
+      throw new Error(`${p.name} is not a bundled ${operation} handler (see registry.ts)`);
+  }
   return { handlers: new Map([reference, ...mutants].map((p) => [p.name, p])), bundled };
 }

@@ -114,7 +114,7 @@ function begin(ctx: RunContext, lanes: LaneRecord[]): StepContext {
     lanes: ctx.lanes,
     dbPath: ctx.database.path,
     principals: ctx.fixture.principals,
-    scope: operationOf(ctx.fixture).scope,
+    operation: operationOf(ctx.fixture),
     entries: [],
     callTimeoutMs: ctx.callTimeoutMs,
     watch: ctx.watch,
@@ -195,7 +195,7 @@ function* runPlainStep(
       return record({ kind: 'observed', observed, faulted: false });
     }
     default:
-      note('world', describeWorld(event));
+      note('world', describeWorld(event, run.operation.noun));
       logStatements(run, step, yield* plain.world(run.watch, { step, lane: 0, event }, event));
       return record({ kind: 'applied' });
   }
@@ -214,14 +214,14 @@ function logStatements(run: StepContext, step: number, log: readonly LoggedState
     });
 }
 
-/** A world event in a few words, for the lanes view. */
-export function describeWorld(event: Exclude<Event, CallEvent>): string {
+/** A world event in a few words, for the lanes view; `noun` names a target row (`automation`). */
+export function describeWorld(event: Exclude<Event, CallEvent>, noun = 'automation'): string {
   switch (event.kind) {
     case 'move':
     case 'recreate':
-      return `${event.kind} automation ${event.resourceId} to ${event.workspace}`;
+      return `${event.kind} ${noun} ${event.resourceId} to ${event.workspace}`;
     case 'delete':
-      return `delete automation ${event.resourceId}`;
+      return `delete ${noun} ${event.resourceId}`;
     case 'storeFail':
       return 'receipt store starts failing';
     case 'storeRestore':

@@ -2,6 +2,7 @@
  * What every step of a scheduled run shares (the lanes, the trace being written, the current
  * principals and the limits), and the one place a revoke or restore changes the principals.
  */
+import type { OperationSpec } from '../../../model/operation.ts';
 import { type Principal, withWriteScope } from '../../../model/world.ts';
 import type { TraceEntry } from '../../../types/scheduled-trace.ts';
 import type { CallWatch } from '../../call-watch.ts';
@@ -13,8 +14,8 @@ export interface StepContext {
   readonly dbPath: string;
   /** Current principals; scope lanes replace them. */
   principals: readonly Principal[];
-  /** The scope the operation needs: what a revoke removes. */
-  readonly scope: string;
+  /** The operation: its scope is what a revoke removes, its noun names rows in the lanes view. */
+  readonly operation: OperationSpec;
   readonly entries: TraceEntry[];
   readonly callTimeoutMs: number;
   /** The call budget for plugin code on this thread (plain steps, inline lanes). */
@@ -29,7 +30,7 @@ export interface StepContext {
 /** Writes every current principal's write scope into the table lanes read at their start. */
 export function storeScopes(ctx: StepContext): void {
   for (const [i, p] of ctx.principals.entries())
-    Atomics.store(ctx.lanes.scopes, i, p.scopes.includes(ctx.scope) ? 1 : 0);
+    Atomics.store(ctx.lanes.scopes, i, p.scopes.includes(ctx.operation.scope) ? 1 : 0);
 }
 
 /**
@@ -37,6 +38,6 @@ export function storeScopes(ctx: StepContext): void {
  * table a lane reads when its start is granted.
  */
 export function applyScopeChange(ctx: StepContext, client: number, granted: boolean): void {
-  ctx.principals = withWriteScope(ctx.principals, client, granted, ctx.scope);
+  ctx.principals = withWriteScope(ctx.principals, client, granted, ctx.operation.scope);
   Atomics.store(ctx.lanes.scopes, client, granted ? 1 : 0);
 }
