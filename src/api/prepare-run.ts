@@ -10,6 +10,7 @@ import { createRunner } from '../execute/create-runner.ts';
 import { onInterrupt, throwIfInterrupted } from '../execute/interrupt.ts';
 import { loadPlugin, resolveHandlerPath } from '../execute/load-plugin.ts';
 import { type HandlerPlugin, pluginOperation } from '../handlers/plugin.ts';
+import { bundledHandler } from '../handlers/registry.ts';
 import type { OperationSpec } from '../model/operation.ts';
 import { DEFAULT_OPERATION, operationNamed } from '../model/operations/index.ts';
 import { type PolicyDeclaration, resolvePolicy } from '../model/policy.ts';
@@ -54,6 +55,16 @@ export async function preparePlugin(
   }
   const withOp = withOperation(fixture, spec);
   return { handlerPath, plugin, fixture: withPolicy(withOp, plugin.policy, plugin.name) };
+}
+
+/**
+ * The operation `handler` implements, without opening a runner: the one a bundled name belongs
+ * to, or the one a plugin file names (it is loaded, and cached for the run that follows).
+ */
+export async function handlerOperation(handler: string, cwd?: string): Promise<string> {
+  const bundled = bundledHandler(handler);
+  if (bundled) return bundled.operation ?? DEFAULT_OPERATION.name;
+  return pluginOperation(await loadPlugin(resolveHandlerPath(handler, cwd))).name;
 }
 
 /**

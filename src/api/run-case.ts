@@ -54,6 +54,8 @@ export async function prepareCase(
     handler,
     mode,
     fixture,
+    // A case of another operation runs that operation's bundled handler of the same name.
+    ...(typeof fixture.operation === 'string' ? { operation: fixture.operation } : {}),
     ...(options.workers ? { workers: options.workers } : {}),
   });
   return { ...(await prepareRun(inMode(resolved, mode), options.cwd)), handler, mode };

@@ -6,8 +6,10 @@
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { listCaseFiles, loadCaseFile } from '../../api/load-case-file.ts';
+import { handlerOperation } from '../../api/prepare-run.ts';
 import { runCase } from '../../api/run-case.ts';
 import { ReceiptcheckError } from '../../errors.ts';
+import { operationOf } from '../../model/state.ts';
 import { encodeJson } from '../../report/encode.ts';
 import { caseVerdictLine, formatCaseResult } from '../../report/format-case-result.ts';
 import { formatJunit, type JunitCase } from '../../report/format-junit.ts';
@@ -56,9 +58,18 @@ export function registerScenarios(program: Command, ctx: CliContext): void {
       const cases: JunitCase[] = [];
       const report: object[] = [];
       let failed = 0;
+      let skipped = 0;
+      // A handler given by flag checks one operation; other operations' cases are skipped.
+      const only = flags.handler ? await handlerOperation(flags.handler) : undefined;
       for (const file of files) {
         const started = performance.now();
         const c = loadCaseFile(file);
+        const operation = operationOf(c.fixture).name;
+        if (only !== undefined && operation !== only) {
+          skipped++;
+          if (!flags.json) ctx.io.stdout(`- ${c.name}: skipped (a ${operation} case)\n`);
+          continue;
+        }
         // A file or handler that cannot load throws a coded error: exit 2 for the whole command.
         const result = await runCase(c, flags.handler ? { handler: flags.handler } : {});
         const text = formatCaseResult(c, result);
@@ -92,8 +103,14 @@ export function registerScenarios(program: Command, ctx: CliContext): void {
           '--junit',
         );
       if (flags.json)
-        ctx.io.stdout(`${encodeJson({ verdict, total: files.length, failed, cases: report })}\n`);
-      else ctx.io.stdout(`\n${files.length - failed} of ${files.length} case files passed\n`);
+        ctx.io.stdout(
+          `${encodeJson({ verdict, total: files.length - skipped, failed, skipped, cases: report })}\n`,
+        );
+      else {
+        const ran = files.length - skipped;
+        const also = skipped > 0 ? ` (${skipped} of other operations skipped)` : '';
+        ctx.io.stdout(`\n${ran - failed} of ${ran} case files passed${also}\n`);
+      }
       ctx.exitCode = failed === 0 ? EXIT.ok : EXIT.failed;
     });
 }
