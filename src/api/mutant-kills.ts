@@ -1,12 +1,12 @@
 /**
- * Runs the mutant catalogue for `receiptcheck mutants`: every catalogued mutant in the mode the
- * catalogue names, the reference in each of those modes, and for each the article's scenarios
- * alone. Returns the kill results the pure kill-matrix renderer reads, plus the counterexamples.
+ * Runs an operation's mutant catalogue for `receiptcheck mutants`: every catalogued mutant in the
+ * mode the catalogue names, the reference in each of those modes, and for each the operation's
+ * scenarios alone (the article's for `set-interval`, `scenarios/<operation>/` for the others). Returns the kill results the pure kill-matrix renderer reads, plus the counterexamples.
  */
 
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { MUTANT_CATALOGUE } from '../handlers/mutant-catalogue.ts';
+import { catalogueOf } from '../handlers/registry.ts';
 import type { KillResult } from '../report/kill-matrix.ts';
 import type { CaseFile } from '../types/case-file.ts';
 import type { Mode } from '../types/mode.ts';
@@ -20,6 +20,12 @@ import { runCase } from './run-case.ts';
 export const ARTICLE_SCENARIOS_DIR = fileURLToPath(
   new URL('../../scenarios/article', import.meta.url),
 );
+
+/** The scenarios shipped for `operation`: the article's, or `scenarios/<operation>/`. */
+export function scenariosDirOf(operation = 'set-interval'): string {
+  if (operation === 'set-interval') return ARTICLE_SCENARIOS_DIR;
+  return fileURLToPath(new URL(`../../scenarios/${operation}`, import.meta.url));
+}
 
 /** One handler to measure. */
 export interface KillTarget {
@@ -35,12 +41,16 @@ export interface Measured {
   readonly counterexample?: Counterexample;
 }
 
-/** The reference once per mode the catalogue uses (it must hold in each), then every mutant. */
-export function killTargets(): KillTarget[] {
-  const modes = [...new Set(MUTANT_CATALOGUE.map((m) => m.mode))];
+/**
+ * The reference once per mode `operation`'s catalogue uses (it must hold in each), then every
+ * mutant. Run them with `operation` in the options, so `reference` is that operation's.
+ */
+export function killTargets(operation?: string): KillTarget[] {
+  const catalogue = catalogueOf(operation);
+  const modes = [...new Set(catalogue.map((m) => m.mode))];
   return [
     ...modes.map((mode) => ({ name: 'reference', kind: 'reference' as const, mode })),
-    ...MUTANT_CATALOGUE.map((m) => ({ name: m.name, kind: 'mutant' as const, mode: m.mode })),
+    ...catalogue.map((m) => ({ name: m.name, kind: 'mutant' as const, mode: m.mode })),
   ];
 }
 
@@ -78,7 +88,7 @@ export async function measureKill(
   };
 }
 
-/** The article's case files, parsed; empty when the folder is absent. */
+/** The case files in `dir` (default: the article's), parsed; empty when the folder is absent. */
 export function articleScenarios(dir = ARTICLE_SCENARIOS_DIR): CaseFile[] {
   return existsSync(dir) ? listCaseFiles(dir).map(loadCaseFile) : [];
 }
@@ -99,7 +109,7 @@ export interface ThreadKill {
  */
 export async function threadKills(options: CheckOptions): Promise<ThreadKill[]> {
   const out: ThreadKill[] = [];
-  for (const m of MUTANT_CATALOGUE.filter((e) => e.mode === 'scheduled')) {
+  for (const m of catalogueOf(options.operation).filter((e) => e.mode === 'scheduled')) {
     const check = await checkHandler({ ...options, handler: m.name, mode: 'concurrent' });
     const cx = check.counterexample;
     out.push({

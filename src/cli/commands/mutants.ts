@@ -11,11 +11,13 @@ import {
   killTargets,
   type Measured,
   measureKill,
+  scenariosDirOf,
   type ThreadKill,
   threadKills,
 } from '../../api/mutant-kills.ts';
-import { MUTANT_CATALOGUE, UNCATALOGUED_BUGS } from '../../handlers/mutant-catalogue.ts';
-import { BUNDLED_HANDLERS } from '../../handlers/registry.ts';
+import { UNCATALOGUED_BUGS } from '../../handlers/mutant-catalogue.ts';
+import { BUNDLED_HANDLERS, catalogueOf } from '../../handlers/registry.ts';
+import { operationNamed } from '../../model/operations/index.ts';
 import { encodeJson } from '../../report/encode.ts';
 import { formatCounterexample } from '../../report/format-counterexample.ts';
 import { formatJunit } from '../../report/format-junit.ts';
@@ -35,6 +37,7 @@ import { writeTextFile } from '../write-text-file.ts';
 
 interface MutantsFlags {
   list?: boolean;
+  operation?: string;
   runs?: number;
   seed?: number;
   workers?: number;
@@ -53,6 +56,10 @@ export function registerMutants(program: Command, ctx: CliContext): void {
     .command('mutants')
     .description('run every bundled mutant and the reference; print the kill matrix')
     .option('--list', 'print the catalogue (name, mode, bug, real-world class) and exit')
+    .option(
+      '--operation <name>',
+      "whose catalogue: set-interval (default), create-once, adjust-balance (see 'receiptcheck operations')",
+    )
     .option(
       '--runs <n>',
       `generated sequences per handler (default: ${DEFAULTS.runs})`,
@@ -96,22 +103,27 @@ whether real threads overlap, so that never sets the exit code (--no-threads ski
 Examples:
   receiptcheck mutants --list
   receiptcheck mutants --mode sequential         the quick ones only
+  receiptcheck mutants --operation create-once   the create-once catalogue
   receiptcheck mutants --json > kill-matrix.json`,
         ENV_HELP,
       ),
     )
     .action(async (flags: MutantsFlags) => {
+      if (flags.operation !== undefined) operationNamed(flags.operation); // unknown: E_USAGE
       if (flags.list) {
-        ctx.io.stdout(formatCatalogue());
+        ctx.io.stdout(formatCatalogue(flags.operation));
         return;
       }
       const options: CheckOptions = {
+        ...(flags.operation !== undefined ? { operation: flags.operation } : {}),
         ...(flags.runs !== undefined ? { runs: flags.runs } : {}),
         ...(flags.seed !== undefined ? { seed: flags.seed } : {}),
         ...(flags.workers !== undefined ? { workers: flags.workers } : {}),
       };
-      const scenarios = flags.scenarios ? articleScenarios() : [];
-      const targets = killTargets().filter((t) => !flags.mode || t.mode === flags.mode);
+      const scenarios = flags.scenarios ? articleScenarios(scenariosDirOf(flags.operation)) : [];
+      const targets = killTargets(flags.operation).filter(
+        (t) => !flags.mode || t.mode === flags.mode,
+      );
       const measured: Measured[] = [];
       for (const [i, target] of targets.entries()) {
         ctx.io.progressStream?.write(
@@ -120,7 +132,7 @@ Examples:
         measured.push(await measureKill(target, options, scenarios));
       }
       ctx.io.progressStream?.write('\r\x1b[K');
-      const races = MUTANT_CATALOGUE.some((m) => m.mode === 'scheduled');
+      const races = catalogueOf(flags.operation).some((m) => m.mode === 'scheduled');
       const threads =
         flags.threads && races && (!flags.mode || flags.mode === 'scheduled')
           ? await threadKills(options)
@@ -155,16 +167,20 @@ function formatThreadKills(threads: readonly ThreadKill[]): string {
     '',
     'Race mutants on real threads (concurrent mode; information only, timing decides it):',
   ];
+  const width = Math.max(22, ...threads.map((t) => t.name.length));
   for (const t of threads)
     lines.push(
-      `  ${t.name.padEnd(22)} ${t.killed ? `killed at run ${t.runsToKill}` : `not seen in ${t.runs} runs`} (${Math.round(t.ms)} ms)`,
+      `  ${t.name.padEnd(width)} ${t.killed ? `killed at run ${t.runsToKill}` : `not seen in ${t.runs} runs`} (${Math.round(t.ms)} ms)`,
     );
   return `${lines.join('\n')}\n`;
 }
 
-function formatCatalogue(): string {
-  const lines = ['Mutants (each a small variation of the reference with one bug):', ''];
-  for (const m of MUTANT_CATALOGUE)
+function formatCatalogue(operation?: string): string {
+  const lines = [
+    `Mutants of ${operation ?? 'set-interval'} (each a small variation of the reference with one bug):`,
+    '',
+  ];
+  for (const m of catalogueOf(operation))
     lines.push(
       `  ${m.name} (${m.mode})`,
       `      bug:   ${m.bug}`,
