@@ -16,7 +16,7 @@ import { sequentialRunner } from '../src/execute/sequential-mode.ts';
 import { sequenceArbitrary } from '../src/generate/sequence-arbitrary.ts';
 import { MUTANT_CATALOGUE } from '../src/handlers/mutant-catalogue.ts';
 import { defineStepMutant } from '../src/handlers/mutants/define-step-mutant.ts';
-import { BUNDLED_HANDLERS, bundledHandlerPath } from '../src/handlers/registry.ts';
+import { BUNDLED_HANDLERS, bundledHandlerPath, catalogueOf } from '../src/handlers/registry.ts';
 import { DEFAULT_FIXTURE } from '../src/model/world.ts';
 import { type KillResult, renderKillMatrix } from '../src/report/kill-matrix.ts';
 import type { CheckResult } from '../src/types/results.ts';
@@ -52,8 +52,21 @@ describe('the mutant catalogue', () => {
   it('lists each mutant once, and exactly the registry’s mutants', () => {
     const names = MUTANT_CATALOGUE.map((m) => m.name);
     expect(new Set(names).size).toBe(names.length);
-    const registered = BUNDLED_HANDLERS.filter((h) => h.kind === 'mutant').map((h) => h.name);
+    // set_interval's mutants; other operations' catalogues are held to the registry beside them.
+    const registered = BUNDLED_HANDLERS.filter(
+      (h) => h.kind === 'mutant' && h.operation === undefined,
+    ).map((h) => h.name);
     expect([...registered].sort()).toEqual([...names].sort());
+  });
+
+  it('lists every bundled mutant in its operation’s catalogue, once', () => {
+    const mutants = BUNDLED_HANDLERS.filter((h) => h.kind === 'mutant');
+    for (const h of mutants)
+      expect(catalogueOf(h.operation).filter((m) => m.name === h.name)).toHaveLength(1);
+    const catalogued = ['set-interval', 'create-once', 'adjust-balance'].flatMap((op) =>
+      catalogueOf(op).map((m) => m.name),
+    );
+    expect(new Set(catalogued).size).toBe(mutants.length);
   });
 
   it.each(MUTANT_CATALOGUE)(

@@ -145,7 +145,9 @@ async function checkInMode(o: OneModeOptions): Promise<CheckResult> {
         stopped,
         `in ${o.mode} mode after ${runs} of ${runsPlanned} runs, while shrinking a counterexample`,
       );
-    // The shrunk case is re-run once so the report shows its own failures, not a larger one's.
+    // The shrunk case is re-run once so the report shows its own failures, not a larger one's;
+    // when that re-run passes (real threads need not race again), its last failing run during
+    // shrinking speaks for it: that run was of these very steps.
     const final =
       shrunk.shrinks > 0 ? await runner.execute(shrunk.steps, shrunk.replay) : shrunk.run;
     const failed = final.verdict.verdict === 'failed' ? final : shrunk.run;
@@ -161,7 +163,7 @@ async function checkInMode(o: OneModeOptions): Promise<CheckResult> {
         seed,
         path: shrunk.path,
         fixture,
-        steps: failed === final ? shrunk.steps : explored.case.steps,
+        steps: shrunk.steps,
         failures,
         runsToFailure: explored.index + 1,
         shrinks: shrunk.shrinks,

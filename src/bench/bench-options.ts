@@ -11,6 +11,8 @@ import { DEFAULT_SEED } from '../types/options.ts';
 export interface BenchOptions {
   /** Handler measured for throughput: a bundled name or a plugin path. Default `reference`. */
   handler?: string;
+  /** The operation measured (its reference by default, its catalogue for time to kill). */
+  operation?: string;
   /** The under-a-minute preset instead of the under-five-minutes one. Default false. */
   quick?: boolean;
   /** Interleaved rounds of raw / sequential / concurrent / scheduled. Preset: 5, quick 3. */
@@ -43,6 +45,7 @@ export interface BenchOptions {
 /** Options with the preset and every default applied. */
 export interface ResolvedBenchOptions {
   readonly handler: string;
+  readonly operation: string | undefined;
   readonly quick: boolean;
   readonly rounds: number;
   readonly runsPerRound: number;
@@ -62,6 +65,7 @@ export function resolveBenchOptions(options: BenchOptions = {}): ResolvedBenchOp
   const quick = options.quick ?? false;
   const resolved: ResolvedBenchOptions = {
     handler: options.handler ?? 'reference',
+    operation: options.operation,
     quick,
     rounds: options.rounds ?? (quick ? 3 : 5),
     runsPerRound: options.runsPerRound ?? (quick ? 100 : 300),

@@ -119,7 +119,10 @@ export interface BenchReport {
   readonly config: Pick<
     ResolvedBenchOptions,
     'handler' | 'quick' | 'rounds' | 'runsPerRound' | 'stepsMax' | 'workers' | 'seed' | 'killSeeds'
-  >;
+  > & {
+    /** The operation measured (`set-interval` by default). */
+    readonly operation: string;
+  };
   readonly throughput: ThroughputSection;
   readonly kills: readonly KillFigure[];
   readonly checker: CheckerFigure;

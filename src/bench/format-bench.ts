@@ -8,7 +8,7 @@ import type { BenchReport, KillFigure, Throughput, Unavailable } from './bench-r
 export function formatBench(r: BenchReport): string {
   const c = r.config;
   const lines = [
-    `receiptcheck bench: ${c.handler}, ${c.quick ? 'quick' : 'full'} (${c.rounds} round${c.rounds === 1 ? '' : 's'} × ${c.runsPerRound} runs, stepsMax ${c.stepsMax}, ${c.workers} workers, seed ${c.seed})`,
+    `receiptcheck bench: ${c.handler} (${c.operation}), ${c.quick ? 'quick' : 'full'} (${c.rounds} round${c.rounds === 1 ? '' : 's'} × ${c.runsPerRound} runs, stepsMax ${c.stepsMax}, ${c.workers} workers, seed ${c.seed})`,
     `machine: ${r.machine.nproc} × ${r.machine.cpuModel}, node ${r.machine.node}, ${r.machine.platform}`,
     '',
     ...formatThroughput(r),

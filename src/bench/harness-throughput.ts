@@ -23,6 +23,7 @@ export type HarnessMeasure =
 /** What one measured check runs. */
 export interface HarnessRun {
   readonly handler: string;
+  readonly operation?: string | undefined;
   readonly mode: Mode;
   readonly seed: number;
   readonly runs: number;
@@ -41,6 +42,7 @@ export async function measureHarness(run: HarnessRun): Promise<HarnessMeasure> {
   try {
     const result = await checkHandler({
       handler: run.handler,
+      ...(run.operation !== undefined ? { operation: run.operation } : {}),
       mode: run.mode,
       seed: run.seed,
       runs: run.runs,

@@ -16,10 +16,10 @@ import {
 } from '../execute/databases.ts';
 import { measureRaw } from '../execute/raw-loop.ts';
 import { type ResetToTemplate, templateResetter } from '../execute/reset-to-template.ts';
-import { MUTANT_CATALOGUE } from '../handlers/mutant-catalogue.ts';
 import type { Connection, HandlerPlugin } from '../handlers/plugin.ts';
+import { catalogueOf } from '../handlers/registry.ts';
 import type { Event } from '../model/events.ts';
-import { DEFAULT_FIXTURE } from '../model/world.ts';
+import { DEFAULT_FIXTURE, type Fixture } from '../model/world.ts';
 import type { Mode } from '../types/mode.ts';
 import {
   type BenchOptions,
@@ -58,6 +58,7 @@ export async function runBench(options: BenchOptions = {}): Promise<BenchReport>
     machine: machineInfo(),
     config: {
       handler: o.handler,
+      operation: o.operation ?? 'set-interval',
       quick: o.quick,
       rounds: o.rounds,
       runsPerRound: o.runsPerRound,
@@ -80,14 +81,15 @@ async function measureThroughput(
   sample: () => void,
 ): Promise<ThroughputSection> {
   // Prepared as every check prepares it, so the raw loop measures the same plugin.
-  const { plugin } = await preparePlugin(o.handler, DEFAULT_FIXTURE);
-  const files = new DatabaseFiles(plugin, DEFAULT_FIXTURE);
+  const prepared = await preparePlugin(o.handler, DEFAULT_FIXTURE, undefined, o.operation);
+  const { plugin, fixture } = prepared;
+  const files = new DatabaseFiles(plugin, fixture);
   // One warm connection per storage kind for the whole bench: the ceiling pays no set-up.
   const fileDb = openConnection(files.fresh());
   const reset = templateResetter(files.fresh());
-  const memoryDb = openMemoryCopy(templateImage(plugin, DEFAULT_FIXTURE));
+  const memoryDb = openMemoryCopy(templateImage(plugin, fixture));
   const totals = emptyTotals();
-  const mix = { fixture: DEFAULT_FIXTURE, stepsMax: o.stepsMax, recreate: !!plugin.recreate };
+  const mix = { fixture, stepsMax: o.stepsMax, recreate: !!plugin.recreate };
   try {
     for (let round = 0; round < o.rounds; round++) {
       const seed = o.seed + round;
@@ -95,9 +97,9 @@ async function measureThroughput(
       const sequences = stepMix(mix, seed, o.runsPerRound);
       const scheduledSequences = scheduledStepMix(mix, seed, o.runsPerRound);
       const paths: (() => Promise<void>)[] = [
-        () => rawPath(totals.raw, plugin, fileDb, reset, sequences),
-        () => rawPath(totals.rawInMemory, plugin, memoryDb, reset, sequences),
-        () => rawPath(totals.rawScheduledMix, plugin, fileDb, reset, scheduledSequences),
+        () => rawPath(totals.raw, plugin, fileDb, reset, fixture, sequences),
+        () => rawPath(totals.rawInMemory, plugin, memoryDb, reset, fixture, sequences),
+        () => rawPath(totals.rawScheduledMix, plugin, fileDb, reset, fixture, scheduledSequences),
         ...MODES.map((mode) => () => modePath(totals[mode as PathName], mode, o, seed)),
       ];
       if (round % 2 === 1) paths.reverse();
@@ -119,9 +121,10 @@ async function rawPath(
   plugin: HandlerPlugin,
   db: Connection,
   reset: ResetToTemplate,
+  fixture: Fixture,
   sequences: readonly (readonly Event[])[],
 ): Promise<void> {
-  totals.rounds.push(await measureRaw(plugin, db, reset, DEFAULT_FIXTURE.principals, sequences));
+  totals.rounds.push(await measureRaw(plugin, db, reset, fixture.principals, sequences));
 }
 
 async function modePath(
@@ -133,6 +136,7 @@ async function modePath(
   if (entry.unavailable) return;
   const measured = await measureHarness({
     handler: o.handler,
+    operation: o.operation,
     mode,
     seed,
     runs: o.runsPerRound,
@@ -161,13 +165,12 @@ async function measureCheckerRuns(o: ResolvedBenchOptions): Promise<CheckerFigur
 }
 
 async function measureKills(o: ResolvedBenchOptions, sample: () => void): Promise<KillFigure[]> {
-  const entries = o.mutants
-    ? MUTANT_CATALOGUE.filter((m) => o.mutants?.includes(m.name))
-    : MUTANT_CATALOGUE;
+  const catalogue = catalogueOf(o.operation);
+  const entries = o.mutants ? catalogue.filter((m) => o.mutants?.includes(m.name)) : catalogue;
   const kills: KillFigure[] = [];
   for (const [i, entry] of entries.entries()) {
     o.onProgress(`time to kill ${i + 1}/${entries.length}: ${entry.name} (${entry.mode})`);
-    kills.push(await timeToKill(entry, o.killSeeds, o.workers));
+    kills.push(await timeToKill(entry, o.killSeeds, o.workers, o.operation));
     sample();
   }
   return kills;

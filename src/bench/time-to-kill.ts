@@ -20,10 +20,11 @@ export async function timeToKill(
   target: Pick<KillTarget, 'name' | 'mode'>,
   seeds: number,
   workers: number,
+  operation?: string,
 ): Promise<KillFigure> {
   const attempts: KillAttempt[] = [];
   for (let seed = 1; seed <= seeds; seed++) {
-    const attempt = await attemptKill(target, seed, workers);
+    const attempt = await attemptKill(target, seed, workers, operation);
     if (typeof attempt === 'string') return unavailable(target, seeds, attempt);
     attempts.push(attempt);
   }
@@ -50,12 +51,14 @@ async function attemptKill(
   target: Pick<KillTarget, 'name' | 'mode'>,
   seed: number,
   workers: number,
+  operation: string | undefined,
 ): Promise<KillAttempt | string> {
   const started = performance.now();
   let lastRunAt = started;
   try {
     const result = await checkHandler({
       handler: target.name,
+      ...(operation !== undefined ? { operation } : {}),
       mode: target.mode,
       seed,
       workers,

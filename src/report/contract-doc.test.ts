@@ -9,6 +9,7 @@ import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { INVARIANTS } from '../check/invariants/all-invariants.ts';
+import { EFFECTS_MATCH_RECEIPTS } from '../check/invariants/effects-match-receipts.ts';
 import { FRESH_ADVANCES_VERSION } from '../check/invariants/fresh-advances-version.ts';
 import { RECEIPTS_COUNT_FRESH } from '../check/invariants/receipts-count-fresh.ts';
 import { REPLAY_MATCHES_FRESH } from '../check/invariants/replay-matches-fresh.ts';
@@ -213,6 +214,7 @@ describe('docs/contract.md, the rules failures cite', () => {
       FRESH_ADVANCES_VERSION,
       RECEIPTS_COUNT_FRESH,
       ROW_CHANGE_HAS_RECEIPT,
+      EFFECTS_MATCH_RECEIPTS,
       REPLAY_MATCHES_FRESH,
     ];
     expect(names).toHaveLength(INVARIANTS.length);

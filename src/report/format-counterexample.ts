@@ -273,7 +273,7 @@ export function reproduce(c: ReadableCase, context: RenderContext): string[] {
       );
     if (c.seed !== undefined && c.handler)
       lines.push(
-        `  re-run:  npx receiptcheck run --handler ${quoteArg(c.handler)} --seed ${c.seed}${c.mode !== 'sequential' ? ` --mode ${c.mode}` : ''}`,
+        `  re-run:  npx receiptcheck run --handler ${quoteArg(c.handler)}${operationFlag(c.fixture)} --seed ${c.seed}${c.mode !== 'sequential' ? ` --mode ${c.mode}` : ''}`,
       );
   }
   for (const h of context.hints ?? []) lines.push(`  ${h}`);
@@ -283,4 +283,9 @@ export function reproduce(c: ReadableCase, context: RenderContext): string[] {
 /** Quotes a shell argument only when it needs it. */
 export function quoteArg(arg: string): string {
   return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", `'\\''`)}'`;
+}
+
+/** ` --operation NAME` for a fixture of another operation than the default; else nothing. */
+function operationFlag(fixture: FixtureWithPolicy): string {
+  return typeof fixture.operation === 'string' ? ` --operation ${fixture.operation}` : '';
 }

@@ -8,7 +8,7 @@ import type { BenchOptions } from '../../bench/bench-options.ts';
 import { formatBench } from '../../bench/format-bench.ts';
 import { runBench } from '../../bench/run-bench.ts';
 import { ReceiptcheckError } from '../../errors.ts';
-import { MUTANT_CATALOGUE } from '../../handlers/mutant-catalogue.ts';
+import { catalogueOf } from '../../handlers/registry.ts';
 import { encodeJson } from '../../report/encode.ts';
 import type { CliContext } from '../cli-context.ts';
 import { DEFAULTS, helpBlocks } from '../command-help.ts';
@@ -17,6 +17,7 @@ import { parseInteger } from '../parse-flags.ts';
 
 interface BenchFlags {
   handler?: string;
+  operation?: string;
   json?: boolean;
   quick?: boolean;
   rounds?: number;
@@ -40,6 +41,10 @@ export function registerBench(program: Command, ctx: CliContext): void {
     .option(
       '--handler <path|name>',
       `handler measured for throughput (default: ${DEFAULTS.handler})`,
+    )
+    .option(
+      '--operation <name>',
+      'the operation measured: its reference and its mutant catalogue (default: set-interval)',
     )
     .option('--json', 'print exactly one JSON object on stdout (the table goes to stderr)')
     .option(
@@ -105,26 +110,29 @@ Examples:
 function benchOptions(flags: BenchFlags): BenchOptions {
   return {
     ...(flags.handler !== undefined ? { handler: flags.handler } : {}),
+    ...(flags.operation !== undefined ? { operation: flags.operation } : {}),
     ...(flags.quick ? { quick: true } : {}),
     ...(flags.rounds !== undefined ? { rounds: flags.rounds } : {}),
     ...(flags.runs !== undefined ? { runsPerRound: flags.runs } : {}),
     ...(flags.workers !== undefined ? { workers: flags.workers } : {}),
     ...(flags.seed !== undefined ? { seed: flags.seed } : {}),
     ...(flags.killSeeds !== undefined ? { killSeeds: flags.killSeeds } : {}),
-    ...(flags.mutants !== undefined ? { mutants: mutantNames(flags.mutants) } : {}),
+    ...(flags.mutants !== undefined
+      ? { mutants: mutantNames(flags.mutants, flags.operation) }
+      : {}),
     ...(flags.history !== undefined ? { historyEntries: flags.history } : {}),
     ...(flags.checkerRuns !== undefined ? { checkerRuns: flags.checkerRuns } : {}),
   };
 }
 
 /** `none` or a comma-separated list of catalogue names; an unknown name is a usage error. */
-function mutantNames(list: string): string[] {
+function mutantNames(list: string, operation?: string): string[] {
   if (list.trim() === 'none') return [];
   const names = list
     .split(',')
     .map((n) => n.trim())
     .filter(Boolean);
-  const known = new Set(MUTANT_CATALOGUE.map((m) => m.name));
+  const known = new Set(catalogueOf(operation).map((m) => m.name));
   const unknown = names.filter((n) => !known.has(n));
   if (unknown.length > 0)
     throw new ReceiptcheckError(
