@@ -4,6 +4,8 @@
  * it holds a concurrent group, in both racing modes), and must agree with the model and keep the
  * promises written in it. The model alone must keep
  * those promises too, so the model is pinned to the article, not only handlers to the model.
+ * The cases of other operations (`create-once/`, `adjust-balance/`) run against that operation's
+ * reference, and are also shown mutants they must catch.
  */
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -46,5 +48,46 @@ describe('the article cases can fail', () => {
     expect(failing).toEqual(
       expect.arrayContaining(['02-lost-response-replays', '03-replay-is-historical']),
     );
+  });
+});
+
+describe.each([
+  {
+    folder: 'create-once',
+    handler: 'create-once-receipt-after-insert',
+    mode: undefined,
+    catches: ['01-lost-response-replays', '02-replay-is-the-stored-invoice'],
+  },
+  {
+    folder: 'create-once',
+    handler: 'create-once-check-then-act',
+    mode: 'scheduled' as const,
+    catches: [
+      '08-simultaneous-duplicates-share-one-invoice',
+      '09-simultaneous-mismatch-one-winner',
+    ],
+  },
+  {
+    folder: 'adjust-balance',
+    handler: 'adjust-balance-precondition-before-receipt',
+    mode: undefined,
+    catches: ['05-receipt-before-insufficient'],
+  },
+  {
+    folder: 'adjust-balance',
+    handler: 'adjust-balance-deferred-transaction',
+    mode: 'scheduled' as const,
+    catches: ['08-simultaneous-duplicates-share-one-result', '09-simultaneous-mismatch-one-winner'],
+  },
+])('the $folder cases can fail', ({ folder, handler, mode, catches }) => {
+  it(`catch ${handler}${mode ? ` (${mode})` : ''}`, async () => {
+    const failing: string[] = [];
+    for (const path of files.filter((f) => f.includes(`/${folder}/`))) {
+      const c = loadCaseFile(path);
+      if (mode && !c.steps.some((s) => s.kind === 'concurrent')) continue;
+      const result = await runCase(c, { handler, ...(mode ? { mode } : {}) });
+      if (result.verdict === 'failed') failing.push(c.name);
+    }
+    expect(failing).toEqual(expect.arrayContaining(catches));
   });
 });

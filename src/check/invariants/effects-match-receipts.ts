@@ -6,8 +6,9 @@
  * created. `set-interval` checks the same through versions (`row-change-has-receipt.ts`).
  *
  * The effects are applied in step order. Two fresh effects on one row in the same concurrent
- * step have no known order: such a row is checked only when the effects commute (same result
- * either way), which holds for balances and creates.
+ * step have no known order: such a row is checked only when the effects commute (every order
+ * within the step gives the same row), which holds for balances and creates. Each created row
+ * belongs to one receipt: two receipts naming one invoice id leave the other invoice orphaned.
  */
 import { type Args, createdRows, type Row, targetRows } from '../../model/operation.ts';
 import { sameResult } from '../../model/outcome.ts';
@@ -54,16 +55,24 @@ export function checkEffectsMatchReceipts(run: RunRecord): InvariantViolation | 
       (o) =>
         o.event.request[spec.targetField] === row.id && (since === undefined || o.step > since),
     );
-    for (const o of mine) {
-      if (!expected) break;
-      expected = spec.effect(
-        { ...expected, workspace: String(row.workspace) },
-        o.event.request as Args,
-        nextId++,
-      ).row;
-    }
-    const ordered = new Set(mine.map((o) => o.step)).size === mine.length;
-    if (expected && ordered && !spec.rowFields.every((f) => expected?.[f] === row[f])) {
+    const apply = (order: readonly Observation[]): Row | undefined => {
+      let at = expected;
+      let id = nextId;
+      for (const o of order) {
+        if (!at) break;
+        at = spec.effect(
+          { ...at, workspace: String(row.workspace) },
+          o.event.request as Args,
+          id++,
+        ).row;
+      }
+      return at;
+    };
+    const ends = stepOrders(mine).map(apply);
+    const commute = ends.length > 0 && ends.every((e) => sameFields(spec.rowFields, e, ends[0]));
+    nextId += mine.length;
+    expected = ends[0];
+    if (expected && commute && !spec.rowFields.every((f) => expected?.[f] === row[f])) {
       return fail(
         `${spec.noun} ${row.id} ends as ${JSON.stringify(row)}, but its starting row with the ${mine.length} receipted effect(s) applied is ${JSON.stringify(expected)}`,
       );
@@ -71,9 +80,16 @@ export function checkEffectsMatchReceipts(run: RunRecord): InvariantViolation | 
   }
   if (spec.created) {
     const idField = spec.created.resultId;
+    const claimed = new Set<unknown>();
     for (const o of written) {
       if (o.observed.kind !== 'ok') continue;
       const id = o.observed.result[idField];
+      if (claimed.has(id))
+        return fail(
+          `the fresh ok at step ${o.step + 1} names ${spec.created.table} row ${id}, which another receipt already names`,
+          o.step,
+        );
+      claimed.add(id);
       const found = createdRows(run.trace.snapshot, spec).find((c) => c.id === id);
       if (!found)
         return fail(
@@ -90,4 +106,35 @@ export function checkEffectsMatchReceipts(run: RunRecord): InvariantViolation | 
     }
   }
   return undefined;
+}
+
+/** Most orders tried for one row's effects; past it the row is not checked, as before. */
+const ORDERS_MAX = 120;
+
+/**
+ * Every order of `mine` (sorted by step) that keeps the steps in order and permutes the effects
+ * within one step; empty when there are more than `ORDERS_MAX`.
+ */
+function stepOrders(mine: readonly Observation[]): Observation[][] {
+  let orders: Observation[][] = [[]];
+  for (let i = 0; i < mine.length; ) {
+    let j = i;
+    while (j < mine.length && mine[j]?.step === mine[i]?.step) j++;
+    const group = permutations(mine.slice(i, j));
+    if (orders.length * group.length > ORDERS_MAX) return [];
+    orders = orders.flatMap((head) => group.map((g) => [...head, ...g]));
+    i = j;
+  }
+  return orders;
+}
+
+function permutations<T>(items: readonly T[]): T[][] {
+  if (items.length <= 1) return [[...items]];
+  return items.flatMap((x, i) =>
+    permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [x, ...rest]),
+  );
+}
+
+function sameFields(fields: readonly string[], a: Row | undefined, b: Row | undefined): boolean {
+  return a === b || (a !== undefined && b !== undefined && fields.every((f) => a[f] === b[f]));
 }
