@@ -7,15 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { docBlocks, ROOT, RUNNABLE_LANGS } from './doc-blocks.ts';
-
-/** Blocks run by id: the test file that extracts each (by this very id) and runs it. */
-const RUN_BY_ID: Record<string, string> = {
-  'my-handler.ts': 'testing/readme-example.test.ts',
-  '.github/workflows/receiptcheck.yml': 'testing/readme-example.test.ts',
-  'my-handler.test.ts': 'src/package.test.ts',
-  'my-handler.test.mjs': 'src/package.test.ts',
-};
+import { docBlocks, ROOT, RUN_BY_ID, RUNNABLE_LANGS } from './doc-blocks.ts';
 
 /** Tags whose every block one test runs command by command. */
 const RUN_BY_LANG: Record<string, string> = {

@@ -41,6 +41,23 @@ export const RUNNABLE_LANGS: ReadonlySet<string> = new Set([
   'yml',
 ]);
 
+/**
+ * Blocks run by id: the test file that extracts each (by this very id) and runs it. A shell
+ * block listed here is run by its test alone, not command by command with the other `sh` blocks.
+ */
+export const RUN_BY_ID: Readonly<Record<string, string>> = {
+  'my-handler.ts': 'testing/readme-example.test.ts',
+  '.github/workflows/receiptcheck.yml': 'testing/readme-example.test.ts',
+  'my-handler.test.ts': 'src/package.test.ts',
+  'my-handler.test.mjs': 'src/package.test.ts',
+  'my-operation.ts': 'testing/own-operation.test.ts',
+  'my-tool-handler.ts': 'testing/own-operation.test.ts',
+  'README.md › Check your own tool': 'testing/own-operation.test.ts',
+  'README.md › Plant a bug': 'testing/own-operation.test.ts',
+  'README.md › Plant a bug #2': 'testing/own-operation.test.ts',
+  'README.md › Plant a bug #3': 'testing/own-operation.test.ts',
+};
+
 /** The markdown files whose blocks users read: README.md and every page under docs/. */
 export function docFiles(): string[] {
   const docs = readdirSync(join(ROOT, 'docs'))

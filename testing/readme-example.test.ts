@@ -6,106 +6,57 @@
  * test that runs it. The example imports `receiptcheck` by name; here that name is this checkout's
  * `src/index.ts` (the packed package is `src/package.test.ts`'s business).
  */
-import { type SpawnSyncReturns, spawnSync } from 'node:child_process';
-import {
-  copyFileSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { checkHandler } from '../src/api/check-handler.ts';
-import { commandsOf, docBlock, docBlocks, ROOT } from './doc-blocks.ts';
+import { commandsOf, docBlock, docBlocks, ROOT, RUN_BY_ID } from './doc-blocks.ts';
+import {
+  expectPasses,
+  localImports,
+  makeProject as makeUserProject,
+  outcomeOf,
+  PATIENT,
+  receiptcheck,
+  tempFolder,
+  typeCheck,
+} from './user-project.ts';
 
-const BIN = join(ROOT, 'bin', 'receiptcheck.js');
 const HANDLER_SOURCE = join(ROOT, 'testing', 'readme-example', 'src', 'set-interval.ts');
 
 /** The README's plugin, importing this checkout for `receiptcheck`; `edit` makes a broken variant. */
 function readmePlugin(edit: (text: string) => string = (t) => t): string {
-  const text = docBlock('my-handler.ts').text;
-  const local = text.replaceAll("from 'receiptcheck'", `from '${join(ROOT, 'src', 'index.ts')}'`);
-  if (local === text)
-    throw new Error("the README's my-handler.ts no longer imports 'receiptcheck'");
-  return edit(local);
+  return edit(localImports(docBlock('my-handler.ts').text, "the README's my-handler.ts"));
+}
+
+/** A user's files: the README's plugin and the handler it wraps. */
+function userFiles(plugin: string): Record<string, string> {
+  return { 'my-handler.ts': plugin, 'src/set-interval.ts': readFileSync(HANDLER_SOURCE, 'utf8') };
 }
 
 /** A user's project: package.json, the README's plugin, the handler it wraps. */
 function makeProject(dir: string, plugin: string): void {
-  mkdirSync(join(dir, 'src'), { recursive: true });
-  writeFileSync(join(dir, 'package.json'), '{"name": "mine", "private": true, "type": "module"}\n');
-  copyFileSync(HANDLER_SOURCE, join(dir, 'src', 'set-interval.ts'));
-  writeFileSync(join(dir, 'my-handler.ts'), plugin);
+  makeUserProject(dir, userFiles(plugin));
 }
 
-/** `npx receiptcheck …` as the installed command runs it, in the project. */
-function receiptcheck(cwd: string, args: string[], env: NodeJS.ProcessEnv = {}) {
-  return spawnSync(process.execPath, [BIN, ...args], {
-    cwd,
-    encoding: 'utf8',
-    env: { ...process.env, ...env },
-    timeout: 300_000,
-  });
-}
-
-function outcomeOf(r: SpawnSyncReturns<string>): string {
-  return `exit ${r.status ?? r.signal}\n${r.stdout}\n${r.stderr}`;
-}
-
-/** Limits far above any call's time: a verdict here must not depend on the machine's load. */
-const PATIENT = { callTimeoutMs: 120_000, workers: 2 } as const;
-
-let temp = '';
-let project = '';
-beforeAll(() => {
-  temp = mkdtempSync(join(tmpdir(), 'receiptcheck-readme-'));
-  project = join(temp, 'project');
-  makeProject(project, readmePlugin());
-});
-afterAll(() => {
-  if (temp) rmSync(temp, { recursive: true, force: true });
-});
+const temp = tempFolder('receiptcheck-readme-');
+const project = () => join(temp(), 'project');
+beforeAll(() => makeProject(project(), readmePlugin()));
 
 describe("the README's plugin example", () => {
   it('type-checks under the repository’s compiler settings', () => {
-    const dir = join(temp, 'typecheck');
-    makeProject(dir, readmePlugin());
-    // The user's dependencies (better-sqlite3's types) as an install would provide them.
-    symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
-    writeFileSync(
-      join(dir, 'tsconfig.json'),
-      JSON.stringify({
-        extends: join(ROOT, 'tsconfig.json'),
-        include: [],
-        files: ['my-handler.ts'],
-      }),
-    );
-    const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-    const r = spawnSync(process.execPath, [tsc, '-p', dir], { encoding: 'utf8', timeout: 300_000 });
+    const r = typeCheck(join(temp(), 'typecheck'), userFiles(readmePlugin()));
     expect(r.status, outcomeOf(r)).toBe(0);
   });
 
   it.each(['sequential', 'scheduled', 'concurrent'] as const)('passes in %s mode', async (mode) => {
-    const result = await checkHandler({
-      handler: join(project, 'my-handler.ts'),
-      mode,
-      runs: 150,
-      ...PATIENT,
-    });
-    expect(result.counterexample?.failures ?? []).toEqual([]);
-    expect(result.verdict).toBe('passed');
-    expect(result.coverage['store fails']).toBeGreaterThan(0);
+    await expectPasses(join(project(), 'my-handler.ts'), mode, 150);
   });
 
   // The same checks must catch the two mistakes the README's example once had.
   it('without IF NOT EXISTS, a store that fails twice stops the run', async () => {
-    const dir = join(temp, 'no-if-not-exists');
+    const dir = join(temp(), 'no-if-not-exists');
     makeProject(
       dir,
       readmePlugin((t) => t.replace('CREATE TRIGGER IF NOT EXISTS', 'CREATE TRIGGER')),
@@ -116,7 +67,7 @@ describe("the README's plugin example", () => {
   });
 
   it('without mapping failed writes to error, scheduled mode catches the injected fault', async () => {
-    const dir = join(temp, 'unmapped');
+    const dir = join(temp(), 'unmapped');
     makeProject(
       dir,
       readmePlugin((t) => t.replace(/\n\s*if \(writeFailed\(e\)\)[^\n]*/, '')),
@@ -141,14 +92,14 @@ describe("the README's CI workflow", () => {
     const shard = command.replaceAll('${{ matrix.shard }}', '1');
     const seed = /RECEIPTCHECK_SEED: (\d+)/.exec(yaml)?.[1];
     expect(shard).toMatch(/^npx receiptcheck run /);
-    const r = receiptcheck(project, shard.split(' ').slice(2), {
+    const r = receiptcheck(project(), shard.split(' ').slice(2), {
       ...(seed ? { RECEIPTCHECK_SEED: seed } : {}),
     });
     expect(r.status, outcomeOf(r)).toBe(0);
     expect(r.stdout).toContain('PASSED');
-    const junit = readFileSync(join(project, 'reports', 'receiptcheck-1.xml'), 'utf8');
+    const junit = readFileSync(join(project(), 'reports', 'receiptcheck-1.xml'), 'utf8');
     expect(junit).toContain('<testsuite');
-    const saved = join(project, 'counterexamples');
+    const saved = join(project(), 'counterexamples');
     expect(existsSync(saved) ? readdirSync(saved) : []).toEqual([]);
     // Its other command is the one .ci/run starts with.
     expect(yaml).toContain('- run: npm ci');
@@ -174,8 +125,9 @@ const RUN_ELSEWHERE: Record<string, { file: string; contains: string }> = {
 };
 
 describe('every command of every sh block', () => {
+  // A block listed by id is run by its own test, in a project of its own.
   const commands = docBlocks()
-    .filter((b) => b.lang === 'sh')
+    .filter((b) => b.lang === 'sh' && !(b.id in RUN_BY_ID))
     .flatMap((b) => commandsOf(b).map((command) => ({ id: b.id, command })));
 
   it('is found (the blocks are still there)', () => {
@@ -199,7 +151,7 @@ describe('every command of every sh block', () => {
     }
     const npx = /^npx receiptcheck (.*)$/.exec(command);
     if (!npx) throw new Error(`no test runs \`${command}\`: run it here, or name where it runs`);
-    const r = receiptcheck(project, (npx[1] ?? '').split(/\s+/));
+    const r = receiptcheck(project(), (npx[1] ?? '').split(/\s+/));
     expect(r.status, outcomeOf(r)).toBe(0);
   });
 });

@@ -92,7 +92,11 @@ export interface OperationSpec {
   readonly rowFields: readonly string[];
   /** The argument that names the target row (its rule is `id`). */
   readonly targetField: string;
-  /** The arguments after the request id, in validation order; `targetField` among them. */
+  /**
+   * The arguments after the request id, in validation order; `targetField` among them. An `id`
+   * field named `expectedVersion`, with `version` among `rowFields`, is an expected version:
+   * new intents send the version the client last saw, not an id of a row.
+   */
   readonly fields: readonly ArgumentField[];
   /** The result's fields, in display order. */
   readonly resultFields: readonly string[];

@@ -71,10 +71,11 @@ export function checkSnapshotShape(
   if (!Array.isArray(s.receipts)) return fail('has no "receipts" array');
   for (const t of tables) {
     for (const a of s[t.name] as Record<string, unknown>[]) {
+      // A row's own fields are integers or strings (`Row`): a title, a currency, a status.
       const ok =
         Number.isInteger(a?.id) &&
         t.fields.every((f) =>
-          f === 'workspace' ? typeof a?.workspace === 'string' : Number.isInteger(a?.[f]),
+          f === 'workspace' ? typeof a?.workspace === 'string' : isCell(a?.[f]),
         );
       if (!ok) return fail(`has a malformed ${t.name} row ${JSON.stringify(a)}`);
     }
@@ -88,13 +89,18 @@ export function checkSnapshotShape(
       typeof r?.tool !== 'string' ||
       typeof r?.requestId !== 'string' ||
       !p ||
-      !payloadKeys.every((k) => Number.isInteger(p[k]) || typeof p[k] === 'string') ||
+      !payloadKeys.every((k) => isCell(p[k])) ||
       !isResult(r?.result, spec)
     ) {
       return fail(`has a malformed receipt ${JSON.stringify(r)}`);
     }
   }
   return value as Snapshot;
+}
+
+/** A value a row or payload field may hold: an integer or a string. */
+function isCell(value: unknown): boolean {
+  return Number.isInteger(value) || typeof value === 'string';
 }
 
 /** The payload's field names, from a payload of placeholder arguments. */

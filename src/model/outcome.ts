@@ -79,13 +79,18 @@ export function sameResult(a: Result, b: Result): boolean {
 
 /**
  * A result as text: `id 1 interval 30 v2` for `set_interval`'s shape, else each field and its
- * value, e.g. `accountId 1 balance 900`.
+ * value, e.g. `accountId 1 balance 900` or `documentId 1 title "Q3 plan" version 2`.
  */
 export function describeResult(r: Result): string {
   const keys = Object.keys(r);
   if (keys.length === 3 && 'id' in r && 'intervalMinutes' in r && 'version' in r)
     return `id ${r.id} interval ${r.intervalMinutes} v${r.version}`;
-  return keys.map((k) => `${k} ${r[k]}`).join(' ');
+  return keys.map((k) => `${k} ${describeField(r[k])}`).join(' ');
+}
+
+/** A field of a result, row or payload: a number bare, a string quoted (it may hold spaces). */
+export function describeField(value: number | string | undefined): string {
+  return typeof value === 'string' ? JSON.stringify(value) : String(value);
 }
 
 /** A short human rendering, e.g. `ok(replayed, id 1 interval 30 v2)` or `refused(conflict)`. */

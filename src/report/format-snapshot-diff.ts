@@ -4,7 +4,7 @@
  */
 
 import type { Row } from '../model/operation.ts';
-import { describeResult } from '../model/outcome.ts';
+import { describeField, describeResult } from '../model/outcome.ts';
 import type { Receipt } from '../model/world.ts';
 import type { SnapshotDifference } from '../types/verdict.ts';
 import { readableKey } from './explain-failure.ts';
@@ -33,7 +33,7 @@ function row(a: Row | undefined): string {
     return `interval ${a.intervalMinutes} v${a.version} in ${a.workspace}`;
   const fields = Object.entries(a)
     .filter(([k]) => k !== 'id' && k !== 'workspace')
-    .map(([k, v]) => `${k} ${v}`);
+    .map(([k, v]) => `${k} ${describeField(v)}`);
   if (a.workspace !== undefined) fields.push(`in ${a.workspace}`);
   return fields.join(' ') || `row ${a.id}`;
 }
@@ -44,6 +44,6 @@ function receipt(r: Receipt | undefined): string {
   const res = r.result;
   if ('interval' in p && 'intervalMinutes' in res)
     return `payload (automation ${p.id}, v${p.version}, ${p.interval} min) → result (interval ${res.intervalMinutes} v${res.version})`;
-  const payload = Object.entries(p).map(([k, v]) => `${k} ${v}`);
+  const payload = Object.entries(p).map(([k, v]) => `${k} ${describeField(v)}`);
   return `payload (${payload.join(', ')}) → result (${describeResult(res)})`;
 }

@@ -1,0 +1,122 @@
+/**
+ * The README's "Check your own tool", run as a user would run it: its operation spec and plugin
+ * (`my-operation.ts`, `my-tool-handler.ts`, importing only `receiptcheck`) written into a fresh
+ * project, type-checked, and checked in every mode through the public API and through the
+ * commands of its first `sh` block; then the planted bug (its `diff` block) applied, found by the
+ * next block's run, which prints what the `text` block shows, and reproduced by its replay; and
+ * the fix replayed as held. Timing plays no part: the bug is found in sequential mode.
+ */
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type DocBlock, docBlock } from './doc-blocks.ts';
+import {
+  expectPasses,
+  localImports,
+  makeProject,
+  outcomeOf,
+  receiptcheck,
+  tempFolder,
+  typeCheck,
+} from './user-project.ts';
+
+const SPEC = 'my-operation.ts';
+const PLUGIN = 'my-tool-handler.ts';
+
+/** The README's two files, importing this checkout for `receiptcheck`; `edit` changes the plugin. */
+function userFiles(edit: (plugin: string) => string = (t) => t): Record<string, string> {
+  return {
+    [SPEC]: localImports(docBlock(SPEC).text, `the README's ${SPEC}`),
+    [PLUGIN]: edit(localImports(docBlock(PLUGIN).text, `the README's ${PLUGIN}`)),
+  };
+}
+
+/** A `diff` block applied to `text`: its context and `-` lines must occur exactly once. */
+function applyDiff(diff: DocBlock, text: string): string {
+  const lines = diff.text.trimEnd().split('\n');
+  const side = (keep: string) =>
+    lines
+      .filter((l) => keep.includes(l.charAt(0)))
+      .map((l) => `${l.slice(1)}\n`)
+      .join('');
+  const [before, after] = [side(' -'), side(' +')];
+  if (text.split(before).length !== 2) throw new Error(`the diff does not apply once:\n${before}`);
+  return text.replace(before, () => after);
+}
+
+/** A shell block's commands, each with the exit its `# exits N` comment promises. */
+function promisedExits(block: DocBlock): { args: string[]; exit: number }[] {
+  return block.text
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => {
+      const m = /^npx receiptcheck (.+?)\s+# exits (\d+)/.exec(l);
+      if (!m) throw new Error(`\`${l}\` is not \`npx receiptcheck … # exits N\``);
+      return { args: (m[1] ?? '').split(/\s+/), exit: Number(m[2]) };
+    });
+}
+
+const temp = tempFolder('receiptcheck-own-');
+const project = () => join(temp(), 'project');
+beforeAll(() => makeProject(project(), userFiles()));
+
+describe("the README's own operation", () => {
+  it('type-checks under the repository’s compiler settings', () => {
+    const r = typeCheck(join(temp(), 'typecheck'), userFiles());
+    expect(r.status, outcomeOf(r)).toBe(0);
+  });
+
+  it.each(['sequential', 'scheduled', 'concurrent'] as const)(
+    'passes in %s mode through checkHandler, sending the custom field its own values',
+    async (mode) => {
+      const result = await expectPasses(join(project(), PLUGIN), mode, 100);
+      expect(result.inputCoverage['title declared invalid']).toBeGreaterThan(0);
+    },
+  );
+
+  it('every command of its first sh block exits as the block says', () => {
+    const commands = promisedExits(docBlock('README.md › Check your own tool'));
+    expect(commands.map((c) => c.args.at(-1))).toEqual(['sequential', 'scheduled', 'concurrent']);
+    for (const { args, exit } of commands) {
+      const r = receiptcheck(project(), args);
+      expect(r.status, outcomeOf(r)).toBe(exit);
+      expect(r.stdout).toContain('PASSED');
+    }
+  });
+});
+
+describe("the README's planted bug", () => {
+  it('is found in sequential mode, in the tool’s own terms, and its replay reproduces it', () => {
+    const planted = join(temp(), 'planted');
+    const diff = docBlock('README.md › Plant a bug');
+    makeProject(
+      planted,
+      userFiles((plugin) => applyDiff(diff, plugin)),
+    );
+    const [run, replay, ...rest] = promisedExits(docBlock('README.md › Plant a bug #2'));
+    expect(rest).toEqual([]);
+    if (!run || !replay) throw new Error('the block lists a run and a replay');
+    expect([run.exit, replay.exit]).toEqual([1, 1]);
+
+    const found = receiptcheck(planted, run.args);
+    expect(found.status, outcomeOf(found)).toBe(1);
+    expect(found.stdout).toContain(
+      'rename-document documentId 1, expectedVersion 1, title "Q3 plan"',
+    );
+    expect(found.stdout).toContain('actual   refused(conflict)');
+    // What the README shows it prints, from the steps to the database (no counts, no times).
+    const shown = docBlock('README.md › Plant a bug #3').text;
+    const meaning = shown.slice(shown.indexOf('Steps:'), shown.indexOf('Reproduce:'));
+    expect(meaning).toContain('What broke:');
+    expect(found.stdout).toContain(meaning);
+
+    const reproduced = receiptcheck(planted, replay.args);
+    expect(reproduced.status, outcomeOf(reproduced)).toBe(1);
+    expect(reproduced.stdout).toContain('reproduced');
+
+    // "Fix the line and `replay` says `held`."
+    makeProject(planted, userFiles());
+    const held = receiptcheck(planted, replay.args);
+    expect(held.status, outcomeOf(held)).toBe(0);
+    expect(held.stdout).toContain('held');
+  });
+});
