@@ -88,13 +88,21 @@ export function checkSnapshotShape(
       typeof r?.tool !== 'string' ||
       typeof r?.requestId !== 'string' ||
       !p ||
-      !payloadKeys.every((k) => Number.isInteger(p[k]) || typeof p[k] === 'string') ||
+      !payloadKeys.every((k) => isPayloadValue(p[k])) ||
       !isResult(r?.result, spec)
     ) {
       return fail(`has a malformed receipt ${JSON.stringify(r)}`);
     }
   }
   return value as Snapshot;
+}
+
+/**
+ * What a payload may hold: a valid argument. Integers for the built-ins; a custom field's may be
+ * another finite number, a string or a boolean (`ArgumentField`).
+ */
+function isPayloadValue(v: unknown): boolean {
+  return Number.isFinite(v) || typeof v === 'string' || typeof v === 'boolean';
 }
 
 /** The payload's field names, from a payload of placeholder arguments. */
