@@ -115,11 +115,23 @@ export default {
     {
       name: 'barrel-is-the-top',
       comment:
-        'src/index.ts is the public barrel and re-exports every layer; importing it from inside ' +
-        'src makes the importer depend on all of them (and usually makes a cycle).',
+        'src/index.ts is the public barrel and re-exports every layer (src/zod.ts, the ' +
+        '`receiptcheck/zod` entry, likewise); importing one from inside src makes the importer ' +
+        'depend on all of them (and usually makes a cycle).',
       severity: 'error',
-      from: { path: '^src/', pathNot: `^src/index\\.ts$|${TESTS}` },
-      to: { path: '^src/index\\.ts$' },
+      from: { path: '^src/', pathNot: `^src/(index|zod)\\.ts$|${TESTS}` },
+      to: { path: '^src/(index|zod)\\.ts$' },
+    },
+    {
+      name: 'zod-only-behind-its-entry',
+      comment:
+        'zod is an optional peer dependency: users without it must be able to load every entry ' +
+        'but `receiptcheck/zod`, and compile against their types. Only src/zod.ts and ' +
+        'src/generate/zod/ may reach zod, even by a type import (a .d.ts naming zod fails to ' +
+        'compile for a user without it).',
+      severity: 'error',
+      from: { path: '^src/', pathNot: `^src/zod\\.ts$|^src/generate/zod/|${TESTS}` },
+      to: { path: 'node_modules/zod/', reachable: true },
     },
   ],
   options: {

@@ -17,6 +17,8 @@ export type ErrorCode =
   | 'E_BAD_OPTION'
   | 'E_BAD_COUNTEREXAMPLE'
   | 'E_BAD_SCENARIO'
+  /** A zod schema `fieldsFromZod` cannot turn into fields as it stands; the message names the field and the fix. */
+  | 'E_BAD_SCHEMA'
   | 'E_WORKER'
   /** A plugin declared `replayable` took another path when a call was replayed (scheduled mode then uses threads). */
   | 'E_NOT_REPLAYABLE'

@@ -155,6 +155,8 @@ describe('the packed package, installed in a fresh project', () => {
     for (const file of [
       'dist/index.js',
       'dist/index.d.ts',
+      'dist/zod.js',
+      'dist/zod.d.ts',
       'dist/handlers/reference.js',
       'dist/execute/workers/ts-worker-entry.mjs',
       'bin/receiptcheck.js',

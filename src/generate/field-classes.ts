@@ -8,7 +8,8 @@
  *   (named by their values: `intervalMinutes 5`, `delta -1`); just past each limit (`min - 1`,
  *   `max + 1`); 0 when the rule rejects it; negative when `min` is positive; far out of range;
  *   then the shared invalid types.
- * - `custom` fields: boolean and null only (the spec's own check decides the rest).
+ * - `custom` fields: boolean and null, each when the spec's own check rejects it (it decides
+ *   the rest).
  * - Any field with declared invalid values (`ArgumentField.invalid`): `declared invalid`.
  *
  * Named `<field> <class>`. For `set-interval` these are exactly the field classes of
@@ -45,7 +46,7 @@ export function fieldClassNames(field: ArgumentField): ClassName[] {
       ? ID_CLASSES
       : rule.kind === 'integer'
         ? integerClassNames(rule)
-        : ['boolean', 'null'];
+        : customClassNames(rule);
   const declared = field.invalid?.length ? ['declared invalid'] : [];
   return [...own, ...declared].map((c) => `${field.name} ${c}`);
 }
@@ -78,7 +79,20 @@ function integerClassNames(rule: IntegerRule): string[] {
   return [...new Set(names)];
 }
 
-function ruleAccepts(rule: FieldRule, value: number): boolean {
+type CustomRule = Extract<FieldRule, { kind: 'custom' }>;
+
+/**
+ * A custom rule's classes: `boolean` when it rejects a boolean, `null` when it rejects null. A
+ * field whose valid values are booleans (or may be null) has no such invalid class.
+ */
+function customClassNames(rule: CustomRule): string[] {
+  return [
+    ...(rule.check(true) && rule.check(false) ? [] : ['boolean']),
+    ...(rule.check(null) ? [] : ['null']),
+  ];
+}
+
+function ruleAccepts(rule: FieldRule, value: unknown): boolean {
   return fieldHolds({ name: '', rule }, value);
 }
 
@@ -91,9 +105,14 @@ export function valueClasses(field: ArgumentField, value: unknown): ClassName[] 
 }
 
 function ruleClasses(name: string, rule: FieldRule, value: unknown): ClassName[] {
+  if (rule.kind === 'custom') {
+    // Only a rejected boolean or null is in its invalid class.
+    if (rule.check(value)) return [];
+    if (value === null) return [`${name} null`];
+    return typeof value === 'boolean' ? [`${name} boolean`] : [];
+  }
   if (value === null) return [`${name} null`];
   if (typeof value === 'boolean') return [`${name} boolean`];
-  if (rule.kind === 'custom') return [];
   if (typeof value === 'string')
     return [
       /^\s*[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?\s*$/i.test(value)

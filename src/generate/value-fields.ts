@@ -9,8 +9,8 @@ import { fieldHolds } from '../model/validate.ts';
 import { handPicked } from './hand-picked.ts';
 import { versionField } from './versioning.ts';
 
-/** A value new intents send: numbers for every built-in, strings for a custom rule's. */
-export type FieldValue = number | string;
+/** A value new intents send: numbers for every built-in, strings or booleans for a custom rule's. */
+export type FieldValue = number | string | boolean;
 
 /** How new intents fill one non-target field. */
 export interface ValueField {

@@ -30,8 +30,12 @@ export type FieldRule =
   | {
       readonly kind: 'custom';
       readonly check: (value: unknown) => boolean;
-      /** Values that pass `check`; the generators draw new intents from them. */
-      readonly valid: readonly (number | string)[];
+      /**
+       * Values that pass `check`; the generators draw new intents from them. Booleans for a
+       * field whose valid values are booleans (a custom rule that accepts booleans has no
+       * `boolean` invalid class; likewise `null`).
+       */
+      readonly valid: readonly (number | string | boolean)[];
     };
 
 /** One argument of a call, in the order validation checks them. */

@@ -89,7 +89,7 @@ export function checkSnapshotShape(
       typeof r?.tool !== 'string' ||
       typeof r?.requestId !== 'string' ||
       !p ||
-      !payloadKeys.every((k) => isCell(p[k])) ||
+      !payloadKeys.every((k) => isPayloadValue(p[k])) ||
       !isResult(r?.result, spec)
     ) {
       return fail(`has a malformed receipt ${JSON.stringify(r)}`);
@@ -98,9 +98,17 @@ export function checkSnapshotShape(
   return value as Snapshot;
 }
 
-/** A value a row or payload field may hold: an integer or a string. */
+/** A value a row field may hold: an integer or a string. */
 function isCell(value: unknown): boolean {
   return Number.isInteger(value) || typeof value === 'string';
+}
+
+/**
+ * What a payload may hold: a valid argument. Integers for the built-ins; a custom field's may be
+ * another finite number, a string or a boolean (`ArgumentField`).
+ */
+function isPayloadValue(v: unknown): boolean {
+  return Number.isFinite(v) || typeof v === 'string' || typeof v === 'boolean';
 }
 
 /** The payload's field names, from a payload of placeholder arguments. */

@@ -89,7 +89,7 @@ export function describeResult(r: Result): string {
 }
 
 /** A field of a result, row or payload: a number bare, a string quoted (it may hold spaces). */
-export function describeField(value: number | string | undefined): string {
+export function describeField(value: number | string | boolean | undefined): string {
   return typeof value === 'string' ? JSON.stringify(value) : String(value);
 }
 

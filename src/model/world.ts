@@ -14,11 +14,14 @@ export interface Row {
 /** What a committed call returned (replays return the stored one). Numbers and strings only. */
 export type Result = Readonly<Record<string, number | string>>;
 
-/** The canonical payload a receipt binds its key to: the validated arguments that define the intent. */
-export type Payload = Readonly<Record<string, number | string>>;
+/**
+ * The canonical payload a receipt binds its key to: the validated arguments that define the
+ * intent. Booleans for a custom field whose values are booleans.
+ */
+export type Payload = Readonly<Record<string, number | string | boolean>>;
 
 /** A call's validated arguments, by field name (the request id excluded). */
-export type Args = Readonly<Record<string, number | string>>;
+export type Args = Readonly<Record<string, number | string | boolean>>;
 
 /** The scope a principal needs to call `set_interval`. */
 export const WRITE_SCOPE = 'automation:write';

@@ -251,7 +251,7 @@ function changedValue(request: CallRequest, fields: readonly ArgumentField[]): C
   return other === undefined ? request : { ...request, [field.name]: other };
 }
 
-function typicalOf(f: ArgumentField): readonly (number | string)[] {
+function typicalOf(f: ArgumentField): readonly (number | string | boolean)[] {
   if (f.typical && f.typical.length > 0) return f.typical;
   if (f.rule.kind === 'integer') return [f.rule.min, f.rule.max];
   if (f.rule.kind === 'custom') return f.rule.valid;

@@ -1,0 +1,33 @@
+/**
+ * End to end: an operation spec whose fields come from a zod schema (`fixtures/zod-adjust-balance-spec.ts`)
+ * checks a SQLite handler that implements it: the handler that validates with the same spec
+ * passes, and the one that skips the schema's currency check is caught (the pair).
+ */
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { checkHandler } from '../../api/check-handler.ts';
+
+const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
+
+describe('checkHandler on a handler whose operation spec comes from a zod schema', () => {
+  it('passes the handler that validates with the zod-derived spec', async () => {
+    const result = await checkHandler({
+      handler: fixture('zod-adjust-balance.ts'),
+      mode: 'sequential',
+      runs: 50,
+      seed: 1,
+    });
+    expect(result.verdict, JSON.stringify(result.counterexample?.failures)).toBe('passed');
+  });
+
+  it('catches the handler that skips the currency check the schema makes', async () => {
+    const result = await checkHandler({
+      handler: fixture('zod-adjust-balance-lax.ts'),
+      mode: 'sequential',
+      runs: 50,
+      seed: 1,
+    });
+    expect(result.verdict).toBe('failed');
+    expect(JSON.stringify(result.counterexample)).toContain('currency');
+  });
+});
