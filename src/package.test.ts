@@ -147,7 +147,7 @@ describe('the packed package, installed in a fresh project', () => {
     expect(entries.filter((e) => /\/fixtures\//.test(e))).toEqual([]);
     const outside = entries.filter(
       (e) =>
-        !/^package\/(dist\/|bin\/|scenarios\/article\/[^/]+\.json$|docs\/|README\.md$|package\.json$)/.test(
+        !/^package\/(dist\/|bin\/|scenarios\/(article|create-once|adjust-balance)\/[^/]+\.json$|docs\/|README\.md$|package\.json$)/.test(
           e,
         ),
     );
@@ -160,6 +160,7 @@ describe('the packed package, installed in a fresh project', () => {
       'dist/handlers/reference.js',
       'dist/execute/workers/ts-worker-entry.mjs',
       'bin/receiptcheck.js',
+      'scenarios/create-once/01-lost-response-replays.json',
     ]) {
       expect(entries).toContain(`package/${file}`);
     }

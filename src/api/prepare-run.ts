@@ -43,7 +43,14 @@ export async function preparePlugin(
   cwd?: string,
   operation?: string,
 ): Promise<PreparedPlugin> {
-  const handlerPath = resolveHandlerPath(handler, cwd, operation);
+  let handlerPath: string;
+  try {
+    handlerPath = resolveHandlerPath(handler, cwd, operation);
+  } catch (thrown) {
+    // `--operation nope`: say that, not that no handler of operation "nope" exists.
+    if (operation !== undefined) operationNamed(operation);
+    throw thrown;
+  }
   const plugin = await loadPlugin(handlerPath);
   const spec = pluginOperation(plugin);
   if (operation !== undefined && spec.name !== operation) {

@@ -22,7 +22,7 @@ export function resolveHandlerPath(
   if (!existsSync(path)) {
     throw new ReceiptcheckError(
       'E_HANDLER_NOT_FOUND',
-      `handler "${handler}" is neither a bundled handler nor an existing file (looked at ${path}); run \`receiptcheck mutants --list\` for bundled names`,
+      `handler "${handler}" is neither a bundled ${operation ?? 'set-interval'} handler nor an existing file (looked at ${path}); run \`receiptcheck mutants --list${operation ? ` --operation ${operation}` : ''}\` for bundled names`,
     );
   }
   return path;
