@@ -116,8 +116,9 @@ export function operationError(
 /** A one-line description of an event for error messages (reports have richer wording). */
 export function summariseEvent(event: Event): string {
   if (event.kind !== 'call') return `world event ${JSON.stringify(event)}`;
-  const r = event.request;
-  return `call by client ${event.client} (request ${JSON.stringify(r.requestId)}, automation ${String(r.automationId)}, expecting v${String(r.expectedVersion)}, interval ${String(r.intervalMinutes)})`;
+  const { requestId, ...args } = event.request;
+  const fields = Object.entries(args).map(([k, v]) => `${k} ${String(v)}`);
+  return `call by client ${event.client} (request ${JSON.stringify(requestId)}, ${fields.join(', ')})`;
 }
 
 /** The same entry with its times measured from `origin` (a `sharedClockMs()` reading). */
