@@ -46,11 +46,11 @@ export type {
 } from './model/operation.ts';
 export { createdRows, defineOperation, targetRows } from './model/operation.ts';
 export { adjustBalance, adjustBalanceWith } from './model/operations/adjust-balance.ts';
-export { createOnce } from './model/operations/create-once.ts';
+export { createOnce, createOnceOpaque } from './model/operations/create-once.ts';
 export { BUILT_IN_OPERATIONS } from './model/operations/index.ts';
 export { setInterval } from './model/operations/set-interval.ts';
 export type { InvalidField, Observed, Outcome, RefusalReason } from './model/outcome.ts';
-export { describeOutcome, outcome } from './model/outcome.ts';
+export { describeOutcome, outcome, SERVER_ASSIGNED } from './model/outcome.ts';
 export type { Policy, PolicyDeclaration } from './model/policy.ts';
 export { INTERVAL_MAX, INTERVAL_MIN } from './model/validate.ts';
 export type {

@@ -60,6 +60,20 @@ export interface CreatedRows {
   readonly fields: readonly string[];
   /** The result field that carries the created row's id, e.g. `invoiceId`. */
   readonly resultId: string;
+  /**
+   * How the server assigns ids. `opaque` (the default, the contract): the model does not
+   * predict them; a result's id matches any value (`SERVER_ASSIGNED`), and what holds the real
+   * ids to account is order-free: a replay returns its fresh call's id, no two fresh creates
+   * share one, each created row belongs to one receipt, and the created rows equal the model's
+   * up to their ids. `rowid`: one more than the largest so far, in commit order (SQLite's
+   * `INTEGER PRIMARY KEY`), predicted and compared exactly.
+   */
+  readonly ids?: 'opaque' | 'rowid';
+}
+
+/** Whether `spec` creates rows whose ids the model does not predict. */
+export function opaqueIds(spec: OperationSpec): boolean {
+  return spec.created !== undefined && spec.created.ids !== 'rowid';
 }
 
 /** What the effect returns: the target row after the call, a created row if any, and the result. */

@@ -10,8 +10,8 @@
  * the default, `step` is the contract word for word.
  */
 import { type CallEvent, type Event, unsentOutcome } from './events.ts';
-import type { Args, Payload, Row } from './operation.ts';
-import { type Observed, outcome, type RefusalReason } from './outcome.ts';
+import { type Args, opaqueIds, type Payload, type Row } from './operation.ts';
+import { type Observed, outcome, type RefusalReason, SERVER_ASSIGNED } from './outcome.ts';
 import { type ModelState, receiptKey } from './state.ts';
 import { invalidField } from './validate.ts';
 import { withWriteScope } from './world.ts';
@@ -114,6 +114,9 @@ function call(state: ModelState, event: CallEvent): Transition {
   if (state.storeFailing) return { state, outcome: outcome.error(STORE_FAILURE_MESSAGE) };
 
   const effect = spec.effect(row, args, nextCreatedId(state));
+  const result = opaqueIds(spec)
+    ? { ...effect.result, [spec.created?.resultId ?? '']: SERVER_ASSIGNED }
+    : effect.result;
   const receipts = new Map(state.receipts);
   receipts.set(key, {
     workspace: principal.workspace,
@@ -121,7 +124,7 @@ function call(state: ModelState, event: CallEvent): Transition {
     tool: spec.tool,
     requestId,
     payload,
-    result: effect.result,
+    result,
   });
   let next: ModelState = { ...withRow(state, effect.row), receipts };
   if (effect.created) {
@@ -129,10 +132,13 @@ function call(state: ModelState, event: CallEvent): Transition {
     created.set(effect.created.id, effect.created);
     next = { ...next, created };
   }
-  return { state: next, outcome: outcome.fresh(effect.result) };
+  return { state: next, outcome: outcome.fresh(result) };
 }
 
-/** The id the server gives the next created row: one past the largest so far (SQLite's rowid rule). */
+/**
+ * The id of the next created row: one past the largest so far (SQLite's rowid rule). For opaque
+ * ids it only keys the model's rows; results show `SERVER_ASSIGNED` instead.
+ */
 function nextCreatedId(state: ModelState): number {
   let max = 0;
   for (const id of state.created.keys()) if (id > max) max = id;

@@ -12,8 +12,8 @@
  * (two lost calls that both must precede one operation; commuting ones in pool order). So right
  * after placing d the search only tries operations that interfere with d, and lost calls.
  * Saying "interferes" too often only costs time; too rarely would be unsound, so anything unknown
- * interferes, and so does every call of an operation that creates rows (their ids are one
- * counter).
+ * interferes, and so does every call of an operation whose created rows' ids the model predicts
+ * (their ids are one counter).
  */
 import type { Event } from '../../model/events.ts';
 import { type ModelState, receiptKey } from '../../model/state.ts';
@@ -32,8 +32,8 @@ export function interferes(
       const spec = initial.operation;
       if (event.delivery === 'lostRequest' || invalidField(event.request, spec)) return false;
       if (event.request[spec.targetField] === pool.rows[d]) return true;
-      // Created rows share one id counter: any call that may create one reads what d wrote.
-      if (spec.created) return true;
+      // Predicted ids share one counter: any call that may create a row reads what d wrote.
+      if (spec.created?.ids === 'rowid') return true;
       const principal = initial.principals[event.client];
       if (!principal) return true;
       const key = receiptKey(

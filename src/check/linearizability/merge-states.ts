@@ -38,7 +38,14 @@ export function mergeStates(
   let storeFailing = initial.storeFailing;
   for (const final of finals) {
     overlay(rows, initial.rows, final.rows);
-    overlay(created, initial.created, final.created);
+    // Parts key the rows they create from the same counter; those ids are opaque (predicted
+    // ids never split a history), so each new row gets a key of its own here.
+    for (const [key, row] of final.created) {
+      if (initial.created.get(key) === row) continue;
+      let free = key;
+      while (created.has(free)) free++;
+      created.set(free, free === key ? row : { ...row, id: free });
+    }
     overlay(receipts, initial.receipts, final.receipts);
     overlay(refusals, initial.refusals, final.refusals);
     final.principals.forEach((p, i) => {

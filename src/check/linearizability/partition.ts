@@ -27,8 +27,8 @@ import { invalidField } from '../../model/validate.ts';
 
 /** The parts of a history, each in the history's order; every entry is in exactly one part. */
 export function partitionHistory(initial: ModelState, history: History): HistoryEntry[][] {
-  // Created rows share one id counter, so calls on different rows are not independent.
-  if (initial.operation.created) return [[...history]];
+  // Predicted ids share one counter, so calls on different rows are not independent.
+  if (initial.operation.created?.ids === 'rowid') return [[...history]];
   const scopesChange = new Set<number>();
   let storeChanges = false;
   for (const { event } of history) {

@@ -84,7 +84,7 @@ export function defineOperationMutant<R extends ValidCall>(
   return defineHandler<Fixture>({
     name: mutant.name,
     description: mutant.description,
-    operation: parts.op.spec.name,
+    operation: parts.op.spec,
     // Every mutant's statements depend only on its arguments and the database.
     replayable: true,
     ...parts.world,

@@ -3,7 +3,7 @@
  * a retry must return the same invoice id, and reusing a key with another amount is refused.
  * The classic bug is a double create: a retry that inserts a second invoice.
  */
-import { defineOperation } from '../operation.ts';
+import { type CreatedRows, defineOperation, type OperationSpec } from '../operation.ts';
 import { defaultPrincipals } from '../world.ts';
 
 /** Largest invoice amount, in cents. */
@@ -34,7 +34,14 @@ export const createOnce = defineOperation({
     created: { id: nextId, customerId: row.id, amount: a.amount as number },
     result: { invoiceId: nextId, customerId: row.id, amount: a.amount as number },
   }),
-  created: { table: 'invoices', fields: ['customerId', 'amount'], resultId: 'invoiceId' },
+  // SQLite's rowid rule, which the bundled handlers follow, so the model predicts every id;
+  // `createOnceOpaque` leaves them to the server as the contract allows.
+  created: {
+    table: 'invoices',
+    fields: ['customerId', 'amount'],
+    resultId: 'invoiceId',
+    ids: 'rowid',
+  },
   recreated: (id, workspace) => ({ id, workspace }),
   fixture: {
     customers: [
@@ -47,3 +54,15 @@ export const createOnce = defineOperation({
     workspaces: ['team-a', 'team-b'],
   },
 });
+
+/**
+ * `create-once` with ids the server assigns as it likes (UUID-like, gaps, any order): the model
+ * predicts none and holds them to account only by the order-free rules of `CreatedRows.ids`.
+ * Not a built-in: a plugin names this spec object to use it.
+ */
+export const createOnceOpaque: OperationSpec = {
+  ...createOnce,
+  name: 'create-once-opaque-ids',
+  description: 'create-once, with invoice ids the server assigns as it likes',
+  created: { ...(createOnce.created as CreatedRows), ids: 'opaque' },
+};

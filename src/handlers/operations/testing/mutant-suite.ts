@@ -13,6 +13,7 @@ import type { Event } from '../../../model/events.ts';
 import { operationNamed } from '../../../model/operations/index.ts';
 import type { MutantEntry } from '../../mutant-catalogue.ts';
 import type { HandlerPlugin } from '../../plugin.ts';
+import { pluginOperation } from '../../plugin.ts';
 import type { OperationRegistry } from '../operation-registry.ts';
 import { type Divergence, firstDivergence } from './model-agreement.ts';
 import { eventsArbitrary } from './random-events.ts';
@@ -51,7 +52,8 @@ export function describeMutants(
       describe(entry.name, () => {
         it('carries its catalogued bug and operation, and its file exports it', async () => {
           const mutant = plugin(entry.name);
-          expect(mutant).toMatchObject({ description: entry.bug, operation, replayable: true });
+          expect(mutant).toMatchObject({ description: entry.bug, replayable: true });
+          expect(pluginOperation(mutant).name).toBe(operation);
           const row = registry.bundled.find((b) => b.name === entry.name);
           const loaded = (await import(new URL(`../../${row?.file}`, import.meta.url).href)) as {
             default: HandlerPlugin;

@@ -1,0 +1,74 @@
+/**
+ * Server-assigned ids the model does not predict (`CreatedRows.ids: 'opaque'`, the contract's
+ * default): a handler whose invoice ids follow no rule the model knows holds the contract in
+ * every deterministic mode, while the same handler is a failure under `create-once`, which
+ * predicts SQLite's rowid rule; and opaque ids hide neither a double create nor a replay that
+ * returns another invoice's id.
+ */
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { checkHandler } from '../src/api/check-handler.ts';
+import type { CallEvent } from '../src/model/events.ts';
+import type { OperationSpec } from '../src/model/operation.ts';
+import { createOnce, createOnceOpaque } from '../src/model/operations/create-once.ts';
+import { registerOperation } from '../src/model/operations/index.ts';
+import { outcome, SERVER_ASSIGNED, sameOutcome } from '../src/model/outcome.ts';
+import { initialState } from '../src/model/state.ts';
+import { run } from '../src/model/step.ts';
+
+const handler = (name: string) =>
+  fileURLToPath(new URL(`./handlers/opaque-ids/${name}.ts`, import.meta.url));
+const invoice = (requestId: string, amount: number): CallEvent => ({
+  kind: 'call',
+  client: 0,
+  delivery: 'delivered',
+  request: { requestId, customerId: 1, amount },
+});
+
+describe('opaque server-assigned ids', () => {
+  it('the model leaves them open in results and receipts, and keys its own rows apart', () => {
+    registerOperation(createOnceOpaque);
+    const fixture = { ...createOnceOpaque.fixture, operation: createOnceOpaque.name };
+    const { state, outcomes } = run(initialState(fixture), [invoice('a', 5), invoice('b', 5)]);
+    expect(outcomes.map((o) => o.kind === 'ok' && o.result.invoiceId)).toEqual([
+      SERVER_ASSIGNED,
+      SERVER_ASSIGNED,
+    ]);
+    expect(state.created.size).toBe(2);
+  });
+
+  it.each(['sequential', 'scheduled'] as const)(
+    'a handler with ids of its own holds in %s mode',
+    async (mode) => {
+      const r = await checkHandler({ handler: handler('scrambled-ids'), mode, runs: 120 });
+      expect(r.counterexample?.failures ?? []).toEqual([]);
+      expect(r.verdict).toBe('passed');
+    },
+  );
+
+  it('the same ids fail where the operation predicts them (create-once, rowid rule)', () => {
+    registerOperation(createOnceOpaque);
+    const actual = outcome.fresh({ invoiceId: 17, customerId: 1, amount: 5 });
+    const expectedBy = (spec: OperationSpec) =>
+      run(initialState({ ...spec.fixture, operation: spec.name }), [invoice('a', 5)]).outcomes[0];
+    const predicted = expectedBy(createOnce);
+    const open = expectedBy(createOnceOpaque);
+    expect(predicted && sameOutcome(predicted, actual)).toBe(false);
+    expect(open && sameOutcome(open, actual)).toBe(true);
+    // The server's id may be anything but the rest of the result may not.
+    expect(
+      open && sameOutcome(open, outcome.fresh({ invoiceId: 17, customerId: 1, amount: 6 })),
+    ).toBe(false);
+  });
+
+  it('a double create is still found, whatever the ids', async () => {
+    const r = await checkHandler({
+      handler: handler('scrambled-ids-double-create'),
+      mode: 'sequential',
+      runs: 200,
+    });
+    expect(r.verdict).toBe('failed');
+    const kinds = r.counterexample?.failures.map((f) => f.kind) ?? [];
+    expect(kinds.some((k) => k === 'snapshot' || k === 'invariant')).toBe(true);
+  });
+});
