@@ -1,6 +1,6 @@
 /**
- * create-once on a server that assigns invoice ids its own way: each new id is three times the
- * largest plus 17, never the next integer. The contract leaves such ids to the server, so this
+ * create-once on a server that assigns invoice ids its own way: the n-th invoice gets
+ * 1000 + (n × 7919 mod 100003), all distinct (100003 is prime) and in no order. The contract leaves such ids to the server, so this
  * handler is correct under `createOnceOpaque`, and wrong under `createOnce`, which predicts
  * SQLite's rowid rule.
  */
@@ -20,7 +20,7 @@ export const scrambledSql: typeof createOnceSql = {
   applyEffect(db, _caller, r) {
     const { id } = cachedStatement(
       db,
-      'INSERT INTO invoices(id, customer_id, amount) SELECT COALESCE(MAX(id), 0) * 3 + 17, ?, ? FROM invoices RETURNING id',
+      'INSERT INTO invoices(id, customer_id, amount) SELECT 1000 + (COUNT(*) + 1) * 7919 % 100003, ?, ? FROM invoices RETURNING id',
     ).get(r.customerId, r.amount) as { id: number };
     return { invoiceId: id, customerId: r.customerId, amount: r.amount };
   },
@@ -28,7 +28,7 @@ export const scrambledSql: typeof createOnceSql = {
 
 export default defineHandler<Fixture>({
   name: 'scrambled-ids',
-  description: 'create-once with invoice ids of its own (3 × the largest + 17)',
+  description: 'create-once with invoice ids of its own, in no order',
   operation: createOnceOpaque,
   replayable: true,
   ...createOnceWorld,
