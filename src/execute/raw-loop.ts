@@ -9,7 +9,7 @@
 import type { Connection, HandlerPlugin } from '../handlers/plugin.ts';
 import { pluginOperation } from '../handlers/plugin.ts';
 import { type Event, unsentOutcome } from '../model/events.ts';
-import { type Principal, withWriteScope } from '../model/world.ts';
+import { afterScopeChange, type Principal } from '../model/world.ts';
 import { applyWorldEvent } from './apply-event.ts';
 import { rollbackLeaked } from './databases.ts';
 import { interruptPoint } from './interrupt.ts';
@@ -71,12 +71,7 @@ async function replay(
         // A mutant may throw; the harness records that, the ceiling only pays for it.
       }
     } else if (event.kind === 'revoke' || event.kind === 'restore') {
-      principals = withWriteScope(
-        principals,
-        event.client,
-        event.kind === 'restore',
-        pluginOperation(plugin).scope,
-      );
+      principals = afterScopeChange(principals, event, pluginOperation(plugin).scope);
     } else {
       rollbackLeaked(db);
       applyWorldEvent(plugin, db, event);

@@ -10,7 +10,7 @@ import type { Connection, HandlerPlugin } from '../handlers/plugin.ts';
 import { pluginOperation } from '../handlers/plugin.ts';
 import type { Step } from '../model/events.ts';
 import { flatten } from '../model/flatten.ts';
-import { type Fixture, type Principal, type Snapshot, withWriteScope } from '../model/world.ts';
+import { afterScopeChange, type Fixture, type Principal, type Snapshot } from '../model/world.ts';
 import type { SequentialExecution } from '../types/execution.ts';
 import type { Observation } from '../types/trace.ts';
 import { watchedCall, watchedSnapshot, watchedWorldEvent } from './apply-event.ts';
@@ -70,12 +70,7 @@ function* runSteps(
       const observed = yield* watchedCall(watch, activity, plugin, db, principal, event);
       observations.push({ step, lane, event, observed });
     } else if (event.kind === 'revoke' || event.kind === 'restore') {
-      principals = withWriteScope(
-        principals,
-        event.client,
-        event.kind === 'restore',
-        pluginOperation(plugin).scope,
-      );
+      principals = afterScopeChange(principals, event, pluginOperation(plugin).scope);
     } else {
       // A handler that left a transaction open must not swallow the world event into it.
       rollbackLeaked(db);

@@ -174,6 +174,15 @@ export function withWriteScope(
   return next;
 }
 
+/** The principals after a revoke (the write scope `scope` removed) or a restore (granted back). */
+export function afterScopeChange(
+  principals: readonly Principal[],
+  event: { readonly kind: 'revoke' | 'restore'; readonly client: number },
+  scope: string,
+): Principal[] {
+  return withWriteScope(principals, event.client, event.kind === 'restore', scope);
+}
+
 /** `principal` with the write scope granted or removed, whatever it held before. */
 export function scopedAs(principal: Principal, granted: boolean, scope = WRITE_SCOPE): Principal {
   const others = principal.scopes.filter((s) => s !== scope);

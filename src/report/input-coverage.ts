@@ -9,7 +9,7 @@ import { principalClasses, requestClasses } from '../generate/input-classes.ts';
 import type { Step } from '../model/events.ts';
 import { type FixtureWithPolicy, operationOf } from '../model/state.ts';
 import { isRequestId } from '../model/validate.ts';
-import { DEFAULT_FIXTURE, withWriteScope } from '../model/world.ts';
+import { afterScopeChange, DEFAULT_FIXTURE } from '../model/world.ts';
 import type { InputCoverage } from '../types/input-coverage.ts';
 
 /** An input coverage record for `fixture`'s operation, with every count at zero. */
@@ -37,7 +37,7 @@ export function countInputCoverage(
   };
   for (const event of steps.flatMap((s) => (s.kind === 'concurrent' ? s.events : [s]))) {
     if (event.kind === 'revoke' || event.kind === 'restore') {
-      principals = withWriteScope(principals, event.client, event.kind === 'restore', spec.scope);
+      principals = afterScopeChange(principals, event, spec.scope);
       continue;
     }
     if (event.kind !== 'call') continue;
