@@ -1,14 +1,11 @@
 /**
  * The main job as a function, and it reads as the pipeline: generate sequences (fast-check, with
  * the mode's case arbitrary), execute each in the chosen mode, check it (the judge behind the
- * runner), shrink the first failure, and report everything as data. The CLI's `run`,
- * `assertHandler`, bench and the test suite all go through here.
+ * runner), shrink the first failure (`shrink-failure.ts`), and report everything as data. The
+ * CLI's `run`, `assertHandler`, bench and the test suite all go through here.
  */
-import fc from 'fast-check';
-import { isReceiptcheckError, ReceiptcheckError } from '../errors.ts';
+import { ReceiptcheckError } from '../errors.ts';
 import { interruptedError, interruption } from '../execute/interrupt.ts';
-import type { GeneratedCase } from '../execute/mode-runner.ts';
-import type { Step } from '../model/events.ts';
 import { countCoverage, emptyCoverage } from '../report/coverage.ts';
 import { countInputCoverage, emptyInputCoverage } from '../report/input-coverage.ts';
 import type { CoverageKind } from '../types/coverage.ts';
@@ -16,10 +13,9 @@ import type { InputCoverage } from '../types/input-coverage.ts';
 import type { CheckOptions, OneModeOptions, ResolvedOptions } from '../types/options.ts';
 import type { CheckResult } from '../types/results.ts';
 import { type Explored, explore } from './explore.ts';
-import type { JudgedRun, JudgedRunner } from './judged-runner.ts';
 import { inMode, resolveOptions } from './options.ts';
 import { prepareRun } from './prepare-run.ts';
-import { stopOnInterrupt } from './stop-on-interrupt.ts';
+import { shrink } from './shrink-failure.ts';
 
 /**
  * Runs the checker; resolves to the result as data. Throws a `ReceiptcheckError` on bad options
@@ -62,13 +58,6 @@ export async function checkHandler(options: CheckOptions = {}): Promise<CheckRes
     );
   return result;
 }
-
-/**
- * How long hung candidates may take in all while a failure shrinks, in ms. Each waits out a whole
- * call budget (5 s by default), and a shrink tries dozens; past this, the smallest failing case
- * found so far is reported, saying shrinking was cut short.
- */
-export const HANG_SHRINK_MS = 30_000;
 
 /**
  * One mode's check: explore (generate → execute → judge, in fast-check's order, `explore.ts`)
@@ -176,99 +165,6 @@ async function checkInMode(o: OneModeOptions): Promise<CheckResult> {
   }
 }
 
-/** The smallest failing case fast-check found, where to replay it, and how it got there. */
-interface Shrunk {
-  readonly steps: readonly Step[];
-  readonly replay: GeneratedCase['replay'];
-  /** Its last failing run (the explored one, when nothing smaller failed). */
-  readonly run: JudgedRun;
-  readonly path: string;
-  readonly shrinks: number;
-  /** Set when shrinking stopped early, saying why. */
-  readonly cut?: string;
-}
-
-/**
- * Shrinks the explored failure: fast-check replays the case at its index (`path`) and shrinks
- * from there. Its first run is the explored run itself, not run again: a concurrent failure may
- * not come back, and a hang would cost its budget again. Hung candidates may take
- * `HANG_SHRINK_MS` in all; a time limit left over from exploring bounds the rest.
- */
-async function shrink(
-  runner: JudgedRunner,
-  arbitrary: fc.Arbitrary<GeneratedCase>,
-  found: Extract<Explored, { kind: 'failed' }>,
-  o: { readonly seed: number; readonly callTimeoutMs: number; readonly deadline?: number },
-): Promise<Shrunk> {
-  const foundKey = caseKey(found.case);
-  let first = true;
-  let fatal: unknown;
-  let hungMs = 0;
-  let cut: string | undefined;
-  let last = { case: found.case, run: found.run };
-  const property = fc.asyncProperty(arbitrary, async (c) => {
-    if (fatal) return true;
-    let run: JudgedRun;
-    if (first && caseKey(c) === foundKey) run = found.run;
-    else {
-      if (hungMs >= HANG_SHRINK_MS) {
-        cut ??= `cut short: hung candidates had taken ${Math.round(hungMs / 1000)} s, each a whole call budget of ${o.callTimeoutMs} ms`;
-        // fast-check's "interrupted": shrinking ends, keeping the smallest failure so far.
-        throw new fc.PreconditionFailure(true);
-      }
-      const runStarted = performance.now();
-      try {
-        run = await runner.execute(c.steps, c.replay);
-      } catch (thrown) {
-        if (!isReceiptcheckError(thrown)) throw thrown;
-        fatal = thrown;
-        return true;
-      }
-      if (isHang(run)) hungMs += performance.now() - runStarted;
-    }
-    first = false;
-    if (run.verdict.verdict === 'ok') return true;
-    last = { case: c, run };
-    return false;
-  });
-  const timeLeft =
-    o.deadline === undefined ? undefined : Math.max(1, o.deadline - performance.now());
-  const details = await fc.check(property, {
-    seed: o.seed,
-    path: String(found.index),
-    numRuns: 1,
-    plugins: [stopOnInterrupt()],
-    ...(timeLeft !== undefined
-      ? { interruptAfterTimeLimit: timeLeft, markInterruptAsFailure: false }
-      : {}),
-  });
-  if (fatal) throw fatal;
-  if (details.failed && details.errorInstance && !details.counterexample)
-    throw details.errorInstance;
-  const [shrunk] = details.counterexample ?? [];
-  if (!shrunk || !details.counterexamplePath)
-    return {
-      steps: found.case.steps,
-      replay: found.case.replay,
-      run: found.run,
-      path: String(found.index),
-      shrinks: 0,
-    };
-  return {
-    steps: shrunk.steps,
-    replay: shrunk.replay,
-    run: caseKey(shrunk) === caseKey(last.case) ? last.run : found.run,
-    path: details.counterexamplePath,
-    shrinks: details.numShrinks,
-    ...(cut ? { cut } : {}),
-  };
-}
-
-/** A case as text, to know one when fast-check hands it back. */
-function caseKey(c: GeneratedCase): string {
-  return JSON.stringify([c.steps, c.replay]);
-}
-
 /** A shard's seed: distinct per shard, the same on every machine. */
 export function shardSeed(seed: number, index: number): number {
   return (seed * 31 + index * 1_000_003) | 0;
@@ -306,9 +202,4 @@ function combine(parts: readonly CheckResult[], o: ResolvedOptions): CheckResult
     elapsedMs: sum(parts, (p) => p.elapsedMs),
     timedOut: parts.some((p) => p.timedOut),
   };
-}
-
-/** Whether a run stopped at a hung call. */
-function isHang(run: JudgedRun): boolean {
-  return run.verdict.verdict === 'failed' && run.verdict.failures.some((f) => f.kind === 'hang');
 }
