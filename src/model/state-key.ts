@@ -13,6 +13,7 @@ import type { ModelState, StoredRefusal } from './state.ts';
 import type { Principal, Receipt } from './world.ts';
 
 const rowsHashes = new WeakMap<ReadonlyMap<number, Row>, number>();
+const rowHashes = new WeakMap<Row, number>();
 const stateHashes = new WeakMap<ModelState, number>();
 const receiptsHashes = new WeakMap<ReadonlyMap<string, Receipt>, number>();
 const receiptHashes = new WeakMap<Receipt, number>();
@@ -87,8 +88,18 @@ function hashRows(rows: ReadonlyMap<number, Row>): number {
   if (h !== undefined) return h;
   h = rows.size;
   // Summing makes the hash independent of insertion order (here and for the other maps).
-  for (const a of rows.values()) h = (h + hashText(rowText(a))) | 0;
+  for (const a of rows.values()) h = (h + hashRow(a)) | 0;
   rowsHashes.set(rows, h);
+  return h;
+}
+
+/** A row's hash, cached: a step copies a map but keeps every row it did not change. */
+function hashRow(row: Row): number {
+  let h = rowHashes.get(row);
+  if (h === undefined) {
+    h = hashText(rowText(row));
+    rowHashes.set(row, h);
+  }
   return h;
 }
 
