@@ -122,6 +122,12 @@ export function formatInputCoverage(coverage: InputCoverage, passed = true): str
 }
 
 function verdictLine(r: CheckResult): string {
+  if (r.findings) {
+    const fresh = r.findings.filter((f) => !f.known).length;
+    const all = `${r.findings.length} distinct finding(s), ${r.findings.length - fresh} known`;
+    if (fresh > 0) return `FAILED: ${fresh} new finding(s) among ${all}`;
+    if (r.findings.length > 0) return `PASSED: no new finding; ${all} (listed above)`;
+  }
   if (r.verdict === 'passed')
     return `PASSED: the handler held the contract on every run${r.timedOut ? ' that ran' : ''}`;
   const cx = r.counterexample;

@@ -6,6 +6,7 @@ import type { Step } from '../model/events.ts';
 import type { HistoryEntry } from '../model/history.ts';
 import type { Fixture } from '../model/world.ts';
 import type { Coverage } from './coverage.ts';
+import type { Finding } from './findings.ts';
 import type { InputCoverage } from './input-coverage.ts';
 import type { Mode } from './mode.ts';
 import type { ResolvedOptions } from './options.ts';
@@ -55,7 +56,16 @@ export interface CheckResult {
   readonly elapsedMs: number;
   /** True when the time limit stopped generation before `runsPlanned`. */
   readonly timedOut: boolean;
+  /**
+   * The counterexample: of the first failing run, or with `allFindings`, of the first new
+   * finding (none when every finding is known).
+   */
   readonly counterexample?: Counterexample;
+  /**
+   * With `allFindings`: every distinct finding, in the order first found (known ones included).
+   * The verdict is `failed` when one of them is new.
+   */
+  readonly findings?: readonly Finding[];
 }
 
 /** What running a case came to. */

@@ -1,0 +1,200 @@
+/**
+ * The signature that groups failing runs into findings: the rule broken and the shape of the
+ * shrunk case. Pure.
+ *
+ * It has to be stable (the same bug found on two seeds, or twice in one run, gives one
+ * signature) and discriminating (two bugs give two). Shrinking makes the first possible: a
+ * shrunk case keeps what the failure needs and little else. What it still varies in is
+ * abstracted away:
+ *
+ * - concrete values: principals, request ids, target ids, versions, intervals, result values,
+ *   lane order inside a group, and which statement a crash or fault hit;
+ * - calls that answered as the contract says and had nothing injected: shrinking leaves such
+ *   calls in (a duplicate kept beside the call that matters, an unrelated first write) more
+ *   often than anything else, and the failure does not turn on them.
+ *
+ * - a group whose lanes did not in fact run at once: in sequential mode every group runs in lane
+ *   order, and in scheduled mode a group whose lanes ran one after the other (no lane's
+ *   statements between another's) was serial too; its events count as plain steps, so the bug
+ *   a group showed by chance groups with the same bug shown in plain steps.
+ *
+ * What is kept, in step order: every world event (a move, a revocation, the store failing: the
+ * situations bugs depend on), every call that failed (its intent, what the network did to it,
+ * what was injected into it, and the expected and actual outcome kinds), every call that had a
+ * crash or fault injected, and, when a failing call stands in a concurrent group, the intents of
+ * the group's other lanes (a race needs its partner). When no call failed (a database or
+ * invariant failure), every delivered call is kept with the answer it gave, since the calls are
+ * then all the failure has. The rule comes from the first failure: the contract rule the expected
+ * outcome rests on, or the invariant, or `hang`.
+ */
+
+import { createHash } from 'node:crypto';
+import type { Event, Step } from '../model/events.ts';
+import type { OperationSpec } from '../model/operation.ts';
+import { setInterval } from '../model/operations/set-interval.ts';
+import type { Observed } from '../model/outcome.ts';
+import type { FindingSignature } from '../types/findings.ts';
+import type { Mode } from '../types/mode.ts';
+import type { Observation } from '../types/trace.ts';
+import type { Failure } from '../types/verdict.ts';
+import { explainFailure } from './explain-failure.ts';
+import { blamedOperation } from './explain-linearizability.ts';
+import { type Injection, placeKey, scheduledInjections } from './injections.ts';
+
+/** What a signature is read from: a shrunk failing run. */
+export interface SignatureInput {
+  readonly steps: readonly Step[];
+  readonly failures: readonly Failure[];
+  /** Every call's answer, from the run's trace. */
+  readonly observations: readonly Observation[];
+  /** The run's mode detail (a scheduled run's grants show its crashes and faults). */
+  readonly detail?: unknown;
+  readonly spec?: OperationSpec;
+  /** The mode it ran in: sequential mode's groups run in lane order. */
+  readonly mode: Mode;
+}
+
+/** The signature of a shrunk failing run (see the file comment). */
+export function findingSignature(input: SignatureInput): FindingSignature {
+  const spec = input.spec ?? setInterval;
+  const first = input.failures[0];
+  return { rule: first ? ruleOf(first, spec) : 'no failure', shape: shapeOf(input) };
+}
+
+/** A short id of a signature: 10 hex digits of its SHA-256, for file names and quick reference. */
+export function signatureId(s: FindingSignature): string {
+  return createHash('sha256').update(`${s.rule}\n${s.shape}`).digest('hex').slice(0, 10);
+}
+
+/** The rule a failure broke, as grouping text. */
+function ruleOf(f: Failure, spec: OperationSpec): string {
+  switch (f.kind) {
+    case 'invariant':
+      return `invariant: ${f.invariant}`;
+    case 'snapshot':
+      return 'the final database';
+    case 'hang':
+      return 'hang';
+    default: {
+      const rule = explainFailure(f, spec).rule;
+      if (rule) return `rule ${rule}`;
+      return f.kind === 'linearizability' ? 'no serial order' : f.kind;
+    }
+  }
+}
+
+/** A failing call: what it should have answered and what it did. */
+interface Failing {
+  readonly expected?: Observed;
+  readonly actual?: Observed;
+  readonly hang?: boolean;
+}
+
+/** The failing calls by `placeKey`. */
+function failingPlaces(failures: readonly Failure[]): Map<string, Failing> {
+  const out = new Map<string, Failing>();
+  for (const f of failures) {
+    if (f.kind === 'outcome')
+      out.set(placeKey(f.step, f.lane), { expected: f.expected, actual: f.actual });
+    else if (f.kind === 'hang') out.set(placeKey(f.step, f.lane), { hang: true });
+    else if (f.kind === 'linearizability') {
+      const blamed = blamedOperation(f);
+      if (blamed)
+        out.set(placeKey(blamed.step, blamed.lane), {
+          ...(blamed.expected ? { expected: blamed.expected } : {}),
+          ...(blamed.observed ? { actual: blamed.observed } : {}),
+        });
+    }
+  }
+  return out;
+}
+
+function shapeOf(input: SignatureInput): string {
+  const failing = failingPlaces(input.failures);
+  const injected = scheduledInjections(input.detail);
+  const answers = new Map(input.observations.map((o) => [placeKey(o.step, o.lane), o.observed]));
+  const allCalls = failing.size === 0;
+  const tokens: string[] = [];
+  for (const [step, s] of input.steps.entries()) {
+    const events = s.kind === 'concurrent' ? s.events : [s];
+    const lanes = events.map((event, lane) => {
+      const key = placeKey(step, lane);
+      return { event, failing: failing.get(key), injected: injected.get(key) ?? [], key };
+    });
+    const kept = lanes.filter(
+      (l) =>
+        l.event.kind !== 'call' ||
+        l.failing !== undefined ||
+        l.injected.length > 0 ||
+        (allCalls && l.event.delivery !== 'lostRequest'),
+    );
+    if (kept.length === 0) continue;
+    if (s.kind !== 'concurrent' || !ranAtOnce(input, step)) {
+      for (const l of kept)
+        tokens.push(eventToken(l.event, l.failing, l.injected, allCalls, answers.get(l.key)));
+      continue;
+    }
+    // A failing lane's partners are kept too: the race is between them.
+    const shown = lanes.some((l) => l.failing) ? lanes : kept;
+    const inner = shown
+      .map((l) => eventToken(l.event, l.failing, l.injected, allCalls, answers.get(l.key)))
+      .sort();
+    tokens.push(`group(${inner.join(' | ')})`);
+  }
+  return tokens.join(' ; ') || '(no steps)';
+}
+
+/**
+ * Whether the lanes of group `step` ran at once: never in sequential mode; in scheduled mode
+ * when some lane's grants came between another's; on real threads, always (no one knows).
+ */
+function ranAtOnce(input: SignatureInput, step: number): boolean {
+  if (input.mode === 'sequential') return false;
+  const entries = (input.detail as { entries?: unknown } | undefined)?.entries;
+  if (input.mode !== 'scheduled' || !Array.isArray(entries)) return true;
+  const lanes = (entries as { step?: unknown; lane?: unknown }[])
+    .filter((e) => e.step === step && typeof e.lane === 'number' && e.lane >= 0)
+    .map((e) => e.lane as number);
+  const finished = new Set<number>();
+  for (const [i, lane] of lanes.entries()) {
+    if (finished.has(lane)) return true;
+    const next = lanes[i + 1];
+    if (next !== undefined && next !== lane) finished.add(lane);
+  }
+  return false;
+}
+
+/** One event as text: a world event's kind; a call's intent, delivery, injections and answer. */
+function eventToken(
+  e: Event,
+  failing: Failing | undefined,
+  injected: readonly Injection[],
+  allCalls: boolean,
+  answer: Observed | undefined,
+): string {
+  if (e.kind !== 'call') return e.kind;
+  const parts = [e.intent ?? 'call'];
+  if (e.delivery !== 'delivered') parts.push(e.delivery);
+  for (const i of injected) parts.push(i.kind === 'crash' ? `crash(${i.point})` : i.kind);
+  if (failing?.hang) parts.push('✗ hang');
+  else if (failing)
+    parts.push(
+      `✗ ${failing.expected ? outcomeToken(failing.expected) : '?'}→${failing.actual ? outcomeToken(failing.actual) : '?'}`,
+    );
+  else if (allCalls && answer) parts.push(`→${outcomeToken(answer)}`);
+  return parts.join(' ');
+}
+
+/** An outcome's kind (and reason or field), without values. */
+export function outcomeToken(o: Observed): string {
+  switch (o.kind) {
+    case 'ok':
+      return o.replayed ? 'replayed' : 'fresh';
+    case 'refused':
+      return `refused(${o.reason})`;
+    case 'invalid':
+      return `invalid(${o.field})`;
+    default:
+      return o.kind;
+  }
+}
