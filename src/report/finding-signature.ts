@@ -29,7 +29,7 @@
  */
 
 import { createHash } from 'node:crypto';
-import type { Event, Step } from '../model/events.ts';
+import type { CallIntent, Event, Step } from '../model/events.ts';
 import type { OperationSpec } from '../model/operation.ts';
 import { setInterval } from '../model/operations/set-interval.ts';
 import type { Observed } from '../model/outcome.ts';
@@ -114,12 +114,18 @@ function shapeOf(input: SignatureInput): string {
   const injected = scheduledInjections(input.detail);
   const answers = new Map(input.observations.map((o) => [placeKey(o.step, o.lane), o.observed]));
   const allCalls = failing.size === 0;
+  const relation = relations(input.steps);
   const tokens: string[] = [];
   for (const [step, s] of input.steps.entries()) {
     const events = s.kind === 'concurrent' ? s.events : [s];
     const lanes = events.map((event, lane) => {
       const key = placeKey(step, lane);
-      return { event, failing: failing.get(key), injected: injected.get(key) ?? [], key };
+      return {
+        event: event.kind === 'call' ? { ...event, intent: relation.get(key) ?? 'new' } : event,
+        failing: failing.get(key),
+        injected: injected.get(key) ?? [],
+        key,
+      };
     });
     const kept = lanes.filter(
       (l) =>
@@ -142,6 +148,38 @@ function shapeOf(input: SignatureInput): string {
     tokens.push(`group(${inner.join(' | ')})`);
   }
   return tokens.join(' ; ') || '(no steps)';
+}
+
+/**
+ * What each call is to the calls before it, from the requests themselves (a generated move's
+ * intent may not say: a "reuse" can shrink to the very same arguments): `retry` when the same
+ * client sent the same request before, `reuse` when it sent another under the same request id,
+ * `invalid` for a move meant as invalid input, else `new`. By `placeKey`.
+ */
+function relations(steps: readonly Step[]): Map<string, CallIntent> {
+  const sent = new Map<string, string[]>();
+  const out = new Map<string, CallIntent>();
+  for (const [step, s] of steps.entries()) {
+    const events = s.kind === 'concurrent' ? s.events : [s];
+    for (const [lane, e] of events.entries()) {
+      if (e.kind !== 'call') continue;
+      const key = JSON.stringify([e.client, e.request.requestId]);
+      const request = JSON.stringify(e.request);
+      const before = sent.get(key) ?? [];
+      out.set(
+        placeKey(step, lane),
+        e.intent === 'invalid'
+          ? 'invalid'
+          : before.length === 0
+            ? 'new'
+            : before.includes(request)
+              ? 'retry'
+              : 'reuse',
+      );
+      sent.set(key, [...before, request]);
+    }
+  }
+  return out;
 }
 
 /**
