@@ -11,21 +11,24 @@
  *   lane order inside a group, and which statement a crash or fault hit;
  * - calls that answered as the contract says and had nothing injected: shrinking leaves such
  *   calls in (a duplicate kept beside the call that matters, an unrelated first write) more
- *   often than anything else, and the failure does not turn on them.
- *
+ *   often than anything else, and the failure does not turn on them;
  * - a group whose lanes did not in fact run at once: in sequential mode every group runs in lane
  *   order, and in scheduled mode a group whose lanes ran one after the other (no lane's
- *   statements between another's) was serial too; its events count as plain steps, so the bug
- *   a group showed by chance groups with the same bug shown in plain steps.
+ *   statements between another's) was serial too; its events count as plain steps, so a bug a
+ *   group showed by chance groups with the same bug shown in plain steps;
+ * - what the contract gave instead of an answer claiming a receipt (a key reuse, a replay): the
+ *   rule such an answer breaks is rule 7 whatever was due instead, and whether that was a
+ *   conflict or an unavailable is decided by whatever else the shrunk case holds.
  *
  * What is kept, in step order: every world event (a move, a revocation, the store failing: the
- * situations bugs depend on), every call that failed (its intent, what the network did to it,
- * what was injected into it, and the expected and actual outcome kinds), every call that had a
- * crash or fault injected, and, when a failing call stands in a concurrent group, the intents of
- * the group's other lanes (a race needs its partner). When no call failed (a database or
- * invariant failure), every delivered call is kept with the answer it gave, since the calls are
- * then all the failure has. The rule comes from the first failure: the contract rule the expected
- * outcome rests on, or the invariant, or `hang`.
+ * situations bugs depend on); every failing call, with its relation to the calls before it
+ * (`new`, `retry`, `reuse`, `invalid`, read from the requests), what the network and the
+ * harness did to it, and the expected and actual outcome kinds; every call with a crash or fault
+ * injected; and, when a failing call stands in a group whose lanes ran at once, the group's
+ * other lanes (a race needs its partner). When no call failed (a database or invariant failure),
+ * every call that may have changed something (a fresh write, an error, an unexpected exception)
+ * is kept with its answer, since the calls are then all the failure has. The rule is that of the
+ * first failure: the contract rule, the invariant, `the final database` or `hang`.
  */
 
 import { createHash } from 'node:crypto';
@@ -40,6 +43,7 @@ import type { Failure } from '../types/verdict.ts';
 import { explainFailure } from './explain-failure.ts';
 import { blamedOperation } from './explain-linearizability.ts';
 import { type Injection, placeKey, scheduledInjections } from './injections.ts';
+import { ruleFor } from './rule-for.ts';
 
 /** What a signature is read from: a shrunk failing run. */
 export interface SignatureInput {
@@ -75,12 +79,27 @@ function ruleOf(f: Failure, spec: OperationSpec): string {
       return 'the final database';
     case 'hang':
       return 'hang';
-    default: {
+    case 'outcome':
+      if (!f.faulted && claimsReceipt(f.actual)) return `rule ${ruleFor(f.actual, spec).rule}`;
+      return `rule ${explainFailure(f, spec).rule ?? '?'}`;
+    case 'linearizability': {
+      const blamed = blamedOperation(f);
+      if (blamed?.observed && claimsReceipt(blamed.observed))
+        return `rule ${ruleFor(blamed.observed, spec).rule}`;
       const rule = explainFailure(f, spec).rule;
-      if (rule) return `rule ${rule}`;
-      return f.kind === 'linearizability' ? 'no serial order' : f.kind;
+      return rule ? `rule ${rule}` : 'no serial order';
     }
   }
+}
+
+/**
+ * Whether an answer says a receipt exists (a replay, a key reuse): its broken rule is then rule 7,
+ * whatever the contract gave instead, so a key reuse told while no receipt exists is one finding
+ * whether the call was due a conflict or an unavailable (which an unrelated part of the shrunk
+ * case decides).
+ */
+function claimsReceipt(o: Observed): boolean {
+  return o.kind === 'keyReuse' || (o.kind === 'ok' && o.replayed);
 }
 
 /** A failing call: what it should have answered and what it did. */
@@ -132,7 +151,7 @@ function shapeOf(input: SignatureInput): string {
         l.event.kind !== 'call' ||
         l.failing !== undefined ||
         l.injected.length > 0 ||
-        (allCalls && l.event.delivery !== 'lostRequest'),
+        (allCalls && changedSomething(answers.get(l.key))),
     );
     if (kept.length === 0) continue;
     if (s.kind !== 'concurrent' || !ranAtOnce(input, step)) {
@@ -211,16 +230,36 @@ function eventToken(
   answer: Observed | undefined,
 ): string {
   if (e.kind !== 'call') return e.kind;
-  const parts = [e.intent ?? 'call'];
+  // Only a failing call's relation to the calls before it is kept: for the calls around it, it
+  // is whatever shrinking left.
+  const parts = [failing ? (e.intent ?? 'call') : 'call'];
   if (e.delivery !== 'delivered') parts.push(e.delivery);
   for (const i of injected) parts.push(i.kind === 'crash' ? `crash(${i.point})` : i.kind);
   if (failing?.hang) parts.push('✗ hang');
-  else if (failing)
-    parts.push(
-      `✗ ${failing.expected ? outcomeToken(failing.expected) : '?'}→${failing.actual ? outcomeToken(failing.actual) : '?'}`,
-    );
-  else if (allCalls && answer) parts.push(`→${outcomeToken(answer)}`);
+  else if (failing) {
+    const { expected, actual } = failing;
+    // With an answer that claims a receipt, the reason the contract gave instead is left out (see `claimsReceipt`).
+    const due = expected
+      ? expected.kind === 'refused' && actual && claimsReceipt(actual)
+        ? 'refused'
+        : outcomeToken(expected)
+      : '?';
+    parts.push(`✗ ${due}→${actual ? outcomeToken(actual) : '?'}`);
+  } else if (allCalls && answer) parts.push(`→${outcomeToken(answer)}`);
   return parts.join(' ');
+}
+
+/**
+ * Whether an answer may have changed the database: a fresh write, an error (which the contract
+ * says changes nothing, and database failures are often about), an unexpected exception. A
+ * refusal, invalid input, a key reuse, a replay or a lost request leave it as it was, so a
+ * database failure's shape leaves them out.
+ */
+function changedSomething(o: Observed | undefined): boolean {
+  return (
+    o !== undefined &&
+    ((o.kind === 'ok' && !o.replayed) || o.kind === 'error' || o.kind === 'unexpected')
+  );
 }
 
 /** An outcome's kind (and reason or field), without values. */
