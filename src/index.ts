@@ -78,12 +78,7 @@ export { formatKnownFindings, parseKnownFindings } from './report/known-findings
 export type { CaseFile, StepExpectation } from './types/case-file.ts';
 export type { Coverage, CoverageKind } from './types/coverage.ts';
 export type { ConcurrentDetail, RunDetail, ScheduledDetail } from './types/execution.ts';
-export type {
-  Finding,
-  FindingSignature,
-  KnownFinding,
-  KnownFindings,
-} from './types/findings.ts';
+export type { FindingSignature, KnownFinding, KnownFindings } from './types/findings.ts';
 export type { Input, InputClass, InputCoverage } from './types/input-coverage.ts';
 export type { LaneMode, Mode } from './types/mode.ts';
 export type { CheckOptions, Progress, SoakOptions } from './types/options.ts';
@@ -100,6 +95,7 @@ export type {
   CheckResult,
   Counterexample,
   ExpectationFailure,
+  Finding,
   SoakCounts,
   SoakResult,
 } from './types/results.ts';

@@ -5,7 +5,8 @@
  * one missing a finding fails it.
  */
 import { describe, expect, it } from 'vitest';
-import type { Finding, KnownFindings } from '../types/findings.ts';
+import type { KnownFindings } from '../types/findings.ts';
+import type { Finding } from '../types/results.ts';
 import { checkHandler } from './check-handler.ts';
 
 const TWO_BUGS = 'testing/handlers/findings/two-bugs.ts';

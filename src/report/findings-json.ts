@@ -4,7 +4,7 @@
  * counterexample as data with the rule broken in words. Pure.
  */
 import { operationOf } from '../model/state.ts';
-import type { Finding } from '../types/findings.ts';
+import type { Finding } from '../types/results.ts';
 import { explainFailure } from './explain-failure.ts';
 
 /** One finding as a plain object; `file` is where its case file was written. */

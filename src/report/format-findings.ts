@@ -3,7 +3,7 @@
  * rule, shape, count, id, note and case file), then each new finding's counterexample in full.
  * Pure.
  */
-import type { Finding } from '../types/findings.ts';
+import type { Finding } from '../types/results.ts';
 import { formatCounterexample, type RenderContext } from './format-counterexample.ts';
 
 /** Where each finding's case file went, by finding id. */

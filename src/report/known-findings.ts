@@ -12,12 +12,12 @@
 
 import { ReceiptcheckError } from '../errors.ts';
 import {
-  type Finding,
   type FindingSignature,
   KNOWN_FINDINGS_FORMAT,
   type KnownFinding,
   type KnownFindings,
 } from '../types/findings.ts';
+import type { Finding } from '../types/results.ts';
 import { decodeJson, encodeJson } from './encode.ts';
 import { signatureId } from './finding-signature.ts';
 

@@ -6,7 +6,7 @@ import type { Step } from '../model/events.ts';
 import type { HistoryEntry } from '../model/history.ts';
 import type { Fixture } from '../model/world.ts';
 import type { Coverage } from './coverage.ts';
-import type { Finding } from './findings.ts';
+import type { FindingSignature } from './findings.ts';
 import type { InputCoverage } from './input-coverage.ts';
 import type { Mode } from './mode.ts';
 import type { ResolvedOptions } from './options.ts';
@@ -115,4 +115,18 @@ export interface SoakResult {
   /** Failures as in concurrent mode; a linearizability failure's prefix is cut to its last 20. */
   readonly failures: readonly Failure[];
   readonly history?: readonly HistoryEntry[];
+}
+
+/** One distinct finding of an all-findings check. */
+export interface Finding extends FindingSignature {
+  /** A short stable id of the signature (hex), the same on every seed and machine. */
+  readonly id: string;
+  /** Failing runs whose shrunk case has this signature. */
+  readonly count: number;
+  /** Listed in the known-findings file given; a known finding does not fail the check. */
+  readonly known: boolean;
+  /** The note the known-findings file gives it, if any. */
+  readonly note?: string;
+  /** The first failing run of this signature, shrunk: what the report shows and the case file holds. */
+  readonly counterexample: Counterexample;
 }

@@ -13,13 +13,20 @@ import { formatSummary } from '../../report/format-summary.ts';
 import { toJsonReport } from '../../report/json-report.ts';
 import { formatKnownFindings } from '../../report/known-findings.ts';
 import { runSuite } from '../../report/run-suite.ts';
-import type { Finding } from '../../types/findings.ts';
 import type { ResolvedOptions } from '../../types/options.ts';
-import type { CheckResult } from '../../types/results.ts';
+import type { CheckResult, Finding } from '../../types/results.ts';
 import type { CliContext } from '../cli-context.ts';
 import { EXIT } from '../exit-codes.ts';
 import { writeTextFile } from '../write-text-file.ts';
-import type { RunFlags } from './run.ts';
+
+/** The flags of `run` that say what to write and print. */
+export interface FindingsFlags {
+  readonly out?: string;
+  readonly writeKnownFindings?: string;
+  readonly junit?: string;
+  readonly json?: boolean;
+  readonly verbose?: boolean;
+}
 
 /**
  * An all-findings run's report: a case file per finding, the findings list, each new finding's
@@ -28,7 +35,7 @@ import type { RunFlags } from './run.ts';
 export async function reportFindings(
   result: CheckResult,
   findings: readonly Finding[],
-  flags: RunFlags,
+  flags: FindingsFlags,
   resolved: ResolvedOptions,
   ctx: CliContext,
 ): Promise<typeof EXIT.ok | typeof EXIT.failed> {

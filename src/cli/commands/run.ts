@@ -33,8 +33,7 @@ import { createProgressDisplay } from '../progress-display.ts';
 import { writeTextFile } from '../write-text-file.ts';
 import { reportFindings } from './run-findings.ts';
 
-/** `run`'s flags, as commander parses them. */
-export interface RunFlags {
+interface RunFlags {
   handler?: string;
   operation?: string;
   runs?: number;
