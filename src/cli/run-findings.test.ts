@@ -100,6 +100,21 @@ describe('receiptcheck run --all-findings', () => {
       expect(existsSync(f.file)).toBe(true);
     }
     expect(r.err).toContain('── new finding 1 of 1: rule 7');
+    // An entry the run did not see is named, so a stale one shows.
+    const stale = join(tmp, 'stale.json');
+    writeFileSync(
+      stale,
+      JSON.stringify({
+        ...all,
+        findings: [...all.findings, { rule: 'hang', shape: 'new ✗ hang' }],
+      }),
+    );
+    const s = await cli(...RUN, '--known-findings', stale, '--out', join(tmp, 'cx4'), '--json');
+    expect(s.code).toBe(0);
+    expect((decodeJson(s.out) as { knownNotSeen: unknown[] }).knownNotSeen).toEqual([
+      { rule: 'hang', shape: 'new ✗ hang' },
+    ]);
+    expect(s.err).toContain('  known, not seen in this run: hang · new ✗ hang');
   });
 
   it('a malformed known-findings file stops the run with one line, exit 2', async () => {

@@ -3,18 +3,26 @@
  * rule, shape, count, id, note and case file), then each new finding's counterexample in full.
  * Pure.
  */
+import type { KnownFinding, KnownFindings } from '../types/findings.ts';
 import type { Finding } from '../types/results.ts';
 import { formatCounterexample, type RenderContext } from './format-counterexample.ts';
 
 /** Where each finding's case file went, by finding id. */
 export type SavedFindings = ReadonlyMap<string, string>;
 
-/** The findings list, lines joined with `\n`, no trailing newline. */
+/**
+ * The findings list, lines joined with `\n`, no trailing newline; then the known findings this
+ * run did not see (fixed, or out of this run's reach), so a stale entry shows.
+ */
 export function formatFindings(
   findings: readonly Finding[],
   saved: SavedFindings = new Map(),
+  known: KnownFindings = { findings: [] },
 ): string {
-  if (findings.length === 0) return 'Findings: none (every run held)';
+  const unseen = notSeen(findings, known).map(
+    (k) => `  known, not seen in this run: ${k.rule} · ${k.shape}`,
+  );
+  if (findings.length === 0) return ['Findings: none (every run held)', ...unseen].join('\n');
   const fresh = findings.filter((f) => !f.known).length;
   const runs = findings.reduce((n, f) => n + f.count, 0);
   const lines = [
@@ -32,6 +40,7 @@ export function formatFindings(
     const file = saved.get(f.id);
     if (file) lines.push(`     case   ${file}`);
   }
+  if (unseen.length > 0) lines.push('', ...unseen);
   return lines.join('\n');
 }
 
@@ -49,4 +58,11 @@ export function formatNewFindings(
       return `${header}\n${formatCounterexample(f.counterexample, { ...context, ...(file ? { savedPath: file } : {}) })}`;
     })
     .join('\n\n');
+}
+
+/** The entries of `known` that no finding of the run matched. */
+export function notSeen(findings: readonly Finding[], known: KnownFindings): KnownFinding[] {
+  return known.findings.filter(
+    (k) => !findings.some((f) => f.rule === k.rule && f.shape === k.shape),
+  );
 }

@@ -7,7 +7,7 @@ import { DEFAULT_OUT_DIR, saveCounterexample } from '../../api/counterexample-st
 import { counterexampleFileName } from '../../report/counterexample-case.ts';
 import { encodeJson } from '../../report/encode.ts';
 import { findingJson } from '../../report/findings-json.ts';
-import { formatFindings, formatNewFindings } from '../../report/format-findings.ts';
+import { formatFindings, formatNewFindings, notSeen } from '../../report/format-findings.ts';
 import { formatJunit } from '../../report/format-junit.ts';
 import { formatSummary } from '../../report/format-summary.ts';
 import { toJsonReport } from '../../report/json-report.ts';
@@ -66,13 +66,16 @@ export async function reportFindings(
   const details = formatNewFindings(findings, saved, flags.verbose ? { verbose: true } : {});
   const text = [
     ...(details ? [details] : []),
-    formatFindings(findings, saved),
+    formatFindings(findings, saved, resolved.knownFindings),
     formatSummary(result, context),
   ].join('\n\n');
   if (flags.json) {
     const report = {
       ...toJsonReport(result, context),
       findings: findings.map((f) => findingJson(f, saved.get(f.id))),
+      ...(resolved.knownFindings
+        ? { knownNotSeen: notSeen(findings, resolved.knownFindings) }
+        : {}),
     };
     ctx.io.stdout(`${encodeJson(report)}\n`);
     ctx.io.stderr(`${text}\n`);
