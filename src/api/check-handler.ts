@@ -105,6 +105,7 @@ async function checkSeeds(o: ResolvedOptions): Promise<CheckResult> {
   return {
     ...result,
     seed: o.seeds[0] ?? o.seed,
+    ...(o.seeds.length > 1 ? { seeds: parts.map((p) => p.seed) } : {}),
     timedOut: result.timedOut || parts.length < o.seeds.length,
   };
 }

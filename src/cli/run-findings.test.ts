@@ -143,8 +143,15 @@ describe('receiptcheck run --all-findings', () => {
     );
     const r = await cli('run', '--mode', 'sequential', '--runs', '5', '--seeds', '1,2', '--json');
     expect(r.code).toBe(0);
-    const report = decodeJson(r.out) as { runs: number; findings: unknown[] };
+    const report = decodeJson(r.out) as {
+      runs: number;
+      findings: unknown[];
+      seeds: number[];
+      seed: number;
+    };
     expect(report.runs).toBe(10);
     expect(report.findings).toEqual([]);
+    expect([report.seed, report.seeds]).toEqual([1, [1, 2]]);
+    expect(r.err).toContain('  seeds     1, 2 (each with its own 5 runs)');
   });
 });

@@ -29,7 +29,9 @@ export function formatSummary(r: CheckResult, context: SummaryContext = {}): str
     : '';
   const lines = [
     `receiptcheck: ${r.handlerName}${r.handler !== r.handlerName ? ` (${r.handler})` : ''} in ${modesText(r)}`,
-    `  seed      ${base} (set with --seed or ${SEED_ENV}${shard})`,
+    r.seeds
+      ? `  seeds     ${r.seeds.join(', ')} (each with its own ${r.runsPlanned / r.seeds.length} runs)`
+      : `  seed      ${base} (set with --seed or ${SEED_ENV}${shard})`,
     `  runs      ${r.runs} of ${r.runsPlanned}, ${r.steps} steps, ${formatElapsed(r.elapsedMs)}`,
   ];
   if (r.timedOut)

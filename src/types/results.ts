@@ -66,6 +66,8 @@ export interface CheckResult {
    * The verdict is `failed` when one of them is new.
    */
   readonly findings?: readonly Finding[];
+  /** With `allFindings` over several seeds: the seeds searched, in order (`seed` is the first). */
+  readonly seeds?: readonly number[];
 }
 
 /** What running a case came to. */

@@ -57,7 +57,8 @@ export async function reportFindings(
     result.counterexample && findings.find((f) => f.counterexample === result.counterexample);
   const firstFile = first && saved.get(first.id);
   const context = {
-    baseSeed: resolved.seed,
+    // The seed the check ran: --seeds replaces --seed; a shard's own is derived from the base.
+    baseSeed: resolved.shard ? resolved.seed : result.seed,
     ...(firstFile ? { savedPath: firstFile } : {}),
     ...(flags.verbose ? { verbose: true } : {}),
     ...(resolved.timeLimitSeconds ? { timeLimitSeconds: resolved.timeLimitSeconds } : {}),
@@ -72,6 +73,7 @@ export async function reportFindings(
   if (flags.json) {
     const report = {
       ...toJsonReport(result, context),
+      ...(result.seeds ? { seeds: result.seeds } : {}),
       findings: findings.map((f) => findingJson(f, saved.get(f.id))),
       ...(resolved.knownFindings
         ? { knownNotSeen: notSeen(findings, resolved.knownFindings) }
