@@ -17,7 +17,6 @@ import { toJsonReport } from '../../report/json-report.ts';
 import { runSuite } from '../../report/run-suite.ts';
 import type { LaneMode, Mode } from '../../types/mode.ts';
 import type { CheckOptions, ResolvedOptions } from '../../types/options.ts';
-import type { CheckResult } from '../../types/results.ts';
 import type { CliContext } from '../cli-context.ts';
 import { DEFAULTS, ENV_HELP, helpBlocks, MODES_TEXT, OUT_HELP } from '../command-help.ts';
 import { EXIT } from '../exit-codes.ts';
@@ -187,7 +186,7 @@ async function run(flags: RunFlags, ctx: CliContext): Promise<typeof EXIT.ok | t
   // Validate before anything starts, and learn the seed before sharding for the summary.
   const resolved = resolveOptions(options);
   const progress = createProgressDisplay(ctx.io.progressStream);
-  let result: CheckResult;
+  let result: Awaited<ReturnType<typeof checkHandler>>;
   try {
     result = await checkHandler({ ...options, onProgress: progress.onProgress });
   } catch (thrown) {
