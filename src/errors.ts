@@ -17,6 +17,8 @@ export type ErrorCode =
   | 'E_BAD_OPTION'
   | 'E_BAD_COUNTEREXAMPLE'
   | 'E_BAD_SCENARIO'
+  /** A known-findings file that cannot be read or is malformed; the message names the file and the entry. */
+  | 'E_BAD_KNOWN_FINDINGS'
   /** A zod schema `fieldsFromZod` cannot turn into fields as it stands; the message names the field and the fix. */
   | 'E_BAD_SCHEMA'
   | 'E_WORKER'

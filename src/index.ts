@@ -6,8 +6,10 @@
  *   counterexample), `soak` (one long history), and their options;
  * - writing a plugin: `defineHandler`, the `outcome` constructors, and the types a plugin's
  *   functions receive and return (the world, principals, requests, outcomes, policies);
- * - reading results: check, case and soak results, counterexamples, failures and run details;
- * - case files: load, run, replay, parse and write scenarios and saved counterexamples.
+ * - reading results: check, case and soak results, counterexamples, failures, findings and run
+ *   details;
+ * - case files: load, run, replay, parse and write scenarios and saved counterexamples; load,
+ *   parse and write known-findings files.
  */
 
 export type { AssertOptions } from './api/assert-handler.ts';
@@ -16,6 +18,7 @@ export { checkHandler } from './api/check-handler.ts';
 export type { SavedCounterexample, SaveOptions } from './api/counterexample-store.ts';
 export { saveCounterexample } from './api/counterexample-store.ts';
 export { listCaseFiles, loadCaseFile } from './api/load-case-file.ts';
+export { loadKnownFindings } from './api/load-known-findings.ts';
 export type { ReplayOptions } from './api/replay-case.ts';
 export { replayCase } from './api/replay-case.ts';
 export type { RunCaseOptions } from './api/run-case.ts';
@@ -71,9 +74,11 @@ export type {
 export { DEFAULT_FIXTURE, defaultPrincipals, TOOL, WRITE_SCOPE } from './model/world.ts';
 export { formatCaseFile, parseCaseFile } from './report/case-file.ts';
 export { formatCounterexample } from './report/format-counterexample.ts';
+export { formatKnownFindings, parseKnownFindings } from './report/known-findings.ts';
 export type { CaseFile, StepExpectation } from './types/case-file.ts';
 export type { Coverage, CoverageKind } from './types/coverage.ts';
 export type { ConcurrentDetail, RunDetail, ScheduledDetail } from './types/execution.ts';
+export type { FindingSignature, KnownFinding, KnownFindings } from './types/findings.ts';
 export type { Input, InputClass, InputCoverage } from './types/input-coverage.ts';
 export type { LaneMode, Mode } from './types/mode.ts';
 export type { CheckOptions, Progress, SoakOptions } from './types/options.ts';
@@ -90,6 +95,7 @@ export type {
   CheckResult,
   Counterexample,
   ExpectationFailure,
+  Finding,
   SoakCounts,
   SoakResult,
 } from './types/results.ts';

@@ -56,6 +56,8 @@ export const RUN_BY_ID: Readonly<Record<string, string>> = {
   'README.md › Plant a bug': 'testing/own-operation.test.ts',
   'README.md › Plant a bug #2': 'testing/own-operation.test.ts',
   'README.md › Plant a bug #3': 'testing/own-operation.test.ts',
+  'docs/case-files.md › A hand-written scheduled case': 'testing/case-files-doc.test.ts',
+  'docs/case-files.md › A hand-written scheduled case #2': 'testing/case-files-doc.test.ts',
 };
 
 /** The markdown files whose blocks users read: README.md and every page under docs/. */

@@ -1,8 +1,10 @@
 /**
  * The main job as a function, and it reads as the pipeline: generate sequences (fast-check, with
  * the mode's case arbitrary), execute each in the chosen mode, check it (the judge behind the
- * runner), shrink the first failure (`shrink-failure.ts`), and report everything as data. The
- * CLI's `run`, `assertHandler`, bench and the test suite all go through here.
+ * runner), shrink the first failure (`shrunk-counterexample.ts`), and report everything as data.
+ * With `allFindings` it goes on past the first failure and groups every shrunk failure into
+ * findings (`all-findings.ts`). The CLI's `run`, `assertHandler`, bench and the test suite all go
+ * through here.
  */
 import { ReceiptcheckError } from '../errors.ts';
 import { interruptedError, interruption } from '../execute/interrupt.ts';
@@ -11,20 +13,34 @@ import { countInputCoverage, emptyInputCoverage } from '../report/input-coverage
 import type { CoverageKind } from '../types/coverage.ts';
 import type { InputCoverage } from '../types/input-coverage.ts';
 import type { CheckOptions, OneModeOptions, ResolvedOptions } from '../types/options.ts';
-import type { CheckResult } from '../types/results.ts';
-import { type Explored, explore } from './explore.ts';
+import type { CheckResult, Finding } from '../types/results.ts';
+import { type ExploredAll, exploreAllFindings, mergeFindings } from './all-findings.ts';
+import { type Explored, type ExploreOptions, explore } from './explore.ts';
 import { inMode, resolveOptions } from './options.ts';
 import { prepareRun } from './prepare-run.ts';
-import { shrink } from './shrink-failure.ts';
+import { shrunkCounterexample } from './shrunk-counterexample.ts';
 
 /**
  * Runs the checker; resolves to the result as data. Throws a `ReceiptcheckError` on bad options
  * or a bad plugin, and `InterruptedError` when SIGINT or SIGTERM stopped it (no verdict then).
  * With mode `auto` (the default) it explores each of `AUTO_MODES` in turn, each with its share of
- * the runs and of the time left, and stops at the first counterexample.
+ * the runs and of the time left, and stops at the first counterexample. With `allFindings` it
+ * explores every mode (and each of `seeds`) to the end and returns `findings`; it fails only
+ * when one of them is not among `knownFindings`.
  */
 export async function checkHandler(options: CheckOptions = {}): Promise<CheckResult> {
   const o = resolveOptions(options);
+  const result = o.allFindings ? await checkSeeds(o) : await checkModes(o);
+  if (result.verdict === 'passed' && result.timedOut && result.runs < o.minRuns)
+    throw new ReceiptcheckError(
+      'E_TOO_FEW_RUNS',
+      `the time limit of ${o.timeLimitSeconds} s stopped the check after ${result.runs} runs, fewer than the ${o.minRuns} asked for with minRuns: incomplete, not passed; raise the time limit or lower minRuns`,
+    );
+  return result;
+}
+
+/** Every mode of `o` in turn on its seed, stopping at the first counterexample unless `allFindings`. */
+async function checkModes(o: ResolvedOptions): Promise<CheckResult> {
   const parts: CheckResult[] = [];
   const started = performance.now();
   const shares = o.modes.map((_, i) => share(o.runs, i, o.modes.length));
@@ -48,15 +64,50 @@ export async function checkHandler(options: CheckOptions = {}): Promise<CheckRes
           })),
     });
     parts.push(part);
-    if (part.verdict === 'failed') break;
+    if (part.verdict === 'failed' && !o.allFindings) break;
   }
-  const result = combine(parts, o);
-  if (result.verdict === 'passed' && result.timedOut && result.runs < o.minRuns)
-    throw new ReceiptcheckError(
-      'E_TOO_FEW_RUNS',
-      `the time limit of ${o.timeLimitSeconds} s stopped the check after ${result.runs} runs, fewer than the ${o.minRuns} asked for with minRuns: incomplete, not passed; raise the time limit or lower minRuns`,
+  return combine(parts, o.shard ? sum(parts, (p) => p.runsPlanned) : o.runs, o);
+}
+
+/**
+ * An all-findings check over each of `o.seeds` in turn, each with the whole run budget and an
+ * equal share of the time left; one result, equal findings counted together.
+ */
+async function checkSeeds(o: ResolvedOptions): Promise<CheckResult> {
+  const parts: CheckResult[] = [];
+  const started = performance.now();
+  for (const [i, seed] of o.seeds.entries()) {
+    const before = { runs: sum(parts, (p) => p.runs), steps: sum(parts, (p) => p.steps) };
+    const left = o.timeLimitSeconds && o.timeLimitSeconds - (performance.now() - started) / 1000;
+    if (left !== undefined && left <= 0) break;
+    parts.push(
+      await checkModes({
+        ...o,
+        seed,
+        timeLimitSeconds: left ? left / (o.seeds.length - i) : undefined,
+        onProgress:
+          o.onProgress &&
+          ((p) =>
+            o.onProgress?.({
+              ...p,
+              runs: before.runs + p.runs,
+              steps: before.steps + p.steps,
+              runsPlanned: o.runs * o.seeds.length,
+            })),
+      }),
     );
-  return result;
+  }
+  const result = combine(
+    parts,
+    sum(parts, (p) => p.runsPlanned),
+    o,
+  );
+  return {
+    ...result,
+    seed: o.seeds[0] ?? o.seed,
+    ...(o.seeds.length > 1 ? { seeds: parts.map((p) => p.seed) } : {}),
+    timedOut: result.timedOut || parts.length < o.seeds.length,
+  };
 }
 
 /**
@@ -82,25 +133,37 @@ async function checkInMode(o: OneModeOptions): Promise<CheckResult> {
       recreate: typeof plugin.recreate === 'function',
       excludeInputClasses: o.excludeInputClasses,
     });
-    let explored: Explored;
+    const exploring: ExploreOptions = {
+      seed,
+      runs: runsPlanned,
+      ...(deadline !== undefined ? { deadline } : {}),
+      onRun: (c) => {
+        runs++;
+        steps += countCoverage(c.steps, coverage);
+        countInputCoverage(c.steps, fixture, inputCoverage);
+        o.onProgress?.({
+          runs,
+          runsPlanned,
+          steps,
+          elapsedMs: performance.now() - started,
+          coverage,
+        });
+      },
+    };
+    const context = {
+      handler: o.handler,
+      handlerName: plugin.name,
+      mode: o.mode,
+      seed,
+      fixture,
+      callTimeoutMs: o.callTimeoutMs,
+      ...(deadline !== undefined ? { deadline } : {}),
+    };
+    let explored: Explored | ExploredAll;
     try {
-      explored = await explore(runner, arbitrary, {
-        seed,
-        runs: runsPlanned,
-        ...(deadline !== undefined ? { deadline } : {}),
-        onRun: (c) => {
-          runs++;
-          steps += countCoverage(c.steps, coverage);
-          countInputCoverage(c.steps, fixture, inputCoverage);
-          o.onProgress?.({
-            runs,
-            runsPlanned,
-            steps,
-            elapsedMs: performance.now() - started,
-            coverage,
-          });
-        },
-      });
+      explored = o.allFindings
+        ? await exploreAllFindings(runner, arbitrary, exploring, context, o.knownFindings)
+        : await explore(runner, arbitrary, exploring);
     } catch (thrown) {
       const stopped = interruption();
       if (stopped)
@@ -122,43 +185,18 @@ async function checkInMode(o: OneModeOptions): Promise<CheckResult> {
       elapsedMs: performance.now() - started,
       timedOut: explored.kind === 'timedOut',
     };
+    if ('findings' in explored)
+      return withFindings({ ...base, verdict: 'passed' }, explored.findings);
     if (explored.kind !== 'failed') return { verdict: 'passed', ...base };
-    const shrunk = await shrink(runner, arbitrary, explored, {
-      seed,
-      callTimeoutMs: o.callTimeoutMs,
-      ...(deadline !== undefined ? { deadline } : {}),
+    const { counterexample } = await shrunkCounterexample(runner, arbitrary, explored, {
+      ...context,
+      progress: `after ${runs} of ${runsPlanned} runs`,
     });
-    const stopped = interruption();
-    if (stopped)
-      throw interruptedError(
-        stopped,
-        `in ${o.mode} mode after ${runs} of ${runsPlanned} runs, while shrinking a counterexample`,
-      );
-    // The shrunk case is re-run once so the report shows its own failures, not a larger one's;
-    // when that re-run passes (real threads need not race again), its last failing run during
-    // shrinking speaks for it: that run was of these very steps.
-    const final =
-      shrunk.shrinks > 0 ? await runner.execute(shrunk.steps, shrunk.replay) : shrunk.run;
-    const failed = final.verdict.verdict === 'failed' ? final : shrunk.run;
-    const failures = failed.verdict.verdict === 'failed' ? failed.verdict.failures : [];
     return {
       verdict: 'failed',
       ...base,
       elapsedMs: performance.now() - started,
-      counterexample: {
-        handler: o.handler,
-        handlerName: plugin.name,
-        mode: o.mode,
-        seed,
-        path: shrunk.path,
-        fixture,
-        steps: shrunk.steps,
-        failures,
-        runsToFailure: explored.index + 1,
-        shrinks: shrunk.shrinks,
-        ...(shrunk.cut ? { shrinkCut: shrunk.cut } : {}),
-        ...(failed.detail !== undefined ? { detail: failed.detail } : {}),
-      },
+      counterexample,
     };
   } finally {
     await runner.close();
@@ -179,8 +217,15 @@ function sum(parts: readonly CheckResult[], of: (p: CheckResult) => number): num
   return parts.reduce((total, p) => total + of(p), 0);
 }
 
-/** One result for the modes explored: counts added up, the failing mode's counterexample. */
-function combine(parts: readonly CheckResult[], o: ResolvedOptions): CheckResult {
+/**
+ * One result for the parts explored (modes, or seeds): counts added up, the failing mode's
+ * counterexample; with `allFindings`, every part's findings, equal ones counted together.
+ */
+function combine(
+  parts: readonly CheckResult[],
+  runsPlanned: number,
+  o: ResolvedOptions,
+): CheckResult {
   const last = parts[parts.length - 1];
   if (!last) throw new Error('a check ran no mode');
   if (parts.length === 1) return last;
@@ -191,15 +236,35 @@ function combine(parts: readonly CheckResult[], o: ResolvedOptions): CheckResult
     for (const [cls, n] of Object.entries(p.inputCoverage))
       inputCoverage[cls] = (inputCoverage[cls] ?? 0) + n;
   }
-  return {
+  const combined: CheckResult = {
     ...last,
-    modes: parts.map((p) => p.mode),
+    modes: [...new Set(parts.flatMap((p) => p.modes))],
     runs: sum(parts, (p) => p.runs),
-    runsPlanned: o.shard ? sum(parts, (p) => p.runsPlanned) : o.runs,
+    runsPlanned,
     steps: sum(parts, (p) => p.steps),
     coverage,
     inputCoverage,
     elapsedMs: sum(parts, (p) => p.elapsedMs),
     timedOut: parts.some((p) => p.timedOut),
+  };
+  return o.allFindings
+    ? withFindings(combined, mergeFindings(parts.map((p) => p.findings ?? [])))
+    : combined;
+}
+
+/**
+ * `r` with its findings: failed, with the first new finding's counterexample, when one is new;
+ * passed when every finding is known (or there is none).
+ */
+function withFindings(r: CheckResult, findings: readonly Finding[]): CheckResult {
+  const { counterexample: _cx, ...rest } = r;
+  const fresh = findings.find((f) => !f.known);
+  if (!fresh) return { ...rest, verdict: 'passed', findings };
+  return {
+    ...rest,
+    verdict: 'failed',
+    mode: fresh.counterexample.mode,
+    counterexample: fresh.counterexample,
+    findings,
   };
 }

@@ -22,6 +22,8 @@ export const DEFAULT_OUT_DIR = 'counterexamples';
 export interface SaveOptions {
   /** Most schedules searched; 0 skips the search. Default `DEFAULT_SCHEDULES_MAX` (200). */
   readonly schedulesMax?: number;
+  /** The file's name in `dir`. Default `counterexampleFileName(cx)`: handler, mode and seed. */
+  readonly fileName?: string;
 }
 
 /** Where a counterexample went, and for a concurrent one what the schedule search found. */
@@ -46,7 +48,7 @@ export async function saveCounterexample(
 ): Promise<SavedCounterexample> {
   const reproduction = await searchReproduction(cx, options.schedulesMax ?? DEFAULT_SCHEDULES_MAX);
   const folder = resolve(cwd, dir);
-  const file = join(folder, counterexampleFileName(cx));
+  const file = join(folder, options.fileName ?? counterexampleFileName(cx));
   const scheduled = reproduction?.found ? reproduction.reproduction : undefined;
   try {
     mkdirSync(folder, { recursive: true });

@@ -28,8 +28,10 @@ export const EXPLORE_TURN_MS = 200;
 /** What to explore. */
 export interface ExploreOptions {
   readonly seed: number;
-  /** Cases to run, from index 0. */
+  /** Cases to run: indices `from` (default 0) up to `runs - 1`. */
   readonly runs: number;
+  /** The index to start at (all-findings mode goes on after a failure from the next one). */
+  readonly from?: number;
   /** Stop starting runs at this `performance.now()` (the time limit). */
   readonly deadline?: number;
   /** Called after every run, failing ones included. */
@@ -53,7 +55,7 @@ export async function explore(
   arbitrary: fc.Arbitrary<GeneratedCase>,
   o: ExploreOptions,
 ): Promise<Explored> {
-  let index = 0;
+  let index = o.from ?? 0;
   let current: { attempt: JudgedAttempt; case: GeneratedCase } | undefined;
 
   function* runBatch(batch: readonly GeneratedCase[]): Task<Explored | undefined> {

@@ -14,9 +14,13 @@ import {
   type ResolvedOptions,
   SEED_ENV,
 } from '../types/options.ts';
+import { loadKnownFindings } from './load-known-findings.ts';
 
 /** The longest sequence a check generates: past this, shrinking and the model's checks stop being quick. */
 export const STEPS_MAX_LIMIT = 1_000;
+
+/** The most seeds one all-findings check searches. */
+export const SEEDS_MAX = 1_000;
 
 /** Applies defaults and validates; throws `E_BAD_OPTION` with a message that says what to pass. */
 export function resolveOptions(
@@ -43,6 +47,14 @@ export function resolveOptions(
     callTimeoutMs: options.callTimeoutMs ?? 5_000,
     fixture: options.fixture ?? DEFAULT_FIXTURE,
     excludeInputClasses: options.excludeInputClasses ?? [],
+    // Known findings and several seeds only mean something when the search goes on.
+    allFindings:
+      options.allFindings ?? (options.knownFindings !== undefined || options.seeds !== undefined),
+    knownFindings:
+      typeof options.knownFindings === 'string'
+        ? loadKnownFindings(options.knownFindings)
+        : options.knownFindings,
+    seeds: options.seeds ?? [seed],
     onProgress: options.onProgress,
   };
   positiveInteger('runs', resolved.runs);
@@ -73,6 +85,12 @@ export function resolveOptions(
     bad(
       `excludeInputClasses names no input class: ${unknown.map((c) => JSON.stringify(c)).join(', ')} (see inputCoverage in a result for the names)`,
     );
+  if (resolved.seeds.length < 1 || resolved.seeds.length > SEEDS_MAX)
+    bad(`seeds must list 1 to ${SEEDS_MAX} seeds (got ${resolved.seeds.length})`);
+  const badSeed = resolved.seeds.find((s) => !Number.isSafeInteger(s));
+  if (badSeed !== undefined) bad(`seeds must be integers (got ${badSeed})`);
+  if (!resolved.allFindings && (options.seeds !== undefined || options.knownFindings !== undefined))
+    bad('seeds and knownFindings go with allFindings: leave allFindings on');
   if (resolved.shard) {
     const { index, count } = resolved.shard;
     if (

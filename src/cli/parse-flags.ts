@@ -41,3 +41,17 @@ export function parseMode(value: string): Mode {
     throw new InvalidArgumentError(`expected one of ${MODES.join(', ')}.`);
   return value as Mode;
 }
+
+/** Seeds: a range `1..10`, a list `1,4,9`, or one seed `7`. */
+export function parseSeeds(value: string): number[] {
+  const range = /^\s*([+-]?\d+)\s*\.\.\s*([+-]?\d+)\s*$/.exec(value);
+  if (range) {
+    const [from, to] = [Number(range[1]), Number(range[2])];
+    if (to < from) throw new InvalidArgumentError(`expected a range low..high (got ${value}).`);
+    if (to - from >= 1_000) throw new InvalidArgumentError('expected at most 1000 seeds.');
+    return Array.from({ length: to - from + 1 }, (_, i) => from + i);
+  }
+  if (!/^\s*[+-]?\d+(\s*,\s*[+-]?\d+)*\s*$/.test(value))
+    throw new InvalidArgumentError('expected seeds as a range 1..10 or a list 1,4,9.');
+  return value.split(',').map((s) => Number(s.trim()));
+}

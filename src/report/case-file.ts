@@ -11,6 +11,7 @@ import type { CallEvent, Event, Step } from '../model/events.ts';
 import { isOutcomePattern, type OutcomePattern } from '../model/outcome-pattern.ts';
 import { DEFAULT_FIXTURE, type Fixture } from '../model/world.ts';
 import { CASE_FORMAT, type CaseFile, type StepExpectation } from '../types/case-file.ts';
+import { scheduleProblem } from './case-schedule.ts';
 import { decodeJson, encodeJson } from './encode.ts';
 
 const KNOWN = new Set([
@@ -40,6 +41,8 @@ export function parseCaseFile(text: string, source: string): CaseFile {
     return fail(source, `"mode" must be sequential, concurrent or scheduled`);
   const expectations: StepExpectation[] = [];
   const steps = raw.steps.map((s, i) => parseStep(s, i, source, expectations));
+  const badSchedule = scheduleProblem(raw, steps);
+  if (badSchedule) return fail(source, badSchedule);
   const extra = Object.fromEntries(Object.entries(raw).filter(([k]) => !KNOWN.has(k)));
   return {
     name: typeof raw.name === 'string' ? raw.name : source,

@@ -74,8 +74,11 @@ export function scheduledReproductionOf(
   };
 }
 
-/** A stable file name: the same handler, mode and seed give the same name. */
-export function counterexampleFileName(cx: Counterexample): string {
+/**
+ * A stable file name: the same handler, mode and seed give the same name; a finding's id
+ * (all-findings mode, several findings per seed) goes last.
+ */
+export function counterexampleFileName(cx: Counterexample, findingId?: string): string {
   const safe = cx.handlerName.replace(/[^A-Za-z0-9_-]+/g, '-');
-  return `${safe}-${cx.mode}-seed${cx.seed}.json`;
+  return `${safe}-${cx.mode}-seed${cx.seed}${findingId ? `-${findingId}` : ''}.json`;
 }

@@ -29,7 +29,9 @@ export function formatSummary(r: CheckResult, context: SummaryContext = {}): str
     : '';
   const lines = [
     `receiptcheck: ${r.handlerName}${r.handler !== r.handlerName ? ` (${r.handler})` : ''} in ${modesText(r)}`,
-    `  seed      ${base} (set with --seed or ${SEED_ENV}${shard})`,
+    r.seeds
+      ? `  seeds     ${r.seeds.join(', ')} (each with its own ${r.runsPlanned / r.seeds.length} runs)`
+      : `  seed      ${base} (set with --seed or ${SEED_ENV}${shard})`,
     `  runs      ${r.runs} of ${r.runsPlanned}, ${r.steps} steps, ${formatElapsed(r.elapsedMs)}`,
   ];
   if (r.timedOut)
@@ -122,6 +124,12 @@ export function formatInputCoverage(coverage: InputCoverage, passed = true): str
 }
 
 function verdictLine(r: CheckResult): string {
+  if (r.findings) {
+    const fresh = r.findings.filter((f) => !f.known).length;
+    const all = `${r.findings.length} distinct finding(s), ${r.findings.length - fresh} known`;
+    if (fresh > 0) return `FAILED: ${fresh} new finding(s) among ${all}`;
+    if (r.findings.length > 0) return `PASSED: no new finding; ${all} (listed above)`;
+  }
   if (r.verdict === 'passed')
     return `PASSED: the handler held the contract on every run${r.timedOut ? ' that ran' : ''}`;
   const cx = r.counterexample;

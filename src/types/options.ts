@@ -4,6 +4,7 @@
  * reports can name them; `resolveOptions` in `api/` is the one place that turns one into the other.
  */
 import type { Fixture } from '../model/world.ts';
+import type { KnownFindings } from './findings.ts';
 import type { InputClass } from './input-coverage.ts';
 import type { LaneMode, Mode, ModeChoice } from './mode.ts';
 
@@ -60,6 +61,22 @@ export interface CheckOptions {
    * showing that a class is what catches a bug; a run that leaves classes out warns about them.
    */
   excludeInputClasses?: readonly InputClass[];
+  /**
+   * Keep searching after a counterexample: run the whole budget, shrink every failing run, and
+   * report each distinct finding once with its count (`result.findings`). Default false.
+   */
+  allFindings?: boolean;
+  /**
+   * Findings accepted as known (implies `allFindings`): a known-findings file's path (relative to
+   * the working directory) or its parsed content. Known findings are reported but do not fail
+   * the check. Default none.
+   */
+  knownFindings?: string | KnownFindings;
+  /**
+   * With `allFindings`: search each of these seeds in turn, each with the whole run budget, and
+   * report their findings together (equal signatures counted together). Default: `seed` alone.
+   */
+  seeds?: readonly number[];
   /** Called after every run with counts so far, for progress displays. */
   onProgress?: (progress: Progress) => void;
 }
@@ -91,6 +108,10 @@ export interface ResolvedOptions {
   readonly callTimeoutMs: number;
   readonly fixture: Fixture;
   readonly excludeInputClasses: readonly InputClass[];
+  readonly allFindings: boolean;
+  readonly knownFindings: KnownFindings | undefined;
+  /** The seeds an all-findings check searches, `[seed]` unless `seeds` was given. */
+  readonly seeds: readonly number[];
   readonly onProgress: ((progress: Progress) => void) | undefined;
 }
 

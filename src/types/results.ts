@@ -6,6 +6,7 @@ import type { Step } from '../model/events.ts';
 import type { HistoryEntry } from '../model/history.ts';
 import type { Fixture } from '../model/world.ts';
 import type { Coverage } from './coverage.ts';
+import type { FindingSignature } from './findings.ts';
 import type { InputCoverage } from './input-coverage.ts';
 import type { Mode } from './mode.ts';
 import type { ResolvedOptions } from './options.ts';
@@ -55,7 +56,18 @@ export interface CheckResult {
   readonly elapsedMs: number;
   /** True when the time limit stopped generation before `runsPlanned`. */
   readonly timedOut: boolean;
+  /**
+   * The counterexample: of the first failing run, or with `allFindings`, of the first new
+   * finding (none when every finding is known).
+   */
   readonly counterexample?: Counterexample;
+  /**
+   * With `allFindings`: every distinct finding, in the order first found (known ones included).
+   * The verdict is `failed` when one of them is new.
+   */
+  readonly findings?: readonly Finding[];
+  /** With `allFindings` over several seeds: the seeds searched, in order (`seed` is the first). */
+  readonly seeds?: readonly number[];
 }
 
 /** What running a case came to. */
@@ -105,4 +117,18 @@ export interface SoakResult {
   /** Failures as in concurrent mode; a linearizability failure's prefix is cut to its last 20. */
   readonly failures: readonly Failure[];
   readonly history?: readonly HistoryEntry[];
+}
+
+/** One distinct finding of an all-findings check. */
+export interface Finding extends FindingSignature {
+  /** A short stable id of the signature (hex), the same on every seed and machine. */
+  readonly id: string;
+  /** Failing runs whose shrunk case has this signature. */
+  readonly count: number;
+  /** Listed in the known-findings file given; a known finding does not fail the check. */
+  readonly known: boolean;
+  /** The note the known-findings file gives it, if any. */
+  readonly note?: string;
+  /** The first failing run of this signature, shrunk: what the report shows and the case file holds. */
+  readonly counterexample: Counterexample;
 }

@@ -20,9 +20,17 @@ import type { CheckOptions, ResolvedOptions } from '../../types/options.ts';
 import type { CliContext } from '../cli-context.ts';
 import { DEFAULTS, ENV_HELP, helpBlocks, MODES_TEXT, OUT_HELP } from '../command-help.ts';
 import { EXIT } from '../exit-codes.ts';
-import { parseInteger, parseLanes, parseMode, parseNumber, parseShard } from '../parse-flags.ts';
+import {
+  parseInteger,
+  parseLanes,
+  parseMode,
+  parseNumber,
+  parseSeeds,
+  parseShard,
+} from '../parse-flags.ts';
 import { createProgressDisplay } from '../progress-display.ts';
 import { writeTextFile } from '../write-text-file.ts';
+import { reportFindings } from './run-findings.ts';
 
 interface RunFlags {
   handler?: string;
@@ -41,6 +49,10 @@ interface RunFlags {
   junit?: string;
   out?: string;
   verbose?: boolean;
+  allFindings?: boolean;
+  knownFindings?: string;
+  writeKnownFindings?: string;
+  seeds?: number[];
 }
 
 /** Registers `run`. */
@@ -98,6 +110,23 @@ export function registerRun(program: Command, ctx: CliContext): void {
       'run only shard i of n; every machine with the same seed splits the same way',
       parseShard,
     )
+    .option(
+      '--all-findings',
+      'go on after a counterexample: shrink every failing run and report each distinct finding (rule broken, shape of the case) once, with its count and a case file',
+    )
+    .option(
+      '--known-findings <file>',
+      'with --all-findings (implied): findings listed in this JSON file are reported as known and do not fail the run; exit 1 only on a new one',
+    )
+    .option(
+      '--write-known-findings <file>',
+      "with --all-findings: write this run's findings as a known-findings file, to review and commit",
+    )
+    .option(
+      '--seeds <a..b|list>',
+      'with --all-findings (implied): search each seed in turn, each with --runs runs, e.g. 1..10 or 1,4,9',
+      parseSeeds,
+    )
     .option('--json', 'print exactly one JSON object on stdout (the summary goes to stderr)')
     .option('--junit <file>', 'also write JUnit XML to this file')
     .option('--out <dir>', `where a counterexample file is written (default: ./${DEFAULT_OUT_DIR})`)
@@ -114,6 +143,10 @@ export function registerRun(program: Command, ctx: CliContext): void {
   RECEIPTCHECK_SEED=7 receiptcheck run --shard 2/4  the second quarter of the runs, seed 7
   receiptcheck run --handler version-before-receipt --out /tmp/cx   a bundled mutant
   receiptcheck run --operation adjust-balance       the adjust-balance reference handler
+  receiptcheck run --handler powertools --mode scheduled --all-findings --seeds 1..10
+                                                    every distinct finding of seeds 1 to 10
+  receiptcheck run --handler ./my-handler.ts --known-findings known-findings.json
+                                                    exit 1 only on a finding not in the file
 
 Bundled handlers: ${bundledNames()}.
 
@@ -146,6 +179,9 @@ async function run(flags: RunFlags, ctx: CliContext): Promise<typeof EXIT.ok | t
     ...(flags.stepsMax !== undefined ? { stepsMax: flags.stepsMax } : {}),
     ...(flags.callTimeoutMs !== undefined ? { callTimeoutMs: flags.callTimeoutMs } : {}),
     ...(flags.shard !== undefined ? { shard: flags.shard } : {}),
+    ...(flags.allFindings || flags.writeKnownFindings !== undefined ? { allFindings: true } : {}),
+    ...(flags.knownFindings !== undefined ? { knownFindings: flags.knownFindings } : {}),
+    ...(flags.seeds !== undefined ? { seeds: flags.seeds } : {}),
   };
   // Validate before anything starts, and learn the seed before sharding for the summary.
   const resolved = resolveOptions(options);
@@ -161,6 +197,7 @@ async function run(flags: RunFlags, ctx: CliContext): Promise<typeof EXIT.ok | t
   } finally {
     progress.stop();
   }
+  if (result.findings) return reportFindings(result, result.findings, flags, resolved, ctx);
   const cx = result.counterexample;
   // A concurrent counterexample is searched for in scheduled mode as it is saved (see the store).
   const saved = cx ? await saveCounterexample(cx, flags.out ?? DEFAULT_OUT_DIR) : undefined;

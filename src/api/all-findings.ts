@@ -1,0 +1,88 @@
+/**
+ * All-findings exploring: instead of stopping at the first failing run, go on through the run
+ * budget, shrink every failing run, and group the shrunk cases by signature (the rule broken and
+ * the shape of the case, `report/finding-signature.ts`) into findings, each counted. A finding
+ * whose signature a known-findings file lists is marked known. Used by `checkHandler` with
+ * `allFindings`.
+ */
+import type fc from 'fast-check';
+import type { GeneratedCase } from '../execute/mode-runner.ts';
+import { operationOf } from '../model/state.ts';
+import { findingSignature, signatureId } from '../report/finding-signature.ts';
+import { knownMatch } from '../report/known-findings.ts';
+import type { KnownFindings } from '../types/findings.ts';
+import type { Counterexample, Finding } from '../types/results.ts';
+import { type ExploreOptions, explore } from './explore.ts';
+import type { JudgedRun, JudgedRunner } from './judged-runner.ts';
+import { type CounterexampleContext, shrunkCounterexample } from './shrunk-counterexample.ts';
+
+/** How the runs ended, and the findings among them in the order first found. */
+export interface ExploredAll {
+  readonly kind: 'held' | 'timedOut';
+  readonly findings: readonly Finding[];
+}
+
+/** Explores every run of the budget, shrinking and grouping each failure. */
+export async function exploreAllFindings(
+  runner: JudgedRunner,
+  arbitrary: fc.Arbitrary<GeneratedCase>,
+  o: ExploreOptions,
+  context: Omit<CounterexampleContext, 'progress'>,
+  known: KnownFindings | undefined,
+): Promise<ExploredAll> {
+  const findings = new Map<string, Finding>();
+  let from = o.from ?? 0;
+  for (;;) {
+    const explored = await explore(runner, arbitrary, { ...o, from });
+    if (explored.kind !== 'failed')
+      return { kind: explored.kind, findings: [...findings.values()] };
+    const { counterexample, run } = await shrunkCounterexample(runner, arbitrary, explored, {
+      ...context,
+      progress: `at run ${explored.index + 1} of ${o.runs}`,
+    });
+    addFinding(findings, counterexample, run, known);
+    from = explored.index + 1;
+  }
+}
+
+/** Counts `cx` into its finding, or starts a new one. */
+function addFinding(
+  findings: Map<string, Finding>,
+  cx: Counterexample,
+  run: JudgedRun,
+  known: KnownFindings | undefined,
+): void {
+  const signature = findingSignature({
+    steps: cx.steps,
+    failures: cx.failures,
+    observations: run.trace.observations,
+    detail: cx.detail,
+    spec: operationOf(cx.fixture),
+    mode: cx.mode,
+  });
+  const id = signatureId(signature);
+  const seen = findings.get(id);
+  if (seen) {
+    findings.set(id, { ...seen, count: seen.count + 1 });
+    return;
+  }
+  const match = knownMatch(known, signature);
+  findings.set(id, {
+    ...signature,
+    id,
+    count: 1,
+    known: match !== undefined,
+    ...(match?.note !== undefined ? { note: match.note } : {}),
+    counterexample: cx,
+  });
+}
+
+/** The findings of several parts (modes, seeds) as one list: equal signatures add their counts. */
+export function mergeFindings(parts: readonly (readonly Finding[])[]): Finding[] {
+  const merged = new Map<string, Finding>();
+  for (const f of parts.flat()) {
+    const seen = merged.get(f.id);
+    merged.set(f.id, seen ? { ...seen, count: seen.count + f.count } : f);
+  }
+  return [...merged.values()];
+}

@@ -1,0 +1,78 @@
+/**
+ * From an explored failure to the counterexample a check reports: shrink it
+ * (`shrink-failure.ts`), re-run the shrunk case once so the report shows its own failures, and
+ * put it together as data. Shared by the first-failure check and the all-findings loop
+ * (`all-findings.ts`), which does this for every failing run.
+ */
+
+import type fc from 'fast-check';
+import { interruptedError, interruption } from '../execute/interrupt.ts';
+import type { GeneratedCase } from '../execute/mode-runner.ts';
+import type { Fixture } from '../model/world.ts';
+import type { Mode } from '../types/mode.ts';
+import type { Counterexample } from '../types/results.ts';
+import type { Explored } from './explore.ts';
+import type { JudgedRun, JudgedRunner } from './judged-runner.ts';
+import { shrink } from './shrink-failure.ts';
+
+/** What the counterexample names besides its steps. */
+export interface CounterexampleContext {
+  readonly handler: string;
+  readonly handlerName: string;
+  readonly mode: Mode;
+  readonly seed: number;
+  readonly fixture: Fixture;
+  readonly callTimeoutMs: number;
+  readonly deadline?: number;
+  /** For the interruption message: `after N of M runs`. */
+  readonly progress: string;
+}
+
+/** The shrunk counterexample and the judged run it reports. */
+export interface ShrunkCounterexample {
+  readonly counterexample: Counterexample;
+  readonly run: JudgedRun;
+}
+
+/** Shrinks `found` and builds its counterexample; throws `InterruptedError` on SIGINT/SIGTERM. */
+export async function shrunkCounterexample(
+  runner: JudgedRunner,
+  arbitrary: fc.Arbitrary<GeneratedCase>,
+  found: Extract<Explored, { kind: 'failed' }>,
+  c: CounterexampleContext,
+): Promise<ShrunkCounterexample> {
+  const shrunk = await shrink(runner, arbitrary, found, {
+    seed: c.seed,
+    callTimeoutMs: c.callTimeoutMs,
+    ...(c.deadline !== undefined ? { deadline: c.deadline } : {}),
+  });
+  const stopped = interruption();
+  if (stopped)
+    throw interruptedError(
+      stopped,
+      `in ${c.mode} mode ${c.progress}, while shrinking a counterexample`,
+    );
+  // The shrunk case is re-run once so the report shows its own failures, not a larger one's;
+  // when that re-run passes (real threads need not race again), its last failing run during
+  // shrinking speaks for it: that run was of these very steps.
+  const final = shrunk.shrinks > 0 ? await runner.execute(shrunk.steps, shrunk.replay) : shrunk.run;
+  const failed = final.verdict.verdict === 'failed' ? final : shrunk.run;
+  const failures = failed.verdict.verdict === 'failed' ? failed.verdict.failures : [];
+  return {
+    run: failed,
+    counterexample: {
+      handler: c.handler,
+      handlerName: c.handlerName,
+      mode: c.mode,
+      seed: c.seed,
+      path: shrunk.path,
+      fixture: c.fixture,
+      steps: shrunk.steps,
+      failures,
+      runsToFailure: found.index + 1,
+      shrinks: shrunk.shrinks,
+      ...(shrunk.cut ? { shrinkCut: shrunk.cut } : {}),
+      ...(failed.detail !== undefined ? { detail: failed.detail } : {}),
+    },
+  };
+}

@@ -1,0 +1,86 @@
+/**
+ * `receiptcheck run --all-findings`: what it prints and writes. A case file per finding, the
+ * known-findings file when asked for, each new finding's counterexample, the findings list and
+ * the summary; with `--json`, the report object with its findings.
+ */
+import { DEFAULT_OUT_DIR, saveCounterexample } from '../../api/counterexample-store.ts';
+import { counterexampleFileName } from '../../report/counterexample-case.ts';
+import { encodeJson } from '../../report/encode.ts';
+import { findingJson } from '../../report/findings-json.ts';
+import { formatFindings, formatNewFindings, notSeen } from '../../report/format-findings.ts';
+import { formatJunit } from '../../report/format-junit.ts';
+import { formatSummary } from '../../report/format-summary.ts';
+import { toJsonReport } from '../../report/json-report.ts';
+import { formatKnownFindings } from '../../report/known-findings.ts';
+import { runSuite } from '../../report/run-suite.ts';
+import type { ResolvedOptions } from '../../types/options.ts';
+import type { CheckResult, Finding } from '../../types/results.ts';
+import type { CliContext } from '../cli-context.ts';
+import { EXIT } from '../exit-codes.ts';
+import { writeTextFile } from '../write-text-file.ts';
+
+/** The flags of `run` that say what to write and print. */
+export interface FindingsFlags {
+  readonly out?: string;
+  readonly writeKnownFindings?: string;
+  readonly junit?: string;
+  readonly json?: boolean;
+  readonly verbose?: boolean;
+}
+
+/**
+ * An all-findings run's report: a case file per finding, the findings list, each new finding's
+ * counterexample, the summary; exit 1 only when a finding is new.
+ */
+export async function reportFindings(
+  result: CheckResult,
+  findings: readonly Finding[],
+  flags: FindingsFlags,
+  resolved: ResolvedOptions,
+  ctx: CliContext,
+): Promise<typeof EXIT.ok | typeof EXIT.failed> {
+  const saved = new Map<string, string>();
+  for (const f of findings) {
+    const cx = f.counterexample;
+    const file = await saveCounterexample(cx, flags.out ?? DEFAULT_OUT_DIR, undefined, {
+      fileName: counterexampleFileName(cx, f.id),
+    });
+    saved.set(f.id, file.path);
+  }
+  if (flags.writeKnownFindings)
+    writeTextFile(
+      flags.writeKnownFindings,
+      formatKnownFindings(findings),
+      '--write-known-findings',
+    );
+  const first =
+    result.counterexample && findings.find((f) => f.counterexample === result.counterexample);
+  const firstFile = first && saved.get(first.id);
+  const context = {
+    // The seed the check ran: --seeds replaces --seed; a shard's own is derived from the base.
+    baseSeed: resolved.shard ? resolved.seed : result.seed,
+    ...(firstFile ? { savedPath: firstFile } : {}),
+    ...(flags.verbose ? { verbose: true } : {}),
+    ...(resolved.timeLimitSeconds ? { timeLimitSeconds: resolved.timeLimitSeconds } : {}),
+  };
+  if (flags.junit) writeTextFile(flags.junit, formatJunit(runSuite(result, context)), '--junit');
+  const details = formatNewFindings(findings, saved, flags.verbose ? { verbose: true } : {});
+  const text = [
+    ...(details ? [details] : []),
+    formatFindings(findings, saved, resolved.knownFindings),
+    formatSummary(result, context),
+  ].join('\n\n');
+  if (flags.json) {
+    const report = {
+      ...toJsonReport(result, context),
+      ...(result.seeds ? { seeds: result.seeds } : {}),
+      findings: findings.map((f) => findingJson(f, saved.get(f.id))),
+      ...(resolved.knownFindings
+        ? { knownNotSeen: notSeen(findings, resolved.knownFindings) }
+        : {}),
+    };
+    ctx.io.stdout(`${encodeJson(report)}\n`);
+    ctx.io.stderr(`${text}\n`);
+  } else ctx.io.stdout(`${text}\n`);
+  return result.verdict === 'passed' ? EXIT.ok : EXIT.failed;
+}

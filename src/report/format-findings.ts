@@ -1,0 +1,68 @@
+/**
+ * Renders an all-findings check for people: one entry per distinct finding (new or known, its
+ * rule, shape, count, id, note and case file), then each new finding's counterexample in full.
+ * Pure.
+ */
+import type { KnownFinding, KnownFindings } from '../types/findings.ts';
+import type { Finding } from '../types/results.ts';
+import { formatCounterexample, type RenderContext } from './format-counterexample.ts';
+
+/** Where each finding's case file went, by finding id. */
+export type SavedFindings = ReadonlyMap<string, string>;
+
+/**
+ * The findings list, lines joined with `\n`, no trailing newline; then the known findings this
+ * run did not see (fixed, or out of this run's reach), so a stale entry shows.
+ */
+export function formatFindings(
+  findings: readonly Finding[],
+  saved: SavedFindings = new Map(),
+  known: KnownFindings = { findings: [] },
+): string {
+  const unseen = notSeen(findings, known).map(
+    (k) => `  known, not seen in this run: ${k.rule} · ${k.shape}`,
+  );
+  if (findings.length === 0) return ['Findings: none (every run held)', ...unseen].join('\n');
+  const fresh = findings.filter((f) => !f.known).length;
+  const runs = findings.reduce((n, f) => n + f.count, 0);
+  const lines = [
+    `Findings: ${findings.length} distinct (${fresh} new, ${findings.length - fresh} known) in ${runs} failing run${runs === 1 ? '' : 's'}`,
+  ];
+  for (const [i, f] of findings.entries()) {
+    const cx = f.counterexample;
+    lines.push(
+      '',
+      `  ${i + 1}. ${f.known ? 'known' : 'NEW  '}  ${f.rule} · ${f.count} run${f.count === 1 ? '' : 's'} · id ${f.id}`,
+      `     shape  ${f.shape}`,
+      `     first  ${cx.mode} mode, seed ${cx.seed}, run ${cx.runsToFailure}: ${cx.steps.length} step(s) after ${cx.shrinks} shrinks`,
+    );
+    if (f.note !== undefined) lines.push(`     note   ${f.note}`);
+    const file = saved.get(f.id);
+    if (file) lines.push(`     case   ${file}`);
+  }
+  if (unseen.length > 0) lines.push('', ...unseen);
+  return lines.join('\n');
+}
+
+/** Every new finding's counterexample, each under a header naming it; '' when none is new. */
+export function formatNewFindings(
+  findings: readonly Finding[],
+  saved: SavedFindings = new Map(),
+  context: RenderContext = {},
+): string {
+  const fresh = findings.filter((f) => !f.known);
+  return fresh
+    .map((f, i) => {
+      const file = saved.get(f.id);
+      const header = `── new finding ${i + 1} of ${fresh.length}: ${f.rule} · id ${f.id} ──`;
+      return `${header}\n${formatCounterexample(f.counterexample, { ...context, ...(file ? { savedPath: file } : {}) })}`;
+    })
+    .join('\n\n');
+}
+
+/** The entries of `known` that no finding of the run matched. */
+export function notSeen(findings: readonly Finding[], known: KnownFindings): KnownFinding[] {
+  return known.findings.filter(
+    (k) => !findings.some((f) => f.rule === k.rule && f.shape === k.shape),
+  );
+}
