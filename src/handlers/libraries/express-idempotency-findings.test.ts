@@ -83,6 +83,30 @@ describe('D express-idempotency: a crash after the claim', () => {
   });
 });
 
+describe('express-idempotency: inFlightDuplicate (declared, not a finding)', () => {
+  const c = () => loadCaseFile(join(FIXTURES, 'in-flight-duplicate-409.json'));
+
+  it('an identical duplicate arriving while the claim has no response gets 409: passes as declared', async () => {
+    const replay = await replayCase(c());
+    expect(replay.verdict).toBe('held');
+    expect([told(replay.result, 0, 0), told(replay.result, 0, 1)]).toEqual([
+      outcome.fresh(V2),
+      outcome.refused('conflict'),
+    ]);
+  });
+
+  it('fails without the declaration', async () => {
+    const undeclared = join(
+      import.meta.dirname,
+      'fixtures',
+      'undeclared',
+      'express-idempotency.ts',
+    );
+    const replay = await replayCase(c(), { handler: undeclared });
+    expect(replay.verdict).toBe('reproduced');
+  });
+});
+
 describe('express-idempotency without interference (the cases fail for their finding)', () => {
   const alice = DEFAULT_FIXTURE.principals[0] as (typeof DEFAULT_FIXTURE.principals)[0];
   const r = { requestId: 'r0', automationId: 1, expectedVersion: 1, intervalMinutes: 5 };

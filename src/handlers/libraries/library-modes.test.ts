@@ -54,3 +54,29 @@ describe.each(['powertools', 'node-idempotency'])('%s in scheduled mode', (handl
     expect(result.counterexample?.failures.some(isF2)).toBe(true);
   });
 });
+
+describe('express-idempotency in scheduled mode (docs/findings.md, A–D)', () => {
+  it('finds C at seed 2: a fault on the after-send store keeps the row change', async () => {
+    const result = await checkHandler({
+      handler: 'express-idempotency',
+      mode: 'scheduled',
+      runs: 20,
+      seed: 2,
+    });
+    expect(result.counterexample?.steps).toHaveLength(1);
+    expect(result.counterexample?.failures.some(isF2)).toBe(true);
+  });
+
+  it('finds D at seed 3: after a crash following the claim, the retry is refused', async () => {
+    const result = await checkHandler({
+      handler: 'express-idempotency',
+      mode: 'scheduled',
+      runs: 30,
+      seed: 3,
+    });
+    const failures = result.counterexample?.failures ?? [];
+    expect(failures).toContainEqual(
+      expect.objectContaining({ kind: 'outcome', actual: { kind: 'refused', reason: 'conflict' } }),
+    );
+  });
+});
