@@ -157,6 +157,8 @@ describe('the packed package, installed in a fresh project', () => {
       'dist/index.d.ts',
       'dist/zod.js',
       'dist/zod.d.ts',
+      'dist/adapters.js',
+      'dist/adapters.d.ts',
       'dist/handlers/reference.js',
       'dist/execute/workers/ts-worker-entry.mjs',
       'bin/receiptcheck.js',
