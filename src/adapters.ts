@@ -7,22 +7,27 @@
  */
 
 export type {
+  AdjustRequest,
   AfterResponseWork,
   HttpDriverOptions,
   HttpReply,
   HttpRequest,
+  InvoiceRequest,
   LibraryStore,
   ReplyMapping,
   StatusMapping,
   ValidRequest,
 } from './handlers/libraries/adapter-kit.ts';
 export {
+  adjustBalanceWrite,
   automations,
+  createOnceWrite,
   DEFAULT_STATUSES,
   failWrites,
   isReceiptDocument,
   isWriteFailure,
   libraryWorld,
+  operationPrecheck,
   outcomeOfReply,
   PendingWork,
   precheck,

@@ -6,7 +6,9 @@
  *
  * - at the request edge: `precheck` (contract rules 1–4, before any library sees the call);
  * - the business write the library wraps: `setIntervalWrite` (rules 6, 8, 9 in one immediate
- *   transaction, throwing a `Refusal`), and `isReceiptDocument` for what it returns;
+ *   transaction, throwing a `Refusal`), and `isReceiptDocument` for what it returns; for the
+ *   other built-in operations `createOnceWrite` and `adjustBalanceWrite` (both `operationWrite`,
+ *   which stays internal with the operations' SQL) and their prechecks, `operationPrecheck`;
  * - the world: `libraryWorld` (setup, world events, the store failure and the snapshot for a
  *   library that keeps its records in its own table), with `failWrites`/`restoreWrites`;
  * - mapping failures: `isWriteFailure` (a failing store write, which becomes `error`);
@@ -28,3 +30,9 @@ export type {
 export { DEFAULT_STATUSES, outcomeOfReply, PendingWork, sendHttp } from './http-driver.ts';
 export type { LibraryStore } from './library-world.ts';
 export { automations, failWrites, libraryWorld, restoreWrites } from './library-world.ts';
+export type { AdjustRequest, InvoiceRequest } from './operation-write.ts';
+export {
+  adjustBalanceWrite,
+  createOnceWrite,
+  operationPrecheck,
+} from './operation-write.ts';
