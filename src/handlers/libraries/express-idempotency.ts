@@ -18,11 +18,10 @@
  */
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { IdempotencyService } from 'express-idempotency';
-import type { Outcome } from '../../model/outcome.ts';
+import { type Outcome, outcome } from '../../model/outcome.ts';
 import { type Principal, type Receipt, TOOL } from '../../model/world.ts';
 import { type Connection, defineHandler } from '../plugin.ts';
 import {
-  type HttpReply,
   isReceiptDocument,
   libraryWorld,
   precheck,
@@ -158,7 +157,7 @@ export default defineHandler({
       {
         result: resultOf,
         // "it will be qualified as a misuse of the idempotency key": 417 Expectation Failed.
-        statuses: { 417: (_reply: HttpReply) => ({ kind: 'keyReuse' }) },
+        statuses: { 417: () => outcome.keyReuse() },
         afterResponse: store.work,
       },
     );
