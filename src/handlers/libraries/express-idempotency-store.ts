@@ -1,9 +1,8 @@
 /**
  * A better-sqlite3 data adapter for `express-idempotency` 1.0.6, written to its documented
  * interface (`IIdempotencyDataAdapter`: "You can create your own data adapter by implementing the
- * `IIdempotencyDataAdapter` interface"), the way its in-memory default and its Mongo adapter
- * store a resource: one row per key, the request it was claimed with, and the response once
- * stored. `create` is a plain insert, so a second claim of a key fails on the primary key, as the
+ * `IIdempotencyDataAdapter` interface"), keeping what its in-memory default keeps: one row per
+ * key, the request it was claimed with, and the response once stored. `create` is a plain insert, so a second claim of a key fails on the primary key, as the
  * in-memory default throws `Duplicate`. Every operation is tracked in a `PendingWork`, so the
  * HTTP driver can wait for the writes the library starts after the response is sent.
  */

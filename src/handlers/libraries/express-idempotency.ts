@@ -42,6 +42,11 @@ const REPLAYED_HEADER = 'idempotent-replayed';
 /** One app per connection, as a server builds its app once at start-up. */
 const apps = new WeakMap<Connection, { app: express.Express; store: SqliteDataAdapter }>();
 
+/**
+ * The app on `db`: JSON bodies, the gateway's authentication, replay marking, the idempotency
+ * middleware and the route, and an error handler that answers JSON with the status the
+ * middleware chose. Built once per connection; `store` is its data adapter, for `afterResponse`.
+ */
 function appFor(db: Connection): { app: express.Express; store: SqliteDataAdapter } {
   const built = apps.get(db);
   if (built) return built;
