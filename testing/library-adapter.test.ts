@@ -3,8 +3,8 @@
  * (`my-library-adapter.ts`, express-idempotency in an Express 5 app) written into a fresh project
  * outside `src/`, importing only the package's public entries (`receiptcheck`,
  * `receiptcheck/adapters`) besides the library it wraps, type-checked, passing sequential mode
- * under its declared policy, and reproducing finding C of docs/findings.md from the committed
- * case file, so the kit it is built from is the kit the bundled plugin uses.
+ * under its declared policy, and reproducing findings A–D of docs/findings.md from the committed
+ * case files, as the bundled plugin built from the same kit does.
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -15,6 +15,7 @@ import { expectPasses, outcomeOf, tempFolder, typeCheck } from './user-project.t
 
 const ADAPTER = 'my-library-adapter.ts';
 const PUBLIC_ENTRIES = ['receiptcheck', 'receiptcheck/adapters'];
+const FINDINGS = join(ROOT, 'src', 'handlers', 'libraries', 'fixtures', 'express-idempotency');
 
 /** The README's adapter, with the package's entries pointing at this checkout. */
 function adapterSource(): string {
@@ -52,10 +53,13 @@ describe("the README's adapter for a real library", () => {
     await expectPasses(join(dir(), ADAPTER), 'sequential', 100);
   });
 
-  it('reproduces finding C, as the bundled plugin does', async () => {
-    const c = loadCaseFile(
-      join(ROOT, 'src/handlers/libraries/fixtures/express-idempotency/c-store-after-send.json'),
-    );
+  it.each([
+    'a-identical-first-attempts-500',
+    'b-mismatch-racing-withdrawn-claim',
+    'c-store-after-send',
+    'd-crash-locks-key',
+  ])('reproduces the finding of %s, as the bundled plugin does', async (name) => {
+    const c = loadCaseFile(join(FINDINGS, `${name}.json`));
     const replay = await replayCase(c, { handler: join(dir(), ADAPTER) });
     expect(replay.verdict).toBe('reproduced');
   });
