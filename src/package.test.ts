@@ -157,6 +157,8 @@ describe('the packed package, installed in a fresh project', () => {
       'dist/index.d.ts',
       'dist/zod.js',
       'dist/zod.d.ts',
+      'dist/adapters.js',
+      'dist/adapters.d.ts',
       'dist/handlers/reference.js',
       'dist/execute/workers/ts-worker-entry.mjs',
       'bin/receiptcheck.js',
@@ -203,6 +205,30 @@ describe('the packed package, installed in a fresh project', () => {
     writeFileSync(join(project, 'my-handler.test.ts'), readmeFile('my-handler.test.ts'));
     const r = run(project, 'npx', ['--no', 'vitest', 'run', 'my-handler.test.ts']);
     expect(r.status, outcomeOf(r)).toBe(0);
+  });
+
+  it('`npx receiptcheck run --handler express-idempotency` runs the bundled HTTP library plugin', () => {
+    const r = run(project, 'npx', [
+      '--no',
+      'receiptcheck',
+      'run',
+      '--handler',
+      'express-idempotency',
+      '--mode',
+      'sequential',
+      '--runs',
+      '20',
+    ]);
+    expect(r.status, outcomeOf(r)).toBe(0);
+    expect(r.stdout).toContain('PASSED');
+  });
+
+  it('the adapter kit loads from its own entry, `receiptcheck/adapters`', () => {
+    const program = `import { PendingWork, precheck, sendHttp } from 'receiptcheck/adapters';
+console.log([typeof sendHttp, typeof precheck, typeof PendingWork].join(' '));`;
+    const r = run(project, process.execPath, ['--input-type=module', '-e', program]);
+    expect(r.status, outcomeOf(r)).toBe(0);
+    expect(r.stdout.trim()).toBe('function function function');
   });
 
   it("the published types compile in the user's project without allowImportingTsExtensions", () => {

@@ -26,6 +26,7 @@ export const BUNDLED_HANDLERS: readonly BundledHandler[] = [
   { name: 'reference', kind: 'reference', file: './reference.ts' },
   { name: 'powertools', kind: 'library', file: './libraries/powertools.ts' },
   { name: 'node-idempotency', kind: 'library', file: './libraries/node-idempotency.ts' },
+  { name: 'express-idempotency', kind: 'library', file: './libraries/express-idempotency.ts' },
   { name: 'check-then-act', kind: 'mutant', file: './mutants/check-then-act.ts' },
   { name: 'deferred-transaction', kind: 'mutant', file: './mutants/deferred-transaction.ts' },
   { name: 'receipt-after-commit', kind: 'mutant', file: './mutants/receipt-after-commit.ts' },

@@ -10,12 +10,15 @@ import { type Principal, type Receipt, TOOL } from '../../model/world.ts';
 import type { Connection } from '../plugin.ts';
 import { referenceSteps, type ValidRequest } from '../reference-steps.ts';
 
-/** A refusal by the business function: the automation is unavailable, or the version is stale. */
+/**
+ * A refusal by the business function: the target is unavailable, or the operation's precondition
+ * fails (`conflict` for a stale version, `insufficient` for a balance).
+ */
 export class Refusal extends Error {
   readonly reason: Exclude<RefusalReason, 'forbidden'>;
 
   constructor(reason: Exclude<RefusalReason, 'forbidden'>) {
-    super(`set_interval refused: ${reason}`);
+    super(`refused: ${reason}`);
     this.name = 'Refusal';
     this.reason = reason;
   }

@@ -54,3 +54,54 @@ describe.each(['powertools', 'node-idempotency'])('%s in scheduled mode', (handl
     expect(result.counterexample?.failures.some(isF2)).toBe(true);
   });
 });
+
+/** Whether a failure is A: a call answered with the 500 of a lost claim race. */
+function isA(f: Failure): boolean {
+  const lost = (o: { kind: string; message?: string } | undefined) =>
+    o?.kind === 'error' && o.message?.startsWith('UNIQUE constraint failed') === true;
+  if (f.kind === 'outcome') return lost(f.actual);
+  return (
+    f.kind === 'linearizability' &&
+    f.verdict === 'illegal' &&
+    f.stuck.some((op) => lost(op.observed))
+  );
+}
+
+describe('express-idempotency in concurrent mode', () => {
+  it('passes or fails with A only', async () => {
+    const result = await checkHandler({
+      handler: 'express-idempotency',
+      mode: 'concurrent',
+      runs: 60,
+      seed: 4,
+    });
+    const failures = result.counterexample?.failures ?? [];
+    expect(failures.filter((f) => !isA(f))).toEqual([]);
+  });
+});
+
+describe('express-idempotency in scheduled mode (docs/findings.md, A–D)', () => {
+  it('finds C at seed 2: a fault on the after-send store keeps the row change', async () => {
+    const result = await checkHandler({
+      handler: 'express-idempotency',
+      mode: 'scheduled',
+      runs: 20,
+      seed: 2,
+    });
+    expect(result.counterexample?.steps).toHaveLength(1);
+    expect(result.counterexample?.failures.some(isF2)).toBe(true);
+  });
+
+  it('finds D at seed 3: after a crash following the claim, the retry is refused', async () => {
+    const result = await checkHandler({
+      handler: 'express-idempotency',
+      mode: 'scheduled',
+      runs: 30,
+      seed: 3,
+    });
+    const failures = result.counterexample?.failures ?? [];
+    expect(failures).toContainEqual(
+      expect.objectContaining({ kind: 'outcome', actual: { kind: 'refused', reason: 'conflict' } }),
+    );
+  });
+});

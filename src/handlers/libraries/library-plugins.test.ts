@@ -1,5 +1,5 @@
 /**
- * Both library plugins end to end through `checkHandler` in sequential mode: under their declared
+ * The library plugins end to end through `checkHandler` in sequential mode: under their declared
  * policies they pass, over sequences that exercise every event the policies are about; with the
  * declaration taken away they fail, and every failure is one the declaration explains (the
  * shrunk counterexample passes when re-checked under the declared policy).
@@ -15,6 +15,7 @@ import type { FixtureWithPolicy } from '../../model/state.ts';
 import { DEFAULT_FIXTURE } from '../../model/world.ts';
 import type { CoverageKind } from '../../types/coverage.ts';
 import type { HandlerPlugin } from '../plugin.ts';
+import expressIdempotency from './express-idempotency.ts';
 import nodeIdempotency from './node-idempotency.ts';
 import powertools from './powertools.ts';
 
@@ -24,6 +25,7 @@ const undeclared = (name: string) =>
 const LIBRARIES: [string, HandlerPlugin][] = [
   ['powertools', powertools],
   ['node-idempotency', nodeIdempotency],
+  ['express-idempotency', expressIdempotency],
 ];
 
 describe.each(LIBRARIES)('%s in sequential mode', (name, plugin) => {

@@ -15,6 +15,7 @@ import type { FixtureWithPolicy } from '../../model/state.ts';
 import { DEFAULT_FIXTURE } from '../../model/world.ts';
 import type { Failure } from '../../types/verdict.ts';
 import type { HandlerPlugin } from '../plugin.ts';
+import expressIdempotency from './express-idempotency.ts';
 import nodeIdempotency from './node-idempotency.ts';
 import powertools from './powertools.ts';
 
@@ -57,6 +58,7 @@ const STORE_DOWN_ON_MISSING_ROW: Step[] = [{ kind: 'storeFail' }, call('r1', 999
 describe.each([
   ['powertools', powertools],
   ['node-idempotency', nodeIdempotency],
+  ['express-idempotency', expressIdempotency],
 ])('%s: idempotencyFirst', (_name, plugin) => {
   const declared = resolvePolicy(plugin.policy);
   const without = { ...declared, idempotencyFirst: false };
@@ -68,14 +70,17 @@ describe.each([
   });
 });
 
-describe('powertools: idempotencyFirst while the store fails', () => {
+describe.each([
+  ['powertools', powertools],
+  ['express-idempotency', expressIdempotency],
+])('%s: idempotencyFirst while the store fails', (_name, plugin) => {
   // node-idempotency answers the same, but there storesRefusals alone already predicts it.
-  const declared = resolvePolicy(powertools.policy);
+  const declared = resolvePolicy(plugin.policy);
   const without = { ...declared, idempotencyFirst: false };
 
   it('answers error, not unavailable: the key is claimed before access is checked', async () => {
-    expect(await failuresUnder(powertools, declared, STORE_DOWN_ON_MISSING_ROW)).toEqual([]);
-    const failures = await failuresUnder(powertools, without, STORE_DOWN_ON_MISSING_ROW);
+    expect(await failuresUnder(plugin, declared, STORE_DOWN_ON_MISSING_ROW)).toEqual([]);
+    const failures = await failuresUnder(plugin, without, STORE_DOWN_ON_MISSING_ROW);
     expect(failures[0]).toMatchObject({
       expected: outcome.refused('unavailable'),
       actual: { kind: 'error' },
@@ -100,8 +105,11 @@ describe('node-idempotency: storesRefusals', () => {
     });
   });
 
-  it('is not declared by powertools, which deletes the record when the function throws', async () => {
-    expect(resolvePolicy(powertools.policy).storesRefusals).toBe(false);
-    expect(await failuresUnder(powertools, resolvePolicy(powertools.policy), steps)).toEqual([]);
+  it.each([
+    ['powertools', powertools],
+    ['express-idempotency', expressIdempotency],
+  ])('is not declared by %s, which deletes the record of a refused call', async (_n, plugin) => {
+    expect(resolvePolicy(plugin.policy).storesRefusals).toBe(false);
+    expect(await failuresUnder(plugin, resolvePolicy(plugin.policy), steps)).toEqual([]);
   });
 });

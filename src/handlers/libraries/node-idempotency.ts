@@ -23,10 +23,15 @@ import {
 import { type Outcome, outcome } from '../../model/outcome.ts';
 import { type Principal, type Receipt, TOOL } from '../../model/world.ts';
 import { type Connection, defineHandler } from '../plugin.ts';
-import { isWriteFailure, precheck } from '../reference.ts';
-import type { ValidRequest } from '../reference-steps.ts';
-import { isReceiptDocument, Refusal, setIntervalWrite } from './business-write.ts';
-import { libraryWorld } from './library-world.ts';
+import {
+  isReceiptDocument,
+  isWriteFailure,
+  libraryWorld,
+  precheck,
+  Refusal,
+  setIntervalWrite,
+  type ValidRequest,
+} from './adapter-kit.ts';
 import {
   isLive,
   NODE_IDEMPOTENCY_SCHEMA,

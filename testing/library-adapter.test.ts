@@ -1,0 +1,66 @@
+/**
+ * The README's "Writing an adapter for a real library", run as a user would run it: its adapter
+ * (`my-library-adapter.ts`, express-idempotency in an Express 5 app) written into a fresh project
+ * outside `src/`, importing only the package's public entries (`receiptcheck`,
+ * `receiptcheck/adapters`) besides the library it wraps, type-checked, passing sequential mode
+ * under its declared policy, and reproducing findings A–D of docs/findings.md from the committed
+ * case files, as the bundled plugin built from the same kit does.
+ */
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadCaseFile } from '../src/api/load-case-file.ts';
+import { replayCase } from '../src/api/replay-case.ts';
+import { docBlock, ROOT } from './doc-blocks.ts';
+import { expectPasses, outcomeOf, tempFolder, typeCheck } from './user-project.ts';
+
+const ADAPTER = 'my-library-adapter.ts';
+const PUBLIC_ENTRIES = ['receiptcheck', 'receiptcheck/adapters'];
+const FINDINGS = join(ROOT, 'src', 'handlers', 'libraries', 'fixtures', 'express-idempotency');
+
+/** The README's adapter, with the package's entries pointing at this checkout. */
+function adapterSource(): string {
+  const text = docBlock(ADAPTER).text;
+  const local = text
+    .replaceAll("from 'receiptcheck/adapters'", `from '${join(ROOT, 'src', 'adapters.ts')}'`)
+    .replaceAll("from 'receiptcheck'", `from '${join(ROOT, 'src', 'index.ts')}'`);
+  if (local === text) throw new Error(`the README's ${ADAPTER} no longer imports receiptcheck`);
+  return local;
+}
+
+/** The modules a source imports, by specifier. */
+function importsOf(text: string): string[] {
+  return [...text.matchAll(/from '([^']+)'/g)].map((m) => m[1] as string);
+}
+
+describe("the README's adapter for a real library", () => {
+  const dir = tempFolder('receiptcheck-adapter-');
+
+  it('imports only the public entries and the library it wraps', () => {
+    const imports = importsOf(docBlock(ADAPTER).text);
+    expect(imports.filter((m) => m.startsWith('receiptcheck'))).toEqual(
+      expect.arrayContaining(PUBLIC_ENTRIES),
+    );
+    const allowed = [...PUBLIC_ENTRIES, 'express', 'express-idempotency'];
+    expect(imports.filter((m) => !allowed.includes(m))).toEqual([]);
+  });
+
+  it('type-checks in a project of its own', () => {
+    const tsc = typeCheck(dir(), { [ADAPTER]: adapterSource() });
+    expect(tsc.status, outcomeOf(tsc)).toBe(0);
+  });
+
+  it('passes sequential mode under its declared policy', async () => {
+    await expectPasses(join(dir(), ADAPTER), 'sequential', 100);
+  });
+
+  it.each([
+    'a-identical-first-attempts-500',
+    'b-mismatch-racing-withdrawn-claim',
+    'c-store-after-send',
+    'd-crash-locks-key',
+  ])('reproduces the finding of %s, as the bundled plugin does', async (name) => {
+    const c = loadCaseFile(join(FINDINGS, `${name}.json`));
+    const replay = await replayCase(c, { handler: join(dir(), ADAPTER) });
+    expect(replay.verdict).toBe('reproduced');
+  });
+});
