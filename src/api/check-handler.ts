@@ -11,10 +11,11 @@ import { countInputCoverage, emptyInputCoverage } from '../report/input-coverage
 import type { CoverageKind } from '../types/coverage.ts';
 import type { InputCoverage } from '../types/input-coverage.ts';
 import type { CheckOptions, OneModeOptions, ResolvedOptions } from '../types/options.ts';
-import type { CheckResult } from '../types/results.ts';
+import type { CheckResult, Counterexample } from '../types/results.ts';
 import { type Explored, explore } from './explore.ts';
 import { inMode, resolveOptions } from './options.ts';
 import { prepareRun } from './prepare-run.ts';
+import { reduceByScheduling } from './reduce-by-scheduling.ts';
 import { shrink } from './shrink-failure.ts';
 
 /**
@@ -141,24 +142,30 @@ async function checkInMode(o: OneModeOptions): Promise<CheckResult> {
       shrunk.shrinks > 0 ? await runner.execute(shrunk.steps, shrunk.replay) : shrunk.run;
     const failed = final.verdict.verdict === 'failed' ? final : shrunk.run;
     const failures = failed.verdict.verdict === 'failed' ? failed.verdict.failures : [];
+    const counterexample: Counterexample = {
+      handler: o.handler,
+      handlerName: plugin.name,
+      mode: o.mode,
+      seed,
+      path: shrunk.path,
+      fixture,
+      steps: shrunk.steps,
+      failures,
+      runsToFailure: explored.index + 1,
+      shrinks: shrunk.shrinks,
+      ...(shrunk.cut ? { shrinkCut: shrunk.cut } : {}),
+      ...(failed.detail !== undefined ? { detail: failed.detail } : {}),
+    };
+    // Real threads keep steps a smaller candidate did not race on; scheduled mode removes them.
+    const reduced =
+      o.mode === 'concurrent'
+        ? (await reduceByScheduling(counterexample)).counterexample
+        : undefined;
     return {
       verdict: 'failed',
       ...base,
       elapsedMs: performance.now() - started,
-      counterexample: {
-        handler: o.handler,
-        handlerName: plugin.name,
-        mode: o.mode,
-        seed,
-        path: shrunk.path,
-        fixture,
-        steps: shrunk.steps,
-        failures,
-        runsToFailure: explored.index + 1,
-        shrinks: shrunk.shrinks,
-        ...(shrunk.cut ? { shrinkCut: shrunk.cut } : {}),
-        ...(failed.detail !== undefined ? { detail: failed.detail } : {}),
-      },
+      counterexample: reduced ?? counterexample,
     };
   } finally {
     await runner.close();
