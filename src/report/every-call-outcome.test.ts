@@ -73,7 +73,7 @@ describe('a scheduled report shows the outcome of matched calls', () => {
 });
 
 describe('a concurrent report shows calls after the one no order explains', () => {
-  const entry = (id: number, step: number, observed = outcome.fresh(result)) => ({
+  const entry = (id: number, observed = outcome.fresh(result)) => ({
     id,
     client: 0,
     event: send(0, 'new'),
@@ -89,8 +89,8 @@ describe('a concurrent report shows calls after the one no order explains', () =
       {
         kind: 'linearizability',
         verdict: 'illegal',
-        longestPrefix: [{ ...entry(0, 0), step: 0, lane: 0 }],
-        stuck: [{ ...entry(1, 0), step: 0, lane: 1, expected: outcome.replayed(result) }],
+        longestPrefix: [{ ...entry(0), step: 0, lane: 0 }],
+        stuck: [{ ...entry(1), step: 0, lane: 1, expected: outcome.replayed(result) }],
       },
     ],
   };
@@ -100,7 +100,7 @@ describe('a concurrent report shows calls after the one no order explains', () =
       ...later,
       detail: {
         mode: 'concurrent',
-        history: [entry(0, 0), entry(1, 0), entry(2, 1, conflict)],
+        history: [entry(0), entry(1), entry(2, conflict)],
         places: [
           { step: 0, lane: 0 },
           { step: 0, lane: 1 },

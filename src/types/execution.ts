@@ -6,9 +6,9 @@
  */
 
 import type { HistoryEntry } from '../model/history.ts';
+import type { Observed } from '../model/outcome.ts';
 import type { Snapshot } from '../model/world.ts';
 import type { StepSchedule } from './schedule.ts';
-import type { Observed } from '../model/outcome.ts';
 import type { LaneEnd, LaneRecord, TraceEntry } from './scheduled-trace.ts';
 import type { Trace } from './trace.ts';
 import type { Hang } from './verdict.ts';
