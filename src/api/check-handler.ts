@@ -161,6 +161,12 @@ async function checkInMode(o: OneModeOptions): Promise<CheckResult> {
       o.mode === 'concurrent'
         ? (await reduceByScheduling(counterexample)).counterexample
         : undefined;
+    const stoppedReducing = interruption();
+    if (stoppedReducing)
+      throw interruptedError(
+        stoppedReducing,
+        `in ${o.mode} mode after ${runs} of ${runsPlanned} runs, while reducing a counterexample`,
+      );
     return {
       verdict: 'failed',
       ...base,

@@ -28,7 +28,12 @@ export interface ReduceOptions {
   readonly runsMax?: number;
   /** Resolve a relative handler path from here (default: the process's cwd). */
   readonly cwd?: string;
+  /** After this long, in ms, no more removals are tried. Default `REDUCE_TIME_MS` (20 s). */
+  readonly timeLimitMs?: number;
 }
+
+/** How long removals may take in all, in ms: a slow handler's runs stop the pass, not the check. */
+export const REDUCE_TIME_MS = 20_000;
 
 /** A reduced counterexample, or the same one; `error` when the reduction could not run. */
 export interface ReductionResult {
@@ -45,6 +50,9 @@ export async function reduceByScheduling(
 ): Promise<ReductionResult> {
   const same: ReductionResult = { counterexample: cx, removed: 0 };
   if (cx.mode !== 'concurrent' || !cx.steps.some((s) => s.kind === 'concurrent')) return same;
+  // A hang costs a whole call budget per run: searching and reducing it would take minutes.
+  if (cx.failures.some((f) => f.kind === 'hang')) return same;
+  const deadline = performance.now() + (options.timeLimitMs ?? REDUCE_TIME_MS);
   const c = counterexampleToCase(cx);
   const cwd = options.cwd ? { cwd: options.cwd } : {};
   try {
@@ -60,7 +68,8 @@ export async function reduceByScheduling(
       const failed = (run: JudgedRun) => run.verdict.verdict === 'failed';
       const reduced = await reduceSteps(
         { steps: cx.steps, schedule },
-        async (k) => failed(await runOf(k)),
+        // Past the time bound every removal is refused unrun, so the loop ends at once.
+        async (k) => performance.now() < deadline && failed(await runOf(k)),
         options.runsMax,
       );
       if (reduced.removed === 0) return same;
