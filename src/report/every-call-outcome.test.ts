@@ -154,7 +154,7 @@ describe('a crashed call', () => {
       [
         '  1.  alice@team-a sends r0: set automation 1 to 30 min expecting v1',
         '      ↯ crashed: the client gets no answer',
-        '      → no answer: it crashed after a commit (a claim, not its write), read as having changed nothing',
+        '      → no answer: it crashed after a commit and is read as having changed nothing (that commit came before its write, such as a library claim)',
         '  2.  alice@team-a retries r0',
       ].join('\n'),
     );

@@ -306,7 +306,7 @@ function crashText(c: CrashedCall): string {
   if (!c.committed) return 'no answer: it crashed before any commit, so it changed nothing';
   if (c.readAs)
     return `no answer: it crashed after a commit, read as having taken effect, as ${describeOutcome(c.readAs)}`;
-  return 'no answer: it crashed after a commit (a claim, not its write), read as having changed nothing';
+  return 'no answer: it crashed after a commit and is read as having changed nothing (that commit came before its write, such as a library claim)';
 }
 
 /** `lane 2` or `lanes 2 and 3` (1-based). */
