@@ -9,6 +9,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { messageOf, ReceiptcheckError } from '../errors.ts';
+import { scheduleOfCase } from '../execute/scheduled/schedule-of-case.ts';
 import { formatCaseFile } from '../report/case-file.ts';
 import { counterexampleFileName, counterexampleToCase } from '../report/counterexample-case.ts';
 import { DEFAULT_SCHEDULES_MAX, type ReproductionSearch } from '../types/replay.ts';
@@ -75,7 +76,10 @@ async function searchReproduction(
   if (cx.mode !== 'concurrent' || schedulesMax < 1) return undefined;
   if (!cx.steps.some((s) => s.kind === 'concurrent')) return undefined;
   try {
-    const search = await searchSchedules(counterexampleToCase(cx), { schedulesMax });
+    const c = counterexampleToCase(cx);
+    // A counterexample reduced in scheduled mode carries the schedule it fails under: tried first.
+    const first = scheduleOfCase(c.extra);
+    const search = await searchSchedules(c, { schedulesMax, ...(first ? { first } : {}) });
     if (!search.found) return { found: false, schedules: search.tried };
     return {
       found: true,

@@ -1,7 +1,8 @@
 /**
  * From an explored failure to the counterexample a check reports: shrink it
- * (`shrink-failure.ts`), re-run the shrunk case once so the report shows its own failures, and
- * put it together as data. Shared by the first-failure check and the all-findings loop
+ * (`shrink-failure.ts`), re-run the shrunk case once so the report shows its own failures, put
+ * it together as data, and in concurrent mode drop the steps that do not matter, decided under a
+ * schedule (`reduce-by-scheduling.ts`). Shared by the first-failure check and the all-findings loop
  * (`all-findings.ts`), which does this for every failing run.
  */
 
@@ -13,6 +14,7 @@ import type { Mode } from '../types/mode.ts';
 import type { Counterexample } from '../types/results.ts';
 import type { Explored } from './explore.ts';
 import type { JudgedRun, JudgedRunner } from './judged-runner.ts';
+import { reduceByScheduling } from './reduce-by-scheduling.ts';
 import { shrink } from './shrink-failure.ts';
 
 /** What the counterexample names besides its steps. */
@@ -58,21 +60,30 @@ export async function shrunkCounterexample(
   const final = shrunk.shrinks > 0 ? await runner.execute(shrunk.steps, shrunk.replay) : shrunk.run;
   const failed = final.verdict.verdict === 'failed' ? final : shrunk.run;
   const failures = failed.verdict.verdict === 'failed' ? failed.verdict.failures : [];
-  return {
-    run: failed,
-    counterexample: {
-      handler: c.handler,
-      handlerName: c.handlerName,
-      mode: c.mode,
-      seed: c.seed,
-      path: shrunk.path,
-      fixture: c.fixture,
-      steps: shrunk.steps,
-      failures,
-      runsToFailure: found.index + 1,
-      shrinks: shrunk.shrinks,
-      ...(shrunk.cut ? { shrinkCut: shrunk.cut } : {}),
-      ...(failed.detail !== undefined ? { detail: failed.detail } : {}),
-    },
+  const counterexample: Counterexample = {
+    handler: c.handler,
+    handlerName: c.handlerName,
+    mode: c.mode,
+    seed: c.seed,
+    path: shrunk.path,
+    fixture: c.fixture,
+    steps: shrunk.steps,
+    failures,
+    runsToFailure: found.index + 1,
+    shrinks: shrunk.shrinks,
+    ...(shrunk.cut ? { shrinkCut: shrunk.cut } : {}),
+    ...(failed.detail !== undefined ? { detail: failed.detail } : {}),
   };
+  if (c.mode !== 'concurrent') return { counterexample, run: failed };
+  // Real threads keep steps a smaller candidate did not race on; scheduled mode removes them.
+  const reduced = await reduceByScheduling(counterexample);
+  const stoppedReducing = interruption();
+  if (stoppedReducing)
+    throw interruptedError(
+      stoppedReducing,
+      `in ${c.mode} mode ${c.progress}, while reducing a counterexample`,
+    );
+  return reduced.run
+    ? { counterexample: reduced.counterexample, run: reduced.run }
+    : { counterexample, run: failed };
 }

@@ -19,7 +19,9 @@
  * before reporting a failure the other orders of each group are searched (groups are at most a
  * few lanes and are separated in real time, so this is small and bounded); the contract only asks
  * that *some* serial order consistent with real time explain every outcome and the final database.
- * The failures reported are those of the derived order, which is what the lanes view shows.
+ * When none does, the failures reported are those of the order that blames the fewest calls
+ * (`least-blame.ts`), never the derived guess's: a call is listed as failing only when no order
+ * blaming no more calls gives its outcome, or, when several do, with the lanes blamed instead.
  *
  * A declared policy `inFlightDuplicate: 'conflict'` is applied as concurrent mode applies it
  * (`in-flight.ts`, on a history with one interval per step, so the lanes of a group overlap and
@@ -29,16 +31,17 @@
 
 import type { Step } from '../model/events.ts';
 import type { HistoryEntry } from '../model/history.ts';
-import { type Observed, sameOutcome } from '../model/outcome.ts';
+import type { Observed } from '../model/outcome.ts';
 import { initialState, type ModelState, toSnapshot } from '../model/state.ts';
-import { step } from '../model/step.ts';
 import type { Fixture, Snapshot } from '../model/world.ts';
 import type { LaneRecord } from '../types/scheduled-trace.ts';
 import type { Observation, Trace } from '../types/trace.ts';
 import type { Failure, RunVerdict } from '../types/verdict.ts';
 import { checkInvariants } from './invariants/all-invariants.ts';
 import { groupByStep, permutationsFirst, subsets } from './lane-orders.ts';
+import { leastBlame } from './least-blame.ts';
 import { inFlightConflicts } from './linearizability/in-flight.ts';
+import { judge, NONE, type Reading, type Walk, walkOrder } from './scheduled-walk.ts';
 import { diffSnapshots } from './snapshot-diff.ts';
 
 /** A scheduled run, ready to be checked. */
@@ -53,14 +56,17 @@ export interface ScheduledRunRecord {
 /** The verdict, the serial order it rests on, and the trace the invariants read. */
 export interface ScheduledVerdict {
   readonly verdict: RunVerdict;
-  /** The serial order accepted (or, when failing, the derived one), as `{step, lane}`. */
+  /**
+   * The serial order accepted, or, when none is, the order that blames the fewest calls
+   * (`least-blame.ts`), as `{step, lane}`.
+   */
   readonly order: readonly { readonly step: number; readonly lane: number }[];
   readonly trace: Trace;
+  /** Calls that crashed after a commit and are read, in that order, as having changed nothing. */
+  readonly noEffect: readonly { readonly step: number; readonly lane: number }[];
 }
 
-const NONE: ReadonlySet<LaneRecord> = new Set();
-
-/** Most group orders the search walks before it gives up and keeps the derived order's failures. */
+/** Most group orders the search walks before it gives up and reports the least-blame order. */
 export const ORDER_SEARCH_MAX = 20_000;
 
 /** Checks a scheduled run (see the file comment for what is expected of crashes and faults). */
@@ -71,15 +77,37 @@ export function checkScheduledRun(run: ScheduledRunRecord): ScheduledVerdict {
   const derived = groups.map((g) =>
     [...g].sort((a, b) => a.effectAt - b.effectAt || a.lane - b.lane),
   );
+  const differ = (w: Walk) => diffSnapshots(toSnapshot(w.state), run.snapshot, w.state.operation);
+  const invariantsOf = (w: Walk) =>
+    checkInvariants({
+      fixture: run.fixture,
+      steps: run.steps,
+      trace: { observations: observationsOf(run.lanes, w.expected), snapshot: run.snapshot },
+    });
   let walk = walkOrder(initial, derived, flying);
-  let differences = diffSnapshots(toSnapshot(walk.state), run.snapshot, walk.state.operation);
-  let order = derived;
+  let differences = differ(walk);
+  let order: readonly (readonly LaneRecord[])[] = derived;
+  let inFlight: Reading = 'auto';
+  let noEffect: ReadonlySet<LaneRecord> = NONE;
+  let instead: ReadonlyMap<string, readonly number[]> = new Map();
   if (walk.failures.length > 0 || differences.length > 0) {
     const found = searchOrders(initial, groups, derived, flying, run.snapshot);
     if (found) {
-      order = found.order;
-      walk = walkOrder(initial, found.order, flying, found.inFlight, found.noEffect);
+      ({ order, inFlight, noEffect } = found);
+      walk = walkOrder(initial, order, flying, inFlight, noEffect);
       differences = [];
+    } else {
+      // No order explains the run: report the one that blames the fewest calls, not the derived
+      // guess, so no call is listed whose outcome an order blaming no more would explain.
+      const blame = leastBlame(
+        initial,
+        groups,
+        derived,
+        flying,
+        (w) => differ(w).length + invariantsOf(w).length,
+      );
+      ({ order, inFlight, noEffect, instead, walk } = blame);
+      differences = differ(walk);
     }
   }
   // A faulted call that answered wrongly is a failure either way, but the checker would have
@@ -88,7 +116,11 @@ export function checkScheduledRun(run: ScheduledRunRecord): ScheduledVerdict {
   const misanswered = faultedFailures(run.lanes, walk.failures);
   const others = walk.failures.length - misanswered.length;
   if (misanswered.length > 0 && (differences.length > 0 || others > 0)) {
-    const quiet = quietReading(initial, derived, flying, misanswered, run.snapshot);
+    const quiet = quietReading(
+      (q) => walkOrder(initial, order, flying, inFlight, new Set([...noEffect, ...q])),
+      misanswered,
+      run.snapshot,
+    );
     if (quiet && quiet.failures.length <= walk.failures.length) {
       walk = quiet;
       differences = [];
@@ -98,7 +130,10 @@ export function checkScheduledRun(run: ScheduledRunRecord): ScheduledVerdict {
     observations: observationsOf(run.lanes, walk.expected),
     snapshot: run.snapshot,
   };
-  const failures: Failure[] = [...walk.failures];
+  const failures: Failure[] = walk.failures.map((f) => {
+    const lanes = f.kind === 'outcome' ? instead.get(`${f.step}:${f.lane}`) : undefined;
+    return lanes ? { ...f, orInstead: lanes } : f;
+  });
   if (differences.length > 0)
     failures.push({
       kind: 'snapshot',
@@ -109,81 +144,13 @@ export function checkScheduledRun(run: ScheduledRunRecord): ScheduledVerdict {
     });
   for (const v of checkInvariants({ fixture: run.fixture, steps: run.steps, trace }))
     failures.push({ kind: 'invariant', ...v });
+  const place = (r: LaneRecord) => ({ step: r.step, lane: r.lane });
   return {
     verdict: failures.length === 0 ? { verdict: 'ok' } : { verdict: 'failed', failures },
-    order: order.flat().map((r) => ({ step: r.step, lane: r.lane })),
+    order: order.flat().map(place),
     trace,
+    noEffect: run.lanes.filter((r) => noEffect.has(r)).map(place),
   };
-}
-
-interface Walk {
-  readonly state: ModelState;
-  readonly failures: Failure[];
-  /** What the model answered for each call it stepped, by lane record. */
-  readonly expected: Map<LaneRecord, Observed>;
-}
-
-/**
- * How a call eligible for the in-flight answer is read: `auto` takes the model's answer when it
- * matches and the in-flight one otherwise (the derived order's reading); a set forces the
- * in-flight reading on its members and the model's on every other call (the search's readings).
- */
-type Reading = 'auto' | ReadonlySet<LaneRecord>;
-
-/** Steps the model through the groups in the given orders, collecting outcome failures. */
-function walkOrder(
-  initial: ModelState,
-  ordered: readonly (readonly LaneRecord[])[],
-  flying: ReadonlySet<LaneRecord>,
-  reading: Reading = 'auto',
-  noEffect: ReadonlySet<LaneRecord> = NONE,
-): Walk {
-  const walk: Walk = { state: initial, failures: [], expected: new Map() };
-  let state = initial;
-  for (const group of ordered) {
-    for (const rec of group) state = judge(state, rec, walk, flying, reading, noEffect);
-  }
-  return { ...walk, state };
-}
-
-/** One lane against the model; records its failure (if any) and the model's answer in `walk`. */
-function judge(
-  state: ModelState,
-  rec: LaneRecord,
-  walk: Walk,
-  flying: ReadonlySet<LaneRecord>,
-  reading: Reading,
-  noEffect: ReadonlySet<LaneRecord> = NONE,
-): ModelState {
-  const { end, event } = rec;
-  if (end.kind === 'applied') return step(state, event).state;
-  if (end.kind === 'crashed') {
-    if (!end.committed || noEffect.has(rec)) return state;
-    const t = step(state, event);
-    if (t.outcome) walk.expected.set(rec, t.outcome);
-    return t.state;
-  }
-  // An injected fault may surface as `error`; then nothing may have changed.
-  if (end.faulted && end.observed.kind === 'error') return state;
-  // The in-flight answer of a declared policy: `refused: conflict`, and nothing changed.
-  if (reading !== 'auto' && reading.has(rec)) return state;
-  const t = step(state, event);
-  if (t.outcome) walk.expected.set(rec, t.outcome);
-  if (event.kind === 'call' && t.outcome && !sameOutcome(t.outcome, end.observed)) {
-    if (reading === 'auto' && flying.has(rec)) return state;
-    walk.failures.push({
-      kind: 'outcome',
-      step: rec.step,
-      lane: rec.lane,
-      event,
-      expected: t.outcome,
-      actual: end.observed,
-      ...(end.faulted ? { faulted: true } : {}),
-    });
-    // A faulted call read as the fault having surfaced: wrong answer, nothing changed.
-    if (end.faulted && noEffect.has(rec)) return state;
-  }
-  return t.state;
 }
 
 /** Most faulted calls whose readings `quietReading` combines (2^n walks). */
@@ -198,19 +165,17 @@ function faultedFailures(lanes: readonly LaneRecord[], failures: readonly Failur
 }
 
 /**
- * The derived order's walk in which some of the `faulted` calls changed nothing, the first whose
- * database is the one found; undefined when none is.
+ * The reported order's walk (`walkWith`, given the calls read as quiet) in which some of the
+ * `faulted` calls changed nothing, the first whose database is the one found; undefined when none is.
  */
 function quietReading(
-  initial: ModelState,
-  derived: readonly (readonly LaneRecord[])[],
-  flying: ReadonlySet<LaneRecord>,
+  walkWith: (quiet: readonly LaneRecord[]) => Walk,
   faulted: readonly LaneRecord[],
   snapshot: Snapshot,
 ): Walk | undefined {
   for (const quiet of subsets(faulted.slice(0, QUIET_READINGS_MAX))) {
     if (quiet.length === 0) continue;
-    const walk = walkOrder(initial, derived, flying, 'auto', new Set(quiet));
+    const walk = walkWith(quiet);
     if (diffSnapshots(toSnapshot(walk.state), snapshot, walk.state.operation).length === 0)
       return walk;
   }

@@ -91,7 +91,11 @@ export function formatExplanations(
   const spec = fixture ? operationOf(fixture) : undefined;
   const lines = failures.slice(0, FAILURES_SHOWN).map((f) => {
     const e = explainFailure(f, spec);
-    return `  - ${where(f, steps)}${e.rule ? `rule ${e.rule}: ` : ''}${e.text}`;
+    const instead =
+      f.kind === 'outcome' && f.orInstead && f.orInstead.length > 0
+        ? ` (or ${lanesText(f.orInstead)} instead: another order explains this answer and blames ${lanesText(f.orInstead)})`
+        : '';
+    return `  - ${where(f, steps)}${e.rule ? `rule ${e.rule}: ` : ''}${e.text}${instead}`;
   });
   if (failures.length > FAILURES_SHOWN)
     lines.push(`  … and ${failures.length - FAILURES_SHOWN} more`);
@@ -127,7 +131,8 @@ export function formatSteps(c: ReadableCase, options: { verbose?: boolean } = {}
   const hang = c.failures.find((f) => f.kind === 'hang');
   const hungAt = hang?.kind === 'hang' ? `${hang.step}:${hang.lane}` : undefined;
   // In sequential mode a group runs in lane order, so the model's outcome per call is exact.
-  const modelled = c.mode === 'sequential' ? modelOutcomes(c) : observedOutcomes(c.failures);
+  const modelled = c.mode === 'sequential' ? modelOutcomes(c) : observedOutcomes(c);
+  const crashes = crashedCalls(c.detail);
   const blamed = new Set(
     c.failures.flatMap((f) => {
       const op = f.kind === 'linearizability' ? blamedOperation(f) : undefined;
@@ -162,10 +167,21 @@ export function formatSteps(c: ReadableCase, options: { verbose?: boolean } = {}
       const store = storeFailing[i];
       if (store && event.kind === 'call' && event.delivery !== 'lostRequest')
         lines.push(`${indent}↯ ${describeInjection(store)}`);
+      const crash = crashes.get(placeKey(i, lane));
+      if (crash && !injected.get(placeKey(i, lane))?.some((j) => j.kind === 'crash'))
+        lines.push(`${indent}↯ crashed: the client gets no answer`);
       if (failure) {
         lines.push(`${indent}✗ expected ${expectedText(failure)}`);
         lines.push(`${indent}  actual   ${describeOutcome(failure.actual)}`);
+        if (failure.orInstead && failure.orInstead.length > 0)
+          lines.push(
+            `${indent}  (or ${lanesText(failure.orInstead)} answered wrongly instead: ${orInsteadText(failure.orInstead)})`,
+          );
         if (options.verbose) lines.push(...stackLines(failure.actual, `${indent}    `));
+        return;
+      }
+      if (crash) {
+        lines.push(`${indent}→ ${crashText(crash)}`);
         return;
       }
       if (stuck?.expected && stuck.observed) {
@@ -237,14 +253,73 @@ function modelOutcomes(c: ReadableCase): Map<string, Observed> {
   return out;
 }
 
-/** What the clients saw in a concurrent run, from its linearizability failure. */
-function observedOutcomes(failures: readonly Failure[]): Map<string, Observed> {
+/**
+ * What the clients saw in a race mode's run: every call's answer, from a scheduled run's recorded
+ * call ends or a concurrent run's history (read by shape), else from a linearizability failure.
+ */
+function observedOutcomes(c: ReadableCase): Map<string, Observed> {
   const out = new Map<string, Observed>();
-  for (const f of failures)
+  for (const f of c.failures)
     if (f.kind === 'linearizability')
       for (const op of [...f.longestPrefix, ...f.stuck])
-        if (op.observed) out.set(`${op.step}:${op.lane}`, op.observed);
+        if (op.observed) out.set(placeKey(op.step, op.lane), op.observed);
+  const d = (c.detail ?? {}) as { ends?: unknown; history?: unknown; places?: unknown };
+  if (Array.isArray(d.ends))
+    for (const e of d.ends as { step: number; lane: number; end?: { observed?: Observed } }[])
+      if (e?.end?.observed) out.set(placeKey(e.step, e.lane), e.end.observed);
+  if (Array.isArray(d.history) && Array.isArray(d.places))
+    for (const e of d.history as { id: number; observed?: Observed }[]) {
+      const at = (d.places as ({ step: number; lane: number } | undefined)[])[e?.id];
+      if (at && e.observed) out.set(placeKey(at.step, at.lane), e.observed);
+    }
   return out;
+}
+
+/** A scheduled run's call that crashed, as its recorded end says (read by shape). */
+interface CrashedCall {
+  readonly committed: boolean;
+  /** The outcome the verdict read it as having had (it took effect); absent: it changed nothing. */
+  readonly readAs?: Observed;
+}
+
+/** The calls of a scheduled run that crashed, by `placeKey`; empty for other modes. */
+function crashedCalls(detail: unknown): Map<string, CrashedCall> {
+  const out = new Map<string, CrashedCall>();
+  const ends = (detail as { ends?: unknown } | null | undefined)?.ends;
+  if (!Array.isArray(ends)) return out;
+  for (const e of ends as {
+    step: number;
+    lane: number;
+    end?: { kind?: string; committed?: boolean };
+    readAs?: Observed;
+  }[])
+    if (e?.end?.kind === 'crashed')
+      out.set(placeKey(e.step, e.lane), {
+        committed: e.end.committed === true,
+        ...(e.readAs ? { readAs: e.readAs } : {}),
+      });
+  return out;
+}
+
+/** What the checker made of a crashed call, so the expectations after it can be read. */
+function crashText(c: CrashedCall): string {
+  if (!c.committed) return 'no answer: it crashed before any commit, so it changed nothing';
+  if (c.readAs)
+    return `no answer: it crashed after a commit, read as having taken effect, as ${describeOutcome(c.readAs)}`;
+  return 'no answer: it crashed after a commit and is read as having changed nothing (that commit came before its write, such as a library claim)';
+}
+
+/** `lane 2` or `lanes 2 and 3` (1-based). */
+function lanesText(lanes: readonly number[]): string {
+  const names = lanes.map((l) => String(l + 1));
+  return names.length === 1
+    ? `lane ${names[0]}`
+    : `lanes ${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+}
+
+/** Why a call's blame may fall on other lanes of its step. */
+function orInsteadText(lanes: readonly number[]): string {
+  return `an order of this step that blames as few calls explains this answer and blames ${lanesText(lanes)}; no order explains all of them`;
 }
 
 function where(f: Failure, steps: readonly Step[]): string {

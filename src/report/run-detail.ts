@@ -5,7 +5,13 @@
  * not for every passing run. Pure.
  */
 import type { Judgement } from '../check/judge-run.ts';
-import type { Execution, RunDetail, ScheduledDetail } from '../types/execution.ts';
+import type {
+  Execution,
+  RunDetail,
+  ScheduledCallEnd,
+  ScheduledDetail,
+} from '../types/execution.ts';
+import type { Trace } from '../types/trace.ts';
 import { renderLanes } from './render-lanes.ts';
 import { traceHash } from './trace-hash.ts';
 
@@ -37,6 +43,24 @@ export function runDetail(execution: Execution, judgement: Judgement): RunDetail
     },
     entries,
     order: judgement.mode === 'scheduled' ? judgement.order : [],
+    ends: callEnds(execution.lanes, judgement.trace),
   };
   return detail;
+}
+
+/**
+ * How each call of a scheduled run ended, so a report shows every call's outcome, not only the
+ * failing ones; a call that crashed after a commit carries the outcome the verdict read it as
+ * having had (the trace's observation of it), if any.
+ */
+function callEnds(
+  lanes: Extract<Execution, { mode: 'scheduled' }>['lanes'],
+  trace: Trace,
+): ScheduledCallEnd[] {
+  const read = new Map(trace.observations.map((o) => [`${o.step}:${o.lane}`, o.observed]));
+  return lanes.flatMap((r) => {
+    if (r.event.kind !== 'call') return [];
+    const readAs = r.end.kind === 'crashed' ? read.get(`${r.step}:${r.lane}`) : undefined;
+    return [{ step: r.step, lane: r.lane, end: r.end, ...(readAs ? { readAs } : {}) }];
+  });
 }

@@ -6,9 +6,10 @@
  */
 
 import type { HistoryEntry } from '../model/history.ts';
+import type { Observed } from '../model/outcome.ts';
 import type { Snapshot } from '../model/world.ts';
 import type { StepSchedule } from './schedule.ts';
-import type { LaneRecord, TraceEntry } from './scheduled-trace.ts';
+import type { LaneEnd, LaneRecord, TraceEntry } from './scheduled-trace.ts';
 import type { Trace } from './trace.ts';
 import type { Hang } from './verdict.ts';
 
@@ -79,6 +80,18 @@ export interface ScheduledDetail {
   readonly entries: readonly TraceEntry[];
   /** The serial order the verdict rests on, as `{step, lane}`. */
   readonly order: readonly Place[];
+  /** How every call ended, in step then lane order (absent in cases saved before it was kept). */
+  readonly ends?: readonly ScheduledCallEnd[];
+}
+
+/** How one call of a scheduled run ended, for reports: what its client saw, or that it crashed. */
+export interface ScheduledCallEnd extends Place {
+  readonly end: LaneEnd;
+  /**
+   * A call that crashed after a commit, read by the verdict as having taken effect: the outcome
+   * the model gives it there. Absent when it is read as having changed nothing.
+   */
+  readonly readAs?: Observed;
 }
 
 /** A run's mode-specific detail; sequential runs have none. */

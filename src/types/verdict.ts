@@ -23,6 +23,12 @@ export type Failure =
        * recovered); `actual` is neither.
        */
       readonly faulted?: boolean;
+      /**
+       * Scheduled mode, when no order explains the run: other lanes of this step that an order
+       * blaming as few calls blames instead, having explained this call's outcome. At least one
+       * of them or this call answered wrongly; no order says which.
+       */
+      readonly orInstead?: readonly number[];
     }
   | {
       readonly kind: 'snapshot';
