@@ -22,6 +22,7 @@ import { DEFAULTS, ENV_HELP, helpBlocks, MODES_TEXT, OUT_HELP } from '../command
 import { EXIT } from '../exit-codes.ts';
 import { parseInteger, parseLanes, parseMode, parseNumber, parseShard } from '../parse-flags.ts';
 import { createProgressDisplay } from '../progress-display.ts';
+import { timelineLine, writeCaseTimeline } from '../timeline-file.ts';
 import { writeTextFile } from '../write-text-file.ts';
 
 interface RunFlags {
@@ -40,6 +41,7 @@ interface RunFlags {
   json?: boolean;
   junit?: string;
   out?: string;
+  html?: string;
   verbose?: boolean;
 }
 
@@ -101,6 +103,10 @@ export function registerRun(program: Command, ctx: CliContext): void {
     .option('--json', 'print exactly one JSON object on stdout (the summary goes to stderr)')
     .option('--junit <file>', 'also write JUnit XML to this file')
     .option('--out <dir>', `where a counterexample file is written (default: ./${DEFAULT_OUT_DIR})`)
+    .option(
+      '--html <dir>',
+      "where the counterexample's HTML timeline is written (default: beside the counterexample file)",
+    )
     .option(
       '--verbose',
       "print stacks: of an error that stops the run, and of a handler's unexpected exceptions in a counterexample",
@@ -164,8 +170,15 @@ async function run(flags: RunFlags, ctx: CliContext): Promise<typeof EXIT.ok | t
   const cx = result.counterexample;
   // A concurrent counterexample is searched for in scheduled mode as it is saved (see the store).
   const saved = cx ? await saveCounterexample(cx, flags.out ?? DEFAULT_OUT_DIR) : undefined;
+  const html =
+    cx && saved
+      ? writeCaseTimeline(cx, saved.path, flags.html, {
+          reproducesDeterministically: saved.reproduction?.found === true,
+        })
+      : undefined;
   const context = {
     baseSeed: resolved.seed,
+    ...(html ? { hints: [timelineLine(html)] } : {}),
     ...(saved ? { savedPath: saved.path } : {}),
     ...(saved?.reproduction
       ? {

@@ -4,6 +4,7 @@
  * scenario brings only its steps and promises, drawn as not run. Pure.
  */
 import type { CaseFile } from '../../types/case-file.ts';
+import type { CaseResult } from '../../types/results.ts';
 import type { Failure } from '../../types/verdict.ts';
 import type { TimelineCase } from './build-timeline.ts';
 
@@ -32,5 +33,25 @@ export function caseFileTimelineCase(c: CaseFile): TimelineCase {
     ...(shrinks !== undefined ? { shrinks } : {}),
     ...(x.detail !== undefined ? { detail: x.detail } : {}),
     ran,
+  };
+}
+
+/**
+ * The case to draw for a replay of `c`: the replayed run's failures, every call's answer and the
+ * run's detail (a scheduled run's grants), with the file's name and steps.
+ */
+export function replayTimelineCase(c: CaseFile, result: CaseResult): TimelineCase {
+  return {
+    name: `${c.name} (replayed)`,
+    description: c.description,
+    handler: result.handler,
+    handlerName: result.handler,
+    mode: result.mode,
+    fixture: c.fixture,
+    steps: c.steps,
+    failures: result.failures,
+    observations: result.trace.observations,
+    expectations: c.expectations,
+    ...(result.detail !== undefined ? { detail: result.detail } : {}),
   };
 }

@@ -16,6 +16,9 @@ import type { Timeline } from './timeline.ts';
 import { timelineDatabase } from './timeline-database.ts';
 import { timelineVerdict } from './timeline-verdict.ts';
 
+/** The format tag of a saved soak history: the soak's result, its fixture and every operation. */
+export const SOAK_HISTORY_FORMAT = 'receiptcheck-soak-history/1';
+
 /** Most operations drawn when no partition can be singled out (the tail of the history). */
 export const SOAK_OPERATIONS_SHOWN = 200;
 
