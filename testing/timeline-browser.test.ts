@@ -64,12 +64,12 @@ describe.skipIf(!executable)(
         .evaluateAll((bars) => bars.map((b) => b.getBoundingClientRect().width));
       const flagged = await page.locator('.bar.stuck, .bar.wrong').count();
       const rules = await page.locator('.rule').allInnerTexts();
-      // Clicking a bar leads to its call's row (the page's only script).
-      await page.locator('.bar').first().click();
       await page.screenshot({
         path: join(shots, basename(html).replace(/\.html$/, '.png')),
         fullPage: true,
       });
+      // Clicking a bar leads to its call's row (the page's only script).
+      await page.locator('.bar').first().click();
       await page.close();
       return { lanes, widths, flagged, rules, errors };
     }

@@ -56,6 +56,8 @@ describe('buildTimeline', () => {
     expect(call?.ticks.map((k) => k.at)).toEqual([0, 2, 3, 4, 5]);
     // The full statement, not the lanes view's 44 characters.
     expect(call?.ticks[3]?.sql).toContain('RETURNING id, interval_minutes, version');
+    // With its parameters: interval, id, workspace, expected version.
+    expect(call?.ticks[3]?.params).toEqual(['5', '1', '"team-a"', '1']);
     expect(call).toMatchObject({ start: 0, end: 6, wrong: true, rule: '6' });
     expect(move).toMatchObject({ outcomeClass: 'world', start: 1, end: 2 });
     expect(move?.ticks[0]?.durable).toBe(true);

@@ -30,6 +30,7 @@ export function grantFrames(
       grant: e.grant,
       point: e.point,
       ...(e.sql !== undefined ? { sql: e.sql } : {}),
+      ...(e.params ? { params: e.params } : {}),
       ...(e.result !== undefined ? { result: e.result } : {}),
       ...(e.durable ? { durable: true } : {}),
       label: describeEntry(e),

@@ -96,7 +96,11 @@ function axis(t: Timeline): string {
     // One label per step or grant while they fit, else every n-th.
     const every = Math.max(1, Math.ceil(slots / 24));
     for (let i = 0; i < slots; i += every)
-      label(start + i, unit === 'step' ? `step ${i + 1}` : `#${i + 1}`);
+      // A grant's label sits over its middle, where its ticks are drawn.
+      label(
+        start + i + (unit === 'grant' ? 0.5 : 0),
+        unit === 'step' ? `step ${i + 1}` : `#${i + 1}`,
+      );
   }
   return `<div class="axis"><div class="lane-label"></div><div class="track axis-track">${labels.join('')}</div></div>`;
 }
@@ -177,7 +181,7 @@ function callRow(b: TimelineBar): string {
     ...b.notes.map((n) => `<div class="note">↯ ${esc(n)}</div>`),
   ].join('');
   const statements = b.ticks.length
-    ? `<ol class="statements">${b.ticks.map((k) => `<li class="t-${tickClass(k)}"><span class="grant">#${k.at + 1} ${esc(k.point)}${k.grant !== 'run' ? ` ${esc(k.grant)}` : ''}${k.result && k.result !== 'ok' ? ` [${esc(k.result)}]` : ''}${k.durable ? ' [commit]' : ''}</span>${k.sql ? `<pre>${esc(k.sql)}</pre>` : ''}</li>`).join('')}</ol>`
+    ? `<ol class="statements">${b.ticks.map((k) => `<li class="t-${tickClass(k)}"><span class="grant">#${k.at + 1} ${esc(k.point)}${k.grant !== 'run' ? ` ${esc(k.grant)}` : ''}${k.result && k.result !== 'ok' ? ` [${esc(k.result)}]` : ''}${k.durable ? ' [commit]' : ''}</span>${k.sql ? `<pre>${esc(k.sql)}</pre>` : ''}${k.params ? `<div class="params">parameters: ${esc(k.params.join(', '))}</div>` : ''}</li>`).join('')}</ol>`
     : '';
   return `<tr id="call-${b.id}" class="${b.wrong ? 'wrong-row' : ''}${b.stuck ? ' stuck-row' : ''}"><td>${b.id}</td><td>${esc(b.place)}</td><td>${esc(b.label)}</td><td>${outcome}</td><td>${statements}</td></tr>`;
 }
@@ -192,7 +196,7 @@ function tickClass(k: TimelineTick): string {
 }
 
 function tickTitle(k: TimelineTick): string {
-  return `#${k.at + 1} ${k.label}${k.sql && k.sql !== k.label ? `\n${k.sql}` : ''}`;
+  return `#${k.at + 1} ${k.label}${k.sql && k.sql !== k.label ? `\n${k.sql}` : ''}${k.params ? `\nparameters: ${k.params.join(', ')}` : ''}`;
 }
 
 function pct(t: Timeline, at: number): number {

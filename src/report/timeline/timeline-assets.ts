@@ -50,6 +50,7 @@ pre { margin: 2px 0; white-space: pre-wrap; font-size: 11px; }
 .statements .grant { font-family: ui-monospace, monospace; font-size: 11px; color: #4a5466; }
 .statements li.t-blocked, .statements li.t-fault, .statements li.t-crash, .statements li.t-commit, .statements li.t-failed, .statements li.t-run { background: none; width: auto; }
 .wrong-row { background: #fff3f3; } .stuck-row td:first-child { border-left: 4px solid #c62828; }
+.params { font-family: ui-monospace, monospace; font-size: 11px; color: #1b4f9c; margin-left: 4px; }
 .note { color: #8a4b00; } tr.flash { background: #fff8c4; }
 #reproduce pre { background: #fff; border: 1px solid #d0d5dd; padding: 8px; font-size: 12px; }
 `;

@@ -40,6 +40,8 @@ export interface TimelineTick {
   readonly point: string;
   /** The full statement text. */
   readonly sql?: string;
+  /** Its bound parameters, as text, in order. */
+  readonly params?: readonly string[];
   /** `ok`, `blocked` (a lock wait) or the SQLite code raised. */
   readonly result?: string;
   /** The statement made writes durable (a commit). */
