@@ -2,7 +2,7 @@
  * The HTML timeline from the command line: `report` draws every scenario in `scenarios/` and every
  * kind of saved counterexample (sequential, concurrent, scheduled, a soak history), writes beside
  * the file by default, and refuses a file it cannot read in one line; `run --html` and
- * `replay --html` write the page and name it. Scheduled mode makes the run deterministic.
+ * `replay --html` write the page and name it (a JUnit failure links it too). Scheduled mode makes the run deterministic.
  */
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -70,10 +70,14 @@ describe('--html', () => {
       join(tmp, 'cx'),
       '--html',
       html,
+      '--junit',
+      join(tmp, 'junit.xml'),
     );
     expect(r.code).toBe(1);
     const page = join(html, 'check-then-act-scheduled-seed42.html');
     expect(r.out).toContain(`timeline: ${page}`);
+    // The JUnit failure links the page too.
+    expect(readFileSync(join(tmp, 'junit.xml'), 'utf8')).toContain(`timeline: ${page}`);
     const text = readFileSync(page, 'utf8');
     expect(text.match(/class="lane"/g)).toHaveLength(2);
     expect(text).toMatch(/class="bar [^"]*wrong/);

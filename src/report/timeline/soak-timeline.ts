@@ -10,6 +10,7 @@ import type { HistoryEntry } from '../../model/history.ts';
 import { initialState, operationOf } from '../../model/state.ts';
 import type { SoakResult } from '../../types/results.ts';
 import { explainFailure } from '../explain-failure.ts';
+import { quoteArg } from '../format-counterexample.ts';
 import { decorateBars } from './decorate-bars.ts';
 import { historyFrames } from './history-frames.ts';
 import type { Timeline } from './timeline.ts';
@@ -66,7 +67,7 @@ export function buildSoakTimeline(r: SoakReportInput, historyFile?: string): Tim
     }),
     database: timelineDatabase(r.failures, true),
     reproduce: [
-      `npx receiptcheck soak --handler ${r.handler} --clients ${r.clients} --seed ${r.seed}   (timing is not seeded: a soak may need several runs to fail again)`,
+      `npx receiptcheck soak --handler ${quoteArg(r.handler)} --clients ${r.clients} --seed ${r.seed}   (timing is not seeded: a soak may need several runs to fail again)`,
     ],
     scope: `${part.why}${historyFile ? `; the whole history (${r.history.length} operations) is in ${historyFile}` : ''}`,
   };
