@@ -109,7 +109,7 @@ export function registerRun(program: Command, ctx: CliContext): void {
     )
     .option(
       '--verbose',
-      "print stacks: of an error that stops the run, and of a handler's unexpected exceptions in a counterexample",
+      "print stacks (of an error that stops the run, and of a handler's unexpected exceptions in a counterexample) and a scheduled counterexample's statements in full",
     )
     .addHelpText(
       'after',
