@@ -32,6 +32,7 @@ describe('receiptcheck report', () => {
     const page = readFileSync(out, 'utf8');
     expect(page).toContain('class="lane"');
     expect(page).toContain('Not run');
+    expect(page).toContain('nothing judged');
   });
 
   it.each([
