@@ -19,10 +19,6 @@ const CANDIDATES = process.env.RECEIPTCHECK_CHROMIUM
   : ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'];
 const executable = CANDIDATES.find((p) => existsSync(p));
 const saved = new URL('./timeline/', import.meta.url).pathname;
-const tmp = mkdtempSync(join(tmpdir(), 'receiptcheck-browser-'));
-const shots = process.env.RECEIPTCHECK_SCREENSHOTS ?? join(tmp, 'screenshots');
-
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 if (!executable)
   console.warn(
@@ -33,7 +29,12 @@ describe.skipIf(!executable)(
   `the timeline in headless Chromium (${executable ?? `skipped: no browser at ${CANDIDATES.join(' or ')}`})`,
   () => {
     let browser: Browser;
+    // Made here, not at the top: a skipped file runs no hooks, and would leave the folder behind.
+    let tmp = '';
+    let shots = '';
     beforeAll(async () => {
+      tmp = mkdtempSync(join(tmpdir(), 'receiptcheck-browser-'));
+      shots = process.env.RECEIPTCHECK_SCREENSHOTS ?? join(tmp, 'screenshots');
       mkdirSync(shots, { recursive: true });
       // Root in a container has no user namespace for Chromium's sandbox; the pages are our own.
       browser = await chromium.launch({
@@ -44,6 +45,7 @@ describe.skipIf(!executable)(
     });
     afterAll(async () => {
       await browser?.close();
+      if (tmp) rmSync(tmp, { recursive: true, force: true });
     });
 
     /** Opens `page` and returns what a reader would check, with the console errors seen. */
