@@ -38,7 +38,7 @@ describe("a handler's unexpected exception", () => {
     expect(r.out).toContain('unexpected error(interval');
     // Without --verbose the counterexample stays short.
     expect(r.out).not.toContain('at rejectLongIntervals');
-    const [file] = readdirSync(out);
+    const [file] = readdirSync(out).filter((f) => f.endsWith('.json'));
     const saved = decodeJson(readFileSync(join(out, file as string), 'utf8')) as {
       failures: { kind: string; actual?: { kind: string; stack?: string } }[];
     };
@@ -66,7 +66,7 @@ describe("a handler's unexpected exception", () => {
   it('is printed by replay --verbose too', async () => {
     const out = join(tmp, 'v3');
     expect((await cli('run', '--handler', THROWS, '--out', out)).code).toBe(1);
-    const [file] = readdirSync(out);
+    const [file] = readdirSync(out).filter((f) => f.endsWith('.json'));
     const r = await cli('replay', join(out, file as string), '--verbose');
     expect(r.code).toBe(1);
     expect(r.out).toMatch(

@@ -35,8 +35,12 @@ describe('receiptcheck run', () => {
     expect(r.out).toMatch(/\S+@team-\w sends r\d/);
     expect(r.out).toContain('✗ expected ok(replayed');
     expect(r.out).toContain('rule 7');
-    const [file] = readdirSync(out);
-    expect(file).toBe('version-before-receipt-sequential-seed42.json');
+    // The case file, and its HTML timeline beside it.
+    expect(readdirSync(out).sort()).toEqual([
+      'version-before-receipt-sequential-seed42.html',
+      'version-before-receipt-sequential-seed42.json',
+    ]);
+    const file = 'version-before-receipt-sequential-seed42.json';
     const path = join(out, file as string);
     expect(r.out).toContain(`replay:  npx receiptcheck replay ${path}`);
     const replay = await cli('replay', path);
@@ -153,7 +157,7 @@ describe('a call slower than the budget: a counterexample (exit 1), not an error
     expect(r.code).toBe(1);
     expect(r.out).toMatch(mark);
     expect(r.out).toContain('FAILED');
-    expect(readdirSync(out)).toHaveLength(1);
+    expect(readdirSync(out).filter((f) => f.endsWith('.json'))).toHaveLength(1);
   });
 });
 

@@ -37,7 +37,7 @@ describe('receiptcheck scenarios', () => {
     expect((await cli('run', '--handler', MUTANT, '--out', out)).code).toBe(1);
     const dir = join(tmp, 'scenarios');
     mkdirSync(dir);
-    const [file] = readdirSync(out);
+    const [file] = readdirSync(out).filter((f) => f.endsWith('.json'));
     copyFileSync(join(out, file as string), join(dir, file as string));
     const r = await cli('scenarios', '--dir', dir);
     expect(r.code).toBe(1);

@@ -1,11 +1,14 @@
 /**
  * `receiptcheck soak`: the reference holds (exit 0, the counts in JSON on stdout, the summary on
  * stderr), a replay bug is caught in the long history (exit 1, the linearizability failure named
- * with its rule), and a bad flag is a usage error (exit 2). Runs are bounded by an operation
+ * with its rule; its whole history and a page of its failing partition are written), and a bad flag is a usage error (exit 2). Runs are bounded by an operation
  * count, with a duration far beyond it, so the machine's speed decides nothing.
  */
 
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { decodeJson } from '../report/encode.ts';
 import type { SoakResult } from '../types/results.ts';
 import { runCli as cli } from './run-cli.ts';
@@ -31,7 +34,9 @@ describe('receiptcheck soak', () => {
     expect(r.err).toMatch(/verdict {5}PASSED/);
   });
 
-  it('catches a replay bug in the long history: exit 1 and the rule it broke', async () => {
+  it('catches a replay bug in the long history: exit 1, the rule it broke, the history and its page saved', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'rc-soak-'));
+    onTestFinished(() => rmSync(out, { recursive: true, force: true }));
     const r = await cli(
       'soak',
       '--handler',
@@ -44,10 +49,20 @@ describe('receiptcheck soak', () => {
       '300',
       '--seed',
       '1',
+      '--out',
+      out,
     );
     expect(r.code).toBe(1);
     expect(r.out).toMatch(/verdict {5}FAILED/);
     expect(r.out).toMatch(/match no serial order consistent with real time/);
+    const history = join(out, 'soak-replay-not-flagged-seed1.json');
+    const page = join(out, 'soak-replay-not-flagged-seed1.html');
+    expect(r.out).toContain(history);
+    expect(r.out).toContain(`timeline: ${page}`);
+    expect(readFileSync(page, 'utf8')).toContain('the failing partition');
+    expect(
+      (decodeJson(readFileSync(history, 'utf8')) as SoakResult).history?.length,
+    ).toBeGreaterThan(0);
   });
 
   it('refuses a bad flag value with exit 2', async () => {

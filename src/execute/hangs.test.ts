@@ -123,7 +123,7 @@ describe.each(CASES)('%s in %s mode', (_what, name, handler, mode, how) => {
     expect(r.out).toContain('FAILED');
     // Shrunk to the call on the hanging automation: nothing else is needed to hang.
     expect(r.out).toMatch(/Counterexample for [\w-]+ \(\w+ mode\): 1 step,/);
-    const [file] = readdirSync(out);
+    const [file] = readdirSync(out).filter((f) => f.endsWith('.json'));
     // The case file keeps what the run found beside the steps, at its top level.
     const saved = decodeJson(readFileSync(join(out, file as string), 'utf8')) as {
       failures: { kind: string; limitMs: number }[];

@@ -59,7 +59,7 @@ export interface RenderContext {
   readonly hints?: readonly string[];
   /** A concurrent counterexample's scheduled reproduction, saved with it: `replay` says so. */
   readonly reproducesDeterministically?: boolean;
-  /** Print the stack of every unexpected error under its step (`--verbose`). */
+  /** Print the stack of every unexpected error under its step, and every statement in full (`--verbose`). */
   readonly verbose?: boolean;
 }
 
@@ -77,7 +77,7 @@ export function formatCounterexample(c: ReadableCase, context: RenderContext = {
     'Database (expected by the model vs found):',
     ...formatDatabase(c.failures),
     '',
-    ...formatInterleaving(c.detail),
+    ...formatInterleaving(c.detail, { fullSql: context.verbose === true }),
     ...reproduce(c, context),
   ].join('\n');
 }

@@ -1,4 +1,7 @@
-/** The scheduled interleaving is shown when a run recorded one, and nothing otherwise. */
+/**
+ * The scheduled interleaving is shown when a run recorded one, and nothing otherwise; its
+ * statements in full only on request.
+ */
 import { describe, expect, it } from 'vitest';
 import { formatInterleaving } from './format-interleaving.ts';
 
@@ -20,6 +23,22 @@ describe('formatInterleaving', () => {
       'Serial order checked: step 1 lane 2, step 1 lane 1',
       '',
     ]);
+  });
+
+  it('lists every statement in full, with its parameters, on request', () => {
+    const sql = 'UPDATE automations SET interval_minutes = ?, version = version + 1 WHERE id = ?';
+    const detail = {
+      mode: 'scheduled',
+      lanes: 'step 1 · 1 lane',
+      entries: [
+        { step: 0, lane: 0, point: 'start', grant: 'run' },
+        { step: 0, lane: 0, point: 'statement', grant: 'run', sql, params: ['5', '1'] },
+      ],
+    };
+    expect(formatInterleaving(detail).join('\n')).not.toContain(sql);
+    expect(formatInterleaving(detail, { fullSql: true })).toContain(
+      `     2  lane 1: ${sql}   -- parameters: 5, 1`,
+    );
   });
 
   it('shows nothing for a run without an interleaving', () => {

@@ -49,6 +49,8 @@ export interface TraceEntry {
   readonly grant: GrantKind;
   /** The statement text (or a world event's description). */
   readonly sql?: string;
+  /** The statement's bound parameters, as text; for reports only (the trace hash leaves them out). */
+  readonly params?: readonly string[];
   /** `ok`, `blocked` (plain SQLITE_BUSY, the lane parked to retry) or the SQLite error code it raised. */
   result?: string;
   /** The statement made writes durable (a commit, or a write outside a transaction). */

@@ -8,6 +8,7 @@ import { registerBench } from './bench.ts';
 import { registerMutants } from './mutants.ts';
 import { registerOperations } from './operations.ts';
 import { registerReplay } from './replay.ts';
+import { registerReport } from './report.ts';
 import { registerRun } from './run.ts';
 import { registerScenarios } from './scenarios.ts';
 import { registerSoak } from './soak.ts';
@@ -19,6 +20,7 @@ export type RegisterCommand = (program: Command, ctx: CliContext) => void;
 export const COMMANDS: readonly RegisterCommand[] = [
   registerRun,
   registerReplay,
+  registerReport,
   registerMutants,
   registerScenarios,
   registerSoak,

@@ -13,18 +13,21 @@ import { operationOf } from '../../model/state.ts';
 import { encodeJson } from '../../report/encode.ts';
 import { explainFailure } from '../../report/explain-failure.ts';
 import { formatReplay, replayVerdictText } from '../../report/format-replay.ts';
+import { replayTimelineCase } from '../../report/timeline/case-timeline.ts';
 import type { Mode } from '../../types/mode.ts';
 import { DEFAULT_SCHEDULES_MAX, type ReplayVerdict } from '../../types/replay.ts';
 import type { CliContext } from '../cli-context.ts';
 import { helpBlocks, MODES_TEXT } from '../command-help.ts';
 import { EXIT, type ExitCode } from '../exit-codes.ts';
 import { parseInteger, parseMode } from '../parse-flags.ts';
+import { timelineLine, writeCaseTimeline } from '../timeline-file.ts';
 
 interface ReplayFlags {
   handler?: string;
   mode?: Mode;
   schedules?: number;
   json?: boolean;
+  html?: string;
   verbose?: boolean;
 }
 
@@ -51,6 +54,7 @@ export function registerReplay(program: Command, ctx: CliContext): void {
       parseInteger,
     )
     .option('--json', 'print exactly one JSON object on stdout')
+    .option('--html <dir>', "also write the replayed run's HTML timeline into this folder")
     .option('--verbose', 'print stacks with errors')
     .addHelpText(
       'after',
@@ -93,7 +97,10 @@ A relative handler path in the file is resolved from the working directory.`),
         ...(flags.schedules !== undefined ? { schedulesMax: flags.schedules } : {}),
       });
       const { result } = replay;
-      const text = formatReplay(c, replay, verbose);
+      const html = flags.html
+        ? writeCaseTimeline(replayTimelineCase(c, result), file, flags.html)
+        : undefined;
+      const text = `${formatReplay(c, replay, verbose)}${html ? `${timelineLine(html)}\n` : ''}`;
       if (flags.json) {
         ctx.io.stdout(
           `${encodeJson({
@@ -113,6 +120,7 @@ A relative handler path in the file is resolved from the working directory.`),
             expectationFailures: result.expectationFailures,
             ...(replay.schedule ? { schedule: replay.schedule } : {}),
             ...(traceHashOf(result.detail) ? { traceHash: traceHashOf(result.detail) } : {}),
+            ...(html ? { timeline: html } : {}),
             text,
           })}\n`,
         );

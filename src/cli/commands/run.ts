@@ -29,6 +29,7 @@ import {
   parseShard,
 } from '../parse-flags.ts';
 import { createProgressDisplay } from '../progress-display.ts';
+import { timelineLine, writeCaseTimeline } from '../timeline-file.ts';
 import { writeTextFile } from '../write-text-file.ts';
 import { reportFindings } from './run-findings.ts';
 
@@ -48,6 +49,7 @@ interface RunFlags {
   json?: boolean;
   junit?: string;
   out?: string;
+  html?: string;
   verbose?: boolean;
   allFindings?: boolean;
   knownFindings?: string;
@@ -131,8 +133,12 @@ export function registerRun(program: Command, ctx: CliContext): void {
     .option('--junit <file>', 'also write JUnit XML to this file')
     .option('--out <dir>', `where a counterexample file is written (default: ./${DEFAULT_OUT_DIR})`)
     .option(
+      '--html <dir>',
+      "where the counterexample's HTML timeline is written (default: beside the counterexample file)",
+    )
+    .option(
       '--verbose',
-      "print stacks: of an error that stops the run, and of a handler's unexpected exceptions in a counterexample",
+      "print stacks (of an error that stops the run, and of a handler's unexpected exceptions in a counterexample) and a scheduled counterexample's statements in full",
     )
     .addHelpText(
       'after',
@@ -201,8 +207,15 @@ async function run(flags: RunFlags, ctx: CliContext): Promise<typeof EXIT.ok | t
   const cx = result.counterexample;
   // A concurrent counterexample is searched for in scheduled mode as it is saved (see the store).
   const saved = cx ? await saveCounterexample(cx, flags.out ?? DEFAULT_OUT_DIR) : undefined;
+  const html =
+    cx && saved
+      ? writeCaseTimeline(cx, saved.path, flags.html, {
+          reproducesDeterministically: saved.reproduction?.found === true,
+        })
+      : undefined;
   const context = {
     baseSeed: resolved.seed,
+    ...(html ? { hints: [timelineLine(html)] } : {}),
     ...(saved ? { savedPath: saved.path } : {}),
     ...(saved?.reproduction
       ? {

@@ -5,21 +5,20 @@
  * two soaks differ. Exit 0 when it held, 1 when it failed or the check could not decide in time.
  */
 
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Command } from 'commander';
 import { DEFAULT_OUT_DIR } from '../../api/counterexample-store.ts';
 import { soak } from '../../api/soak.ts';
 import { encodeJson } from '../../report/encode.ts';
 import { formatSoak } from '../../report/format-soak.ts';
+import { buildSoakTimeline, SOAK_HISTORY_FORMAT } from '../../report/timeline/soak-timeline.ts';
 import type { SoakOptions } from '../../types/options.ts';
 import type { CliContext } from '../cli-context.ts';
 import { DEFAULTS, helpBlocks } from '../command-help.ts';
 import { EXIT } from '../exit-codes.ts';
 import { parseInteger, parseNumber } from '../parse-flags.ts';
+import { htmlPathFor, timelineLine, writeTimelineHtml } from '../timeline-file.ts';
 import { writeTextFile } from '../write-text-file.ts';
-
-/** The format tag of a saved soak history: the result, the fixture and every operation. */
-const SOAK_HISTORY_FORMAT = 'receiptcheck-soak-history/1';
 
 /** A handler name as a file-name part. */
 function slug(name: string): string {
@@ -112,6 +111,13 @@ export function registerSoak(program: Command, ctx: CliContext): void {
           '--out',
         );
         text += `\n\nThe whole history (${history.length} operations, by id as in the lines above) is in ${file}`;
+        // The page draws only the failing partition; the history file beside it holds the rest.
+        const page = writeTimelineHtml(
+          htmlPathFor(dirname(file), file),
+          buildSoakTimeline({ ...result, history }, file),
+          '--out',
+        );
+        text += `\n${timelineLine(page)}`;
       }
       if (flags.json) {
         ctx.io.stdout(`${encodeJson(result)}\n`);

@@ -11,6 +11,7 @@
  * next report. The trace is the same as with one hand-off per point; only the hand-offs are saved.
  */
 import type { Observed } from '../../model/outcome.ts';
+import { paramText } from './connection/param-text.ts';
 import type { REPLAYED, StatementGate } from './connection/scheduled-connection.ts';
 import type { GrantCode, PassedPoint, Report, StatementEnd } from './protocol.ts';
 
@@ -65,19 +66,30 @@ export abstract class GateLogic implements StatementGate {
   }
 
   /** Before a statement: the grant when it parks, `pass` when it goes on under the budget. */
-  statement(sql: string, write: boolean): GrantCode | 'pass' | typeof REPLAYED {
+  statement(
+    sql: string,
+    write: boolean,
+    args?: readonly unknown[],
+  ): GrantCode | 'pass' | typeof REPLAYED {
     this.yieldIndex++;
+    const params = paramText(args);
     const writeIndex = write ? this.writes++ : -1;
     const planned =
       this.yieldIndex === this.plan.crashAt || (write && writeIndex === this.plan.faultAt);
     if (this.budget > 0 && !planned) {
       this.budget--;
       this.passing = true;
-      this.passed.push({ point: 'statement', sql, write });
+      this.passed.push({ point: 'statement', sql, ...(params ? { params } : {}), write });
       return 'pass';
     }
     this.passing = false;
-    return this.park({ type: 'statement', sql, write, ...this.takeEnds() });
+    return this.park({
+      type: 'statement',
+      sql,
+      ...(params ? { params } : {}),
+      write,
+      ...this.takeEnds(),
+    });
   }
 
   /** Records how a statement ended, for the next report. */

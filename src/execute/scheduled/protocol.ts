@@ -89,6 +89,8 @@ export interface StatementEnd {
 export interface PassedPoint {
   readonly point: 'statement' | 'reply';
   readonly sql?: string;
+  /** The statement's bound parameters, as text (`param-text.ts`). */
+  readonly params?: readonly string[];
   readonly write: boolean;
   /** Unset for the reply; `blocked` when the statement hit a lock (the worker then parks). */
   end?: StatementEnd;
@@ -106,6 +108,7 @@ export type Report =
   | {
       readonly type: 'statement';
       readonly sql: string;
+      readonly params?: readonly string[];
       readonly write: boolean;
       readonly prev?: StatementEnd;
       readonly passed: readonly PassedPoint[];

@@ -180,6 +180,7 @@ export class GatedStep {
       point: s.point,
       grant: kind,
       ...(s.sql !== undefined ? { sql: s.sql } : {}),
+      ...(s.params && s.point === 'statement' ? { params: s.params } : {}),
       ...(chose ? { chose } : {}),
     };
     s.entry = entry;
@@ -229,7 +230,8 @@ export class GatedStep {
       default:
         throw new Error(`a worker reported ${report.type} in the middle of a gated step`);
     }
-    if (report.type === 'statement') arrive(s, 'statement', report.sql, report.write);
+    if (report.type === 'statement')
+      arrive(s, 'statement', report.sql, report.write, report.params);
     else if (report.type === 'blocked') block(s, report.timeoutMs, this.clock, this.epoch);
     else if (report.type === 'done') s.status = 'done';
     else if (report.type === 'reply') {
@@ -241,7 +243,7 @@ export class GatedStep {
 
   /** Records a point the worker passed under its budget, as the grant it stands for. */
   private pass(s: LaneState, p: PassedPoint): void {
-    arrive(s, p.point, p.sql, p.write);
+    arrive(s, p.point, p.sql, p.write, p.params);
     const d = decide(this.live(), this.at());
     if (d.kind !== 'choose' || d.lane !== s.lane || this.planned(s) !== 'run')
       throw new Error(`step ${this.step + 1} lane ${s.lane + 1}: a run-ahead went past a decision`);

@@ -15,6 +15,8 @@ export interface LaneState {
   status: 'parked' | 'blocked' | 'done' | 'crashed';
   point: PointKind;
   sql?: string;
+  /** Its bound parameters, as text, for the trace. */
+  params?: readonly string[] | undefined;
   write: boolean;
   /** Index of the yield point the lane is parked at (0 = start of a call). */
   yieldIndex: number;
@@ -65,10 +67,12 @@ export function arrive(
   point: 'statement' | 'reply',
   sql: string | undefined,
   write: boolean,
+  params?: readonly string[],
 ): void {
   if (s.status === 'blocked') s.status = 'parked';
   s.point = point;
   s.sql = sql;
+  s.params = params;
   s.write = write;
   s.writeIndex = write ? s.writesSeen++ : -1;
   s.yieldIndex++;

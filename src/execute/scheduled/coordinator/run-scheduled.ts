@@ -209,6 +209,7 @@ function logStatements(run: StepContext, step: number, log: readonly LoggedState
       point: 'statement',
       grant: 'run',
       sql: s.sql,
+      ...(s.params ? { params: s.params } : {}),
       result: s.result,
       ...(s.durable ? { durable: true } : {}),
     });

@@ -4,25 +4,30 @@
  * the trace. No thread hand-off at all, which is most of a run's steps.
  */
 
+import { paramText } from '../connection/param-text.ts';
 import type { StatementGate } from '../connection/scheduled-connection.ts';
 import type { GrantCode, StatementEnd } from '../protocol.ts';
 
 /** A statement a plain step ran, as logged. */
 export interface LoggedStatement extends StatementEnd {
   readonly sql: string;
+  readonly params?: readonly string[];
 }
 
 /** Lets every statement through and logs how each ended. */
 export class StatementLog implements StatementGate {
   readonly gated = false;
   private log: LoggedStatement[] = [];
+  private params: readonly string[] | undefined;
 
-  statement(): 'pass' {
+  statement(_sql: string, _write: boolean, args?: readonly unknown[]): 'pass' {
+    this.params = paramText(args);
     return 'pass';
   }
 
   ended(sql: string, end: StatementEnd): void {
-    this.log.push({ sql, ...end });
+    this.log.push({ sql, ...(this.params ? { params: this.params } : {}), ...end });
+    this.params = undefined;
   }
 
   blocked(): GrantCode {

@@ -103,7 +103,7 @@ export class InlineGate extends GateLogic {
     }
     this.sql = sql;
     this.args = args;
-    return super.statement(sql, write);
+    return super.statement(sql, write, args);
   }
 
   override blocked(code: string, timeoutMs: number): GrantCode {

@@ -1,0 +1,52 @@
+/**
+ * Reads any saved case (a scenario, a counterexample written by `run`, or a soak's history
+ * written on failure) and computes its timeline. Reading is here; what to draw is `report/timeline`.
+ */
+import { readFileSync } from 'node:fs';
+import { messageOf, ReceiptcheckError } from '../errors.ts';
+import { parseCaseFile } from '../report/case-file.ts';
+import { decodeJson } from '../report/encode.ts';
+import type { RenderContext } from '../report/format-counterexample.ts';
+import { buildTimeline } from '../report/timeline/build-timeline.ts';
+import { caseFileTimelineCase } from '../report/timeline/case-timeline.ts';
+import {
+  buildSoakTimeline,
+  SOAK_HISTORY_FORMAT,
+  type SoakReportInput,
+} from '../report/timeline/soak-timeline.ts';
+import type { Timeline } from '../report/timeline/timeline.ts';
+
+/** The timeline of the case or soak history saved at `path`; throws `E_BAD_SCENARIO` naming it. */
+export function loadTimeline(path: string): Timeline {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (thrown) {
+    throw new ReceiptcheckError('E_BAD_SCENARIO', `cannot read ${path}: ${messageOf(thrown)}`);
+  }
+  const soak = soakHistoryOf(text, path);
+  if (soak) return buildSoakTimeline(soak, path);
+  const context: RenderContext = { savedPath: path };
+  return buildTimeline(caseFileTimelineCase(parseCaseFile(text, path)), context);
+}
+
+/** The soak history in `text`, when it is one (its format tag says so); undefined otherwise. */
+function soakHistoryOf(text: string, path: string): SoakReportInput | undefined {
+  let raw: unknown;
+  try {
+    raw = decodeJson(text);
+  } catch {
+    return undefined; // parseCaseFile reports malformed JSON in its own words.
+  }
+  const r = raw as Record<string, unknown> | null;
+  if (typeof r !== 'object' || r === null || r.format !== SOAK_HISTORY_FORMAT) return undefined;
+  const missing = ['history', 'failures', 'fixture', 'counts'].find(
+    (k) => r[k] === undefined || (k !== 'fixture' && k !== 'counts' && !Array.isArray(r[k])),
+  );
+  if (missing)
+    throw new ReceiptcheckError(
+      'E_BAD_SCENARIO',
+      `${path} is a soak history without a valid "${missing}"; write it again with receiptcheck soak --out DIR`,
+    );
+  return r as unknown as SoakReportInput;
+}

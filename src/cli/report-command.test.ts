@@ -1,0 +1,96 @@
+/**
+ * The HTML timeline from the command line: `report` draws every scenario in `scenarios/` and every
+ * kind of saved counterexample (sequential, concurrent, scheduled, a soak history), writes beside
+ * the file by default, and refuses a file it cannot read in one line; `run --html` and
+ * `replay --html` write the page and name it (a JUnit failure links it too). Scheduled mode makes the run deterministic.
+ */
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { listCaseFiles } from '../api/load-case-file.ts';
+import { runCli as cli } from './run-cli.ts';
+
+const tmp = mkdtempSync(join(tmpdir(), 'receiptcheck-report-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+const root = new URL('../../', import.meta.url).pathname;
+const saved = join(root, 'testing/timeline');
+
+describe('receiptcheck report', () => {
+  const scenarios = listCaseFiles(join(root, 'scenarios'));
+
+  it('finds the scenarios to draw', () => {
+    expect(scenarios.length).toBeGreaterThan(20);
+  });
+
+  it.each(scenarios.map((f) => [f.slice(root.length), f]))('draws %s', async (_name, file) => {
+    const out = join(tmp, 'scenario.html');
+    const r = await cli('report', file, '--out', out);
+    expect(r.code).toBe(0);
+    expect(r.out).toBe(`timeline: ${out}   (open it in a browser)\n`);
+    const page = readFileSync(out, 'utf8');
+    expect(page).toContain('class="lane"');
+    expect(page).toContain('Not run');
+    expect(page).toContain('nothing judged');
+  });
+
+  it.each([
+    ['sequential-version-before-receipt.json', 'rule 7'],
+    ['scheduled-check-then-act.json', 'rule 6'],
+    ['concurrent-check-then-act.json', 'No serial order explains'],
+    ['soak-replay-not-flagged.json', 'the failing partition'],
+  ])('draws the saved %s beside it', async (name, text) => {
+    const file = join(tmp, name);
+    copyFileSync(join(saved, name), file);
+    const r = await cli('report', file);
+    const page = file.replace(/\.json$/, '.html');
+    expect(r.code).toBe(0);
+    expect(r.out).toContain(page);
+    expect(readFileSync(page, 'utf8')).toContain(text);
+  });
+
+  it('refuses a file it cannot read, in one line', async () => {
+    const r = await cli('report', join(tmp, 'missing.json'));
+    expect(r.code).toBe(2);
+    expect(r.err.trim().split('\n')).toHaveLength(1);
+    expect(r.err).toMatch(/E_BAD_SCENARIO: cannot read .*missing\.json/);
+  });
+});
+
+describe('--html', () => {
+  it('run --mode scheduled writes the page of check-then-act: both lanes and the wrong call', async () => {
+    const html = join(tmp, 'html');
+    const r = await cli(
+      'run',
+      '--handler',
+      'check-then-act',
+      '--mode',
+      'scheduled',
+      '--out',
+      join(tmp, 'cx'),
+      '--html',
+      html,
+      '--junit',
+      join(tmp, 'junit.xml'),
+    );
+    expect(r.code).toBe(1);
+    const page = join(html, 'check-then-act-scheduled-seed42.html');
+    expect(r.out).toContain(`timeline: ${page}`);
+    // The JUnit failure links the page too.
+    expect(readFileSync(join(tmp, 'junit.xml'), 'utf8')).toContain(`timeline: ${page}`);
+    const text = readFileSync(page, 'utf8');
+    expect(text.match(/class="lane"/g)).toHaveLength(2);
+    expect(text).toMatch(/class="bar [^"]*wrong/);
+  });
+
+  it('replay --html writes the replayed run beside nothing else', async () => {
+    const out = join(tmp, 'replayed');
+    const r = await cli('replay', join(saved, 'scheduled-check-then-act.json'), '--html', out);
+    expect(r.code).toBe(1);
+    const page = join(out, 'scheduled-check-then-act.html');
+    expect(r.out).toContain(`timeline: ${page}`);
+    expect(existsSync(page)).toBe(true);
+    expect(readFileSync(page, 'utf8')).toContain('(replayed)');
+  });
+});
