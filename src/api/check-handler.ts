@@ -158,6 +158,7 @@ async function checkInMode(o: OneModeOptions): Promise<CheckResult> {
         shrinks: shrunk.shrinks,
         ...(shrunk.cut ? { shrinkCut: shrunk.cut } : {}),
         ...(failed.detail !== undefined ? { detail: failed.detail } : {}),
+        ...(failed.output ? { handlerOutput: failed.output } : {}),
       },
     };
   } finally {

@@ -11,24 +11,39 @@ import { type CallEvent, type Event, unsentOutcome } from '../model/events.ts';
 import type { Observed } from '../model/outcome.ts';
 import { checkSnapshotShape, isOutcome } from '../model/outcome-shape.ts';
 import type { Principal, Snapshot } from '../model/world.ts';
-import type { Activity, CallWatch } from './call-watch.ts';
+import type { Activity, CallWatch, Settled } from './call-watch.ts';
+import { ESCAPED, type Escape, takeEscape, untilEscape } from './contain/escapes.ts';
+import { inPluginCode, pluginCodeRunning } from './contain/handler-output.ts';
 import type { Task } from './task.ts';
 
-/** Calls the handler as `principal`; never throws. */
+/**
+ * Calls the handler as `principal`; never throws. An escape (`contain/escapes.ts`) while it runs,
+ * or one still pending, is its outcome: `unexpected`, saying what escaped. An escape while the
+ * call's promise is pending ends the wait (an Express 4 route that rejected never answers), and
+ * `abandoned` is called: the handler's code may still run, and the caller should take `db` from it.
+ */
 export async function applyCall(
   plugin: HandlerPlugin,
   db: Connection,
   principal: Principal,
   event: CallEvent,
+  abandoned?: () => void,
 ): Promise<Observed> {
   const unsent = unsentOutcome(event);
   if (unsent) return unsent;
+  let observed: Observed;
+  const done = pluginCodeRunning();
   try {
     const returned = plugin.call(db, principal, event.request);
-    return observedOf(returned instanceof Promise ? await returned : returned, plugin);
+    const value = returned instanceof Promise ? await untilEscape(returned) : returned;
+    if (value === ESCAPED) abandoned?.();
+    observed = value === ESCAPED ? escapedCall() : observedOf(value, plugin);
   } catch (thrown) {
-    return unexpectedOf(thrown);
+    observed = unexpectedOf(thrown);
+  } finally {
+    done();
   }
+  return charged(observed);
 }
 
 /**
@@ -44,12 +59,12 @@ export function applyCallSync(
   const unsent = unsentOutcome(event);
   if (unsent) return unsent;
   try {
-    const returned = plugin.call(db, principal, event.request);
-    if (!(returned instanceof Promise)) return observedOf(returned, plugin);
+    const returned = inPluginCode(() => plugin.call(db, principal, event.request));
+    if (!(returned instanceof Promise)) return charged(observedOf(returned, plugin));
     returned.catch(() => {});
     return undefined;
   } catch (thrown) {
-    return unexpectedOf(thrown);
+    return charged(unexpectedOf(thrown));
   }
 }
 
@@ -70,15 +85,40 @@ export function* watchedCall(
   yield* watch.enter(activity);
   let returned: unknown;
   try {
-    returned = plugin.call(db, principal, event.request);
+    returned = inPluginCode(() => plugin.call(db, principal, event.request));
   } catch (thrown) {
     watch.leave();
-    return unexpectedOf(thrown);
+    return charged(unexpectedOf(thrown));
   }
   watch.leave();
-  if (!(returned instanceof Promise)) return observedOf(returned, plugin);
-  const settled = yield* watch.settle(activity, returned);
-  return settled.failed ? unexpectedOf(settled.error) : observedOf(settled.value, plugin);
+  if (!(returned instanceof Promise)) return charged(observedOf(returned, plugin));
+  const done = pluginCodeRunning();
+  let settled: Settled;
+  try {
+    settled = yield* watch.settle(activity, untilEscape(returned));
+  } finally {
+    done();
+  }
+  if (settled.failed) return charged(unexpectedOf(settled.error));
+  return charged(settled.value === ESCAPED ? escapedCall() : observedOf(settled.value, plugin));
+}
+
+/** `observed`, unless an escape is pending: then the call is charged with it. */
+function charged(observed: Observed): Observed {
+  const pending = takeEscape();
+  return pending ? escapedOf(pending) : observed;
+}
+
+/** A call whose wait an escape cut short: the escape, taken (`charged` finds it pending). */
+function escapedCall(): Observed {
+  return { kind: 'unexpected', message: 'an escape cut the call short' };
+}
+
+/** An escape as the outcome of the call it is charged to. */
+export function escapedOf(escaped: Escape): Observed {
+  const cut = unexpectedOf(escaped.thrown);
+  if (escaped.what === 'process.exit') return cut;
+  return { ...cut, message: `${escaped.what}: ${cut.message}` };
 }
 
 /** `applyWorldEvent` on this thread under `watch`'s call budget (`yield*` it in a task). */
@@ -105,7 +145,7 @@ export function* watchedSnapshot(
   db: Connection,
 ): Task<Snapshot> {
   yield* watch.enter({ step: after, lane: 0 });
-  const snapshot = plugin.snapshot(db);
+  const snapshot = inPluginCode(() => plugin.snapshot(db));
   watch.leave();
   return checkSnapshotShape(snapshot, plugin.name, pluginOperation(plugin));
 }
@@ -120,7 +160,7 @@ const HARNESS_DIRS = [fileURLToPath(HERE), HERE.href];
  * resume below the plugin's (they are the same for every failure and would bury the handler's).
  * Frames above the plugin's stay: an injected fault is thrown from the scheduled connection.
  */
-export function unexpectedOf(thrown: unknown): Observed {
+export function unexpectedOf(thrown: unknown): Extract<Observed, { kind: 'unexpected' }> {
   const message = messageOf(thrown);
   const full = thrown instanceof Error ? thrown.stack : undefined;
   if (typeof full !== 'string' || full === '') return { kind: 'unexpected', message };
@@ -151,6 +191,10 @@ export function applyWorldEvent(
   db: Connection,
   event: Exclude<Event, CallEvent>,
 ): void {
+  inPluginCode(() => worldEvent(plugin, db, event));
+}
+
+function worldEvent(plugin: HandlerPlugin, db: Connection, event: Exclude<Event, CallEvent>): void {
   switch (event.kind) {
     case 'move':
       plugin.move(db, event.resourceId, event.workspace);

@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import { messageOf } from '../../errors.ts';
 import { siblingModuleUrl } from '../../sibling-module-url.ts';
+import { keepOutput } from '../contain/handler-output.ts';
 import { onInterrupt, throwIfInterrupted } from '../interrupt.ts';
 import { createGate } from './gate.ts';
 import type { ConcurrentWorkerData, GateRef, WorkerReply, WorkerTask } from './protocol.ts';
@@ -77,6 +78,8 @@ export function createWorkerPool(size: number): WorkerPool {
     let reply: PoolReply;
     try {
       reply = await piscina.run(task, { signal: abort.signal });
+      // What the plugin printed belongs to the run in progress here.
+      if (reply.output) keepOutput(reply.output);
     } catch (thrown) {
       if (abort.signal.aborted) cold = true;
       reply = abort.signal.aborted
