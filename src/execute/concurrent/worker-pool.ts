@@ -84,7 +84,15 @@ export function createWorkerPool(size: number): WorkerPool {
       if (abort.signal.aborted) cold = true;
       reply = abort.signal.aborted
         ? { type: 'stopped', afterMs: timeoutMs }
-        : { type: 'failed', error: { code: 'E_WORKER', message: messageOf(thrown) } };
+        : {
+            type: 'failed',
+            // Exceptions, rejections and process.exit are contained (`contain/`): this is
+            // something else (process.kill, process.abort, a native crash).
+            error: {
+              code: 'E_WORKER',
+              message: `the worker thread running it ended (${messageOf(thrown)})`,
+            },
+          };
     } finally {
       clearTimeout(timer);
     }

@@ -14,9 +14,12 @@ export const HANDLER_OUTPUT_MAX_CHARS = 4_000;
 
 type Write = typeof process.stdout.write;
 
+/** The streams' own `write`s, as found: restored when capture ends. */
+const found = { stdout: process.stdout.write, stderr: process.stderr.write };
+/** The same, bound to their streams: how receiptcheck's own text goes past the capture. */
 const original = {
-  stdout: process.stdout.write.bind(process.stdout) as Write,
-  stderr: process.stderr.write.bind(process.stderr) as Write,
+  stdout: found.stdout.bind(process.stdout) as Write,
+  stderr: found.stderr.bind(process.stderr) as Write,
 };
 
 let kept = '';
@@ -41,8 +44,8 @@ export function captureOutput(): () => void {
     if (released) return;
     released = true;
     if (--installs === 0) {
-      process.stdout.write = original.stdout;
-      process.stderr.write = original.stderr;
+      process.stdout.write = found.stdout;
+      process.stderr.write = found.stderr;
     }
   };
 }
