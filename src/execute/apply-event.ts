@@ -117,8 +117,9 @@ function escapedCall(): Observed {
 /** An escape as the outcome of the call it is charged to. */
 export function escapedOf(escaped: Escape): Observed {
   const cut = unexpectedOf(escaped.thrown);
-  if (escaped.what === 'process.exit') return cut;
-  return { ...cut, message: `${escaped.what}: ${cut.message}` };
+  const message = escaped.what === 'process.exit' ? cut.message : `${escaped.what}: ${cut.message}`;
+  const late = escaped.late ? ' (seen after the call that left it had returned)' : '';
+  return { ...cut, message: `${message}${late}` };
 }
 
 /** `applyWorldEvent` on this thread under `watch`'s call budget (`yield*` it in a task). */

@@ -62,6 +62,10 @@ export function createWorkerPool(size: number): WorkerPool {
     minThreads: size,
     maxThreads: size,
     concurrentTasksPerWorker: 1,
+    // A worker goes back to its event loop between tasks ('sync' waits in a loop that never does),
+    // so Node reports there a rejection a handler left behind, and it is charged to a call
+    // (`contain/escapes.ts`) instead of staying unseen. Measured: no slower on concurrent runs.
+    atomics: 'async',
     idleTimeout: Number.POSITIVE_INFINITY,
   });
   // Worker errors outside any task (a crash while idle) surface as the next task's failure.

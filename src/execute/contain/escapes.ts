@@ -8,18 +8,24 @@
  * An escape is pending until `takeEscape` charges it to a call (`apply-event.ts`): the call in
  * progress when it happened, whose wait `untilEscape` cuts short, or else the next call to end on
  * this thread. Node reports an unhandled rejection only when the event loop turns, so one that a
- * synchronous handler leaves behind is seen at the next turn, and charged to the call then in
- * progress or ending.
+ * synchronous handler leaves behind is seen at the next turn (between tasks on a worker; on the
+ * main thread, when a run waits or every `EXPLORE_TURN_MS`), charged to the call then in progress
+ * or ending, and marked `late`: it may belong to a later run than the call that left it, and one
+ * left by the last calls of a check may be seen by none.
  *
  * Limits: code that exits the process another way (`process.reallyExit`, `process.kill`,
  * `process.abort`, a native crash) is out of reach: on a worker thread that is a labelled
  * worker error, on the main thread the end of the process.
  */
 
+import { inPluginCodeNow } from './handler-output.ts';
+
 /** One thing plugin code did outside its call's answer. */
 export interface Escape {
   readonly what: 'uncaught exception' | 'unhandled rejection' | 'process.exit';
   readonly thrown: unknown;
+  /** Seen while no plugin code ran: left behind by an earlier call, charged to a later one. */
+  readonly late: boolean;
 }
 
 /** What `process.exit(code)` throws while escapes are trapped. */
@@ -93,24 +99,24 @@ export function untilEscape<T>(promise: Promise<T>): Promise<T | typeof ESCAPED>
   });
 }
 
-function record(escaped: Escape): void {
-  if (pending.length < PENDING_MAX) pending.push(escaped);
+function record(what: Escape['what'], thrown: unknown): void {
+  if (pending.length < PENDING_MAX) pending.push({ what, thrown, late: !inPluginCodeNow() });
   for (const wake of [...waiters]) wake();
   waiters.clear();
 }
 
 // An `ExitCalled` that escapes was recorded when `process.exit` was called.
 function onUncaught(thrown: unknown): void {
-  if (!(thrown instanceof ExitCalled)) record({ what: 'uncaught exception', thrown });
+  if (!(thrown instanceof ExitCalled)) record('uncaught exception', thrown);
 }
 
 function onUnhandled(reason: unknown): void {
-  if (!(reason instanceof ExitCalled)) record({ what: 'unhandled rejection', thrown: reason });
+  if (!(reason instanceof ExitCalled)) record('unhandled rejection', reason);
 }
 
 /** Recorded as it is called, so a handler that catches what it throws is still charged with it. */
 function trappedExit(code?: unknown): never {
   const thrown = new ExitCalled(code ?? process.exitCode);
-  record({ what: 'process.exit', thrown });
+  record('process.exit', thrown);
   throw thrown;
 }

@@ -83,6 +83,11 @@ export function pluginCodeRunning(): () => void {
   };
 }
 
+/** Whether plugin code is running on this thread (a call, or a call's promise awaited). */
+export function inPluginCodeNow(): boolean {
+  return pluginDepth > 0;
+}
+
 /** A stream like `process.stderr` that writes past the capture (for a progress bar's own drawing). */
 export function ownStream(stream: NodeJS.WriteStream): NodeJS.WriteStream {
   const write = stream === process.stdout ? original.stdout : original.stderr;
