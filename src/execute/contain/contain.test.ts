@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { contain } from './contain.ts';
-import { ExitCalled, takeEscape } from './escapes.ts';
+import { disregardEscapes, ExitCalled, takeEscape } from './escapes.ts';
 import {
   HANDLER_OUTPUT_MAX_CHARS,
   inPluginCode,
@@ -63,5 +63,23 @@ describe('process.exit under the trap', () => {
       release();
     }
     expect(process.exit).toBe(exit);
+  });
+});
+
+describe('escapes the harness threw itself', () => {
+  it('are not charged; any other rejection nobody handles is', async () => {
+    const own = new Error('the harness gave up on this call');
+    disregardEscapes((thrown) => thrown === own);
+    const release = contain();
+    try {
+      void Promise.reject(own);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(takeEscape()).toBeUndefined();
+      void Promise.reject(new Error('the handler left this'));
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(takeEscape()).toMatchObject({ what: 'unhandled rejection', late: true });
+    } finally {
+      release();
+    }
   });
 });

@@ -44,6 +44,7 @@ const realExit = process.exit.bind(process) as (code?: number) => never;
 
 let installs = 0;
 const pending: Escape[] = [];
+const disregarded: ((thrown: unknown) => boolean)[] = [];
 const waiters = new Set<() => void>();
 
 /** Ends the process: receiptcheck's own exit, past the trap. */
@@ -68,6 +69,14 @@ export function trapEscapes(): () => void {
       process.exit = realExit as typeof process.exit;
     }
   };
+}
+
+/**
+ * Never charges what `is` recognises: the harness's own signals, thrown into code it already gave
+ * up on (a scheduled crash's, into a handler still running after its connection died).
+ */
+export function disregardEscapes(is: (thrown: unknown) => boolean): void {
+  disregarded.push(is);
 }
 
 /** The oldest pending escape, now charged to the caller's call; undefined when there is none. */
@@ -100,6 +109,7 @@ export function untilEscape<T>(promise: Promise<T>): Promise<T | typeof ESCAPED>
 }
 
 function record(what: Escape['what'], thrown: unknown): void {
+  if (disregarded.some((is) => is(thrown))) return;
   if (pending.length < PENDING_MAX) pending.push({ what, thrown, late: !inPluginCodeNow() });
   for (const wake of [...waiters]) wake();
   waiters.clear();
