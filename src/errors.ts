@@ -12,6 +12,8 @@ export type ErrorCode =
   | 'E_HANDLER_SETUP'
   | 'E_SNAPSHOT_SHAPE'
   | 'E_CALL_TIMEOUT'
+  /** Plugin code let an error escape (a rejection nobody handled) after every call had returned. */
+  | 'E_HANDLER_ESCAPE'
   /** A time limit stopped a check before the runs asked for with `minRuns`: incomplete, not passed. */
   | 'E_TOO_FEW_RUNS'
   | 'E_BAD_OPTION'

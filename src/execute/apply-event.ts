@@ -5,7 +5,7 @@
  */
 
 import { fileURLToPath } from 'node:url';
-import { messageOf } from '../errors.ts';
+import { messageOf, ReceiptcheckError } from '../errors.ts';
 import { type Connection, type HandlerPlugin, pluginOperation } from '../handlers/plugin.ts';
 import { type CallEvent, type Event, unsentOutcome } from '../model/events.ts';
 import type { Observed } from '../model/outcome.ts';
@@ -17,7 +17,7 @@ import { inPluginCode, pluginCodeRunning } from './contain/handler-output.ts';
 import type { Task } from './task.ts';
 
 /**
- * Calls the handler as `principal`; never throws. An escape (`contain/escapes.ts`) while it runs,
+ * Calls the handler as `principal`; throws only `E_HANDLER_ESCAPE` (see `charged`). An escape (`contain/escapes.ts`) while it runs,
  * or one still pending, is its outcome: `unexpected`, saying what escaped. An escape while the
  * call's promise is pending ends the wait (an Express 4 route that rejected never answers), and
  * `abandoned` is called: the handler's code may still run, and the caller should take `db` from it.
@@ -43,7 +43,7 @@ export async function applyCall(
   } finally {
     done();
   }
-  return charged(observed);
+  return charged(observed, plugin);
 }
 
 /**
@@ -60,11 +60,11 @@ export function applyCallSync(
   if (unsent) return unsent;
   try {
     const returned = inPluginCode(() => plugin.call(db, principal, event.request));
-    if (!(returned instanceof Promise)) return charged(observedOf(returned, plugin));
+    if (!(returned instanceof Promise)) return charged(observedOf(returned, plugin), plugin);
     returned.catch(() => {});
     return undefined;
   } catch (thrown) {
-    return charged(unexpectedOf(thrown));
+    return charged(unexpectedOf(thrown), plugin);
   }
 }
 
@@ -88,10 +88,10 @@ export function* watchedCall(
     returned = inPluginCode(() => plugin.call(db, principal, event.request));
   } catch (thrown) {
     watch.leave();
-    return charged(unexpectedOf(thrown));
+    return charged(unexpectedOf(thrown), plugin);
   }
   watch.leave();
-  if (!(returned instanceof Promise)) return charged(observedOf(returned, plugin));
+  if (!(returned instanceof Promise)) return charged(observedOf(returned, plugin), plugin);
   const done = pluginCodeRunning();
   let settled: Settled;
   try {
@@ -99,14 +99,31 @@ export function* watchedCall(
   } finally {
     done();
   }
-  if (settled.failed) return charged(unexpectedOf(settled.error));
-  return charged(settled.value === ESCAPED ? escapedCall() : observedOf(settled.value, plugin));
+  if (settled.failed) return charged(unexpectedOf(settled.error), plugin);
+  return charged(
+    settled.value === ESCAPED ? escapedCall() : observedOf(settled.value, plugin),
+    plugin,
+  );
 }
 
-/** `observed`, unless an escape is pending: then the call is charged with it. */
-function charged(observed: Observed): Observed {
+/**
+ * `observed`, unless an escape is pending: then the call is charged with it. An escape seen when
+ * no plugin code ran (`late`) was left behind by some earlier call, maybe of another run: blaming
+ * this one would make a counterexample that does not replay, so it is a labelled error instead.
+ */
+function charged(observed: Observed, plugin: HandlerPlugin): Observed {
   const pending = takeEscape();
+  if (pending?.late) throw leftBehindError(plugin.name, pending);
   return pending ? escapedOf(pending) : observed;
+}
+
+/** The error for an escape that surfaced after the call that left it had returned. */
+export function leftBehindError(handler: string, left: Escape): ReceiptcheckError {
+  const what = left.what === 'process.exit' ? 'a call of process.exit' : `an ${left.what}`;
+  return new ReceiptcheckError(
+    'E_HANDLER_ESCAPE',
+    `handler "${handler}" left behind ${what} (${messageOf(left.thrown)}) that surfaced only after its call had returned, so no call can be blamed: await that work, or catch its errors, inside the call`,
+  );
 }
 
 /** A call whose wait an escape cut short: the escape, taken (`charged` finds it pending). */
@@ -117,9 +134,8 @@ function escapedCall(): Observed {
 /** An escape as the outcome of the call it is charged to. */
 export function escapedOf(escaped: Escape): Observed {
   const cut = unexpectedOf(escaped.thrown);
-  const message = escaped.what === 'process.exit' ? cut.message : `${escaped.what}: ${cut.message}`;
-  const late = escaped.late ? ' (seen after the call that left it had returned)' : '';
-  return { ...cut, message: `${message}${late}` };
+  if (escaped.what === 'process.exit') return cut;
+  return { ...cut, message: `${escaped.what}: ${cut.message}` };
 }
 
 /** `applyWorldEvent` on this thread under `watch`'s call budget (`yield*` it in a task). */

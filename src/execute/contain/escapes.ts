@@ -9,9 +9,9 @@
  * progress when it happened, whose wait `untilEscape` cuts short, or else the next call to end on
  * this thread. Node reports an unhandled rejection only when the event loop turns, so one that a
  * synchronous handler leaves behind is seen at the next turn (between tasks on a worker; on the
- * main thread, when a run waits or every `EXPLORE_TURN_MS`), charged to the call then in progress
- * or ending, and marked `late`: it may belong to a later run than the call that left it, and one
- * left by the last calls of a check may be seen by none.
+ * main thread, when a run waits, every `EXPLORE_TURN_MS`, or at the end of a check), when no
+ * plugin code runs: it is `late`, and the call that takes it stops the check with a labelled
+ * error rather than take the blame.
  *
  * Limits: code that exits the process another way (`process.reallyExit`, `process.kill`,
  * `process.abort`, a native crash) is out of reach: on a worker thread that is a labelled
