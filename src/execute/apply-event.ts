@@ -1,7 +1,8 @@
 /**
  * Carries one event out against a real handler: a call through `plugin.call`, a world event
  * through the plugin's world functions, a scope change on the harness's principals. Whatever a
- * plugin throws or returns that is not an outcome becomes `unexpected`.
+ * plugin throws or returns that is not an outcome becomes `unexpected`, and so does what its code
+ * lets escape while a call runs (`contain/`); plugin code's prints are kept, not shown.
  */
 
 import { fileURLToPath } from 'node:url';
@@ -17,10 +18,11 @@ import { inPluginCode, pluginCodeRunning } from './contain/handler-output.ts';
 import type { Task } from './task.ts';
 
 /**
- * Calls the handler as `principal`; throws only `E_HANDLER_ESCAPE` (see `charged`). An escape (`contain/escapes.ts`) while it runs,
- * or one still pending, is its outcome: `unexpected`, saying what escaped. An escape while the
- * call's promise is pending ends the wait (an Express 4 route that rejected never answers), and
- * `abandoned` is called: the handler's code may still run, and the caller should take `db` from it.
+ * Calls the handler as `principal`. An escape (`contain/escapes.ts`) while it runs, or one still
+ * pending, is its outcome: `unexpected`, saying what escaped. An escape while the call's promise
+ * is pending ends the wait (an Express 4 route that rejected never answers), and `abandoned` is
+ * called: the handler's code may still run, and the caller should take `db` from it. Throws only
+ * `E_HANDLER_ESCAPE`, for an escape left behind by an earlier call (`charged`).
  */
 export async function applyCall(
   plugin: HandlerPlugin,
@@ -132,7 +134,7 @@ function escapedCall(): Observed {
 }
 
 /** An escape as the outcome of the call it is charged to. */
-export function escapedOf(escaped: Escape): Observed {
+function escapedOf(escaped: Escape): Observed {
   const cut = unexpectedOf(escaped.thrown);
   if (escaped.what === 'process.exit') return cut;
   return { ...cut, message: `${escaped.what}: ${cut.message}` };

@@ -83,6 +83,11 @@ export function pluginCodeRunning(): () => void {
   };
 }
 
+/** Plugin code was stopped mid-way (a watchdog skips `finally` blocks): none runs any more. */
+export function pluginCodeStopped(): void {
+  pluginDepth = 0;
+}
+
 /** Whether plugin code is running on this thread (a call, or a call's promise awaited). */
 export function inPluginCodeNow(): boolean {
   return pluginDepth > 0;
