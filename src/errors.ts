@@ -12,6 +12,8 @@ export type ErrorCode =
   | 'E_HANDLER_SETUP'
   | 'E_SNAPSHOT_SHAPE'
   | 'E_CALL_TIMEOUT'
+  /** Plugin code let an error escape (a rejection nobody handled) after every call had returned. */
+  | 'E_HANDLER_ESCAPE'
   /** A time limit stopped a check before the runs asked for with `minRuns`: incomplete, not passed. */
   | 'E_TOO_FEW_RUNS'
   | 'E_BAD_OPTION'
@@ -66,7 +68,18 @@ export function isReceiptcheckError(value: unknown): value is ReceiptcheckError 
 /** The message of anything thrown, without a stack. */
 export function messageOf(thrown: unknown): string {
   if (thrown instanceof Error) return thrown.message;
-  return String(thrown);
+  if (typeof thrown !== 'object' || thrown === null) return String(thrown);
+  const message = (thrown as { message?: unknown }).message;
+  if (typeof message === 'string') return message; // an Error of another realm
+  // A thrown plain object (a library's error payload): its fields, not `[object Object]`.
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(thrown);
+  } catch {
+    json = undefined;
+  }
+  const text = json && json !== '{}' ? json : Object.prototype.toString.call(thrown);
+  return `a non-Error value was thrown: ${text.length > 300 ? `${text.slice(0, 300)}…` : text}`;
 }
 
 /** The signals receiptcheck stops on, and the exit code each ends the process with (128 + its number). */

@@ -5,6 +5,7 @@
  */
 import type fc from 'fast-check';
 import { judgeRun } from '../check/judge-run.ts';
+import { takeOutput } from '../execute/contain/handler-output.ts';
 import type { GeneratedCase, ModeRunner } from '../execute/mode-runner.ts';
 import { drive, type Task, wait } from '../execute/task.ts';
 import { type SequenceOptions, sequenceArbitrary } from '../generate/sequence-arbitrary.ts';
@@ -22,6 +23,8 @@ export interface JudgedRun {
   readonly trace: Trace;
   /** Mode-specific detail for reports and saved cases (history, schedule, lanes). */
   readonly detail?: RunDetail;
+  /** What plugin code wrote to stdout and stderr during the run (bounded); absent when nothing. */
+  readonly output?: string;
 }
 
 /** One run as a task, judged at its end (see `RunAttempt` in `execute/mode-runner.ts`). */
@@ -52,6 +55,7 @@ export function judgedRunner(runner: ModeRunner, fixture: FixtureWithPolicy): Ju
       runner.caseArbitrary?.(options) ??
       sequenceArbitrary(fixture, options).map((steps): GeneratedCase => ({ steps })),
     async execute(steps, replay) {
+      takeOutput(); // what came before this run is not its output
       return judge(fixture, steps, await runner.execute(steps, replay));
     },
     attempt(steps, replay) {
@@ -59,6 +63,7 @@ export function judgedRunner(runner: ModeRunner, fixture: FixtureWithPolicy): Ju
       if (!attempt) {
         // A mode that runs no plugin code on this thread has nothing to stop here: one promise.
         const run = function* (): Task<JudgedRun> {
+          takeOutput();
           return judge(fixture, steps, yield* wait(runner.execute(steps, replay)));
         };
         return {
@@ -68,6 +73,7 @@ export function judgedRunner(runner: ModeRunner, fixture: FixtureWithPolicy): Ju
         };
       }
       const run = function* (): Task<JudgedRun> {
+        takeOutput();
         return judge(fixture, steps, yield* attempt.task);
       };
       return {
@@ -81,7 +87,10 @@ export function judgedRunner(runner: ModeRunner, fixture: FixtureWithPolicy): Ju
   };
 }
 
-/** A run's verdict, trace and detail. */
+/**
+ * A run's verdict, trace and detail, with what plugin code printed during it (on this thread, and
+ * on workers, whose replies bring theirs here).
+ */
 function judge(
   fixture: FixtureWithPolicy,
   steps: readonly Step[],
@@ -89,5 +98,11 @@ function judge(
 ): JudgedRun {
   const judgement = judgeRun(fixture, steps, execution);
   const detail = runDetail(execution, judgement);
-  return { verdict: judgement.verdict, trace: judgement.trace, ...(detail ? { detail } : {}) };
+  const output = takeOutput();
+  return {
+    verdict: judgement.verdict,
+    trace: judgement.trace,
+    ...(detail ? { detail } : {}),
+    ...(output ? { output } : {}),
+  };
 }

@@ -6,9 +6,11 @@
  */
 
 import { ReceiptcheckError } from '../errors.ts';
+import { contain } from '../execute/contain/contain.ts';
 import { createRunner } from '../execute/create-runner.ts';
 import { onInterrupt, throwIfInterrupted } from '../execute/interrupt.ts';
 import { loadPlugin, resolveHandlerPath } from '../execute/load-plugin.ts';
+import type { ModeRunner } from '../execute/mode-runner.ts';
 import { type HandlerPlugin, pluginOperation } from '../handlers/plugin.ts';
 import { bundledHandler } from '../handlers/registry.ts';
 import type { OperationSpec } from '../model/operation.ts';
@@ -89,9 +91,22 @@ function withOperation(fixture: Fixture, spec: OperationSpec): FixtureWithPolicy
 /** Prepares the plugin `o.handler` and opens the runner of `o.mode` for it. */
 export async function prepareRun(o: OneModeOptions, cwd?: string): Promise<PreparedRun> {
   throwIfInterrupted('before the run started');
-  const prepared = await preparePlugin(o.handler, o.fixture, cwd, o.operation);
-  const { plugin, fixture } = prepared;
-  const opened = await createRunner(plugin, prepared.handlerPath, { ...o, fixture });
+  // From loading the plugin until the runner closes, what its code prints is kept and what it
+  // lets escape is charged to its calls (`execute/contain/`), on this thread as on the workers.
+  const release = contain();
+  let opened: ModeRunner;
+  let prepared: PreparedPlugin;
+  try {
+    prepared = await preparePlugin(o.handler, o.fixture, cwd, o.operation);
+    opened = await createRunner(prepared.plugin, prepared.handlerPath, {
+      ...o,
+      fixture: prepared.fixture,
+    });
+  } catch (thrown) {
+    release();
+    throw thrown;
+  }
+  const { fixture } = prepared;
   // Live work for Ctrl-C even when the mode owns nothing to clean up (sequential mode), so a
   // signal stops the run instead of killing the process mid-report.
   const untrack = onInterrupt(() => opened.close());
@@ -102,6 +117,7 @@ export async function prepareRun(o: OneModeOptions, cwd?: string): Promise<Prepa
         await opened.close();
       } finally {
         untrack();
+        release();
       }
     },
   };

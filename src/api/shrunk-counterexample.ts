@@ -73,6 +73,7 @@ export async function shrunkCounterexample(
     shrinks: shrunk.shrinks,
     ...(shrunk.cut ? { shrinkCut: shrunk.cut } : {}),
     ...(failed.detail !== undefined ? { detail: failed.detail } : {}),
+    ...(failed.output ? { handlerOutput: failed.output } : {}),
   };
   if (c.mode !== 'concurrent') return { counterexample, run: failed };
   // Real threads keep steps a smaller candidate did not race on; scheduled mode removes them.

@@ -6,24 +6,32 @@
 import { checkConcurrentRun } from '../check/check-concurrent-run.ts';
 import { countOperations, soakRecord, trimPrefix } from '../check/soak-record.ts';
 import { ReceiptcheckError } from '../errors.ts';
-import { runSoakTraffic } from '../execute/concurrent/soak-traffic-run.ts';
+import { runSoakTraffic, type SoakExecution } from '../execute/concurrent/soak-traffic-run.ts';
+import { contain } from '../execute/contain/contain.ts';
+import { takeOutput } from '../execute/contain/handler-output.ts';
 import { DEFAULT_FIXTURE } from '../model/world.ts';
 import type { SoakOptions } from '../types/options.ts';
 import type { SoakResult } from '../types/results.ts';
 import { resolveOptions } from './options.ts';
-import { preparePlugin } from './prepare-run.ts';
+import { type PreparedPlugin, preparePlugin } from './prepare-run.ts';
 
 /** Runs a soak; throws a `ReceiptcheckError` for bad options, a bad plugin or a hung call. */
 export async function soak(options: SoakOptions = {}): Promise<SoakResult> {
   const o = resolveSoakOptions(options);
-  // The model holds a library to its declared policy, as in `checkHandler`.
-  const { plugin, handlerPath, fixture } = await preparePlugin(
-    o.handler,
-    o.fixture,
-    undefined,
-    o.operation,
-  );
-  const run = await runSoakTraffic(plugin, handlerPath, fixture, o);
+  // What plugin code prints is kept, and what it lets escape charged to its calls, as in `prepareRun`.
+  const release = contain();
+  let prepared: PreparedPlugin;
+  let run: SoakExecution;
+  try {
+    // The model holds a library to its declared policy, as in `checkHandler`.
+    prepared = await preparePlugin(o.handler, o.fixture, undefined, o.operation);
+    takeOutput();
+    run = await runSoakTraffic(prepared.plugin, prepared.handlerPath, prepared.fixture, o);
+  } finally {
+    release();
+  }
+  const { plugin, fixture } = prepared;
+  const handlerOutput = takeOutput();
   const checkStarted = performance.now();
   const { history, real, returnedAt, snapshot, issueMs } = run;
   const record = { ...soakRecord(fixture, history, real, snapshot), returnedAt };
@@ -45,6 +53,7 @@ export async function soak(options: SoakOptions = {}): Promise<SoakResult> {
     checkMs,
     operationsPerSecond: issueMs > 0 ? (history.length * 1000) / issueMs : 0,
     failures,
+    ...(failures.length > 0 && handlerOutput ? { handlerOutput } : {}),
     ...(o.keepHistory ? { history } : {}),
   };
 }

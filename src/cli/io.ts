@@ -2,6 +2,7 @@
  * Where the CLI writes, so tests can run `main([...])` in-process and read what it printed.
  * The real process writes to stdout and stderr; a progress display only ever goes to a TTY stderr.
  */
+import { ownStream, ownWrite } from '../execute/contain/handler-output.ts';
 
 /** The CLI's outputs. */
 export interface CliIo {
@@ -13,12 +14,15 @@ export interface CliIo {
   readonly progressStream: NodeJS.WriteStream | undefined;
 }
 
-/** The process's own streams. */
+/**
+ * The process's own streams, written past the capture of handler output (`execute/contain/`), so
+ * that stdout holds receiptcheck's output alone.
+ */
 export function processIo(): CliIo {
   return {
-    stdout: (text) => process.stdout.write(text),
-    stderr: (text) => process.stderr.write(text),
-    progressStream: process.stderr.isTTY ? process.stderr : undefined,
+    stdout: (text) => ownWrite('stdout', text),
+    stderr: (text) => ownWrite('stderr', text),
+    progressStream: process.stderr.isTTY ? ownStream(process.stderr) : undefined,
   };
 }
 

@@ -3,6 +3,8 @@
  * returns the exit code instead of exiting, so tests can call it in-process. `bin/receiptcheck.js`
  * sets `process.exitCode` from it.
  */
+import { contain } from '../execute/contain/contain.ts';
+import { keepAll } from '../execute/contain/handler-output.ts';
 import { onInterrupt } from '../execute/interrupt.ts';
 import type { CliContext } from './cli-context.ts';
 import { EXIT } from './exit-codes.ts';
@@ -15,9 +17,14 @@ import { reportError } from './report-error.ts';
  * After SIGINT or SIGTERM it reports "interrupted" and the process exits with 130 or 143 as it
  * returns (`execute/interrupt.ts`: the command is registered as live work until it has reported).
  */
-export async function main(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
+export async function main(argv: readonly string[], given?: CliIo): Promise<number> {
+  const io = given ?? processIo();
   const ctx: CliContext = { io, exitCode: EXIT.ok };
   const release = onInterrupt(() => {});
+  // For the whole command, plugin code's prints are kept for counterexamples, off stdout, and its
+  // escapes (a rejection nobody handles, `process.exit`) are charged to its calls.
+  const uncontain = contain();
+  const keepingAll = keepAll();
   try {
     await createProgram(ctx).parseAsync([...argv], { from: 'user' });
     return ctx.exitCode;
@@ -28,6 +35,12 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
       json: argv.includes('--json'),
     });
   } finally {
+    // The process itself stays contained until it exits: a callback a plugin left behind may
+    // still fire after the verdict, and must neither print on stdout nor end it another way.
+    if (given) {
+      keepingAll();
+      uncontain();
+    }
     release();
   }
 }

@@ -1,34 +1,51 @@
 /**
  * Carries one event out against a real handler: a call through `plugin.call`, a world event
  * through the plugin's world functions, a scope change on the harness's principals. Whatever a
- * plugin throws or returns that is not an outcome becomes `unexpected`.
+ * plugin throws or returns that is not an outcome becomes `unexpected`, and so does what its code
+ * lets escape while a call runs (`contain/`); plugin code's prints are kept, not shown.
  */
 
 import { fileURLToPath } from 'node:url';
-import { messageOf } from '../errors.ts';
+import { messageOf, ReceiptcheckError } from '../errors.ts';
 import { type Connection, type HandlerPlugin, pluginOperation } from '../handlers/plugin.ts';
 import { type CallEvent, type Event, unsentOutcome } from '../model/events.ts';
 import type { Observed } from '../model/outcome.ts';
 import { checkSnapshotShape, isOutcome } from '../model/outcome-shape.ts';
 import type { Principal, Snapshot } from '../model/world.ts';
-import type { Activity, CallWatch } from './call-watch.ts';
+import type { Activity, CallWatch, Settled } from './call-watch.ts';
+import { ESCAPED, type Escape, takeEscape, untilEscape } from './contain/escapes.ts';
+import { inPluginCode, pluginCodeRunning } from './contain/handler-output.ts';
 import type { Task } from './task.ts';
 
-/** Calls the handler as `principal`; never throws. */
+/**
+ * Calls the handler as `principal`. An escape (`contain/escapes.ts`) while it runs, or one still
+ * pending, is its outcome: `unexpected`, saying what escaped. An escape while the call's promise
+ * is pending ends the wait (an Express 4 route that rejected never answers), and `abandoned` is
+ * called: the handler's code may still run, and the caller should take `db` from it. Throws only
+ * `E_HANDLER_ESCAPE`, for an escape left behind by an earlier call (`charged`).
+ */
 export async function applyCall(
   plugin: HandlerPlugin,
   db: Connection,
   principal: Principal,
   event: CallEvent,
+  abandoned?: () => void,
 ): Promise<Observed> {
   const unsent = unsentOutcome(event);
   if (unsent) return unsent;
+  let observed: Observed;
+  const done = pluginCodeRunning();
   try {
     const returned = plugin.call(db, principal, event.request);
-    return observedOf(returned instanceof Promise ? await returned : returned, plugin);
+    const value = returned instanceof Promise ? await untilEscape(returned) : returned;
+    if (value === ESCAPED) abandoned?.();
+    observed = value === ESCAPED ? escapedCall() : observedOf(value, plugin);
   } catch (thrown) {
-    return unexpectedOf(thrown);
+    observed = unexpectedOf(thrown);
+  } finally {
+    done();
   }
+  return charged(observed, plugin);
 }
 
 /**
@@ -44,12 +61,12 @@ export function applyCallSync(
   const unsent = unsentOutcome(event);
   if (unsent) return unsent;
   try {
-    const returned = plugin.call(db, principal, event.request);
-    if (!(returned instanceof Promise)) return observedOf(returned, plugin);
+    const returned = inPluginCode(() => plugin.call(db, principal, event.request));
+    if (!(returned instanceof Promise)) return charged(observedOf(returned, plugin), plugin);
     returned.catch(() => {});
     return undefined;
   } catch (thrown) {
-    return unexpectedOf(thrown);
+    return charged(unexpectedOf(thrown), plugin);
   }
 }
 
@@ -70,15 +87,57 @@ export function* watchedCall(
   yield* watch.enter(activity);
   let returned: unknown;
   try {
-    returned = plugin.call(db, principal, event.request);
+    returned = inPluginCode(() => plugin.call(db, principal, event.request));
   } catch (thrown) {
     watch.leave();
-    return unexpectedOf(thrown);
+    return charged(unexpectedOf(thrown), plugin);
   }
   watch.leave();
-  if (!(returned instanceof Promise)) return observedOf(returned, plugin);
-  const settled = yield* watch.settle(activity, returned);
-  return settled.failed ? unexpectedOf(settled.error) : observedOf(settled.value, plugin);
+  if (!(returned instanceof Promise)) return charged(observedOf(returned, plugin), plugin);
+  const done = pluginCodeRunning();
+  let settled: Settled;
+  try {
+    settled = yield* watch.settle(activity, untilEscape(returned));
+  } finally {
+    done();
+  }
+  if (settled.failed) return charged(unexpectedOf(settled.error), plugin);
+  return charged(
+    settled.value === ESCAPED ? escapedCall() : observedOf(settled.value, plugin),
+    plugin,
+  );
+}
+
+/**
+ * `observed`, unless an escape is pending: then the call is charged with it. An escape seen when
+ * no plugin code ran (`late`) was left behind by some earlier call, maybe of another run: blaming
+ * this one would make a counterexample that does not replay, so it is a labelled error instead.
+ */
+function charged(observed: Observed, plugin: HandlerPlugin): Observed {
+  const pending = takeEscape();
+  if (pending?.late) throw leftBehindError(plugin.name, pending);
+  return pending ? escapedOf(pending) : observed;
+}
+
+/** The error for an escape that surfaced after the call that left it had returned. */
+export function leftBehindError(handler: string, left: Escape): ReceiptcheckError {
+  const what = left.what === 'process.exit' ? 'a call of process.exit' : `an ${left.what}`;
+  return new ReceiptcheckError(
+    'E_HANDLER_ESCAPE',
+    `handler "${handler}" left behind ${what} (${messageOf(left.thrown)}) that surfaced only after its call had returned, so no call can be blamed: await that work, or catch its errors, inside the call`,
+  );
+}
+
+/** A call whose wait an escape cut short: the escape, taken (`charged` finds it pending). */
+function escapedCall(): Observed {
+  return { kind: 'unexpected', message: 'an escape cut the call short' };
+}
+
+/** An escape as the outcome of the call it is charged to. */
+function escapedOf(escaped: Escape): Observed {
+  const cut = unexpectedOf(escaped.thrown);
+  if (escaped.what === 'process.exit') return cut;
+  return { ...cut, message: `${escaped.what}: ${cut.message}` };
 }
 
 /** `applyWorldEvent` on this thread under `watch`'s call budget (`yield*` it in a task). */
@@ -105,7 +164,7 @@ export function* watchedSnapshot(
   db: Connection,
 ): Task<Snapshot> {
   yield* watch.enter({ step: after, lane: 0 });
-  const snapshot = plugin.snapshot(db);
+  const snapshot = inPluginCode(() => plugin.snapshot(db));
   watch.leave();
   return checkSnapshotShape(snapshot, plugin.name, pluginOperation(plugin));
 }
@@ -120,7 +179,7 @@ const HARNESS_DIRS = [fileURLToPath(HERE), HERE.href];
  * resume below the plugin's (they are the same for every failure and would bury the handler's).
  * Frames above the plugin's stay: an injected fault is thrown from the scheduled connection.
  */
-export function unexpectedOf(thrown: unknown): Observed {
+export function unexpectedOf(thrown: unknown): Extract<Observed, { kind: 'unexpected' }> {
   const message = messageOf(thrown);
   const full = thrown instanceof Error ? thrown.stack : undefined;
   if (typeof full !== 'string' || full === '') return { kind: 'unexpected', message };
@@ -151,6 +210,10 @@ export function applyWorldEvent(
   db: Connection,
   event: Exclude<Event, CallEvent>,
 ): void {
+  inPluginCode(() => worldEvent(plugin, db, event));
+}
+
+function worldEvent(plugin: HandlerPlugin, db: Connection, event: Exclude<Event, CallEvent>): void {
   switch (event.kind) {
     case 'move':
       plugin.move(db, event.resourceId, event.workspace);

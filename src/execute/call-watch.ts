@@ -31,6 +31,7 @@ import vm from 'node:vm';
 import { ReceiptcheckError } from '../errors.ts';
 import type { Event } from '../model/events.ts';
 import type { Hang, HangKind } from '../types/verdict.ts';
+import { pluginCodeStopped } from './contain/handler-output.ts';
 import { drive, FRESH_STRETCH, type Task } from './task.ts';
 
 /** The most a stretch's watchdog waits beyond the budget, in ms (how late a hang may be seen). */
@@ -152,6 +153,7 @@ export class CallWatch {
 
   /** The watchdog fired: the plugin code running has run for at least the budget. */
   private fired(): Error {
+    pluginCodeStopped();
     const running = this.running;
     this.running = undefined;
     if (running) return new CallHung(this.hang(running.activity, 'busy'));

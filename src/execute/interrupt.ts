@@ -26,6 +26,8 @@
  * (`call-watch.ts`).
  */
 import { InterruptedError, SIGNAL_EXIT_CODES, type StopSignal } from '../errors.ts';
+import { exitProcess } from './contain/escapes.ts';
+import { ownWrite } from './contain/handler-output.ts';
 import type { Task } from './task.ts';
 
 /** How long the work may take to wind down after a signal before the process exits anyway, in ms. */
@@ -171,7 +173,7 @@ function handleSignal(signal: StopSignal): void {
 function exitNow(code: number): never {
   if (!reported && interrupted) {
     reported = true;
-    process.stderr.write(`receiptcheck: ${interruptedError(interrupted).message}\n`);
+    ownWrite('stderr', `receiptcheck: ${interruptedError(interrupted).message}\n`);
   }
-  process.exit(code);
+  exitProcess(code);
 }

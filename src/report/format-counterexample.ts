@@ -47,6 +47,8 @@ export interface ReadableCase {
   readonly shrinkCut?: string;
   /** Mode-specific detail; scheduled mode's interleaving (`lanes`) is shown when present. */
   readonly detail?: unknown;
+  /** What the handler printed during the failing run, shown under "Handler output". */
+  readonly handlerOutput?: string;
 }
 
 /** Where the case was saved, and whether to print the CLI commands that reproduce it. */
@@ -77,6 +79,7 @@ export function formatCounterexample(c: ReadableCase, context: RenderContext = {
     'Database (expected by the model vs found):',
     ...formatDatabase(c.failures),
     '',
+    ...formatHandlerOutput(c.handlerOutput),
     ...formatInterleaving(c.detail, { fullSql: context.verbose === true }),
     ...reproduce(c, context),
   ].join('\n');
@@ -102,6 +105,17 @@ export function formatExplanations(
   return lines.length > 0
     ? lines
     : ['  - nothing: every outcome, the database and every invariant agree'];
+}
+
+/** What the handler printed (kept, not shown on stdout while it ran), indented; nothing when it printed nothing. */
+export function formatHandlerOutput(output: string | undefined): string[] {
+  if (!output) return [];
+  const lines = output.replace(/\n$/, '').split('\n');
+  return [
+    'Handler output (its stdout and stderr during this run):',
+    ...lines.map((l) => `  | ${l}`),
+    '',
+  ];
 }
 
 /** The snapshot difference among `failures`, indented, or `no difference`. */

@@ -9,6 +9,7 @@ import type { SoakResult } from '../types/results.ts';
 import type { LinearizabilityFailure, PlacedOperation } from '../types/verdict.ts';
 import { describeEvent } from './describe-event.ts';
 import { explainFailure } from './explain-failure.ts';
+import { formatHandlerOutput } from './format-counterexample.ts';
 import { formatElapsed } from './format-summary.ts';
 
 const VERDICTS: Record<SoakResult['verdict'], string> = {
@@ -42,6 +43,8 @@ export function formatSoak(r: SoakResult, durationMs: number): string {
       lines.push(`  - ${e.rule ? `rule ${e.rule}: ` : ''}${e.text}`);
       if (f.kind === 'linearizability') lines.push(...formatOrder(f, r.fixture));
     }
+    const output = formatHandlerOutput(r.handlerOutput);
+    if (output.length > 0) lines.push('', ...output.slice(0, -1));
   }
   return lines.join('\n');
 }

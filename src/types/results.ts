@@ -34,6 +34,8 @@ export interface Counterexample {
   readonly shrinkCut?: string;
   /** Mode-specific detail (e.g. the schedule), kept for replay. */
   readonly detail?: unknown;
+  /** What the handler wrote to stdout and stderr during the failing run (bounded); absent when nothing. */
+  readonly handlerOutput?: string;
 }
 
 /** What `checkHandler` returns. */
@@ -116,6 +118,8 @@ export interface SoakResult {
   readonly operationsPerSecond: number;
   /** Failures as in concurrent mode; a linearizability failure's prefix is cut to its last 20. */
   readonly failures: readonly Failure[];
+  /** On a failure: what the handler wrote to stdout and stderr during the soak (bounded). */
+  readonly handlerOutput?: string;
   readonly history?: readonly HistoryEntry[];
 }
 

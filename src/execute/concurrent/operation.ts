@@ -108,8 +108,11 @@ export function operationError(
       'E_CALL_TIMEOUT',
       `${where}: handler "${handlerName}" did not return within ${reply.afterMs} ms, so its worker was stopped; a call must finish within callTimeoutMs (--call-timeout-ms), raise it if the handler is only slow`,
     );
-  if (reply.type === 'failed')
-    return new ReceiptcheckError(reply.error.code, `${where}: ${reply.error.message}`);
+  if (reply.type === 'failed') {
+    // A worker that died names no handler: say whose code ran there.
+    const whose = reply.error.message.includes('handler "') ? '' : `handler "${handlerName}": `;
+    return new ReceiptcheckError(reply.error.code, `${where}: ${whose}${reply.error.message}`);
+  }
   return new ReceiptcheckError('E_WORKER', `${where}: unexpected reply ${reply.type}`);
 }
 

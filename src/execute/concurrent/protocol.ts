@@ -62,8 +62,11 @@ export type WorkerTask =
   /** Close this worker's connection to `dbPath`. Carries a gate so every worker gets one. */
   | (TaskBase & { readonly type: 'release'; readonly dbPath: string; readonly gate: GateRef });
 
-/** Worker → main thread. Times are `sharedClockMs()` readings. */
-export type WorkerReply =
+/**
+ * Worker → main thread. Times are `sharedClockMs()` readings. Any reply may carry what plugin code
+ * printed on the worker since the last (`output`).
+ */
+export type WorkerReply = (
   | { readonly type: 'warmed' }
   | {
       readonly type: 'called';
@@ -73,7 +76,8 @@ export type WorkerReply =
     }
   | { readonly type: 'applied'; readonly invokedAt: number; readonly completedAt: number }
   | { readonly type: 'released' }
-  | { readonly type: 'failed'; readonly error: ErrorData };
+  | { readonly type: 'failed'; readonly error: ErrorData }
+) & { readonly output?: string };
 
 /** The `workerData` every concurrent-mode worker starts with. */
 export interface ConcurrentWorkerData {

@@ -47,7 +47,12 @@ export type DatabaseEvent = Exclude<WorldEvent, { kind: 'revoke' } | { kind: 're
 export const Slot = { grant: 0, budget: 1, count: 2, size: 3 } as const;
 
 /** A report as it crosses: stamped with its command's id (-1 outside any) and its number within it. */
-export type Stamped = Report & { readonly command: number; readonly seq: number };
+export type Stamped = Report & {
+  readonly command: number;
+  readonly seq: number;
+  /** What plugin code printed on the worker since its last report (`contain/handler-output.ts`). */
+  readonly output?: string;
+};
 
 /** Coordinator → worker, as the coordinator writes it (`LaneWorker.send` numbers it). */
 export type CommandBody =

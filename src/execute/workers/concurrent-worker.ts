@@ -18,13 +18,27 @@ import { passGate } from '../concurrent/gate.ts';
 import type { GateRef, WorkerReply, WorkerTask } from '../concurrent/protocol.ts';
 import { beginScopeRead, endScopeRead, writeScope } from '../concurrent/scope-table.ts';
 import { sharedClockMs } from '../concurrent/shared-clock.ts';
+import { contain } from '../contain/contain.ts';
+import { keepAll, takeOutput } from '../contain/handler-output.ts';
 import { openConnection, rollbackLeaked } from '../databases.ts';
 import { loadPlugin } from '../load-plugin.ts';
 
 const connections = new Map<string, Connection>();
 
+// For the worker's life: what the plugin prints goes back with each reply, and what it lets
+// escape (an exception from a callback, a rejection nobody handles, `process.exit`) is charged
+// to its call instead of ending this thread.
+contain();
+keepAll();
+
 /** Runs one task; piscina calls this with each task and posts back what it returns. */
 export default async function runWorkerTask(task: WorkerTask): Promise<WorkerReply> {
+  const reply = await carryOut(task);
+  const output = takeOutput();
+  return output ? { ...reply, output } : reply;
+}
+
+async function carryOut(task: WorkerTask): Promise<WorkerReply> {
   try {
     switch (task.type) {
       case 'warm':
@@ -72,9 +86,14 @@ async function call(task: Extract<WorkerTask, { type: 'call' }>): Promise<Worker
     );
   try {
     const principal = scopedAs(task.principal, granted, pluginOperation(plugin).scope);
-    const observed: Observed = await applyCall(plugin, db, principal, task.event);
+    let left = false;
+    const observed: Observed = await applyCall(plugin, db, principal, task.event, () => {
+      left = true;
+    });
     // A transaction the plugin left open would hold the write lock against every other worker.
     rollbackLeaked(db);
+    // A call left running after an escape keeps this connection: later calls get another.
+    if (left) release(task.dbPath);
     return { type: 'called', observed, invokedAt, completedAt: sharedClockMs() };
   } finally {
     endScopeRead(task.scopes, client);

@@ -23,9 +23,11 @@
  * that call reaches the database. The proxy's `inTransaction` goes through the gate too, since a
  * handler branches on it and a replay must see what the first run saw.
  */
+
 import Database from 'better-sqlite3';
 import type { Connection } from '../../../handlers/plugin.ts';
 import { INJECTED_FAULT_CODE, INJECTED_FAULT_MESSAGE } from '../../../types/scheduled-trace.ts';
+import { disregardEscapes } from '../../contain/escapes.ts';
 import { BUSY_TIMEOUT_MS } from '../../databases.ts';
 import { Grant, type GrantCode, type StatementEnd } from '../protocol.ts';
 import { transactionFor } from './proxied-transaction.ts';
@@ -49,6 +51,10 @@ export class CrashSignal extends Error {
     this.name = 'ReceiptcheckCrash';
   }
 }
+
+// A handler may go on after its crash and meet this signal where nobody catches it: that is the
+// harness's crash, not something the handler let escape (`contain/escapes.ts`), on any thread.
+disregardEscapes((thrown) => thrown instanceof CrashSignal);
 
 /** What a statement came to: its value, or the error it threw into the handler. */
 export type StatementOutcome = { readonly value: unknown } | { readonly error: unknown };

@@ -4,8 +4,9 @@
  * on this worker's grant slot until the coordinator's grant count moves.
  */
 import type { MessagePort } from 'node:worker_threads';
+import { takeOutput } from '../../contain/handler-output.ts';
 import { GateLogic, type GatePlan } from '../gate-logic.ts';
-import { Grant, type GrantCode, type Report, Slot } from '../protocol.ts';
+import { Grant, type GrantCode, type Report, Slot, type Stamped } from '../protocol.ts';
 
 /** One worker's gate. */
 export class LaneGate extends GateLogic {
@@ -33,7 +34,13 @@ export class LaneGate extends GateLogic {
   }
 
   post(report: Report): void {
-    const stamped = { ...report, command: this.command, seq: this.command === -1 ? 0 : this.seq++ };
+    const output = takeOutput();
+    const stamped: Stamped = {
+      ...report,
+      command: this.command,
+      seq: this.command === -1 ? 0 : this.seq++,
+      ...(output ? { output } : {}),
+    };
     this.port.postMessage(stamped);
     Atomics.add(this.doorbell, 0, 1);
     Atomics.notify(this.doorbell, 0);

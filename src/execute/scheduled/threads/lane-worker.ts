@@ -12,6 +12,7 @@ import {
 } from 'node:worker_threads';
 import { ReceiptcheckError } from '../../../errors.ts';
 import { siblingModuleUrl } from '../../../sibling-module-url.ts';
+import { keepOutput } from '../../contain/handler-output.ts';
 import type { Lane } from '../lanes.ts';
 import {
   type CommandBody,
@@ -167,6 +168,8 @@ export class LaneWorker implements Lane {
     for (;;) {
       const report = receiveMessageOnPort(this.port)?.message as Stamped | undefined;
       if (!report) return undefined;
+      // What the plugin printed belongs to the run, whichever command's report brought it.
+      if (report.output) keepOutput(report.output);
       if (report.type === 'failed') return report;
       if (report.command === -1 || report.command === this.command) {
         if (report.command === this.command && report.seq !== this.seq++)

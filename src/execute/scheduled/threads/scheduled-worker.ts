@@ -14,6 +14,8 @@ import type { HandlerPlugin } from '../../../handlers/plugin.ts';
 import { pluginOperation } from '../../../handlers/plugin.ts';
 import { scopedAs } from '../../../model/world.ts';
 import { applyCall, applyWorldEvent } from '../../apply-event.ts';
+import { contain } from '../../contain/contain.ts';
+import { keepAll } from '../../contain/handler-output.ts';
 import { loadPlugin } from '../../load-plugin.ts';
 import { ScheduledConnection } from '../connection/scheduled-connection.ts';
 import { WORLD_PLAN } from '../gate-logic.ts';
@@ -26,8 +28,11 @@ const gate = new LaneGate(data.port, data.slot, data.doorbell);
 const scopes = new Int32Array(data.scopes);
 let connection: { path: string; conn: ScheduledConnection } | undefined;
 
-process.on('uncaughtException', (thrown) => gate.post(failed(thrown)));
-process.on('unhandledRejection', (thrown) => gate.post(failed(thrown)));
+// For the worker's life: what the plugin prints goes back with the reports, and what it lets
+// escape (an exception from a callback, a rejection nobody handles, `process.exit`) is charged
+// to its call instead of ending this thread.
+contain();
+keepAll();
 
 let plugin: HandlerPlugin | undefined;
 try {
@@ -73,12 +78,26 @@ async function gatedCall(
   // The scope is read once the start is granted: a racing revoke may have come first.
   const granted = Atomics.load(scopes, command.event.client) === 1;
   const principal = scopedAs(command.principal, granted, pluginOperation(p).scope);
-  const observed = await applyCall(p, conn.proxy, principal, command.event);
+  let left = false;
+  const observed = await applyCall(p, conn.proxy, principal, command.event, () => {
+    left = true;
+  });
   if (conn.crashed) {
     gate.post({ type: 'crashed' });
     return;
   }
   if (gate.reply(observed, conn.rollbackLeak()) === Grant.crash) crashAt(conn);
+  // A call left running after an escape must not reach the next call's gate: its connection dies.
+  else if (left) crashQuietly(conn);
+}
+
+/** Kills `conn` for whatever still holds it; the next command opens another. */
+function crashQuietly(conn: ScheduledConnection): void {
+  try {
+    conn.crash();
+  } catch {
+    // The crash signal: expected.
+  }
 }
 
 /** A crash before the handler ran or after it returned: the connection dies, nothing is sent. */
