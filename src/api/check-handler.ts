@@ -49,26 +49,32 @@ async function checkModes(o: ResolvedOptions): Promise<CheckResult> {
   for (const [i, mode] of o.modes.entries()) {
     const runs = shares[i] ?? 0;
     if (runs === 0) continue;
-    const before = { runs: sum(parts, (p) => p.runs), steps: sum(parts, (p) => p.steps) };
     const left = o.timeLimitSeconds && o.timeLimitSeconds - (performance.now() - started) / 1000;
     const part = await checkInMode({
       ...inMode(o, mode),
       runs,
       timeLimitSeconds: left ? Math.max(left / (o.modes.length - i), 0.001) : undefined,
-      onProgress:
-        o.onProgress &&
-        ((p) =>
-          o.onProgress?.({
-            ...p,
-            runs: before.runs + p.runs,
-            steps: before.steps + p.steps,
-            runsPlanned: o.runs,
-          })),
+      onProgress: progressAfter(o.onProgress, parts, o.runs),
     });
     parts.push(part);
     if (part.verdict === 'failed' && !o.allFindings) break;
   }
   return combine(parts, o.shard ? sum(parts, (p) => p.runsPlanned) : o.runs, o);
+}
+
+/**
+ * Progress of one part of a check, reported as progress of the whole: the runs and steps of the
+ * parts already done (`done`, read now) are added, out of `runsPlanned` in all.
+ */
+function progressAfter(
+  onProgress: ResolvedOptions['onProgress'],
+  done: readonly CheckResult[],
+  runsPlanned: number,
+): ResolvedOptions['onProgress'] {
+  if (!onProgress) return undefined;
+  const before = { runs: sum(done, (p) => p.runs), steps: sum(done, (p) => p.steps) };
+  return (p) =>
+    onProgress({ ...p, runs: before.runs + p.runs, steps: before.steps + p.steps, runsPlanned });
 }
 
 /**
@@ -79,7 +85,6 @@ async function checkSeeds(o: ResolvedOptions): Promise<CheckResult> {
   const parts: CheckResult[] = [];
   const started = performance.now();
   for (const [i, seed] of o.seeds.entries()) {
-    const before = { runs: sum(parts, (p) => p.runs), steps: sum(parts, (p) => p.steps) };
     const left = o.timeLimitSeconds && o.timeLimitSeconds - (performance.now() - started) / 1000;
     if (left !== undefined && left <= 0) break;
     parts.push(
@@ -87,15 +92,7 @@ async function checkSeeds(o: ResolvedOptions): Promise<CheckResult> {
         ...o,
         seed,
         timeLimitSeconds: left ? left / (o.seeds.length - i) : undefined,
-        onProgress:
-          o.onProgress &&
-          ((p) =>
-            o.onProgress?.({
-              ...p,
-              runs: before.runs + p.runs,
-              steps: before.steps + p.steps,
-              runsPlanned: o.runs * o.seeds.length,
-            })),
+        onProgress: progressAfter(o.onProgress, parts, o.runs * o.seeds.length),
       }),
     );
   }
