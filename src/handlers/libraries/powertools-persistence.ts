@@ -38,21 +38,34 @@ export interface PowertoolsRow {
   readonly validation: string | null;
 }
 
-/** A `BasePersistenceLayer` over one better-sqlite3 connection. */
+/**
+ * A `BasePersistenceLayer` over one better-sqlite3 connection.
+ *
+ * The library reads the wall clock (`Date.now()`) to set and check expiry times; the harness's
+ * clock may be ahead of it (`harness-clock.ts`). So the layer stores expiry times on the
+ * harness's clock (the library's plus the offset when written) and hands them back on the
+ * library's (minus the offset when read): a record then expires when the harness's clock,
+ * not the wall clock, passes its time.
+ */
 export class SqlitePersistenceLayer extends BasePersistenceLayer {
   readonly #db: Connection;
+  readonly #offsetMs: () => number;
 
-  /** Stores records through `db`, which the harness opened; the layer never opens its own. */
-  constructor(db: Connection) {
+  /**
+   * Stores records through `db`, which the harness opened; the layer never opens its own.
+   * `offsetMs` says how far the harness's clock is ahead of the wall clock (default: not at all).
+   */
+  constructor(db: Connection, offsetMs: () => number = () => 0) {
     super();
     this.#db = db;
+    this.#offsetMs = offsetMs;
   }
 
   /** The record under `idempotencyKey`; throws `IdempotencyItemNotFoundError` when there is none. */
   protected async _getRecord(idempotencyKey: string): Promise<IdempotencyRecord> {
     const row = this.#row(idempotencyKey);
     if (!row) throw new IdempotencyItemNotFoundError(`No record for ${idempotencyKey}`);
-    return toRecord(row);
+    return toRecord(row, this.#offsetMs());
   }
 
   /**
@@ -63,13 +76,13 @@ export class SqlitePersistenceLayer extends BasePersistenceLayer {
    * connections cannot both win; a losing put writes nothing (so it still works while writes fail).
    */
   protected async _putRecord(record: IdempotencyRecord): Promise<void> {
-    const nowMs = Date.now();
     const put = this.#db.transaction(() => {
+      const offset = this.#offsetMs();
       const old = this.#row(record.idempotencyKey);
-      if (old && !replaceable(old, nowMs)) {
+      if (old && !replaceable(old, Date.now() + offset)) {
         throw new IdempotencyItemAlreadyExistsError(
           `Failed to put record for already existing idempotency key: ${record.idempotencyKey}`,
-          toRecord(old),
+          toRecord(old, offset),
         );
       }
       if (old)
@@ -77,8 +90,8 @@ export class SqlitePersistenceLayer extends BasePersistenceLayer {
       cachedStatement(this.#db, `INSERT INTO ${POWERTOOLS_TABLE} VALUES (?, ?, ?, ?, NULL, ?)`).run(
         record.idempotencyKey,
         record.getStatus(),
-        record.expiryTimestamp ?? null,
-        record.inProgressExpiryTimestamp ?? null,
+        onHarnessClock(record.expiryTimestamp, offset / 1000),
+        onHarnessClock(record.inProgressExpiryTimestamp, offset),
         this.isPayloadValidationEnabled() ? (record.payloadHash ?? null) : null,
       );
     });
@@ -93,6 +106,7 @@ export class SqlitePersistenceLayer extends BasePersistenceLayer {
     const data = record.responseData === undefined ? null : JSON.stringify(record.responseData);
     const validation = this.isPayloadValidationEnabled() ? (record.payloadHash ?? null) : null;
     const update = this.#db.transaction(() => {
+      const expiration = onHarnessClock(record.expiryTimestamp, this.#offsetMs() / 1000);
       const changed = cachedStatement(
         this.#db,
         `UPDATE ${POWERTOOLS_TABLE} SET status = ?, expiration = ?,
@@ -100,7 +114,7 @@ export class SqlitePersistenceLayer extends BasePersistenceLayer {
            validation = CASE WHEN ? THEN ? ELSE validation END WHERE id = ?`,
       ).run(
         record.getStatus(),
-        record.expiryTimestamp ?? null,
+        expiration,
         data === null ? 0 : 1,
         data,
         this.isPayloadValidationEnabled() ? 1 : 0,
@@ -111,7 +125,7 @@ export class SqlitePersistenceLayer extends BasePersistenceLayer {
       cachedStatement(this.#db, `INSERT INTO ${POWERTOOLS_TABLE} VALUES (?, ?, ?, NULL, ?, ?)`).run(
         record.idempotencyKey,
         record.getStatus(),
-        record.expiryTimestamp ?? null,
+        expiration,
         data,
         validation,
       );
@@ -133,7 +147,10 @@ export class SqlitePersistenceLayer extends BasePersistenceLayer {
   }
 }
 
-/** Whether a put may overwrite `row` at `nowMs`: expired, or in progress past its in-progress expiry. */
+/**
+ * Whether a put may overwrite `row` at `nowMs` (on the harness's clock): expired, or in progress
+ * past its in-progress expiry.
+ */
 export function replaceable(row: PowertoolsRow, nowMs: number): boolean {
   if (row.expiration !== null && row.expiration < nowMs / 1000) return true;
   return (
@@ -143,14 +160,22 @@ export function replaceable(row: PowertoolsRow, nowMs: number): boolean {
   );
 }
 
-/** A row as the library's record. */
-export function toRecord(row: PowertoolsRow): IdempotencyRecord {
+/** A time the library set (on its clock), on the harness's clock `offset` ahead; null when unset. */
+function onHarnessClock(time: number | undefined, offset: number): number | null {
+  return time === undefined ? null : time + offset;
+}
+
+/**
+ * A row as the library's record, its expiry times back on the library's clock: `offsetMs`
+ * behind the harness's, which the row keeps them on.
+ */
+export function toRecord(row: PowertoolsRow, offsetMs = 0): IdempotencyRecord {
   return new IdempotencyRecord({
     idempotencyKey: row.id,
     status: row.status as IdempotencyRecordStatusValue,
-    ...(row.expiration !== null ? { expiryTimestamp: row.expiration } : {}),
+    ...(row.expiration !== null ? { expiryTimestamp: row.expiration - offsetMs / 1000 } : {}),
     ...(row.in_progress_expiration !== null
-      ? { inProgressExpiryTimestamp: row.in_progress_expiration }
+      ? { inProgressExpiryTimestamp: row.in_progress_expiration - offsetMs }
       : {}),
     ...(row.data !== null ? { responseData: JSON.parse(row.data) } : {}),
     ...(row.validation !== null ? { payloadHash: row.validation } : {}),
