@@ -6,6 +6,13 @@
  * README, "Writing an adapter for a real library".
  */
 
+export {
+  advanceHarnessClock,
+  createHarnessClock,
+  HARNESS_CLOCK_TABLE,
+  harnessClockOffset,
+  harnessNow,
+} from './handlers/harness-clock.ts';
 export type {
   AdjustRequest,
   AfterResponseWork,
