@@ -33,6 +33,14 @@ describe('receiptcheck report', () => {
     expect(page).toContain('class="lane"');
     expect(page).toContain('Not run');
     expect(page).toContain('nothing judged');
+    // The replay command the page gives works: scenarios name no handler, so it passes one.
+    const replay = /npx receiptcheck replay ([^\s<]+)((?: --handler [^\s<]+)?)/.exec(page);
+    expect(replay?.[1]).toBe(file);
+    const args = ['replay', file, ...(replay?.[2] ?? '').trim().split(' ').filter(Boolean)];
+    const replayed = await cli(...args);
+    expect(replayed.err).toBe('');
+    // 3: a concurrent scenario that holds is "not reproduced", which is no proof of a fix.
+    expect([0, 3]).toContain(replayed.code);
   });
 
   it.each([

@@ -33,6 +33,8 @@ export const FAILURES_SHOWN = 6;
 export interface ReadableCase {
   /** The handler as the user gave it (name or path), for the re-run command. */
   readonly handler?: string;
+  /** `false` for a case file that names no handler (a scenario): it replays with `--handler`. */
+  readonly handlerNamed?: false;
   readonly handlerName: string;
   readonly mode: string;
   readonly fixture: Fixture;
@@ -358,7 +360,7 @@ export function reproduce(c: ReadableCase, context: RenderContext): string[] {
   if (context.commands !== false) {
     if (context.savedPath)
       lines.push(
-        `  replay:  npx receiptcheck replay ${quoteArg(context.savedPath)}${context.reproducesDeterministically ? '   (deterministic: runs the scheduled reproduction saved with it)' : ''}`,
+        `  replay:  npx receiptcheck replay ${quoteArg(context.savedPath)}${c.handlerNamed === false ? ` --handler ${quoteArg(c.handler ?? 'reference')}` : ''}${context.reproducesDeterministically ? '   (deterministic: runs the scheduled reproduction saved with it)' : ''}`,
       );
     if (c.seed !== undefined && c.handler)
       lines.push(

@@ -21,6 +21,7 @@ export function caseFileTimelineCase(c: CaseFile): TimelineCase {
     description: c.description,
     handler: c.handler,
     handlerName: c.handler,
+    ...(c.handlerNamed === false ? { handlerNamed: false as const } : {}),
     mode: c.mode,
     fixture: c.fixture,
     steps: c.steps,
