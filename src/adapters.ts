@@ -9,6 +9,7 @@
 export {
   advanceHarnessClock,
   createHarnessClock,
+  HARNESS_CLOCK_MS_SQL,
   HARNESS_CLOCK_TABLE,
   harnessClockOffset,
   harnessNow,

@@ -11,6 +11,13 @@ import { cachedStatement } from './statement-cache.ts';
 /** The table the clock lives in. */
 export const HARNESS_CLOCK_TABLE = 'receiptcheck_clock';
 
+/**
+ * The clock's offset in ms as an SQL expression, for folding the read into a statement a plugin
+ * runs anyway: in scheduled mode every statement is a yield point, so a separate read of the
+ * clock would shift every later statement's index (and a saved schedule's crash with it).
+ */
+export const HARNESS_CLOCK_MS_SQL = `(SELECT advanced_ms FROM ${HARNESS_CLOCK_TABLE} WHERE id = 1)`;
+
 /** Creates the clock at offset 0; call it from `setup`. */
 export function createHarnessClock(db: Connection): void {
   db.exec(

@@ -45,27 +45,30 @@ export interface PowertoolsRow {
  * clock may be ahead of it (`harness-clock.ts`). So the layer stores expiry times on the
  * harness's clock (the library's plus the offset when written) and hands them back on the
  * library's (minus the offset when read): a record then expires when the harness's clock,
- * not the wall clock, passes its time.
+ * not the wall clock, passes its time. The offset is read inside the statements the layer runs
+ * anyway, never by a statement of its own: each statement is a scheduled-mode yield point, and an
+ * extra one would move a saved schedule's crash to another statement.
  */
 export class SqlitePersistenceLayer extends BasePersistenceLayer {
   readonly #db: Connection;
-  readonly #offsetMs: () => number;
+  readonly #clockSql: string;
 
   /**
    * Stores records through `db`, which the harness opened; the layer never opens its own.
-   * `offsetMs` says how far the harness's clock is ahead of the wall clock (default: not at all).
+   * `clockSql` is an SQL expression for how many ms the harness's clock is ahead of the wall clock
+   * (`HARNESS_CLOCK_MS_SQL`; default `0`, not at all).
    */
-  constructor(db: Connection, offsetMs: () => number = () => 0) {
+  constructor(db: Connection, clockSql = '0') {
     super();
     this.#db = db;
-    this.#offsetMs = offsetMs;
+    this.#clockSql = clockSql;
   }
 
   /** The record under `idempotencyKey`; throws `IdempotencyItemNotFoundError` when there is none. */
   protected async _getRecord(idempotencyKey: string): Promise<IdempotencyRecord> {
-    const row = this.#row(idempotencyKey);
+    const { row, clockMs } = this.#read(idempotencyKey);
     if (!row) throw new IdempotencyItemNotFoundError(`No record for ${idempotencyKey}`);
-    return toRecord(row, this.#offsetMs());
+    return toRecord(row, clockMs);
   }
 
   /**
@@ -77,8 +80,7 @@ export class SqlitePersistenceLayer extends BasePersistenceLayer {
    */
   protected async _putRecord(record: IdempotencyRecord): Promise<void> {
     const put = this.#db.transaction(() => {
-      const offset = this.#offsetMs();
-      const old = this.#row(record.idempotencyKey);
+      const { row: old, clockMs: offset } = this.#read(record.idempotencyKey);
       if (old && !replaceable(old, Date.now() + offset)) {
         throw new IdempotencyItemAlreadyExistsError(
           `Failed to put record for already existing idempotency key: ${record.idempotencyKey}`,
@@ -105,16 +107,17 @@ export class SqlitePersistenceLayer extends BasePersistenceLayer {
   protected async _updateRecord(record: IdempotencyRecord): Promise<void> {
     const data = record.responseData === undefined ? null : JSON.stringify(record.responseData);
     const validation = this.isPayloadValidationEnabled() ? (record.payloadHash ?? null) : null;
+    // The expiration moves onto the harness's clock in SQL, in the statement that writes it.
+    const expiration = `? + ${this.#clockSql} / 1000.0`;
     const update = this.#db.transaction(() => {
-      const expiration = onHarnessClock(record.expiryTimestamp, this.#offsetMs() / 1000);
       const changed = cachedStatement(
         this.#db,
-        `UPDATE ${POWERTOOLS_TABLE} SET status = ?, expiration = ?,
+        `UPDATE ${POWERTOOLS_TABLE} SET status = ?, expiration = ${expiration},
            data = CASE WHEN ? THEN ? ELSE data END,
            validation = CASE WHEN ? THEN ? ELSE validation END WHERE id = ?`,
       ).run(
         record.getStatus(),
-        expiration,
+        record.expiryTimestamp ?? null,
         data === null ? 0 : 1,
         data,
         this.isPayloadValidationEnabled() ? 1 : 0,
@@ -122,10 +125,13 @@ export class SqlitePersistenceLayer extends BasePersistenceLayer {
         record.idempotencyKey,
       ).changes;
       if (changed > 0) return;
-      cachedStatement(this.#db, `INSERT INTO ${POWERTOOLS_TABLE} VALUES (?, ?, ?, NULL, ?, ?)`).run(
+      cachedStatement(
+        this.#db,
+        `INSERT INTO ${POWERTOOLS_TABLE} VALUES (?, ?, ${expiration}, NULL, ?, ?)`,
+      ).run(
         record.idempotencyKey,
         record.getStatus(),
-        expiration,
+        record.expiryTimestamp ?? null,
         data,
         validation,
       );
@@ -140,10 +146,17 @@ export class SqlitePersistenceLayer extends BasePersistenceLayer {
     );
   }
 
-  #row(idempotencyKey: string): PowertoolsRow | undefined {
-    return cachedStatement(this.#db, `SELECT * FROM ${POWERTOOLS_TABLE} WHERE id = ?`).get(
-      idempotencyKey,
-    ) as PowertoolsRow | undefined;
+  /**
+   * The row under the key (if any) and the harness clock's offset, in one statement: the left join
+   * from a one-row select gives the offset even when there is no row.
+   */
+  #read(idempotencyKey: string): { row: PowertoolsRow | undefined; clockMs: number } {
+    const { clock_ms, ...row } = cachedStatement(
+      this.#db,
+      `SELECT ${this.#clockSql} AS clock_ms, p.* FROM (SELECT 1)
+         LEFT JOIN ${POWERTOOLS_TABLE} p ON p.id = ?`,
+    ).get(idempotencyKey) as PowertoolsRow & { clock_ms: number | null };
+    return { row: row.id === null ? undefined : row, clockMs: clock_ms ?? 0 };
   }
 }
 

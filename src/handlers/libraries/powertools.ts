@@ -19,12 +19,7 @@ import {
 import type { Outcome } from '../../model/outcome.ts';
 import { outcome } from '../../model/outcome.ts';
 import { type Principal, type Receipt, TOOL } from '../../model/world.ts';
-import {
-  advanceHarnessClock,
-  createHarnessClock,
-  harnessClockOffset,
-  harnessNow,
-} from '../harness-clock.ts';
+import { advanceHarnessClock, createHarnessClock, HARNESS_CLOCK_MS_SQL } from '../harness-clock.ts';
 import { type Connection, defineHandler } from '../plugin.ts';
 import {
   isReceiptDocument,
@@ -82,7 +77,7 @@ function idempotentSetInterval(db: Connection): (event: SetIntervalEvent) => Pro
     receipt: setIntervalWrite(db, event, event),
     replayed: false,
   });
-  const persistenceStore = new SqlitePersistenceLayer(db, () => harnessClockOffset(db));
+  const persistenceStore = new SqlitePersistenceLayer(db, HARNESS_CLOCK_MS_SQL);
   fn = makeIdempotent(business, { persistenceStore, config });
   wrapped.set(db, fn);
   return fn;
@@ -105,10 +100,14 @@ function outcomeOfThrown(thrown: unknown): Outcome {
 
 /** The receipts the live COMPLETED records hold; in-progress records hold no result and are left out. */
 function receipts(db: Connection): Receipt[] {
-  const rows = db.prepare(`SELECT * FROM ${POWERTOOLS_TABLE}`).all() as PowertoolsRow[];
-  const now = harnessNow(db);
+  // The clock is read in the same statement as the rows, so reading adds no statement.
+  const rows = db
+    .prepare(`SELECT *, ${HARNESS_CLOCK_MS_SQL} AS clock_ms FROM ${POWERTOOLS_TABLE}`)
+    .all() as (PowertoolsRow & { clock_ms: number })[];
   return rows
-    .filter((r) => r.status === 'COMPLETED' && !replaceable(r, now) && r.data !== null)
+    .filter(
+      (r) => r.status === 'COMPLETED' && !replaceable(r, Date.now() + r.clock_ms) && r.data !== null,
+    )
     .map((r) => (JSON.parse(r.data as string) as Answer).receipt)
     .filter(isReceiptDocument);
 }
