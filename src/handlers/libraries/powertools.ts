@@ -106,7 +106,8 @@ function receipts(db: Connection): Receipt[] {
     .all() as (PowertoolsRow & { clock_ms: number })[];
   return rows
     .filter(
-      (r) => r.status === 'COMPLETED' && !replaceable(r, Date.now() + r.clock_ms) && r.data !== null,
+      (r) =>
+        r.status === 'COMPLETED' && !replaceable(r, Date.now() + r.clock_ms) && r.data !== null,
     )
     .map((r) => (JSON.parse(r.data as string) as Answer).receipt)
     .filter(isReceiptDocument);
