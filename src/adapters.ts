@@ -6,6 +6,14 @@
  * README, "Writing an adapter for a real library".
  */
 
+export {
+  advanceHarnessClock,
+  createHarnessClock,
+  HARNESS_CLOCK_MS_SQL,
+  HARNESS_CLOCK_TABLE,
+  harnessClockOffset,
+  harnessNow,
+} from './handlers/harness-clock.ts';
 export type {
   AdjustRequest,
   AfterResponseWork,

@@ -2,7 +2,8 @@
  * All-findings mode on a bundled library plugin in scheduled mode (worker-thread lanes), where a
  * plain run stops at its first counterexample: powertools' F1 (a key reuse racing a claim that is
  * then withdrawn) and F2 (the completion write failing after the business write) come out as
- * distinct findings in one run over two seeds, and a known-findings file listing what a run found
+ * distinct findings in one run over two seeds (1 and 6; the clock advances issue 16 added moved
+ * them from 2 and 4), and a known-findings file listing what a run found
  * makes a run of one of those seeds pass.
  */
 import { describe, expect, it } from 'vitest';
@@ -16,7 +17,7 @@ describe('all findings of a library in scheduled mode', () => {
     const r = await checkHandler({
       handler: 'powertools',
       mode: 'scheduled',
-      seeds: [2, 4],
+      seeds: [1, 6],
       runs: 150,
     });
     const found = (r.findings ?? []).map((f) => `${f.rule} | ${f.shape}`);
@@ -27,7 +28,7 @@ describe('all findings of a library in scheduled mode', () => {
     const again = await checkHandler({
       handler: 'powertools',
       mode: 'scheduled',
-      seed: 2,
+      seed: 1,
       runs: 150,
       knownFindings: known,
     });

@@ -15,7 +15,7 @@ import { type HandlerPlugin, pluginOperation } from '../handlers/plugin.ts';
 import { bundledHandler } from '../handlers/registry.ts';
 import type { OperationSpec } from '../model/operation.ts';
 import { DEFAULT_OPERATION, operationNamed } from '../model/operations/index.ts';
-import { type PolicyDeclaration, resolvePolicy } from '../model/policy.ts';
+import { declaresExpiry, type PolicyDeclaration, resolvePolicy } from '../model/policy.ts';
 import type { FixtureWithPolicy } from '../model/state.ts';
 import { DEFAULT_FIXTURE, type Fixture } from '../model/world.ts';
 import type { OneModeOptions } from '../types/options.ts';
@@ -63,7 +63,14 @@ export async function preparePlugin(
     );
   }
   const withOp = withOperation(fixture, spec);
-  return { handlerPath, plugin, fixture: withPolicy(withOp, plugin.policy, plugin.name) };
+  const prepared = withPolicy(withOp, plugin.policy, plugin.name);
+  if (prepared.policy && declaresExpiry(resolvePolicy(prepared.policy)) && !plugin.advanceClock) {
+    throw new ReceiptcheckError(
+      'E_HANDLER_SHAPE',
+      `handler "${plugin.name}" declares policy.receiptExpiry but has no advanceClock(db, ms): the harness cannot move its clock`,
+    );
+  }
+  return { handlerPath, plugin, fixture: prepared };
 }
 
 /**

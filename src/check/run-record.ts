@@ -4,7 +4,8 @@
  */
 
 import type { Step } from '../model/events.ts';
-import { operationOf } from '../model/state.ts';
+import { declaresExpiry, resolvePolicy } from '../model/policy.ts';
+import { type FixtureWithPolicy, operationOf } from '../model/state.ts';
 import type { Fixture, Receipt } from '../model/world.ts';
 import type { Observation, Trace } from '../types/trace.ts';
 
@@ -39,4 +40,16 @@ export function lastRecreate(steps: readonly Step[]): Map<number, number> {
       if (e.kind === 'recreate') at.set(e.resourceId, i);
   });
   return at;
+}
+
+/**
+ * Whether a receipt may have expired in the run: the policy declares an expiry and time passed
+ * (a `clockAdvance`). Receipts then no longer count every fresh success, and the invariants that
+ * count them stand down; the model's comparison of the final receipts still checks each.
+ */
+export function receiptsMayExpire(run: RunRecord): boolean {
+  if (!declaresExpiry(resolvePolicy((run.fixture as FixtureWithPolicy).policy))) return false;
+  return run.steps.some((s) =>
+    (s.kind === 'concurrent' ? s.events : [s]).some((e) => e.kind === 'clockAdvance'),
+  );
 }

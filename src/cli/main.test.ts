@@ -172,6 +172,10 @@ describe('errors a user can act on: exit 2, one line, a stable code', () => {
       /E_HANDLER_SHAPE: .*missing the function "snapshot"/,
     ],
     [
+      ['run', '--handler', 'src/cli/fixtures/expiry-without-clock.ts'],
+      /E_HANDLER_SHAPE: .*declares policy.receiptExpiry but has no advanceClock/,
+    ],
+    [
       ['run', '--handler', 'src/cli/fixtures/setup-throws.ts'],
       /E_HANDLER_SETUP: .*setup\(db, fixture\) threw: table automations already exists/,
     ],

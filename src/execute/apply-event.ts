@@ -230,6 +230,10 @@ function worldEvent(plugin: HandlerPlugin, db: Connection, event: Exclude<Event,
     case 'storeRestore':
       plugin.restoreReceipts(db);
       return;
+    case 'clockAdvance':
+      // `prepare-run.ts` refuses a plugin that declares an expiry without this function.
+      plugin.advanceClock?.(db, event.ms);
+      return;
     case 'revoke':
     case 'restore':
       return;

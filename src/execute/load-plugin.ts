@@ -91,6 +91,12 @@ export function validatePlugin(value: unknown, source: string): HandlerPlugin {
       `handler "${plugin.name}" (${source}): "recreate" must be a function when given`,
     );
   }
+  if (plugin.advanceClock !== undefined && typeof plugin.advanceClock !== 'function') {
+    throw new ReceiptcheckError(
+      'E_HANDLER_SHAPE',
+      `handler "${plugin.name}" (${source}): "advanceClock" must be a function when given`,
+    );
+  }
   if (plugin.replayable !== undefined && typeof plugin.replayable !== 'boolean') {
     throw new ReceiptcheckError(
       'E_HANDLER_SHAPE',

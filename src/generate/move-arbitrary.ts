@@ -9,7 +9,8 @@
 import fc from 'fast-check';
 import type { Delivery } from '../model/events.ts';
 import { allowsEvent, targetRows } from '../model/operation.ts';
-import { operationOf } from '../model/state.ts';
+import { declaresExpiry, resolvePolicy } from '../model/policy.ts';
+import { type FixtureWithPolicy, operationOf } from '../model/state.ts';
 import type { Fixture, Principal } from '../model/world.ts';
 import { edgeField, edgeValues } from './edge-values.ts';
 import type { ClassName } from './field-classes.ts';
@@ -151,6 +152,13 @@ export function moveArbitrary(fixture: Fixture, options: MoveOptions): fc.Arbitr
     moves.push({
       weight: 5,
       arbitrary: fc.record({ kind: fc.constant('store'), failing: fc.boolean() }),
+    });
+  // Only a plugin that declares an expiry gets clock advances; every other plugin's sequences
+  // stay exactly as they were.
+  if (declaresExpiry(resolvePolicy((fixture as FixtureWithPolicy).policy)))
+    moves.push({
+      weight: 4,
+      arbitrary: fc.record({ kind: fc.constant('clock'), long: fc.boolean() }),
     });
   if (options.recreate && allowsEvent(spec, 'recreate'))
     moves.push({

@@ -76,6 +76,11 @@ export type Move =
   | { readonly kind: 'delete'; readonly target: number }
   | { readonly kind: 'recreate'; readonly target: number; readonly workspace: number }
   | { readonly kind: 'store'; readonly failing: boolean }
+  /**
+   * Time passes: a short step (about 2/5 of the declared expiry) or a long one (1.5 times it).
+   * Only for a policy that declares an expiry.
+   */
+  | { readonly kind: 'clock'; readonly long: boolean }
   | {
       readonly kind: 'race';
       readonly shape: RaceShape;

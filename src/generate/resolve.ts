@@ -129,6 +129,12 @@ class Resolver {
       }
       case 'store':
         return { kind: move.failing ? 'storeFail' : 'storeRestore' };
+      case 'clock': {
+        const lifetime = this.state.policy.receiptExpiry;
+        return lifetime === 'never'
+          ? undefined
+          : { kind: 'clockAdvance', ms: clockStep(lifetime, move.long) };
+      }
     }
   }
 
@@ -359,4 +365,14 @@ class Resolver {
 function bumped(v: FieldValue, field: ValueField): FieldValue {
   if (typeof v === 'number') return v + 1;
   return v === field.usual[0] ? field.usual[1] : field.usual[0];
+}
+
+/**
+ * How far one clock advance moves time under a declared expiry of `lifetime` ms: about 2/5 of it
+ * (two stay within it, three pass it) or 1.5 times it. No run of consecutive advances adds up to
+ * the lifetime itself, so a run never lands on the boundary, where a library's own rounding
+ * (seconds, `<` or `<=`) and the wall clock's drift during a call would decide.
+ */
+export function clockStep(lifetime: number, long: boolean): number {
+  return long ? Math.round(lifetime * 1.5) : Math.max(1, Math.round((lifetime * 2) / 5));
 }

@@ -66,6 +66,13 @@ export interface HandlerPlugin<F extends Fixture = any, Q extends CallRequest = 
   failReceipts(db: Connection): void;
   /** Lets receipt inserts succeed again. */
   restoreReceipts(db: Connection): void;
+  /**
+   * Moves the harness's clock on by `ms` (a `clockAdvance` world event). Required when the
+   * policy declares an expiry (`receiptExpiry`), and called only then. A library that reads
+   * `Date.now()` must take its time from a clock the harness controls: `harness-clock.ts` keeps
+   * one in the database, so it holds on worker threads and in scheduled replay.
+   */
+  advanceClock?(db: Connection, ms: number): void;
   /** The tables and receipts, in the model's shape (`Snapshot`); order does not matter. */
   snapshot(db: Connection): Snapshot;
 }

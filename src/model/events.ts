@@ -57,7 +57,13 @@ export type WorldEvent =
   | { readonly kind: 'recreate'; readonly resourceId: number; readonly workspace: string }
   /** From now on every receipt insert fails, until `storeRestore`. */
   | { readonly kind: 'storeFail' }
-  | { readonly kind: 'storeRestore' };
+  | { readonly kind: 'storeRestore' }
+  /**
+   * Time passes on the harness's clock: `ms` milliseconds, all at once, between calls. Generated
+   * only for a plugin whose policy declares an expiry; what was stored longer ago than the
+   * declared time is then gone.
+   */
+  | { readonly kind: 'clockAdvance'; readonly ms: number };
 
 /** Anything the model steps over. */
 export type Event = CallEvent | WorldEvent;

@@ -33,6 +33,14 @@ export interface Policy {
    * flight, so the concurrent and scheduled checkers apply this switch, from real time.
    */
   readonly inFlightDuplicate: 'replay' | 'conflict';
+  /**
+   * How long a stored receipt (and, under `storesRefusals`, a stored refusal) lasts: `'never'`
+   * (the contract: a receipt is kept for good), or a number of ms after its commit, once more
+   * than which have passed on the harness's clock it is gone and a retry under its key runs as
+   * new. Time passes only by `clockAdvance` world events, which are generated only for a plugin
+   * that declares a number here (and provides `advanceClock`).
+   */
+  readonly receiptExpiry: 'never' | number;
 }
 
 /** What a plugin declares: any subset of the switches; the rest keep the contract's value. */
@@ -43,7 +51,13 @@ export const CONTRACT_POLICY: Policy = {
   idempotencyFirst: false,
   storesRefusals: false,
   inFlightDuplicate: 'replay',
+  receiptExpiry: 'never',
 };
+
+/** Whether `policy` lets anything expire, so the harness's clock matters to the model. */
+export function declaresExpiry(policy: Policy): boolean {
+  return policy.receiptExpiry !== 'never';
+}
 
 /** Fills in a declaration and checks it; throws `E_HANDLER_SHAPE` naming a bad switch. */
 export function resolvePolicy(
@@ -54,7 +68,7 @@ export function resolvePolicy(
   const bad = (what: string): never => {
     throw new ReceiptcheckError(
       'E_HANDLER_SHAPE',
-      `handler "${handler}": ${what}; declare {idempotencyFirst?: boolean, storesRefusals?: boolean, inFlightDuplicate?: 'replay' | 'conflict'}`,
+      `handler "${handler}": ${what}; declare {idempotencyFirst?: boolean, storesRefusals?: boolean, inFlightDuplicate?: 'replay' | 'conflict', receiptExpiry?: 'never' | ms}`,
     );
   };
   if (typeof declared !== 'object' || declared === null) return bad('policy must be an object');
@@ -67,6 +81,10 @@ export function resolvePolicy(
   if (typeof policy.storesRefusals !== 'boolean') bad('policy.storesRefusals must be a boolean');
   if (policy.inFlightDuplicate !== 'replay' && policy.inFlightDuplicate !== 'conflict') {
     bad(`policy.inFlightDuplicate must be 'replay' or 'conflict'`);
+  }
+  const expiry = policy.receiptExpiry;
+  if (expiry !== 'never' && !(Number.isSafeInteger(expiry) && expiry > 0)) {
+    bad(`policy.receiptExpiry must be 'never' or a positive whole number of ms`);
   }
   return policy;
 }

@@ -56,6 +56,15 @@ describe('state fingerprints', () => {
         initialState({ ...DEFAULT_FIXTURE, policy: { storesRefusals: true } }),
       ),
       initialState({ ...DEFAULT_FIXTURE, policy: { idempotencyFirst: true } }),
+      initialState({ ...DEFAULT_FIXTURE, policy: { receiptExpiry: 1000 } }),
+      reach(
+        [{ kind: 'clockAdvance', ms: 1 }],
+        initialState({ ...DEFAULT_FIXTURE, policy: { receiptExpiry: 1000 } }),
+      ),
+      reach(
+        [write(0, 'x', 1, 1)],
+        initialState({ ...DEFAULT_FIXTURE, policy: { receiptExpiry: 1000 } }),
+      ),
     ];
     for (const [i, a] of variants.entries()) {
       expect(sameState(a, initial)).toBe(false);
@@ -66,7 +75,9 @@ describe('state fingerprints', () => {
 
   it('cover every field of ModelState (add a new field to state-key.ts, then here)', () => {
     expect(Object.keys(initial).sort()).toEqual([
+      'clock',
       'created',
+      'expiresAt',
       'operation',
       'policy',
       'principals',

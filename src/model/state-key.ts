@@ -40,10 +40,12 @@ function computeStateHash(state: ModelState): number {
   h = mix(h, hashPrincipals(state.principals));
   h = mix(h, hashRefusals(state.refusals));
   h = mix(h, hashText(policyText(state.policy)));
+  h = mix(h, state.clock | 0);
+  h = mix(h, hashExpiries(state.expiresAt));
   return mix(h, state.storeFailing ? 1 : 2);
 }
 
-/** Whether two states are the same world: same rows, receipts, scopes, store flag, refusals, policy. */
+/** Whether two states are the same world: same rows, receipts, scopes, store flag, refusals, policy, clock and expiries. */
 export function sameState(a: ModelState, b: ModelState): boolean {
   if (a === b) return true;
   return (
@@ -54,6 +56,8 @@ export function sameState(a: ModelState, b: ModelState): boolean {
     sameReceipts(a.receipts, b.receipts) &&
     samePrincipals(a.principals, b.principals) &&
     sameRefusals(a.refusals, b.refusals) &&
+    a.clock === b.clock &&
+    sameExpiries(a.expiresAt, b.expiresAt) &&
     (a.policy === b.policy || policyText(a.policy) === policyText(b.policy))
   );
 }
@@ -80,6 +84,8 @@ export function stateKey(state: ModelState): string {
     `store ${state.storeFailing ? 'failing' : 'ok'}`,
     `refusals ${refusals.join(' ')}`,
     `policy ${policyText(state.policy)}`,
+    `clock ${state.clock}`,
+    `expires ${expiriesText(state.expiresAt)}`,
   ].join(' | ');
 }
 
@@ -222,7 +228,33 @@ function refusalText(r: StoredRefusal): string {
 }
 
 function policyText(p: Policy): string {
-  return `${p.idempotencyFirst ? 'first' : 'after'},${p.storesRefusals ? 'stores' : 'drops'},${p.inFlightDuplicate}`;
+  return `${p.idempotencyFirst ? 'first' : 'after'},${p.storesRefusals ? 'stores' : 'drops'},${p.inFlightDuplicate},${p.receiptExpiry}`;
+}
+
+const expiriesHashes = new WeakMap<ReadonlyMap<string, number>, number>();
+
+function hashExpiries(expiresAt: ReadonlyMap<string, number>): number {
+  let h = expiriesHashes.get(expiresAt);
+  if (h !== undefined) return h;
+  h = expiresAt.size;
+  for (const [key, at] of expiresAt) h = (h + hashText(`${key}@${at}`)) | 0;
+  expiriesHashes.set(expiresAt, h);
+  return h;
+}
+
+function sameExpiries(a: ReadonlyMap<string, number>, b: ReadonlyMap<string, number>): boolean {
+  if (a === b) return true;
+  if (a.size !== b.size) return false;
+  for (const [key, at] of a) if (b.get(key) !== at) return false;
+  return true;
+}
+
+/** Expiry times as `key@ms`, sorted. */
+function expiriesText(expiresAt: ReadonlyMap<string, number>): string {
+  return [...expiresAt]
+    .map(([key, at]) => `${JSON.stringify(key)}@${at}`)
+    .sort()
+    .join(' ');
 }
 
 function receiptText(r: Receipt): string {

@@ -42,6 +42,17 @@ export interface ModelState {
   readonly refusals: ReadonlyMap<string, StoredRefusal>;
   /** The declared policy the model holds the handler to. Set once; no step changes it. */
   readonly policy: Policy;
+  /**
+   * The harness's virtual clock, in ms since the run began; only `clockAdvance` moves it, and
+   * only under a policy that declares an expiry (`declaresExpiry`): otherwise nothing depends on
+   * the time, and the clock stays at 0 so states that differ only in time are the same.
+   */
+  readonly clock: number;
+  /**
+   * When each stored receipt or refusal expires, on `clock`, keyed like `receipts`: gone once
+   * `clock` is past it. Always empty unless the policy declares a `receiptExpiry`.
+   */
+  readonly expiresAt: ReadonlyMap<string, number>;
 }
 
 /** A refusal a library stored under a key (policy `storesRefusals`), with the payload it binds. */
@@ -61,6 +72,7 @@ export type FixtureWithPolicy = Fixture & {
 };
 
 const NO_REFUSALS: ReadonlyMap<string, StoredRefusal> = new Map();
+const NO_EXPIRIES: ReadonlyMap<string, number> = new Map();
 
 /** The state every run starts from, under `policy` (default: the fixture's, else the contract). */
 export function initialState(
@@ -77,6 +89,8 @@ export function initialState(
     storeFailing: false,
     refusals: NO_REFUSALS,
     policy,
+    clock: 0,
+    expiresAt: NO_EXPIRIES,
   };
 }
 

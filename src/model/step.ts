@@ -12,6 +12,7 @@
 import { type CallEvent, type Event, unsentOutcome } from './events.ts';
 import { type Args, opaqueIds, type Payload, type Row } from './operation.ts';
 import { type Observed, outcome, type RefusalReason, SERVER_ASSIGNED } from './outcome.ts';
+import { declaresExpiry } from './policy.ts';
 import { type ModelState, receiptKey } from './state.ts';
 import { invalidField } from './validate.ts';
 import { withWriteScope } from './world.ts';
@@ -55,7 +56,44 @@ export function step(state: ModelState, event: Event): Transition {
     case 'storeFail':
     case 'storeRestore':
       return { state: { ...state, storeFailing: event.kind === 'storeFail' } };
+    case 'clockAdvance':
+      return { state: advanceClock(state, event.ms) };
   }
+}
+
+/**
+ * Moves the clock on by `ms` and drops every receipt and stored refusal whose declared lifetime
+ * has run out. Under a policy with no expiry nothing depends on time: the state stays as it is.
+ */
+function advanceClock(state: ModelState, ms: number): ModelState {
+  if (!declaresExpiry(state.policy) || ms <= 0) return state;
+  const clock = state.clock + ms;
+  const gone = [...state.expiresAt].filter(([, at]) => clock > at).map(([key]) => key);
+  if (gone.length === 0) return { ...state, clock };
+  const receipts = new Map(state.receipts);
+  const refusals = new Map(state.refusals);
+  const expiresAt = new Map(state.expiresAt);
+  for (const key of gone) {
+    receipts.delete(key);
+    refusals.delete(key);
+    expiresAt.delete(key);
+  }
+  return {
+    ...state,
+    clock,
+    expiresAt,
+    receipts: receipts.size === state.receipts.size ? state.receipts : receipts,
+    refusals: refusals.size === state.refusals.size ? state.refusals : refusals,
+  };
+}
+
+/** `expiresAt` with `key`'s record stored now, under the declared `receiptExpiry` (if any). */
+function storedNow(state: ModelState, key: string): ReadonlyMap<string, number> {
+  const lifetime = state.policy.receiptExpiry;
+  if (lifetime === 'never') return state.expiresAt;
+  const expiresAt = new Map(state.expiresAt);
+  expiresAt.set(key, state.clock + lifetime);
+  return expiresAt;
 }
 
 /** Applies a list of events in order; returns the final state and the outcomes of the calls. */
@@ -126,7 +164,11 @@ function call(state: ModelState, event: CallEvent): Transition {
     payload,
     result,
   });
-  let next: ModelState = { ...withRow(state, effect.row), receipts };
+  let next: ModelState = {
+    ...withRow(state, effect.row),
+    receipts,
+    expiresAt: storedNow(state, key),
+  };
   if (effect.created) {
     const created = new Map(state.created);
     created.set(effect.created.id, effect.created);
@@ -176,7 +218,10 @@ function refuse(
   if (state.storeFailing) return { state, outcome: outcome.error(STORE_FAILURE_MESSAGE) };
   const refusals = new Map(state.refusals);
   refusals.set(key, { payload, reason });
-  return { state: { ...state, refusals }, outcome: outcome.refused(reason) };
+  return {
+    state: { ...state, refusals, expiresAt: storedNow(state, key) },
+    outcome: outcome.refused(reason),
+  };
 }
 
 /** Whether two canonical payloads bind the same intent: the same fields with the same values. */

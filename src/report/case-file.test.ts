@@ -30,6 +30,7 @@ const steps: Step[] = [
     ],
   },
   { kind: 'storeFail' },
+  { kind: 'clockAdvance', ms: 5_400_000 },
 ];
 
 describe('case files', () => {
@@ -61,6 +62,10 @@ describe('case files', () => {
     [
       `{"format": "${CASE_FORMAT}", "steps": [{"kind": "teleport"}]}`,
       /step 1: unknown kind "teleport"/,
+    ],
+    [
+      `{"format": "${CASE_FORMAT}", "steps": [{"kind": "clockAdvance", "ms": -1}]}`,
+      /step 1: "ms" must be a positive whole number/,
     ],
     [
       `{"format": "${CASE_FORMAT}", "steps": [{"kind": "call", "client": "0", "request": {}}]}`,

@@ -149,10 +149,16 @@ function parseEvent(
     case 'storeFail':
     case 'storeRestore':
       return { kind: value.kind };
+    case 'clockAdvance': {
+      const ms = value.ms;
+      if (!Number.isSafeInteger(ms) || (ms as number) <= 0)
+        return fail(source, `${where}: "ms" must be a positive whole number of milliseconds`);
+      return { kind: 'clockAdvance', ms: ms as number };
+    }
     default:
       return fail(
         source,
-        `${where}: unknown kind ${JSON.stringify(value.kind)} (call, revoke, restore, move, delete, recreate, storeFail, storeRestore, concurrent)`,
+        `${where}: unknown kind ${JSON.stringify(value.kind)} (call, revoke, restore, move, delete, recreate, storeFail, storeRestore, clockAdvance, concurrent)`,
       );
   }
 }

@@ -23,7 +23,11 @@ export function countCoverage(steps: readonly Step[], into: Coverage): number {
   return events;
 }
 
-const WORLD: Record<Exclude<Event['kind'], 'call'>, CoverageKind> = {
+/**
+ * The kind each world event counts as. A clock advance counts as none: only a plugin that
+ * declares an expiry gets one, and every other summary would list it as never seen.
+ */
+const WORLD: Record<Exclude<Event['kind'], 'call'>, CoverageKind | undefined> = {
   revoke: 'revoke',
   restore: 'restore',
   move: 'move',
@@ -31,6 +35,7 @@ const WORLD: Record<Exclude<Event['kind'], 'call'>, CoverageKind> = {
   recreate: 'recreate',
   storeFail: 'store fails',
   storeRestore: 'store restored',
+  clockAdvance: undefined,
 };
 const INTENT: Record<string, CoverageKind> = {
   new: 'new intent',
@@ -41,7 +46,8 @@ const INTENT: Record<string, CoverageKind> = {
 
 function countEvent(e: Event, into: Coverage): number {
   if (e.kind !== 'call') {
-    into[WORLD[e.kind]]++;
+    const kind = WORLD[e.kind];
+    if (kind) into[kind]++;
     return 1;
   }
   const intent = INTENT[e.intent ?? 'new'];

@@ -37,6 +37,8 @@ export function describeEvent(event: Event, fixture: FixtureWithPolicy): string 
       return 'the receipt store starts failing (every receipt insert fails)';
     case 'storeRestore':
       return 'the receipt store works again';
+    case 'clockAdvance':
+      return `${formatDuration(event.ms)} pass on the clock`;
   }
 }
 
@@ -109,4 +111,12 @@ export function formatValue(value: unknown): string {
   } catch {
     return String(value);
   }
+}
+
+/** A span of ms in the largest whole unit that divides it: `3600 s`, `90 min`, `1500 ms`. */
+export function formatDuration(ms: number): string {
+  if (ms % 3_600_000 === 0) return `${ms / 3_600_000} h`;
+  if (ms % 60_000 === 0) return `${ms / 60_000} min`;
+  if (ms % 1000 === 0) return `${ms / 1000} s`;
+  return `${ms} ms`;
 }

@@ -116,6 +116,10 @@ describe('describeEvent', () => {
       'automation 1 moves to workspace team-b',
     );
     expect(describeEvent({ kind: 'storeFail' }, f)).toContain('receipt store starts failing');
+    expect(describeEvent({ kind: 'clockAdvance', ms: 5_400_000 }, f)).toBe(
+      '90 min pass on the clock',
+    );
+    expect(describeEvent({ kind: 'clockAdvance', ms: 1500 }, f)).toBe('1500 ms pass on the clock');
   });
 });
 

@@ -16,7 +16,7 @@ import { operationOf } from '../../model/state.ts';
 import type { Observation } from '../../types/trace.ts';
 import type { InvariantViolation } from '../../types/verdict.ts';
 import type { RunRecord } from '../run-record.ts';
-import { callKey, freshOks, lastRecreate, receiptKeyOf } from '../run-record.ts';
+import { callKey, freshOks, lastRecreate, receiptKeyOf, receiptsMayExpire } from '../run-record.ts';
 
 export const EFFECTS_MATCH_RECEIPTS = 'every effect has its receipt and every receipt its effect';
 
@@ -24,6 +24,8 @@ export const EFFECTS_MATCH_RECEIPTS = 'every effect has its receipt and every re
 export function checkEffectsMatchReceipts(run: RunRecord): InvariantViolation | undefined {
   const spec = operationOf(run.fixture);
   if (spec.name === 'set-interval') return undefined;
+  // An expired receipt is gone by design (policy `receiptExpiry`).
+  if (receiptsMayExpire(run)) return undefined;
   if (run.trace.observations.some((o) => o.observed.kind === 'unexpected')) return undefined;
   const fail = (message: string, step?: number): InvariantViolation => ({
     invariant: EFFECTS_MATCH_RECEIPTS,

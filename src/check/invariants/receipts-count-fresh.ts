@@ -4,12 +4,14 @@
  */
 import type { InvariantViolation } from '../../types/verdict.ts';
 import type { RunRecord } from '../run-record.ts';
-import { freshOks } from '../run-record.ts';
+import { freshOks, receiptsMayExpire } from '../run-record.ts';
 
 export const RECEIPTS_COUNT_FRESH = 'receipts equal fresh ok outcomes in number';
 
 /** Checks the invariant; undefined when it holds. */
 export function checkReceiptsCountFresh(run: RunRecord): InvariantViolation | undefined {
+  // An expired receipt is gone by design (policy `receiptExpiry`).
+  if (receiptsMayExpire(run)) return undefined;
   const fresh = freshOks(run.trace).length;
   const receipts = run.trace.snapshot.receipts.length;
   if (fresh === receipts) return undefined;

@@ -6,16 +6,25 @@
 import { describeOutcome, sameResult } from '../../model/outcome.ts';
 import type { InvariantViolation } from '../../types/verdict.ts';
 import type { RunRecord } from '../run-record.ts';
-import { callKey, freshOks } from '../run-record.ts';
+import { callKey, freshOks, receiptsMayExpire } from '../run-record.ts';
 
 export const REPLAY_MATCHES_FRESH = 'a replay returns exactly its fresh call’s result';
 
 /** Checks the invariant; undefined when it holds. */
 export function checkReplayMatchesFresh(run: RunRecord): InvariantViolation | undefined {
   const freshByKey = new Map(freshOks(run.trace).map((o) => [callKey(run.fixture, o), o]));
+  // Once time has passed a key may run fresh again after its receipt expired: a replay then
+  // answers for the last fresh call before it.
+  const expiring = receiptsMayExpire(run);
   for (const o of run.trace.observations) {
     if (o.observed.kind !== 'ok' || !o.observed.replayed) continue;
-    const fresh = freshByKey.get(callKey(run.fixture, o));
+    const key = callKey(run.fixture, o);
+    const fresh =
+      (expiring &&
+        freshOks(run.trace)
+          .filter((f) => f.step < o.step && callKey(run.fixture, f) === key)
+          .at(-1)) ||
+      freshByKey.get(key);
     if (fresh?.observed.kind !== 'ok') {
       return {
         invariant: REPLAY_MATCHES_FRESH,

@@ -10,7 +10,7 @@ import { operationOf } from '../../model/state.ts';
 import type { Automation, CallResult, SetIntervalSnapshot } from '../../model/world.ts';
 import type { InvariantViolation } from '../../types/verdict.ts';
 import type { RunRecord } from '../run-record.ts';
-import { callKey, freshOks, lastRecreate, receiptKeyOf } from '../run-record.ts';
+import { callKey, freshOks, lastRecreate, receiptKeyOf, receiptsMayExpire } from '../run-record.ts';
 
 export const ROW_CHANGE_HAS_RECEIPT =
   'every row change has its receipt and every receipt its row change';
@@ -19,6 +19,8 @@ export const ROW_CHANGE_HAS_RECEIPT =
 export function checkRowChangeHasReceipt(run: RunRecord): InvariantViolation | undefined {
   // set_interval's form of the invariant, through versions; other operations: effects-match-receipts.ts
   if (operationOf(run.fixture) !== setInterval) return undefined;
+  // An expired receipt is gone by design (policy `receiptExpiry`).
+  if (receiptsMayExpire(run)) return undefined;
   const automations = (run.fixture.automations ?? []) as readonly Automation[];
   const snapshot = run.trace.snapshot as SetIntervalSnapshot;
   const freshByKey = new Map(freshOks(run.trace).map((o) => [callKey(run.fixture, o), o]));

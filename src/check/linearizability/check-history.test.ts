@@ -14,7 +14,7 @@ import {
 } from '../../../testing/linearizability/fixture-builders.ts';
 import { FIXTURE_PAIRS } from '../../../testing/linearizability/fixture-pairs.ts';
 import type { History } from '../../model/history.ts';
-import { outcome } from '../../model/outcome.ts';
+import { type Observed, outcome } from '../../model/outcome.ts';
 import { initialState } from '../../model/state.ts';
 import { DEFAULT_FIXTURE } from '../../model/world.ts';
 import { checkHistory } from './check-history.ts';
@@ -176,4 +176,30 @@ describe('input errors', () => {
     ];
     expect(checkHistory(initial, history).verdict).toBe('ok');
   });
+});
+
+describe('checkHistory with a declared receipt expiry', () => {
+  const expiring = initialState({ ...DEFAULT_FIXTURE, policy: { receiptExpiry: 1000 } });
+  const write = call(0, 0, [0, 1], request('r1', 1, 1, 30), fresh(1, 30, 2));
+  const tick = (at: [number, number]) => world(1, at, { kind: 'clockAdvance', ms: 1500 });
+  const retry = (at: [number, number], observed: Observed) =>
+    call(2, 0, at, request('r1', 1, 1, 30), observed);
+
+  it.each([true, false])(
+    'orders a clock advance against the calls around it (partition: %s)',
+    (partition) => {
+      // After the advance the receipt is gone: the retry re-runs and the version check refuses it.
+      const after: History = [write, tick([2, 3]), retry([4, 5], conflict)];
+      expect(checkHistory(expiring, after, { partition }).verdict).toBe('ok');
+      // A retry overlapping the advance may take effect before it, and replay.
+      const overlapping: History = [write, tick([2, 5]), retry([3, 4], replayed(1, 30, 2))];
+      expect(checkHistory(expiring, overlapping, { partition }).verdict).toBe('ok');
+      // A replay after the advance is not what the declared expiry allows...
+      const late: History = [write, tick([2, 3]), retry([4, 5], replayed(1, 30, 2))];
+      expect(checkHistory(expiring, late, { partition }).verdict).toBe('illegal');
+      // ...but it is the contract's answer, where receipts never expire.
+      expect(checkHistory(initial, late, { partition }).verdict).toBe('ok');
+      expect(checkHistory(initial, after, { partition }).verdict).toBe('illegal');
+    },
+  );
 });

@@ -20,6 +20,8 @@ const KNOWN_FIELDS = new Set([
   'storeFailing',
   'refusals',
   'policy',
+  'clock',
+  'expiresAt',
 ]);
 
 /** Overlays the parts' changes on `initial`; `replay` lists the merged order's events, for the fallback. */
@@ -28,12 +30,17 @@ export function mergeStates(
   finals: readonly ModelState[],
   replay: () => readonly Event[],
 ): ModelState {
-  if (!Object.keys(initial).every((field) => KNOWN_FIELDS.has(field)))
+  // A clock advance touches every key (`partition.ts` keeps such a history whole): replay.
+  if (
+    !Object.keys(initial).every((field) => KNOWN_FIELDS.has(field)) ||
+    finals.some((f) => f.clock !== initial.clock)
+  )
     return run(initial, replay()).state;
   const rows = new Map(initial.rows);
   const created = new Map(initial.created);
   const receipts = new Map(initial.receipts);
   const refusals = new Map(initial.refusals);
+  const expiresAt = new Map(initial.expiresAt);
   const principals = [...initial.principals];
   let storeFailing = initial.storeFailing;
   for (const final of finals) {
@@ -48,12 +55,13 @@ export function mergeStates(
     }
     overlay(receipts, initial.receipts, final.receipts);
     overlay(refusals, initial.refusals, final.refusals);
+    overlay(expiresAt, initial.expiresAt, final.expiresAt);
     final.principals.forEach((p, i) => {
       if (p !== initial.principals[i]) principals[i] = p;
     });
     if (final.storeFailing !== initial.storeFailing) storeFailing = final.storeFailing;
   }
-  return { ...initial, rows, created, receipts, refusals, principals, storeFailing };
+  return { ...initial, rows, created, receipts, refusals, principals, storeFailing, expiresAt };
 }
 
 function overlay<K, V>(into: Map<K, V>, base: ReadonlyMap<K, V>, final: ReadonlyMap<K, V>): void {

@@ -15,9 +15,10 @@ import type { FixtureWithPolicy } from '../../model/state.ts';
 import { DEFAULT_FIXTURE } from '../../model/world.ts';
 import type { Failure } from '../../types/verdict.ts';
 import type { HandlerPlugin } from '../plugin.ts';
+import reference from '../reference.ts';
 import expressIdempotency from './express-idempotency.ts';
 import nodeIdempotency from './node-idempotency.ts';
-import powertools from './powertools.ts';
+import powertools, { RECORD_LIFETIME_MS } from './powertools.ts';
 
 const runners: JudgedRunner[] = [];
 afterAll(async () => {
@@ -111,5 +112,59 @@ describe('node-idempotency: storesRefusals', () => {
   ])('is not declared by %s, which deletes the record of a refused call', async (_n, plugin) => {
     expect(resolvePolicy(plugin.policy).storesRefusals).toBe(false);
     expect(await failuresUnder(plugin, resolvePolicy(plugin.policy), steps)).toEqual([]);
+  });
+});
+
+describe('powertools: receiptExpiry (F3 declared)', () => {
+  const declared = resolvePolicy(powertools.policy);
+  const without = { ...declared, receiptExpiry: 'never' as const };
+  const tick = (ms: number): Step => ({ kind: 'clockAdvance', ms });
+  // Within the hour the retry replays; past it the record is gone, the retry re-runs the write,
+  // and the version check refuses it.
+  const steps: Step[] = [
+    call('r1', 1, 1),
+    tick(RECORD_LIFETIME_MS * 0.4),
+    call('r1', 1, 1),
+    tick(RECORD_LIFETIME_MS * 1.5),
+    call('r1', 1, 1),
+  ];
+
+  it('declares the library default, expiresAfterSeconds 3600', () => {
+    expect(declared.receiptExpiry).toBe(3_600_000);
+  });
+
+  it('re-executes a retry after the expiry: declared, it passes; undeclared, it fails', async () => {
+    expect(await failuresUnder(powertools, declared, steps)).toEqual([]);
+    const failures = await failuresUnder(powertools, without, steps);
+    expect(failures[0]).toMatchObject({
+      kind: 'outcome',
+      step: 4,
+      expected: REPLAYED,
+      actual: outcome.refused('conflict'),
+    });
+  });
+});
+
+describe('a declared expiry that never comes', () => {
+  // The reference handler keeps receipts for good; declaring that they expire after a minute
+  // is a false declaration the model must catch.
+  const neverExpires: HandlerPlugin = {
+    ...reference,
+    name: 'claims-expiry',
+    policy: { receiptExpiry: 60_000 },
+    advanceClock() {},
+  };
+  const steps: Step[] = [call('r1', 1, 1), { kind: 'clockAdvance', ms: 90_000 }, call('r1', 1, 1)];
+
+  it('fails: the retry past the minute is replayed, not re-executed', async () => {
+    const failures = await failuresUnder(neverExpires, resolvePolicy(neverExpires.policy), steps);
+    expect(failures[0]).toMatchObject({
+      kind: 'outcome',
+      step: 2,
+      expected: outcome.refused('conflict'),
+      actual: REPLAYED,
+    });
+    // Declaring what it does, never, it passes the same steps.
+    expect(await failuresUnder(reference, resolvePolicy(undefined), steps)).toEqual([]);
   });
 });

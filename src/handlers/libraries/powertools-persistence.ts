@@ -38,21 +38,37 @@ export interface PowertoolsRow {
   readonly validation: string | null;
 }
 
-/** A `BasePersistenceLayer` over one better-sqlite3 connection. */
+/**
+ * A `BasePersistenceLayer` over one better-sqlite3 connection.
+ *
+ * The library reads the wall clock (`Date.now()`) to set and check expiry times; the harness's
+ * clock may be ahead of it (`harness-clock.ts`). So the layer stores expiry times on the
+ * harness's clock (the library's plus the offset when written) and hands them back on the
+ * library's (minus the offset when read): a record then expires when the harness's clock,
+ * not the wall clock, passes its time. The offset is read inside the statements the layer runs
+ * anyway, never by a statement of its own: each statement is a scheduled-mode yield point, and an
+ * extra one would move a saved schedule's crash to another statement.
+ */
 export class SqlitePersistenceLayer extends BasePersistenceLayer {
   readonly #db: Connection;
+  readonly #clockSql: string;
 
-  /** Stores records through `db`, which the harness opened; the layer never opens its own. */
-  constructor(db: Connection) {
+  /**
+   * Stores records through `db`, which the harness opened; the layer never opens its own.
+   * `clockSql` is an SQL expression for how many ms the harness's clock is ahead of the wall clock
+   * (`HARNESS_CLOCK_MS_SQL`; default `0`, not at all).
+   */
+  constructor(db: Connection, clockSql = '0') {
     super();
     this.#db = db;
+    this.#clockSql = clockSql;
   }
 
   /** The record under `idempotencyKey`; throws `IdempotencyItemNotFoundError` when there is none. */
   protected async _getRecord(idempotencyKey: string): Promise<IdempotencyRecord> {
-    const row = this.#row(idempotencyKey);
+    const { row, clockMs } = this.#read(idempotencyKey);
     if (!row) throw new IdempotencyItemNotFoundError(`No record for ${idempotencyKey}`);
-    return toRecord(row);
+    return toRecord(row, clockMs);
   }
 
   /**
@@ -63,13 +79,12 @@ export class SqlitePersistenceLayer extends BasePersistenceLayer {
    * connections cannot both win; a losing put writes nothing (so it still works while writes fail).
    */
   protected async _putRecord(record: IdempotencyRecord): Promise<void> {
-    const nowMs = Date.now();
     const put = this.#db.transaction(() => {
-      const old = this.#row(record.idempotencyKey);
-      if (old && !replaceable(old, nowMs)) {
+      const { row: old, clockMs: offset } = this.#read(record.idempotencyKey);
+      if (old && !replaceable(old, Date.now() + offset)) {
         throw new IdempotencyItemAlreadyExistsError(
           `Failed to put record for already existing idempotency key: ${record.idempotencyKey}`,
-          toRecord(old),
+          toRecord(old, offset),
         );
       }
       if (old)
@@ -77,8 +92,8 @@ export class SqlitePersistenceLayer extends BasePersistenceLayer {
       cachedStatement(this.#db, `INSERT INTO ${POWERTOOLS_TABLE} VALUES (?, ?, ?, ?, NULL, ?)`).run(
         record.idempotencyKey,
         record.getStatus(),
-        record.expiryTimestamp ?? null,
-        record.inProgressExpiryTimestamp ?? null,
+        onHarnessClock(record.expiryTimestamp, offset / 1000),
+        onHarnessClock(record.inProgressExpiryTimestamp, offset),
         this.isPayloadValidationEnabled() ? (record.payloadHash ?? null) : null,
       );
     });
@@ -92,10 +107,12 @@ export class SqlitePersistenceLayer extends BasePersistenceLayer {
   protected async _updateRecord(record: IdempotencyRecord): Promise<void> {
     const data = record.responseData === undefined ? null : JSON.stringify(record.responseData);
     const validation = this.isPayloadValidationEnabled() ? (record.payloadHash ?? null) : null;
+    // The expiration moves onto the harness's clock in SQL, in the statement that writes it.
+    const expiration = `? + ${this.#clockSql} / 1000.0`;
     const update = this.#db.transaction(() => {
       const changed = cachedStatement(
         this.#db,
-        `UPDATE ${POWERTOOLS_TABLE} SET status = ?, expiration = ?,
+        `UPDATE ${POWERTOOLS_TABLE} SET status = ?, expiration = ${expiration},
            data = CASE WHEN ? THEN ? ELSE data END,
            validation = CASE WHEN ? THEN ? ELSE validation END WHERE id = ?`,
       ).run(
@@ -108,7 +125,10 @@ export class SqlitePersistenceLayer extends BasePersistenceLayer {
         record.idempotencyKey,
       ).changes;
       if (changed > 0) return;
-      cachedStatement(this.#db, `INSERT INTO ${POWERTOOLS_TABLE} VALUES (?, ?, ?, NULL, ?, ?)`).run(
+      cachedStatement(
+        this.#db,
+        `INSERT INTO ${POWERTOOLS_TABLE} VALUES (?, ?, ${expiration}, NULL, ?, ?)`,
+      ).run(
         record.idempotencyKey,
         record.getStatus(),
         record.expiryTimestamp ?? null,
@@ -126,14 +146,24 @@ export class SqlitePersistenceLayer extends BasePersistenceLayer {
     );
   }
 
-  #row(idempotencyKey: string): PowertoolsRow | undefined {
-    return cachedStatement(this.#db, `SELECT * FROM ${POWERTOOLS_TABLE} WHERE id = ?`).get(
-      idempotencyKey,
-    ) as PowertoolsRow | undefined;
+  /**
+   * The row under the key (if any) and the harness clock's offset, in one statement: the left join
+   * from a one-row select gives the offset even when there is no row.
+   */
+  #read(idempotencyKey: string): { row: PowertoolsRow | undefined; clockMs: number } {
+    const { clock_ms, ...row } = cachedStatement(
+      this.#db,
+      `SELECT ${this.#clockSql} AS clock_ms, p.* FROM (SELECT 1)
+         LEFT JOIN ${POWERTOOLS_TABLE} p ON p.id = ?`,
+    ).get(idempotencyKey) as PowertoolsRow & { clock_ms: number | null };
+    return { row: row.id === null ? undefined : row, clockMs: clock_ms ?? 0 };
   }
 }
 
-/** Whether a put may overwrite `row` at `nowMs`: expired, or in progress past its in-progress expiry. */
+/**
+ * Whether a put may overwrite `row` at `nowMs` (on the harness's clock): expired, or in progress
+ * past its in-progress expiry.
+ */
 export function replaceable(row: PowertoolsRow, nowMs: number): boolean {
   if (row.expiration !== null && row.expiration < nowMs / 1000) return true;
   return (
@@ -143,14 +173,22 @@ export function replaceable(row: PowertoolsRow, nowMs: number): boolean {
   );
 }
 
-/** A row as the library's record. */
-export function toRecord(row: PowertoolsRow): IdempotencyRecord {
+/** A time the library set (on its clock), on the harness's clock `offset` ahead; null when unset. */
+function onHarnessClock(time: number | undefined, offset: number): number | null {
+  return time === undefined ? null : time + offset;
+}
+
+/**
+ * A row as the library's record, its expiry times back on the library's clock: `offsetMs`
+ * behind the harness's, which the row keeps them on.
+ */
+export function toRecord(row: PowertoolsRow, offsetMs = 0): IdempotencyRecord {
   return new IdempotencyRecord({
     idempotencyKey: row.id,
     status: row.status as IdempotencyRecordStatusValue,
-    ...(row.expiration !== null ? { expiryTimestamp: row.expiration } : {}),
+    ...(row.expiration !== null ? { expiryTimestamp: row.expiration - offsetMs / 1000 } : {}),
     ...(row.in_progress_expiration !== null
-      ? { inProgressExpiryTimestamp: row.in_progress_expiration }
+      ? { inProgressExpiryTimestamp: row.in_progress_expiration - offsetMs }
       : {}),
     ...(row.data !== null ? { responseData: JSON.parse(row.data) } : {}),
     ...(row.validation !== null ? { payloadHash: row.validation } : {}),

@@ -19,6 +19,7 @@ import {
 import type { Outcome } from '../../model/outcome.ts';
 import { outcome } from '../../model/outcome.ts';
 import { type Principal, type Receipt, TOOL } from '../../model/world.ts';
+import { advanceHarnessClock, createHarnessClock, HARNESS_CLOCK_MS_SQL } from '../harness-clock.ts';
 import { type Connection, defineHandler } from '../plugin.ts';
 import {
   isReceiptDocument,
@@ -76,7 +77,8 @@ function idempotentSetInterval(db: Connection): (event: SetIntervalEvent) => Pro
     receipt: setIntervalWrite(db, event, event),
     replayed: false,
   });
-  fn = makeIdempotent(business, { persistenceStore: new SqlitePersistenceLayer(db), config });
+  const persistenceStore = new SqlitePersistenceLayer(db, HARNESS_CLOCK_MS_SQL);
+  fn = makeIdempotent(business, { persistenceStore, config });
   wrapped.set(db, fn);
   return fn;
 }
@@ -98,13 +100,23 @@ function outcomeOfThrown(thrown: unknown): Outcome {
 
 /** The receipts the live COMPLETED records hold; in-progress records hold no result and are left out. */
 function receipts(db: Connection): Receipt[] {
-  const rows = db.prepare(`SELECT * FROM ${POWERTOOLS_TABLE}`).all() as PowertoolsRow[];
-  const now = Date.now();
+  // The clock is read in the same statement as the rows, so reading adds no statement.
+  const rows = db
+    .prepare(`SELECT *, ${HARNESS_CLOCK_MS_SQL} AS clock_ms FROM ${POWERTOOLS_TABLE}`)
+    .all() as (PowertoolsRow & { clock_ms: number })[];
   return rows
-    .filter((r) => r.status === 'COMPLETED' && !replaceable(r, now) && r.data !== null)
+    .filter(
+      (r) =>
+        r.status === 'COMPLETED' && !replaceable(r, Date.now() + r.clock_ms) && r.data !== null,
+    )
     .map((r) => (JSON.parse(r.data as string) as Answer).receipt)
     .filter(isReceiptDocument);
 }
+
+/** How long a completed record lasts: the library's default `expiresAfterSeconds`, 3600 s. */
+export const RECORD_LIFETIME_MS = 3_600_000;
+
+const world = libraryWorld({ table: POWERTOOLS_TABLE, schema: POWERTOOLS_SCHEMA, receipts });
 
 export default defineHandler({
   name: 'powertools',
@@ -119,8 +131,17 @@ export default defineHandler({
     // "This utility will throw an IdempotencyAlreadyInProgressError error if you receive multiple
     // invocations with the same payload while the first invocation hasn't completed yet".
     inFlightDuplicate: 'conflict',
+    // `expiresAfterSeconds`: "The number of seconds the idempotency key is valid", "@default
+    // 3600 (1 hour)": a retry after the hour runs the function again (finding F3, declared).
+    receiptExpiry: RECORD_LIFETIME_MS,
   },
-  ...libraryWorld({ table: POWERTOOLS_TABLE, schema: POWERTOOLS_SCHEMA, receipts }),
+  ...world,
+  setup(db, fixture) {
+    world.setup(db, fixture);
+    createHarnessClock(db);
+  },
+  // The library's time is the wall clock plus the harness clock's offset (`SqlitePersistenceLayer`).
+  advanceClock: advanceHarnessClock,
   async call(db: Connection, principal: Principal, request) {
     const checked = precheck(principal, request);
     if ('kind' in checked) return checked;

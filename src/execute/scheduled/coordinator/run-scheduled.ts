@@ -227,6 +227,8 @@ export function describeWorld(event: Exclude<Event, CallEvent>, noun = 'automati
       return 'receipt store starts failing';
     case 'storeRestore':
       return 'receipt store restored';
+    case 'clockAdvance':
+      return `clock advances ${event.ms} ms`;
     default:
       return `${event.kind} client ${event.client + 1}`;
   }
