@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { messageOf, ReceiptcheckError } from '../errors.ts';
 import { parseCaseFile } from '../report/case-file.ts';
 import { decodeJson } from '../report/encode.ts';
-import type { RenderContext } from '../report/format-counterexample.ts';
+import type { RenderContext } from '../report/readable-case.ts';
 import { buildTimeline } from '../report/timeline/build-timeline.ts';
 import { caseFileTimelineCase } from '../report/timeline/case-timeline.ts';
 import {

@@ -3,7 +3,7 @@
  * says where: the one place the CLI turns timeline data into a file.
  */
 import { basename, dirname, join } from 'node:path';
-import type { RenderContext } from '../report/format-counterexample.ts';
+import type { RenderContext } from '../report/readable-case.ts';
 import { buildTimeline, type TimelineCase } from '../report/timeline/build-timeline.ts';
 import { renderTimelineHtml } from '../report/timeline/render-timeline-html.ts';
 import type { Timeline } from '../report/timeline/timeline.ts';

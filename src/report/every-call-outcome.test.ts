@@ -14,7 +14,8 @@ import { run } from '../model/step.ts';
 import { DEFAULT_FIXTURE } from '../model/world.ts';
 import type { Execution } from '../types/execution.ts';
 import type { Failure } from '../types/verdict.ts';
-import { formatCounterexample, type ReadableCase } from './format-counterexample.ts';
+import { formatCounterexample } from './format-counterexample.ts';
+import type { ReadableCase } from './readable-case.ts';
 import { runDetail } from './run-detail.ts';
 
 const send = (client: number, intent: CallEvent['intent'], minutes = 30): CallEvent => ({

@@ -6,14 +6,10 @@
 
 import type { CaseFile } from '../types/case-file.ts';
 import type { CaseResult } from '../types/results.ts';
-import {
-  formatDatabase,
-  formatExplanations,
-  formatSteps,
-  type ReadableCase,
-  reproduce,
-} from './format-counterexample.ts';
+import { formatDatabase, formatExplanations, formatSteps } from './format-counterexample.ts';
 import { formatInterleaving } from './format-interleaving.ts';
+import type { ReadableCase } from './readable-case.ts';
+import { reproduce } from './reproduce.ts';
 
 /** The one-line verdict, e.g. `✗ 02-lost-response-replays: fails against version-before-receipt`. */
 export function caseVerdictLine(c: CaseFile, r: CaseResult): string {

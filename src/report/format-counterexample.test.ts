@@ -8,7 +8,8 @@ import { describe, expect, it } from 'vitest';
 import type { CallEvent } from '../model/events.ts';
 import { outcome } from '../model/outcome.ts';
 import { DEFAULT_FIXTURE } from '../model/world.ts';
-import { formatCounterexample, type ReadableCase } from './format-counterexample.ts';
+import { formatCounterexample } from './format-counterexample.ts';
+import type { ReadableCase } from './readable-case.ts';
 
 const send = (client: number, intent: CallEvent['intent']): CallEvent => ({
   kind: 'call',

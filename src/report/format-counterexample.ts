@@ -10,7 +10,6 @@ import { flatten } from '../model/flatten.ts';
 import { describeOutcome, type Observed } from '../model/outcome.ts';
 import { type FixtureWithPolicy, initialState, operationOf } from '../model/state.ts';
 import { step as modelStep } from '../model/step.ts';
-import type { Fixture } from '../model/world.ts';
 import type { Failure } from '../types/verdict.ts';
 import { describeEvent } from './describe-event.ts';
 import { explainFailure } from './explain-failure.ts';
@@ -25,47 +24,12 @@ import {
   scheduledInjections,
   storeFailingAt,
 } from './injections.ts';
+import type { ReadableCase, RenderContext } from './readable-case.ts';
+import { type CrashedCall, crashedCalls, observedOutcomes } from './recorded-calls.ts';
+import { reproduce } from './reproduce.ts';
 
 /** How many failures are explained before the rest is counted. */
 export const FAILURES_SHOWN = 6;
-
-/** What the renderer reads; a `Counterexample` from `checkHandler` fits, and so does a replayed case. */
-export interface ReadableCase {
-  /** The handler as the user gave it (name or path), for the re-run command. */
-  readonly handler?: string;
-  /** `false` for a case file that names no handler (a scenario): it replays with `--handler`. */
-  readonly handlerNamed?: false;
-  readonly handlerName: string;
-  readonly mode: string;
-  readonly fixture: Fixture;
-  readonly steps: readonly Step[];
-  readonly failures: readonly Failure[];
-  readonly seed?: number;
-  /** fast-check's replay path. */
-  readonly path?: string;
-  readonly runsToFailure?: number;
-  readonly shrinks?: number;
-  /** Why shrinking stopped early, when it did. */
-  readonly shrinkCut?: string;
-  /** Mode-specific detail; scheduled mode's interleaving (`lanes`) is shown when present. */
-  readonly detail?: unknown;
-  /** What the handler printed during the failing run, shown under "Handler output". */
-  readonly handlerOutput?: string;
-}
-
-/** Where the case was saved, and whether to print the CLI commands that reproduce it. */
-export interface RenderContext {
-  /** The counterexample file, for the `replay` command. */
-  readonly savedPath?: string;
-  /** Print `receiptcheck` commands (default true); the API turns them off for its own hint. */
-  readonly commands?: boolean;
-  /** Extra lines to print under "Reproduce". */
-  readonly hints?: readonly string[];
-  /** A concurrent counterexample's scheduled reproduction, saved with it: `replay` says so. */
-  readonly reproducesDeterministically?: boolean;
-  /** Print the stack of every unexpected error under its step, and every statement in full (`--verbose`). */
-  readonly verbose?: boolean;
-}
 
 /** The whole counterexample as text, lines joined with `\n`, no trailing newline. */
 export function formatCounterexample(c: ReadableCase, context: RenderContext = {}): string {
@@ -269,54 +233,6 @@ function modelOutcomes(c: ReadableCase): Map<string, Observed> {
   return out;
 }
 
-/**
- * What the clients saw in a race mode's run: every call's answer, from a scheduled run's recorded
- * call ends or a concurrent run's history (read by shape), else from a linearizability failure.
- */
-function observedOutcomes(c: ReadableCase): Map<string, Observed> {
-  const out = new Map<string, Observed>();
-  for (const f of c.failures)
-    if (f.kind === 'linearizability')
-      for (const op of [...f.longestPrefix, ...f.stuck])
-        if (op.observed) out.set(placeKey(op.step, op.lane), op.observed);
-  const d = (c.detail ?? {}) as { ends?: unknown; history?: unknown; places?: unknown };
-  if (Array.isArray(d.ends))
-    for (const e of d.ends as { step: number; lane: number; end?: { observed?: Observed } }[])
-      if (e?.end?.observed) out.set(placeKey(e.step, e.lane), e.end.observed);
-  if (Array.isArray(d.history) && Array.isArray(d.places))
-    for (const e of d.history as { id: number; observed?: Observed }[]) {
-      const at = (d.places as ({ step: number; lane: number } | undefined)[])[e?.id];
-      if (at && e.observed) out.set(placeKey(at.step, at.lane), e.observed);
-    }
-  return out;
-}
-
-/** A scheduled run's call that crashed, as its recorded end says (read by shape). */
-interface CrashedCall {
-  readonly committed: boolean;
-  /** The outcome the verdict read it as having had (it took effect); absent: it changed nothing. */
-  readonly readAs?: Observed;
-}
-
-/** The calls of a scheduled run that crashed, by `placeKey`; empty for other modes. */
-function crashedCalls(detail: unknown): Map<string, CrashedCall> {
-  const out = new Map<string, CrashedCall>();
-  const ends = (detail as { ends?: unknown } | null | undefined)?.ends;
-  if (!Array.isArray(ends)) return out;
-  for (const e of ends as {
-    step: number;
-    lane: number;
-    end?: { kind?: string; committed?: boolean };
-    readAs?: Observed;
-  }[])
-    if (e?.end?.kind === 'crashed')
-      out.set(placeKey(e.step, e.lane), {
-        committed: e.end.committed === true,
-        ...(e.readAs ? { readAs: e.readAs } : {}),
-      });
-  return out;
-}
-
 /** What the checker made of a crashed call, so the expectations after it can be read. */
 function crashText(c: CrashedCall): string {
   if (!c.committed) return 'no answer: it crashed before any commit, so it changed nothing';
@@ -350,33 +266,4 @@ function where(f: Failure, steps: readonly Step[]): string {
     return `step ${f.step + 1}${group ? ` lane ${f.lane + 1}` : ''}: `;
   }
   return '';
-}
-
-/** The seed, fast-check path and the commands that reproduce the case. */
-export function reproduce(c: ReadableCase, context: RenderContext): string[] {
-  const lines = ['Reproduce:'];
-  if (c.seed !== undefined)
-    lines.push(`  seed ${c.seed}${c.path ? `, fast-check path ${c.path}` : ''}`);
-  if (context.commands !== false) {
-    if (context.savedPath)
-      lines.push(
-        `  replay:  npx receiptcheck replay ${quoteArg(context.savedPath)}${c.handlerNamed === false ? ` --handler ${quoteArg(c.handler ?? 'reference')}` : ''}${context.reproducesDeterministically ? '   (deterministic: runs the scheduled reproduction saved with it)' : ''}`,
-      );
-    if (c.seed !== undefined && c.handler)
-      lines.push(
-        `  re-run:  npx receiptcheck run --handler ${quoteArg(c.handler)}${operationFlag(c.fixture)} --seed ${c.seed}${c.mode !== 'sequential' ? ` --mode ${c.mode}` : ''}`,
-      );
-  }
-  for (const h of context.hints ?? []) lines.push(`  ${h}`);
-  return lines;
-}
-
-/** Quotes a shell argument only when it needs it. */
-export function quoteArg(arg: string): string {
-  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", `'\\''`)}'`;
-}
-
-/** ` --operation NAME` for a fixture of another operation than the default; else nothing. */
-function operationFlag(fixture: FixtureWithPolicy): string {
-  return typeof fixture.operation === 'string' ? ` --operation ${fixture.operation}` : '';
 }

@@ -5,7 +5,8 @@
  */
 import type { KnownFinding, KnownFindings } from '../types/findings.ts';
 import type { Finding } from '../types/results.ts';
-import { formatCounterexample, type RenderContext } from './format-counterexample.ts';
+import { formatCounterexample } from './format-counterexample.ts';
+import type { RenderContext } from './readable-case.ts';
 
 /** Where each finding's case file went, by finding id. */
 export type SavedFindings = ReadonlyMap<string, string>;

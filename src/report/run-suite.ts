@@ -6,9 +6,10 @@
 import { operationOf } from '../model/state.ts';
 import type { CheckResult } from '../types/results.ts';
 import { explainFailure } from './explain-failure.ts';
-import { formatCounterexample, type RenderContext } from './format-counterexample.ts';
+import { formatCounterexample } from './format-counterexample.ts';
 import type { JunitSuite } from './format-junit.ts';
 import { formatSummary, type SummaryContext } from './format-summary.ts';
+import type { RenderContext } from './readable-case.ts';
 
 /** The suite for `r`: the run's settings as properties, the counterexample as the failure text. */
 export function runSuite(r: CheckResult, context: SummaryContext & RenderContext = {}): JunitSuite {

@@ -10,7 +10,7 @@ import type { HistoryEntry } from '../../model/history.ts';
 import { initialState, operationOf } from '../../model/state.ts';
 import type { SoakResult } from '../../types/results.ts';
 import { explainFailure } from '../explain-failure.ts';
-import { quoteArg } from '../format-counterexample.ts';
+import { quoteArg } from '../reproduce.ts';
 import { decorateBars } from './decorate-bars.ts';
 import { historyFrames } from './history-frames.ts';
 import type { Timeline } from './timeline.ts';

@@ -1,0 +1,35 @@
+/**
+ * The "Reproduce" lines of a counterexample: its seed and fast-check path, and the commands that
+ * replay the saved file and re-run the check. Shared by the text report and the HTML timeline.
+ */
+import type { FixtureWithPolicy } from '../model/state.ts';
+import type { ReadableCase, RenderContext } from './readable-case.ts';
+
+/** The seed, fast-check path and the commands that reproduce the case. */
+export function reproduce(c: ReadableCase, context: RenderContext): string[] {
+  const lines = ['Reproduce:'];
+  if (c.seed !== undefined)
+    lines.push(`  seed ${c.seed}${c.path ? `, fast-check path ${c.path}` : ''}`);
+  if (context.commands !== false) {
+    if (context.savedPath)
+      lines.push(
+        `  replay:  npx receiptcheck replay ${quoteArg(context.savedPath)}${c.handlerNamed === false ? ` --handler ${quoteArg(c.handler ?? 'reference')}` : ''}${context.reproducesDeterministically ? '   (deterministic: runs the scheduled reproduction saved with it)' : ''}`,
+      );
+    if (c.seed !== undefined && c.handler)
+      lines.push(
+        `  re-run:  npx receiptcheck run --handler ${quoteArg(c.handler)}${operationFlag(c.fixture)} --seed ${c.seed}${c.mode !== 'sequential' ? ` --mode ${c.mode}` : ''}`,
+      );
+  }
+  for (const h of context.hints ?? []) lines.push(`  ${h}`);
+  return lines;
+}
+
+/** Quotes a shell argument only when it needs it. */
+export function quoteArg(arg: string): string {
+  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", `'\\''`)}'`;
+}
+
+/** ` --operation NAME` for a fixture of another operation than the default; else nothing. */
+function operationFlag(fixture: FixtureWithPolicy): string {
+  return typeof fixture.operation === 'string' ? ` --operation ${fixture.operation}` : '';
+}
