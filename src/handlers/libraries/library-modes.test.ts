@@ -11,10 +11,15 @@ import type { Failure } from '../../types/verdict.ts';
 
 /** Whether a failure is F1: a call answered keyReuse where every serial order refuses it. */
 function isF1(f: Failure): boolean {
+  const f1 = (actual?: { kind: string }, expected?: { kind: string }) =>
+    actual?.kind === 'keyReuse' && expected?.kind === 'refused';
+  // A concurrent counterexample that shrinking left with extra steps is reduced under a schedule
+  // and reports that run's outcome failures; otherwise the threads' linearizability failure.
+  if (f.kind === 'outcome') return f1(f.actual, f.expected);
   return (
     f.kind === 'linearizability' &&
     f.verdict === 'illegal' &&
-    f.stuck.some((op) => op.observed?.kind === 'keyReuse' && op.expected?.kind === 'refused')
+    f.stuck.some((op) => f1(op.observed, op.expected))
   );
 }
 
