@@ -24,6 +24,8 @@ export type ErrorCode =
   /** A zod schema `fieldsFromZod` cannot turn into fields as it stands; the message names the field and the fix. */
   | 'E_BAD_SCHEMA'
   | 'E_WORKER'
+  /** The PostgreSQL server could not be started or reached (the message gives the server's own words). */
+  | 'E_POSTGRES'
   /** A plugin declared `replayable` took another path when a call was replayed (scheduled mode then uses threads). */
   | 'E_NOT_REPLAYABLE'
   /** The command line itself is wrong: an unknown command or option, a missing argument. */

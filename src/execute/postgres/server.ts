@@ -1,0 +1,149 @@
+/**
+ * The PostgreSQL server a run uses, and the databases it makes there. By default one embedded
+ * server per process (`embedded-server.ts`), started on first use and shared by every runner,
+ * stopped a moment after the last runner lets it go (or at exit). With a database URL
+ * (`--database-url`, or `RECEIPTCHECK_DATABASE_URL`) an existing server is used instead: the
+ * harness then creates and drops databases of its own there, named `receiptcheck_<pid>_<n>`,
+ * and touches nothing else.
+ */
+import pg from 'pg';
+import { ReceiptcheckError } from '../../errors.ts';
+import { type EmbeddedServer, startEmbeddedServer } from './embedded-server.ts';
+
+/** The environment variable that names an existing server, as `--database-url` does. */
+export const DATABASE_URL_ENV = 'RECEIPTCHECK_DATABASE_URL';
+
+/** How long an embedded server with no users is kept, for the next runner of the same process. */
+const LINGER_MS = 2_000;
+
+/** A server to make databases on; `release()` once done with it. */
+export interface PostgresServer {
+  /** Where the server is, for messages: `embedded PostgreSQL 18.4 on 127.0.0.1:PORT`, or the URL without its password. */
+  readonly description: string;
+  /** Connection settings for `database` on this server. */
+  connectionFor(database: string): pg.ClientConfig;
+  /** A new database named after this process, empty or copied from `template`; returns its name. */
+  createDatabase(template?: string): Promise<string>;
+  /** Drops `database`, ending any connection still open on it. */
+  dropDatabase(database: string): Promise<void>;
+  /** Lets the server go; the embedded server stops once no runner holds it. */
+  release(): Promise<void>;
+}
+
+let shared: { server: Promise<EmbeddedServer>; users: number; linger?: NodeJS.Timeout } | undefined;
+let created = 0;
+
+/** The server at `databaseUrl` (or the environment's), else this process's embedded one. */
+export async function acquirePostgres(
+  databaseUrl = process.env[DATABASE_URL_ENV],
+): Promise<PostgresServer> {
+  if (databaseUrl) return external(databaseUrl);
+  if (!shared) shared = { server: startEmbeddedServer(), users: 0 };
+  const entry = shared;
+  entry.users++;
+  clearTimeout(entry.linger);
+  let embedded: EmbeddedServer;
+  try {
+    embedded = await entry.server;
+  } catch (thrown) {
+    if (shared === entry) shared = undefined;
+    throw thrown;
+  }
+  const base: pg.ClientConfig = {
+    host: embedded.host,
+    port: embedded.port,
+    user: embedded.user,
+    password: embedded.password,
+  };
+  let released = false;
+  return server(
+    `embedded PostgreSQL ${embedded.version} on ${embedded.host}:${embedded.port}`,
+    base,
+    async () => {
+      if (released) return;
+      released = true;
+      entry.users--;
+      if (entry.users > 0) return;
+      entry.linger = setTimeout(() => {
+        if (shared === entry) shared = undefined;
+        void embedded.stop();
+      }, LINGER_MS);
+      entry.linger.unref();
+    },
+  );
+}
+
+/** Stops this process's embedded server now, if one runs (for tests and a clean exit). */
+export async function stopEmbeddedPostgres(): Promise<void> {
+  const entry = shared;
+  shared = undefined;
+  if (!entry) return;
+  clearTimeout(entry.linger);
+  await (await entry.server.catch(() => undefined))?.stop();
+}
+
+function external(url: string): PostgresServer {
+  let base: pg.ClientConfig;
+  try {
+    const parsed = new URL(url);
+    if (!/^postgres(ql)?:$/.test(parsed.protocol)) throw new Error('not a postgres:// URL');
+    base = { connectionString: url };
+    parsed.password = parsed.password ? '***' : '';
+    return server(`PostgreSQL at ${parsed.toString()}`, base, async () => {});
+  } catch (thrown) {
+    throw new ReceiptcheckError(
+      'E_BAD_OPTION',
+      `--database-url "${url}" is not a PostgreSQL URL (${(thrown as Error).message}); expected postgres://user:password@host:port/database`,
+    );
+  }
+}
+
+function server(
+  description: string,
+  base: pg.ClientConfig,
+  release: () => Promise<void>,
+): PostgresServer {
+  const connectionFor = (database: string): pg.ClientConfig =>
+    base.connectionString
+      ? { connectionString: withDatabase(base.connectionString, database) }
+      : { ...base, database };
+  const admin = async <T>(sql: string): Promise<T> => {
+    const client = new pg.Client(
+      base.connectionString
+        ? { connectionString: base.connectionString }
+        : { ...base, database: 'postgres' },
+    );
+    try {
+      await client.connect();
+    } catch (thrown) {
+      throw new ReceiptcheckError(
+        'E_POSTGRES',
+        `cannot connect to ${description}: ${(thrown as Error).message}`,
+      );
+    }
+    try {
+      return (await client.query(sql)) as T;
+    } finally {
+      await client.end();
+    }
+  };
+  return {
+    description,
+    connectionFor,
+    async createDatabase(template) {
+      const name = `receiptcheck_${process.pid}_${++created}`;
+      await admin(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
+      return name;
+    },
+    async dropDatabase(database) {
+      await admin(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+    },
+    release,
+  };
+}
+
+function withDatabase(url: string, database: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${database}`;
+  return parsed.toString();
+}
