@@ -85,11 +85,36 @@ describe('--html', () => {
     expect(r.code).toBe(1);
     const page = join(html, 'check-then-act-scheduled-seed42.html');
     expect(r.out).toContain(`timeline: ${page}`);
-    // The JUnit failure links the page too.
-    expect(readFileSync(join(tmp, 'junit.xml'), 'utf8')).toContain(`timeline: ${page}`);
+    // The JUnit failure links the page too: in its text, and as an attachment CI turns into a link.
+    const junit = readFileSync(join(tmp, 'junit.xml'), 'utf8');
+    expect(junit).toContain(`timeline: ${page}`);
+    expect(junit).toContain(`<property name="timeline" value="${page}"/>`);
+    expect(junit).toContain(`[[ATTACHMENT|${page}]]`);
     const text = readFileSync(page, 'utf8');
     expect(text.match(/class="lane"/g)).toHaveLength(2);
     expect(text).toMatch(/class="bar [^"]*wrong/);
+  });
+
+  it('run --json names the page it wrote, beside the case file', async () => {
+    const r = await cli(
+      'run',
+      '--handler',
+      'check-then-act',
+      '--mode',
+      'scheduled',
+      '--out',
+      join(tmp, 'cx-json'),
+      '--json',
+    );
+    expect(r.code).toBe(1);
+    const report = JSON.parse(r.out) as { counterexample: { file: string; timeline: string } };
+    expect(report.counterexample.file).toBe(
+      join(tmp, 'cx-json', 'check-then-act-scheduled-seed42.json'),
+    );
+    expect(report.counterexample.timeline).toBe(
+      report.counterexample.file.replace(/json$/, 'html'),
+    );
+    expect(existsSync(report.counterexample.timeline)).toBe(true);
   });
 
   it('replay --html writes the replayed run beside nothing else', async () => {

@@ -20,10 +20,8 @@ export function writeTimelineHtml(path: string, timeline: Timeline, flag: string
   return path;
 }
 
-/** The line a command prints under its output once a page is written. */
-export function timelineLine(path: string): string {
-  return `timeline: ${path}   (open it in a browser)`;
-}
+/** The line a command prints under its output once a page is written (one wording everywhere). */
+export { timelineLine } from '../report/reproduce.ts';
 
 /**
  * Writes the page of a case just saved at `savedPath` (a counterexample of `run`, a replayed case)
