@@ -2,7 +2,8 @@
  * The HTML timeline from the command line: `report` draws every scenario in `scenarios/` and every
  * kind of saved counterexample (sequential, concurrent, scheduled, a soak history), writes beside
  * the file by default, and refuses a file it cannot read in one line; `run --html` and
- * `replay --html` write the page and name it (a JUnit failure links it too). Scheduled mode makes the run deterministic.
+ * `replay --html` write the page and name it (a JUnit failure and `--json` link it too); the text
+ * gives every statement in full on `--verbose`. Scheduled mode makes the run deterministic.
  */
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -90,6 +91,10 @@ describe('--html', () => {
     expect(junit).toContain(`timeline: ${page}`);
     expect(junit).toContain(`<property name="timeline" value="${page}"/>`);
     expect(junit).toContain(`[[ATTACHMENT|${page}]]`);
+    // The text keeps its lanes, cut to fit, and says where the full statements are.
+    expect(r.out).toContain('Interleaving (statement by statement, one column per lane):');
+    expect(r.out).toContain('--verbose prints each in full');
+    expect(r.out).not.toContain('Statements in full');
     const text = readFileSync(page, 'utf8');
     expect(text.match(/class="lane"/g)).toHaveLength(2);
     expect(text).toMatch(/class="bar [^"]*wrong/);
@@ -125,5 +130,36 @@ describe('--html', () => {
     expect(r.out).toContain(`timeline: ${page}`);
     expect(existsSync(page)).toBe(true);
     expect(readFileSync(page, 'utf8')).toContain('(replayed)');
+  });
+});
+
+describe('full SQL on request', () => {
+  const full =
+    'lane 1: SELECT payload, response FROM receipts WHERE workspace_id = ? AND user_id = ? AND tool = ? AND request_id = ?   -- parameters: "team-a", "alice", "set_interval.v1", "r0"';
+
+  it('run --verbose prints every statement of the scheduled counterexample in full', async () => {
+    const r = await cli(
+      'run',
+      '--handler',
+      'check-then-act',
+      '--mode',
+      'scheduled',
+      '--out',
+      join(tmp, 'cx-verbose'),
+      '--verbose',
+    );
+    expect(r.code).toBe(1);
+    expect(r.out).toContain('Statements in full (numbered as above):');
+    expect(r.out).toContain(full);
+  });
+
+  it('replay --verbose does too, and without it only the cut lanes', async () => {
+    const file = join(saved, 'scheduled-check-then-act.json');
+    const verbose = await cli('replay', file, '--verbose');
+    expect(verbose.code).toBe(1);
+    expect(verbose.out).toContain(full);
+    const plain = await cli('replay', file);
+    expect(plain.out).not.toContain(full);
+    expect(plain.out).toContain('--verbose prints each in full');
   });
 });

@@ -38,7 +38,7 @@ export function registerScenarios(program: Command, ctx: CliContext): void {
     .option('--dir <dir>', 'the folder searched recursively for *.json case files', 'scenarios')
     .option('--json', 'print exactly one JSON object on stdout')
     .option('--junit <file>', 'also write JUnit XML (one testcase per file) to this file')
-    .option('--verbose', 'print stacks with errors')
+    .option('--verbose', "print stacks with errors, and a scheduled run's statements in full")
     .addHelpText(
       'after',
       helpBlocks(`Examples:
