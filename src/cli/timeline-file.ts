@@ -2,7 +2,8 @@
  * Writes a timeline as its HTML page beside the case it draws (or where the user asked), and
  * says where: the one place the CLI turns timeline data into a file.
  */
-import { basename, dirname, join } from 'node:path';
+import { dirname } from 'node:path';
+import { timelinePathFor } from '../api/timeline-page.ts';
 import type { RenderContext } from '../report/readable-case.ts';
 import { buildTimeline, type TimelineCase } from '../report/timeline/build-timeline.ts';
 import { renderTimelineHtml } from '../report/timeline/render-timeline-html.ts';
@@ -11,7 +12,7 @@ import { writeTextFile } from './write-text-file.ts';
 
 /** `dir/NAME.html` for a case file `…/NAME.json`. */
 export function htmlPathFor(dir: string, casePath: string): string {
-  return join(dir, `${basename(casePath).replace(/\.json$/i, '')}.html`);
+  return timelinePathFor(casePath, dir);
 }
 
 /** Writes the page for `timeline` to `path`; `flag` names the option in a write error. */
