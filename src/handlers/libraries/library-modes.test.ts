@@ -52,9 +52,14 @@ describe('concurrent mode', () => {
   });
 });
 
-describe.each(['powertools', 'node-idempotency'])('%s in scheduled mode', (handler) => {
-  it('finds F2 at seed 7: a fault on the completion write keeps the row change', async () => {
-    const result = await checkHandler({ handler, mode: 'scheduled', runs: 50, seed: 7 });
+// node-idempotency's seed moved from 7 to 1 when it declared its 24 h expiry (issue 16): clock
+// advances joined its generated sequences.
+describe.each([
+  ['powertools', 7],
+  ['node-idempotency', 1],
+])('%s in scheduled mode', (handler, seed) => {
+  it(`finds F2 at seed ${seed}: a fault on the completion write keeps the row change`, async () => {
+    const result = await checkHandler({ handler, mode: 'scheduled', runs: 50, seed });
     expect(result.verdict).toBe('failed');
     expect(result.counterexample?.steps).toHaveLength(1);
     expect(result.counterexample?.failures.some(isF2)).toBe(true);
