@@ -137,9 +137,9 @@ describe('findingSignature', () => {
         [{ ...answers[1], step: 0 } as never],
       ),
     ).toEqual(faulted);
-    // A crash is another finding.
+    // A crash is another finding (its client heard no answer, so none is shown).
     expect(signature([call('r9'), call('r1')], [snapshot], 'scheduled', crash, answers).shape).toBe(
-      'call crash(statement) →error',
+      'call crash(statement)',
     );
   });
 
@@ -226,5 +226,32 @@ describe('findingSignature: one finding per bug of a real library (express-idemp
     expect(signature([call('r0'), call('r0', 6)], [failure], 'scheduled').shape).not.toBe(
       bare.shape,
     );
+  });
+});
+
+describe('findingSignature: a database failure around a crash', () => {
+  const crash = (step: number) => ({
+    entries: [{ step, lane: 0, point: 'statement', grant: 'crash', sql: 'UPDATE x' }],
+  });
+  const snapshot: Failure = { kind: 'snapshot', differences: [] };
+
+  it('keeps only the crashed call, without the answer its client never heard', () => {
+    const alone = signature([call('r0')], [snapshot], 'scheduled', crash(0), [
+      { step: 0, lane: 0, observed: FRESH },
+    ]);
+    const afterWrite = signature([call('r1'), call('r0')], [snapshot], 'scheduled', crash(1), [
+      { step: 0, lane: 0, observed: FRESH },
+      { step: 1, lane: 0, observed: FRESH },
+    ]);
+    expect(alone).toEqual({ rule: 'the final database', shape: 'call crash(statement)' });
+    expect(afterWrite).toEqual(alone);
+  });
+
+  it('keeps the fresh writes when nothing was injected', () => {
+    const s = signature([call('r1'), call('r0')], [snapshot], 'scheduled', { entries: [] }, [
+      { step: 0, lane: 0, observed: FRESH },
+      { step: 1, lane: 0, observed: FRESH },
+    ]);
+    expect(s.shape).toBe('call →fresh ; call →fresh');
   });
 });

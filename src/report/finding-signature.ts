@@ -33,7 +33,9 @@
  * injected; and, when a failing call stands in a group whose lanes ran at once, the group's
  * other lanes (a race needs its partner). When no call failed (a database or invariant failure),
  * every call that may have changed something (a fresh write, an error, an unexpected exception)
- * is kept with its answer, since the calls are then all the failure has. The rule is that of the
+ * is kept with its answer, since the calls are then all the failure has; unless a crash or fault
+ * was injected, when only the injected calls are kept (a crashed call with no answer: its client
+ * heard none). The rule is that of the
  * first failure: the contract rule, the invariant, `the final database` or `hang`; or, for a
  * crash's lock, `a crash changes nothing`.
  */
@@ -199,6 +201,9 @@ function shapeOf(input: SignatureInput): string {
       atOnce(step) &&
       s.events.some((_, lane) => failing.has(placeKey(step, lane))),
   );
+  // A database failure with a crash or fault injected turns on what was injected; the fresh
+  // writes around it are what shrinking left, so then only the injected calls are kept.
+  const injectedAny = allCalls && [...injected.values()].some((list) => list.length > 0);
   const tokens: string[] = [];
   for (const [step, s] of input.steps.entries()) {
     const events = s.kind === 'concurrent' ? s.events : [s];
@@ -216,7 +221,7 @@ function shapeOf(input: SignatureInput): string {
         (l.event.kind !== 'call' && !raced) ||
         l.failing !== undefined ||
         l.injected.length > 0 ||
-        (allCalls && changedSomething(answers.get(l.key))),
+        (allCalls && !injectedAny && changedSomething(answers.get(l.key))),
     );
     if (kept.length === 0) continue;
     if (s.kind !== 'concurrent' || !atOnce(step)) {
@@ -321,7 +326,9 @@ function eventToken(
         : outcomeToken(expected)
       : '?';
     parts.push(`✗ ${due}→${actual ? outcomeToken(actual) : '?'}`);
-  } else if (allCalls && answer) parts.push(`→${outcomeToken(answer)}`);
+  } else if (allCalls && answer && !injected.some((i) => i.kind === 'crash'))
+    // A crashed call's client heard nothing: its "answer" is the model's reading, not shown.
+    parts.push(`→${outcomeToken(answer)}`);
   return parts.join(' ');
 }
 
