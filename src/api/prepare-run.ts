@@ -67,7 +67,7 @@ export async function preparePlugin(
   if (prepared.policy && declaresExpiry(resolvePolicy(prepared.policy)) && !plugin.advanceClock) {
     throw new ReceiptcheckError(
       'E_HANDLER_SHAPE',
-      `handler "${plugin.name}" declares policy.receiptExpiry but has no advanceClock(db, ms): the harness cannot move its clock`,
+      `handler "${plugin.name}" declares an expiry (receiptExpiry or claimExpiry in ms) but has no advanceClock(db, ms): the harness cannot move its clock`,
     );
   }
   return { handlerPath, plugin, fixture: prepared };

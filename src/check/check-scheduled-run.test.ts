@@ -4,7 +4,9 @@
  * crash before commit (nothing may change) and after it (the change must be there); a faulted
  * call answering `error` with and without a change left behind, and answering neither `error`
  * nor the model's outcome (a failure of its answer, and of the database only when no reading
- * fits); the declared in-flight conflict accepted for a duplicate in the same group, and only there.
+ * fits); the declared in-flight conflict accepted for a duplicate in the same group, and only there;
+ * a crash read as having left its claim only under a declared `claimExpiry`, and only until it
+ * expires.
  */
 import { describe, expect, it } from 'vitest';
 import type { CallEvent, Event, Step } from '../model/events.ts';
@@ -134,6 +136,51 @@ describe('checkScheduledRun', () => {
         rec(1, 0, call('k', 30), seen(replayed(30)), 1),
       ];
       expect(check(retry, lanes, modelAfter()).verdict.verdict).toBe('failed');
+    });
+  });
+
+  describe('a crash after the claim (policy claimExpiry)', () => {
+    const inProgress: Observed = { kind: 'refused', reason: 'conflict' };
+    const steps = (advance?: number): Step[] => [
+      call('k', 30),
+      ...(advance === undefined ? [] : [{ kind: 'clockAdvance', ms: advance } as Step]),
+      call('k', 30),
+    ];
+    const lanes = (answer: Observed, advance?: number): LaneRecord[] => [
+      rec(0, 0, call('k', 30), { kind: 'crashed', committed: true }, 0),
+      ...(advance === undefined
+        ? []
+        : [rec(1, 0, { kind: 'clockAdvance', ms: advance }, { kind: 'applied' }, 1)]),
+      rec(advance === undefined ? 1 : 2, 0, call('k', 30), seen(answer), 2),
+    ];
+    const under = (
+      claimExpiry: 'never' | number,
+      advance?: number,
+      answer: Observed = inProgress,
+    ) =>
+      checkScheduledRun({
+        fixture: { ...DEFAULT_FIXTURE, policy: { claimExpiry, idempotencyFirst: true } },
+        steps: steps(advance),
+        lanes: lanes(answer, advance),
+        snapshot: answer === inProgress ? modelAfter() : modelAfter(call('k', 30)),
+      });
+
+    it('failed without the declaration: the retry refused as in progress', () => {
+      const v = check(steps(), lanes(inProgress), modelAfter());
+      expect(v.verdict.verdict).toBe('failed');
+    });
+    it('ok under claimExpiry never: the crash read as having left its claim', () => {
+      const v = under('never');
+      expect(v.verdict).toEqual({ verdict: 'ok' });
+      expect(v.leftClaim).toEqual([{ step: 0, lane: 0 }]);
+    });
+    it('ok under claimExpiry N: still in progress within N, and a fresh retry is allowed too', () => {
+      expect(under(5_000, 2_000).verdict).toEqual({ verdict: 'ok' });
+      expect(under(5_000, 2_000, fresh(30)).verdict).toEqual({ verdict: 'ok' });
+    });
+    it('failed under claimExpiry N: the claim still refuses once more than N has passed', () => {
+      expect(under(5_000, 6_000).verdict.verdict).toBe('failed');
+      expect(under(5_000, 6_000, fresh(30)).verdict).toEqual({ verdict: 'ok' });
     });
   });
 

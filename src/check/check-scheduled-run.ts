@@ -8,7 +8,9 @@
  * It knows whether a crashed call committed before it died: before any commit the model expects
  * nothing changed; after one, first the call's change (its outcome is unknown, the client never
  * heard), and, if that does not fit, nothing changed, since a handler that commits more than once
- * (a library's claim, then its write) may die between its commits. And it knows which calls had a statement
+ * (a library's claim, then its write) may die between its commits; and, under a declared
+ * `claimExpiry`, a third reading: the call died right after its claim, which it left behind (the
+ * model's `leaveClaim`). And it knows which calls had a statement
  * fault injected: such a call may answer `error`, and then must have changed nothing; a call that
  * recovered (retried the statement) must answer what the model says. A faulted call that answered
  * neither fails, and the final database is then also read with it having changed nothing, so the
@@ -32,13 +34,14 @@
 import type { Step } from '../model/events.ts';
 import type { HistoryEntry } from '../model/history.ts';
 import type { Observed } from '../model/outcome.ts';
+import { declaresClaims } from '../model/policy.ts';
 import { initialState, type ModelState, toSnapshot } from '../model/state.ts';
 import type { Fixture, Snapshot } from '../model/world.ts';
 import type { LaneRecord } from '../types/scheduled-trace.ts';
 import type { Observation, Trace } from '../types/trace.ts';
 import type { Failure, RunVerdict } from '../types/verdict.ts';
 import { checkInvariants } from './invariants/all-invariants.ts';
-import { groupByStep, permutationsFirst, subsets } from './lane-orders.ts';
+import { crashReadings, groupByStep, permutationsFirst, subsets } from './lane-orders.ts';
 import { leastBlame } from './least-blame.ts';
 import { inFlightConflicts } from './linearizability/in-flight.ts';
 import { judge, NONE, type Reading, type Walk, walkOrder } from './scheduled-walk.ts';
@@ -64,6 +67,8 @@ export interface ScheduledVerdict {
   readonly trace: Trace;
   /** Calls that crashed after a commit and are read, in that order, as having changed nothing. */
   readonly noEffect: readonly { readonly step: number; readonly lane: number }[];
+  /** Calls that crashed after a commit and are read as having left their claim (`claimExpiry`). */
+  readonly leftClaim: readonly { readonly step: number; readonly lane: number }[];
 }
 
 /** Most group orders the search walks before it gives up and reports the least-blame order. */
@@ -89,12 +94,13 @@ export function checkScheduledRun(run: ScheduledRunRecord): ScheduledVerdict {
   let order: readonly (readonly LaneRecord[])[] = derived;
   let inFlight: Reading = 'auto';
   let noEffect: ReadonlySet<LaneRecord> = NONE;
+  let claimed: ReadonlySet<LaneRecord> = NONE;
   let instead: ReadonlyMap<string, readonly number[]> = new Map();
   if (walk.failures.length > 0 || differences.length > 0) {
     const found = searchOrders(initial, groups, derived, flying, run.snapshot);
     if (found) {
-      ({ order, inFlight, noEffect } = found);
-      walk = walkOrder(initial, order, flying, inFlight, noEffect);
+      ({ order, inFlight, noEffect, claimed } = found);
+      walk = walkOrder(initial, order, flying, inFlight, noEffect, claimed);
       differences = [];
     } else {
       // No order explains the run: report the one that blames the fewest calls, not the derived
@@ -106,7 +112,7 @@ export function checkScheduledRun(run: ScheduledRunRecord): ScheduledVerdict {
         flying,
         (w) => differ(w).length + invariantsOf(w).length,
       );
-      ({ order, inFlight, noEffect, instead, walk } = blame);
+      ({ order, inFlight, noEffect, claimed, instead, walk } = blame);
       differences = differ(walk);
     }
   }
@@ -117,7 +123,7 @@ export function checkScheduledRun(run: ScheduledRunRecord): ScheduledVerdict {
   const others = walk.failures.length - misanswered.length;
   if (misanswered.length > 0 && (differences.length > 0 || others > 0)) {
     const quiet = quietReading(
-      (q) => walkOrder(initial, order, flying, inFlight, new Set([...noEffect, ...q])),
+      (q) => walkOrder(initial, order, flying, inFlight, new Set([...noEffect, ...q]), claimed),
       misanswered,
       run.snapshot,
     );
@@ -150,6 +156,7 @@ export function checkScheduledRun(run: ScheduledRunRecord): ScheduledVerdict {
     order: order.flat().map(place),
     trace,
     noEffect: run.lanes.filter((r) => noEffect.has(r)).map(place),
+    leftClaim: run.lanes.filter((r) => claimed.has(r)).map(place),
   };
 }
 
@@ -209,34 +216,49 @@ function searchOrders(
   derived: readonly (readonly LaneRecord[])[],
   flying: ReadonlySet<LaneRecord>,
   snapshot: Snapshot,
-): { order: LaneRecord[][]; inFlight: Set<LaneRecord>; noEffect: Set<LaneRecord> } | undefined {
+):
+  | {
+      order: LaneRecord[][];
+      inFlight: Set<LaneRecord>;
+      noEffect: Set<LaneRecord>;
+      claimed: Set<LaneRecord>;
+    }
+  | undefined {
   let budget = ORDER_SEARCH_MAX;
   const chosen: LaneRecord[][] = [];
   const inFlight = new Set<LaneRecord>();
   const noEffect = new Set<LaneRecord>();
+  const claimed = new Set<LaneRecord>();
+  const claims = declaresClaims(initial.policy);
   const visit = (i: number, state: ModelState): boolean => {
     if (i === groups.length)
       return diffSnapshots(toSnapshot(state), snapshot, state.operation).length === 0;
     const group = groups[i] ?? [];
     const eligible = group.filter((r) => flying.has(r));
     // A call that crashed after a COMMIT may still not have taken effect: a handler that commits
-    // more than once (a claim, then the write) can die between its commits. The database decides.
+    // more than once (a claim, then the write) can die between its commits, and under a declared
+    // claimExpiry it may have left its claim. The database and the later calls decide.
     const uncertain = group.filter((r) => r.end.kind === 'crashed' && r.end.committed);
     for (const order of permutationsFirst(derived[i] ?? [], group)) {
       for (const subset of subsets(eligible)) {
-        for (const dropped of subsets(uncertain)) {
+        for (const crash of crashReadings(uncertain, claims)) {
           if (--budget < 0) return false;
           const walk: Walk = { state, failures: [], expected: new Map() };
           const reading = new Set(subset);
-          const none = new Set(dropped);
+          const none = new Set(crash.noEffect);
+          const left = new Set(crash.claimed);
           let next = state;
-          for (const rec of order) next = judge(next, rec, walk, flying, reading, none);
+          for (const rec of order) next = judge(next, rec, walk, flying, reading, none, left);
           if (walk.failures.length > 0) continue;
           chosen[i] = order;
           for (const r of eligible) inFlight.delete(r);
           for (const r of subset) inFlight.add(r);
-          for (const r of uncertain) noEffect.delete(r);
-          for (const r of dropped) noEffect.add(r);
+          for (const r of uncertain) {
+            noEffect.delete(r);
+            claimed.delete(r);
+          }
+          for (const r of crash.noEffect) noEffect.add(r);
+          for (const r of crash.claimed) claimed.add(r);
           if (visit(i + 1, next)) return true;
         }
       }
@@ -244,7 +266,7 @@ function searchOrders(
     return false;
   };
   return visit(0, initial)
-    ? { order: chosen.slice(0, groups.length), inFlight, noEffect }
+    ? { order: chosen.slice(0, groups.length), inFlight, noEffect, claimed }
     : undefined;
 }
 

@@ -12,6 +12,24 @@ export function subsets<T>(items: readonly T[]): T[][] {
   return all;
 }
 
+/**
+ * Every reading of crashed calls whose effect is open: each took effect, changed nothing
+ * (`noEffect`) or, when `claims` (the policy declares that a crash may leave a claim), left a
+ * claim (`claimed`). All took effect first; 2^n readings, or 3^n with claims.
+ */
+export function crashReadings<T>(
+  crashed: readonly T[],
+  claims: boolean,
+): { readonly noEffect: T[]; readonly claimed: T[] }[] {
+  let all: { noEffect: T[]; claimed: T[] }[] = [{ noEffect: [], claimed: [] }];
+  for (const item of crashed) {
+    const none = all.map((r) => ({ ...r, noEffect: [...r.noEffect, item] }));
+    const claim = claims ? all.map((r) => ({ ...r, claimed: [...r.claimed, item] })) : [];
+    all = [...all, ...none, ...claim];
+  }
+  return all;
+}
+
 /** Every order of `lanes`, the derived one first. */
 export function permutationsFirst(
   first: readonly LaneRecord[],

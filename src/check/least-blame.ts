@@ -15,11 +15,14 @@
  * two commits); that reading reaches the final database, so it is chosen over the whole run: each
  * combination of readings is walked, and the one whose failures, database differences and broken
  * invariants (`cost`) are fewest wins. A report then never expects a change from a crashed call
- * that the database and the later calls say never happened. Pure and bounded.
+ * that the database and the later calls say never happened. Under a declared `claimExpiry` a
+ * third reading joins them: the call left its claim. Pure and bounded.
  */
+
+import { declaresClaims } from '../model/policy.ts';
 import type { ModelState } from '../model/state.ts';
 import type { LaneRecord } from '../types/scheduled-trace.ts';
-import { permutationsFirst, subsets } from './lane-orders.ts';
+import { crashReadings, permutationsFirst, subsets } from './lane-orders.ts';
 import { judge, type Walk } from './scheduled-walk.ts';
 
 /** The order and readings a failing run is reported under. */
@@ -30,11 +33,16 @@ export interface Blame {
   readonly inFlight: ReadonlySet<LaneRecord>;
   /** Calls that crashed after a commit, read as having changed nothing. */
   readonly noEffect: ReadonlySet<LaneRecord>;
+  /** Calls that crashed after a commit, read as having left their claim (`claimExpiry`). */
+  readonly claimed: ReadonlySet<LaneRecord>;
   /** By `step:lane` of a blamed call: the lanes of its group an order failing as few blames instead. */
   readonly instead: ReadonlyMap<string, readonly number[]>;
 }
 
-/** Most crashed-after-commit calls whose readings are combined (2^n walks); later ones took effect. */
+/**
+ * Most crashed-after-commit calls whose readings are combined (2^n walks, 3^n with claims); later
+ * ones took effect.
+ */
 export const CRASH_READINGS_MAX = 6;
 
 /** Most orders and readings tried for one group; past it, the first ones tried stand. */
@@ -56,12 +64,19 @@ export function leastBlame(
     .filter((r) => r.end.kind === 'crashed' && r.end.committed)
     .slice(0, CRASH_READINGS_MAX);
   let best: { blame: Blame; total: number } | undefined;
-  for (const dropped of subsets(crashed)) {
-    const blame = greedy(initial, groups, derived, flying, new Set(dropped));
+  for (const crash of crashReadings(crashed, declaresClaims(initial.policy))) {
+    const readings = { noEffect: new Set(crash.noEffect), claimed: new Set(crash.claimed) };
+    const blame = greedy(initial, groups, derived, flying, readings);
     const total = blame.walk.failures.length + cost(blame.walk);
     if (!best || total < best.total) best = { blame, total };
   }
   return (best as { blame: Blame }).blame;
+}
+
+/** One reading of the crashed-after-commit calls: changed nothing, or left their claim. */
+interface CrashReading {
+  readonly noEffect: ReadonlySet<LaneRecord>;
+  readonly claimed: ReadonlySet<LaneRecord>;
 }
 
 /** One candidate order of a group, walked. */
@@ -77,7 +92,7 @@ function greedy(
   groups: readonly (readonly LaneRecord[])[],
   derived: readonly (readonly LaneRecord[])[],
   flying: ReadonlySet<LaneRecord>,
-  noEffect: ReadonlySet<LaneRecord>,
+  crash: CrashReading,
 ): Blame {
   const walk: Walk = { state: initial, failures: [], expected: new Map() };
   const order: LaneRecord[][] = [];
@@ -85,7 +100,7 @@ function greedy(
   const instead = new Map<string, number[]>();
   let state = initial;
   groups.forEach((group, i) => {
-    const candidates = candidatesOf(state, group, derived[i] ?? group, flying, noEffect);
+    const candidates = candidatesOf(state, group, derived[i] ?? group, flying, crash);
     const fewest = Math.min(...candidates.map((c) => c.walk.failures.length));
     const least = candidates.filter((c) => c.walk.failures.length === fewest);
     const chosen = least[0] as Candidate;
@@ -108,7 +123,7 @@ function greedy(
     for (const [r, o] of chosen.walk.expected) walk.expected.set(r, o);
     state = chosen.walk.state;
   });
-  return { walk: { ...walk, state }, order, inFlight, noEffect, instead };
+  return { walk: { ...walk, state }, order, inFlight, ...crash, instead };
 }
 
 /** Every order of `group` (the derived one first) under every in-flight reading, walked from `state`. */
@@ -117,7 +132,7 @@ function candidatesOf(
   group: readonly LaneRecord[],
   derived: readonly LaneRecord[],
   flying: ReadonlySet<LaneRecord>,
-  noEffect: ReadonlySet<LaneRecord>,
+  crash: CrashReading,
 ): Candidate[] {
   const eligible = group.filter((r) => flying.has(r));
   const out: Candidate[] = [];
@@ -126,7 +141,8 @@ function candidatesOf(
       const walk: Walk = { state, failures: [], expected: new Map() };
       const reading = new Set(subset);
       let next = state;
-      for (const rec of order) next = judge(next, rec, walk, flying, reading, noEffect);
+      for (const rec of order)
+        next = judge(next, rec, walk, flying, reading, crash.noEffect, crash.claimed);
       out.push({ order, inFlight: subset, walk: { ...walk, state: next } });
       if (out.length >= GROUP_CANDIDATES_MAX) return out;
     }

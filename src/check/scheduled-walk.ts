@@ -6,7 +6,7 @@
  */
 import { type Observed, sameOutcome } from '../model/outcome.ts';
 import type { ModelState } from '../model/state.ts';
-import { step } from '../model/step.ts';
+import { leaveClaim, step } from '../model/step.ts';
 import type { LaneRecord } from '../types/scheduled-trace.ts';
 import type { Failure } from '../types/verdict.ts';
 
@@ -30,7 +30,9 @@ export const NONE: ReadonlySet<LaneRecord> = new Set();
 
 /**
  * Steps the model through the groups in the given orders, collecting outcome failures.
- * `noEffect`: crashed calls (after a commit) and faulted calls read as having changed nothing.
+ * `noEffect`: crashed calls (after a commit) and faulted calls read as having changed nothing;
+ * `claimed`: crashed calls (after a commit) read as having left only their claim (policy
+ * `claimExpiry`).
  */
 export function walkOrder(
   initial: ModelState,
@@ -38,11 +40,12 @@ export function walkOrder(
   flying: ReadonlySet<LaneRecord>,
   reading: Reading = 'auto',
   noEffect: ReadonlySet<LaneRecord> = NONE,
+  claimed: ReadonlySet<LaneRecord> = NONE,
 ): Walk {
   const walk: Walk = { state: initial, failures: [], expected: new Map() };
   let state = initial;
   for (const group of ordered) {
-    for (const rec of group) state = judge(state, rec, walk, flying, reading, noEffect);
+    for (const rec of group) state = judge(state, rec, walk, flying, reading, noEffect, claimed);
   }
   return { ...walk, state };
 }
@@ -55,11 +58,13 @@ export function judge(
   flying: ReadonlySet<LaneRecord>,
   reading: Reading,
   noEffect: ReadonlySet<LaneRecord> = NONE,
+  claimed: ReadonlySet<LaneRecord> = NONE,
 ): ModelState {
   const { end, event } = rec;
   if (end.kind === 'applied') return step(state, event).state;
   if (end.kind === 'crashed') {
     if (!end.committed || noEffect.has(rec)) return state;
+    if (claimed.has(rec)) return leaveClaim(state, event);
     const t = step(state, event);
     if (t.outcome) walk.expected.set(rec, t.outcome);
     return t.state;

@@ -181,7 +181,7 @@ describe('errors a user can act on: exit 2, one line, a stable code', () => {
     ],
     [
       ['run', '--handler', 'src/cli/fixtures/expiry-without-clock.ts'],
-      /E_HANDLER_SHAPE: .*declares policy.receiptExpiry but has no advanceClock/,
+      /E_HANDLER_SHAPE: .*declares an expiry .* but has no advanceClock/,
     ],
     [
       ['run', '--handler', 'src/cli/fixtures/setup-throws.ts'],

@@ -6,6 +6,7 @@
  */
 import type { CallEvent, CallRequest, Delivery, Event, Step, WorldEvent } from '../model/events.ts';
 import { type OperationSpec, type Row, targetRows } from '../model/operation.ts';
+import { expiryLifetime } from '../model/policy.ts';
 import { initialState, type ModelState, operationOf } from '../model/state.ts';
 import { step } from '../model/step.ts';
 import { invalidField } from '../model/validate.ts';
@@ -130,8 +131,8 @@ class Resolver {
       case 'store':
         return { kind: move.failing ? 'storeFail' : 'storeRestore' };
       case 'clock': {
-        const lifetime = this.state.policy.receiptExpiry;
-        return lifetime === 'never'
+        const lifetime = expiryLifetime(this.state.policy);
+        return lifetime === undefined
           ? undefined
           : { kind: 'clockAdvance', ms: clockStep(lifetime, move.long) };
       }

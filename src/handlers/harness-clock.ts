@@ -1,7 +1,9 @@
 /**
  * The harness's clock for plugins whose library reads the time: how far `clockAdvance` world
  * events have moved it, kept in a one-row table of the run's database. A plugin's
- * `advanceClock(db, ms)` adds to it; its library's time is `Date.now()` plus that offset. Being in
+ * `advanceClock(db, ms)` adds to it; its library's time is `Date.now()` plus that offset
+ * (`harnessNow`), or, wall-clock free, the offset alone (`HARNESS_CLOCK_MS_SQL`: the powertools
+ * and node-idempotency adapters keep their records' times on it). Being in
  * the database, the clock is the same on every connection, worker thread and scheduled replay,
  * and each run starts again from the template at offset 0.
  */

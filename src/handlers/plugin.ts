@@ -68,8 +68,8 @@ export interface HandlerPlugin<F extends Fixture = any, Q extends CallRequest = 
   restoreReceipts(db: Connection): void;
   /**
    * Moves the harness's clock on by `ms` (a `clockAdvance` world event). Required when the
-   * policy declares an expiry (`receiptExpiry`), and called only then. A library that reads
-   * `Date.now()` must take its time from a clock the harness controls: `harness-clock.ts` keeps
+   * policy declares an expiry (`receiptExpiry` or `claimExpiry` in ms), and called only then. A
+   * library that reads `Date.now()` must take its time from a clock the harness controls: `harness-clock.ts` keeps
    * one in the database, so it holds on worker threads and in scheduled replay.
    */
   advanceClock?(db: Connection, ms: number): void;

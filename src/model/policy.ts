@@ -41,6 +41,17 @@ export interface Policy {
    * that declares a number here (and provides `advanceClock`).
    */
   readonly receiptExpiry: 'never' | number;
+  /**
+   * What a call that crashed after its claim committed (a library's in-progress record, written
+   * before the business function runs) may leave behind. `'noClaim'`, the contract: nothing; a
+   * crashed call changed nothing or took effect. `'never'`: a claim that answers every later call
+   * under its key as in progress (`refused: conflict` for the same payload, `keyReuse` for
+   * another) for good. A number: the same claim, gone once more than that many ms have passed on
+   * the harness's clock (`clockAdvance`), after which a retry runs as new. Only crashes leave
+   * claims; the model cannot see them, so the scheduled checker reads each crash after a commit
+   * three ways: no effect, took effect, or left a claim.
+   */
+  readonly claimExpiry: 'noClaim' | 'never' | number;
 }
 
 /** What a plugin declares: any subset of the switches; the rest keep the contract's value. */
@@ -52,11 +63,26 @@ export const CONTRACT_POLICY: Policy = {
   storesRefusals: false,
   inFlightDuplicate: 'replay',
   receiptExpiry: 'never',
+  claimExpiry: 'noClaim',
 };
 
 /** Whether `policy` lets anything expire, so the harness's clock matters to the model. */
 export function declaresExpiry(policy: Policy): boolean {
-  return policy.receiptExpiry !== 'never';
+  return expiryLifetime(policy) !== undefined;
+}
+
+/**
+ * The lifetime clock advances are scaled to: the receipts' when they expire, else the claims'
+ * (undefined when nothing expires). One lifetime keeps generated advances off both boundaries.
+ */
+export function expiryLifetime(policy: Policy): number | undefined {
+  if (typeof policy.receiptExpiry === 'number') return policy.receiptExpiry;
+  return typeof policy.claimExpiry === 'number' ? policy.claimExpiry : undefined;
+}
+
+/** Whether a crashed call may leave a claim behind under `policy` (`claimExpiry`). */
+export function declaresClaims(policy: Policy): boolean {
+  return policy.claimExpiry !== 'noClaim';
 }
 
 /** Fills in a declaration and checks it; throws `E_HANDLER_SHAPE` naming a bad switch. */
@@ -68,7 +94,7 @@ export function resolvePolicy(
   const bad = (what: string): never => {
     throw new ReceiptcheckError(
       'E_HANDLER_SHAPE',
-      `handler "${handler}": ${what}; declare {idempotencyFirst?: boolean, storesRefusals?: boolean, inFlightDuplicate?: 'replay' | 'conflict', receiptExpiry?: 'never' | ms}`,
+      `handler "${handler}": ${what}; declare {idempotencyFirst?: boolean, storesRefusals?: boolean, inFlightDuplicate?: 'replay' | 'conflict', receiptExpiry?: 'never' | ms, claimExpiry?: 'noClaim' | 'never' | ms}`,
     );
   };
   if (typeof declared !== 'object' || declared === null) return bad('policy must be an object');
@@ -85,6 +111,14 @@ export function resolvePolicy(
   const expiry = policy.receiptExpiry;
   if (expiry !== 'never' && !(Number.isSafeInteger(expiry) && expiry > 0)) {
     bad(`policy.receiptExpiry must be 'never' or a positive whole number of ms`);
+  }
+  const claims = policy.claimExpiry;
+  if (
+    claims !== 'noClaim' &&
+    claims !== 'never' &&
+    !(Number.isSafeInteger(claims) && (claims as number) > 0)
+  ) {
+    bad(`policy.claimExpiry must be 'noClaim', 'never' or a positive whole number of ms`);
   }
   return policy;
 }

@@ -7,7 +7,7 @@ import type { CallEvent, Event } from './events.ts';
 import { createOnce } from './operations/create-once.ts';
 import { initialState, type ModelState } from './state.ts';
 import { sameState, stateHash, stateKey } from './state-key.ts';
-import { run } from './step.ts';
+import { leaveClaim, run } from './step.ts';
 import { DEFAULT_FIXTURE } from './world.ts';
 
 const write = (
@@ -65,6 +65,15 @@ describe('state fingerprints', () => {
         [write(0, 'x', 1, 1)],
         initialState({ ...DEFAULT_FIXTURE, policy: { receiptExpiry: 1000 } }),
       ),
+      initialState({ ...DEFAULT_FIXTURE, policy: { claimExpiry: 'never' } }),
+      leaveClaim(
+        initialState({ ...DEFAULT_FIXTURE, policy: { claimExpiry: 'never' } }),
+        write(0, 'x', 1, 1),
+      ),
+      leaveClaim(
+        initialState({ ...DEFAULT_FIXTURE, policy: { claimExpiry: 'never' } }),
+        write(0, 'x', 1, 2),
+      ),
     ];
     for (const [i, a] of variants.entries()) {
       expect(sameState(a, initial)).toBe(false);
@@ -75,6 +84,7 @@ describe('state fingerprints', () => {
 
   it('cover every field of ModelState (add a new field to state-key.ts, then here)', () => {
     expect(Object.keys(initial).sort()).toEqual([
+      'claims',
       'clock',
       'created',
       'expiresAt',

@@ -10,7 +10,7 @@
 import type { Row } from './operation.ts';
 import { PersistentMap } from './persistent-map.ts';
 import type { Policy } from './policy.ts';
-import type { ModelState, StoredRefusal } from './state.ts';
+import type { ModelState, StoredClaim, StoredRefusal } from './state.ts';
 import type { Principal, Receipt } from './world.ts';
 
 const rowsHashes = new WeakMap<ReadonlyMap<number, Row>, number>();
@@ -47,6 +47,7 @@ function computeStateHash(state: ModelState): number {
   h = mix(h, hashText(policyText(state.policy)));
   h = mix(h, state.clock | 0);
   h = mix(h, hashExpiries(state.expiresAt));
+  h = mix(h, hashText(claimsText(state.claims)));
   return mix(h, state.storeFailing ? 1 : 2);
 }
 
@@ -63,6 +64,7 @@ export function sameState(a: ModelState, b: ModelState): boolean {
     sameRefusals(a.refusals, b.refusals) &&
     a.clock === b.clock &&
     sameExpiries(a.expiresAt, b.expiresAt) &&
+    (a.claims === b.claims || claimsText(a.claims) === claimsText(b.claims)) &&
     (a.policy === b.policy || policyText(a.policy) === policyText(b.policy))
   );
 }
@@ -91,6 +93,7 @@ export function stateKey(state: ModelState): string {
     `policy ${policyText(state.policy)}`,
     `clock ${state.clock}`,
     `expires ${expiriesText(state.expiresAt)}`,
+    `claims ${claimsText(state.claims)}`,
   ].join(' | ');
 }
 
@@ -255,7 +258,7 @@ function refusalText(r: StoredRefusal): string {
 }
 
 function policyText(p: Policy): string {
-  return `${p.idempotencyFirst ? 'first' : 'after'},${p.storesRefusals ? 'stores' : 'drops'},${p.inFlightDuplicate},${p.receiptExpiry}`;
+  return `${p.idempotencyFirst ? 'first' : 'after'},${p.storesRefusals ? 'stores' : 'drops'},${p.inFlightDuplicate},${p.receiptExpiry},${p.claimExpiry}`;
 }
 
 const expiriesHashes = new WeakMap<ReadonlyMap<string, number>, number>();
@@ -276,6 +279,18 @@ function sameExpiries(a: ReadonlyMap<string, number>, b: ReadonlyMap<string, num
 function expiriesText(expiresAt: ReadonlyMap<string, number>): string {
   return [...expiresAt]
     .map(([key, at]) => `${JSON.stringify(key)}@${at}`)
+    .sort()
+    .join(' ');
+}
+
+/**
+ * Claims as `key=payload@expiry`, sorted; empty for nearly every state (only a crash's reading
+ * adds a claim), so it is computed, not cached.
+ */
+function claimsText(claims: ReadonlyMap<string, StoredClaim>): string {
+  if (claims.size === 0) return '';
+  return [...claims]
+    .map(([key, c]) => `${JSON.stringify(key)}=${fieldsText(c.payload)}@${c.expiresAt ?? 'never'}`)
     .sort()
     .join(' ');
 }

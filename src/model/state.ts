@@ -54,6 +54,19 @@ export interface ModelState {
    * `clock` is past it. Always empty unless the policy declares a `receiptExpiry`.
    */
   readonly expiresAt: ReadonlyMap<string, number>;
+  /**
+   * Claims crashed calls left behind, keyed like `receipts`: each answers later calls under its
+   * key as in progress until it expires. Always empty unless the policy declares a `claimExpiry`
+   * other than `'noClaim'`; only the scheduled checker's reading of a crash adds one (`leaveClaim`).
+   */
+  readonly claims: ReadonlyMap<string, StoredClaim>;
+}
+
+/** A claim a crashed call left under its key (policy `claimExpiry`), with the payload it binds. */
+export interface StoredClaim {
+  readonly payload: Payload;
+  /** On `clock`: gone once the clock is past it; null for a claim that never expires. */
+  readonly expiresAt: number | null;
 }
 
 /** A refusal a library stored under a key (policy `storesRefusals`), with the payload it binds. */
@@ -75,6 +88,8 @@ export type FixtureWithPolicy = Fixture & {
 const NO_RECEIPTS: ReadonlyMap<string, Receipt> = PersistentMap.empty();
 const NO_REFUSALS: ReadonlyMap<string, StoredRefusal> = PersistentMap.empty();
 const NO_EXPIRIES: ReadonlyMap<string, number> = PersistentMap.empty();
+// Claims stay a plain Map: only crashes under a declared claimExpiry make them, so they stay few.
+const NO_CLAIMS: ReadonlyMap<string, StoredClaim> = new Map();
 
 /** The state every run starts from, under `policy` (default: the fixture's, else the contract). */
 export function initialState(
@@ -93,6 +108,7 @@ export function initialState(
     policy,
     clock: 0,
     expiresAt: NO_EXPIRIES,
+    claims: NO_CLAIMS,
   };
 }
 

@@ -13,8 +13,8 @@ import { type CallEvent, type Event, unsentOutcome } from './events.ts';
 import { type Args, opaqueIds, type Payload, type Row } from './operation.ts';
 import { type Observed, outcome, type RefusalReason, SERVER_ASSIGNED } from './outcome.ts';
 import { PersistentMap } from './persistent-map.ts';
-import { declaresExpiry } from './policy.ts';
-import { type ModelState, receiptKey } from './state.ts';
+import { declaresClaims, declaresExpiry } from './policy.ts';
+import { type ModelState, receiptKey, type StoredClaim } from './state.ts';
 import { invalidField } from './validate.ts';
 import { withWriteScope } from './world.ts';
 
@@ -69,8 +69,11 @@ export function step(state: ModelState, event: Event): Transition {
 function advanceClock(state: ModelState, ms: number): ModelState {
   if (!declaresExpiry(state.policy) || ms <= 0) return state;
   const clock = state.clock + ms;
+  const lapsed = [...state.claims].filter(([, c]) => c.expiresAt !== null && clock > c.expiresAt);
+  const claims = lapsed.length === 0 ? state.claims : new Map(state.claims);
+  for (const [key] of lapsed) (claims as Map<string, StoredClaim>).delete(key);
   const gone = [...state.expiresAt].filter(([, at]) => clock > at).map(([key]) => key);
-  if (gone.length === 0) return { ...state, clock };
+  if (gone.length === 0) return { ...state, clock, claims };
   let receipts = PersistentMap.from(state.receipts);
   let refusals = PersistentMap.from(state.refusals);
   let expiresAt = PersistentMap.from(state.expiresAt);
@@ -82,6 +85,7 @@ function advanceClock(state: ModelState, ms: number): ModelState {
   return {
     ...state,
     clock,
+    claims,
     expiresAt,
     receipts: receipts.size === state.receipts.size ? state.receipts : receipts,
     refusals: refusals.size === state.refusals.size ? state.refusals : refusals,
@@ -110,9 +114,21 @@ export function run(
   return { state: current, outcomes };
 }
 
-function call(state: ModelState, event: CallEvent): Transition {
+/**
+ * The state a crashed call leaves when it died right after its claim committed (policy
+ * `claimExpiry`): its key claimed, nothing else changed. A call that would not have reached its
+ * claim (refused or invalid at the edge, answered from the store, the store failing) leaves the
+ * state as it was; so does every call under a policy that declares no claims.
+ */
+export function leaveClaim(state: ModelState, event: Event): ModelState {
+  if (event.kind !== 'call' || !declaresClaims(state.policy)) return state;
+  return call(state, event, true).state;
+}
+
+function call(state: ModelState, event: CallEvent, crashAfterClaim = false): Transition {
   const unsent = unsentOutcome(event);
   if (unsent) return { state, outcome: unsent };
+  if (crashAfterClaim) return claimOnly(state, event);
   const spec = state.operation;
   const principal = state.principals[event.client];
   if (!principal) throw new RangeError(`no principal for client ${event.client}`);
@@ -176,6 +192,31 @@ function call(state: ModelState, event: CallEvent): Transition {
   return { state: next, outcome: outcome.fresh(result) };
 }
 
+/** `leaveClaim` for a delivered call: where the call's idempotency layer would claim its key. */
+function claimOnly(state: ModelState, event: CallEvent): Transition {
+  const spec = state.operation;
+  const principal = state.principals[event.client];
+  if (!principal?.scopes.includes(spec.scope) || invalidField(event.request, spec))
+    return { state };
+  const requestId = event.request.requestId as string;
+  const args = event.request as unknown as Args;
+  const key = receiptKey(principal.workspace, principal.user, spec.tool, requestId);
+  const payload = spec.payload(args);
+  if (state.storeFailing || storedAnswer(state, key, payload)) return { state };
+  if (!state.policy.idempotencyFirst) {
+    // The layer claims after current access is checked.
+    const row = state.rows.get(args[spec.targetField] as number);
+    if (!row || row.workspace !== principal.workspace) return { state };
+  }
+  const lifetime = state.policy.claimExpiry;
+  const claims = new Map(state.claims);
+  claims.set(key, {
+    payload,
+    expiresAt: typeof lifetime === 'number' ? state.clock + lifetime : null,
+  });
+  return { state: { ...state, claims } };
+}
+
 /**
  * The id of the next created row: one past the largest so far (SQLite's rowid rule). For opaque
  * ids it only keys the model's rows; results show `SERVER_ASSIGNED` instead.
@@ -186,7 +227,11 @@ function nextCreatedId(state: ModelState): number {
   return max + 1;
 }
 
-/** What a stored receipt (or, under `storesRefusals`, a stored refusal) answers, if any. */
+/**
+ * What a stored receipt (or, under `storesRefusals`, a stored refusal) answers, if any; else what
+ * a claim a crash left (policy `claimExpiry`) answers: in progress for the same payload, key reuse
+ * for another, as the libraries check the payload before the status.
+ */
 function storedAnswer(state: ModelState, key: string, payload: Payload): Observed | undefined {
   const receipt = state.receipts.get(key);
   if (receipt) {
@@ -199,6 +244,10 @@ function storedAnswer(state: ModelState, key: string, payload: Payload): Observe
     return samePayload(refusal.payload, payload)
       ? outcome.refused(refusal.reason)
       : outcome.keyReuse();
+  }
+  const claim = state.claims.get(key);
+  if (claim) {
+    return samePayload(claim.payload, payload) ? outcome.refused('conflict') : outcome.keyReuse();
   }
   return undefined;
 }

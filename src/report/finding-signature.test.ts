@@ -137,9 +137,9 @@ describe('findingSignature', () => {
         [{ ...answers[1], step: 0 } as never],
       ),
     ).toEqual(faulted);
-    // A crash is another finding.
+    // A crash is another finding (its client heard no answer, so none is shown).
     expect(signature([call('r9'), call('r1')], [snapshot], 'scheduled', crash, answers).shape).toBe(
-      'call crash(statement) →error',
+      'call crash(statement)',
     );
   });
 
@@ -155,5 +155,103 @@ describe('findingSignature', () => {
     expect(replayAfter({ kind: 'revoke', client: 0 }).shape).toBe(
       'revoke ; retry ✗ refused→replayed',
     );
+  });
+});
+
+describe('findingSignature: one finding per bug of a real library (express-idempotency A, B, D)', () => {
+  const crashAt = (step: number) => ({
+    entries: [{ step, lane: 0, point: 'statement', grant: 'crash', sql: 'COMMIT' }],
+  });
+  const interleaved = {
+    entries: [0, 1, 0, 1].map((lane) => ({ step: 0, lane, point: 'statement', grant: 'run' })),
+  };
+
+  it("D: every answer of a crash's claim is one lock, whatever was due and however the key was reused", () => {
+    const lock = (retry: CallEvent, expected: Observed, actual: Observed) =>
+      signature(
+        [call('r0'), retry],
+        [outcome(1, 0, retry, expected, actual)],
+        'scheduled',
+        crashAt(0),
+      );
+    const forms = [
+      lock(call('r0'), FRESH, refused('conflict')),
+      lock(call('r0'), refused('unavailable'), refused('conflict')),
+      lock(call('r0'), REPLAYED, refused('conflict')),
+      lock(call('r0', 6), FRESH, { kind: 'keyReuse' }),
+      lock(call('r0', 6), refused('conflict'), { kind: 'keyReuse' }),
+    ];
+    expect(forms[0]).toEqual({
+      rule: 'a crash changes nothing',
+      shape: 'call crash ; call ✗ →in progress',
+    });
+    for (const f of forms) expect(f).toEqual(forms[0]);
+  });
+
+  it('is no lock without a crash on that key, or with an answer a claim does not give', () => {
+    const steps = [call('r0'), call('r0')];
+    const failure = [outcome(1, 0, call('r0'), FRESH, refused('conflict'))];
+    expect(signature(steps, failure, 'scheduled').rule).toBe('rule 9–11');
+    const otherKey = [call('r9'), call('r0')];
+    expect(signature(otherKey, failure, 'scheduled', crashAt(0)).rule).toBe('rule 9–11');
+    const replayed = [outcome(1, 0, call('r0'), FRESH, REPLAYED)];
+    expect(signature(steps, replayed, 'scheduled', crashAt(0)).rule).toBe('rule 7');
+    const fault = { entries: [{ ...crashAt(0).entries[0], grant: 'fault' }] };
+    expect(signature(steps, failure, 'scheduled', fault).rule).toBe('rule 9–11');
+  });
+
+  it('A: the loser of two identical racing lanes is one finding whichever lane lost', () => {
+    const error: Observed = { kind: 'error', message: 'UNIQUE constraint failed' };
+    const race: Step[] = [{ kind: 'concurrent', events: [call('r0'), call('r0')] }];
+    const lost = (lane: number) =>
+      signature(race, [outcome(0, lane, call('r0'), REPLAYED, error)], 'scheduled', interleaved);
+    expect(lost(0)).toEqual(lost(1));
+    expect(lost(0).shape).toBe('group(call | retry ✗ replayed→error)');
+  });
+
+  it('B: world events before a race that fails are left out; a race and a plain retry stay apart', () => {
+    const race: Step = { kind: 'concurrent', events: [call('r0'), call('r0', 6)] };
+    const failureAt = (step: number) =>
+      outcome(step, 1, call('r0', 6), refused('conflict'), { kind: 'keyReuse' });
+    const failure = failureAt(1);
+    const bare = signature([race], [failureAt(0)], 'scheduled', interleaved);
+    const afterDelete = signature(
+      [{ kind: 'delete', resourceId: 1 }, race],
+      [failure],
+      'scheduled',
+      { entries: interleaved.entries.map((e) => ({ ...e, step: 1 })) },
+    );
+    expect(afterDelete).toEqual(bare);
+    expect(bare.shape).toBe('group(call | reuse ✗ refused→keyReuse)');
+    expect(signature([call('r0'), call('r0', 6)], [failure], 'scheduled').shape).not.toBe(
+      bare.shape,
+    );
+  });
+});
+
+describe('findingSignature: a database failure around a crash', () => {
+  const crash = (step: number) => ({
+    entries: [{ step, lane: 0, point: 'statement', grant: 'crash', sql: 'UPDATE x' }],
+  });
+  const snapshot: Failure = { kind: 'snapshot', differences: [] };
+
+  it('keeps only the crashed call, without the answer its client never heard', () => {
+    const alone = signature([call('r0')], [snapshot], 'scheduled', crash(0), [
+      { step: 0, lane: 0, observed: FRESH },
+    ]);
+    const afterWrite = signature([call('r1'), call('r0')], [snapshot], 'scheduled', crash(1), [
+      { step: 0, lane: 0, observed: FRESH },
+      { step: 1, lane: 0, observed: FRESH },
+    ]);
+    expect(alone).toEqual({ rule: 'the final database', shape: 'call crash(statement)' });
+    expect(afterWrite).toEqual(alone);
+  });
+
+  it('keeps the fresh writes when nothing was injected', () => {
+    const s = signature([call('r1'), call('r0')], [snapshot], 'scheduled', { entries: [] }, [
+      { step: 0, lane: 0, observed: FRESH },
+      { step: 1, lane: 0, observed: FRESH },
+    ]);
+    expect(s.shape).toBe('call →fresh ; call →fresh');
   });
 });

@@ -20,6 +20,12 @@
  *   rule such an answer breaks is rule 7 whatever was due instead, and whether that was a
  *   conflict or an unavailable is decided by whatever else the shrunk case holds.
  *
+ * - in a race (a failing call in a group whose lanes ran at once): the world events before it,
+ *   which only decide how the partner lane fared, and lane order (racing lanes are read against
+ *   each other both ways, so two identical lanes are both retries, whichever lost);
+ * - for a crash's lock (a call answered as a claim a crash left answers: see `crashLock`):
+ *   everything but that, since what was due instead depends on how the crash is read.
+ *
  * What is kept, in step order: every world event (a move, a revocation, the store failing: the
  * situations bugs depend on); every failing call, with its relation to the calls before it
  * (`new`, `retry`, `reuse`, `invalid`, read from the requests), what the network and the
@@ -27,8 +33,11 @@
  * injected; and, when a failing call stands in a group whose lanes ran at once, the group's
  * other lanes (a race needs its partner). When no call failed (a database or invariant failure),
  * every call that may have changed something (a fresh write, an error, an unexpected exception)
- * is kept with its answer, since the calls are then all the failure has. The rule is that of the
- * first failure: the contract rule, the invariant, `the final database` or `hang`.
+ * is kept with its answer, since the calls are then all the failure has; unless a crash or fault
+ * was injected, when only the injected calls are kept (a crashed call with no answer: its client
+ * heard none). The rule is that of the
+ * first failure: the contract rule, the invariant, `the final database` or `hang`; or, for a
+ * crash's lock, `a crash changes nothing`.
  */
 
 import { createHash } from 'node:crypto';
@@ -58,11 +67,60 @@ export interface SignatureInput {
   readonly mode: Mode;
 }
 
+/** The rule a failing call breaks when it answers a claim a crash left: see `crashLock`. */
+export const CRASH_RULE = 'a crash changes nothing';
+
 /** The signature of a shrunk failing run (see the file comment). */
 export function findingSignature(input: SignatureInput): FindingSignature {
   const spec = input.spec ?? setInterval;
+  const lock = crashLock(input);
+  if (lock) return lock;
   const first = input.failures[0];
   return { rule: first ? ruleOf(first, spec) : 'no failure', shape: shapeOf(input) };
+}
+
+/**
+ * A crash's lock: a call answered as a claim answers (`refused: conflict`, or `keyReuse`) while
+ * another call under its key had a crash injected and no outcome failure is of another kind.
+ * Whatever was due instead (a fresh write, a replay, an unavailable, depending on how the crash
+ * is read and on what shrinking left) and whether the call repeated or changed the crashed
+ * request, it is one bug: the crash left the key claimed. Its shape is fixed for that reason.
+ */
+function crashLock(input: SignatureInput): FindingSignature | undefined {
+  if (input.failures.some((f) => f.kind === 'invariant')) return undefined;
+  const injected = scheduledInjections(input.detail);
+  const crashedKeys = new Set<string>();
+  const calls = new Map<string, Event>();
+  for (const [step, s] of input.steps.entries()) {
+    const events = s.kind === 'concurrent' ? s.events : [s];
+    for (const [lane, e] of events.entries()) {
+      calls.set(placeKey(step, lane), e);
+      if (e.kind === 'call' && (injected.get(placeKey(step, lane)) ?? []).some(isCrash))
+        crashedKeys.add(callKey(e));
+    }
+  }
+  if (crashedKeys.size === 0) return undefined;
+  const failing = [...failingPlaces(input.failures)];
+  if (failing.length === 0) return undefined;
+  const locked = failing.every(([key, f]) => {
+    const e = calls.get(key);
+    return (
+      e?.kind === 'call' &&
+      crashedKeys.has(callKey(e)) &&
+      (injected.get(key) ?? []).length === 0 &&
+      f.actual !== undefined &&
+      (f.actual.kind === 'keyReuse' ||
+        (f.actual.kind === 'refused' && f.actual.reason === 'conflict'))
+    );
+  });
+  return locked ? { rule: CRASH_RULE, shape: 'call crash ; call ✗ →in progress' } : undefined;
+}
+
+const isCrash = (i: Injection): boolean => i.kind === 'crash';
+
+/** A call's idempotency key as the signature reads it: client and request id. */
+function callKey(e: Extract<Event, { kind: 'call' }>): string {
+  return JSON.stringify([e.client, e.request.requestId]);
 }
 
 /** A short id of a signature: 10 hex digits of its SHA-256, for file names and quick reference. */
@@ -133,7 +191,19 @@ function shapeOf(input: SignatureInput): string {
   const injected = scheduledInjections(input.detail);
   const answers = new Map(input.observations.map((o) => [placeKey(o.step, o.lane), o.observed]));
   const allCalls = failing.size === 0;
-  const relation = relations(input.steps);
+  const atOnce = (step: number) => ranAtOnce(input, step);
+  const relation = relations(input.steps, atOnce);
+  // A race's failure shows in its group; world events before it only decide how a partner
+  // lane fared (refused as unavailable or as a conflict), which the group's token leaves out.
+  const raced = input.steps.some(
+    (s, step) =>
+      s.kind === 'concurrent' &&
+      atOnce(step) &&
+      s.events.some((_, lane) => failing.has(placeKey(step, lane))),
+  );
+  // A database failure with a crash or fault injected turns on what was injected; the fresh
+  // writes around it are what shrinking left, so then only the injected calls are kept.
+  const injectedAny = allCalls && [...injected.values()].some((list) => list.length > 0);
   const tokens: string[] = [];
   for (const [step, s] of input.steps.entries()) {
     const events = s.kind === 'concurrent' ? s.events : [s];
@@ -148,13 +218,13 @@ function shapeOf(input: SignatureInput): string {
     });
     const kept = lanes.filter(
       (l) =>
-        l.event.kind !== 'call' ||
+        (l.event.kind !== 'call' && !raced) ||
         l.failing !== undefined ||
         l.injected.length > 0 ||
-        (allCalls && changedSomething(answers.get(l.key))),
+        (allCalls && !injectedAny && changedSomething(answers.get(l.key))),
     );
     if (kept.length === 0) continue;
-    if (s.kind !== 'concurrent' || !ranAtOnce(input, step)) {
+    if (s.kind !== 'concurrent' || !atOnce(step)) {
       for (const l of kept)
         tokens.push(eventToken(l.event, l.failing, l.injected, allCalls, answers.get(l.key)));
       continue;
@@ -173,18 +243,29 @@ function shapeOf(input: SignatureInput): string {
  * What each call is to the calls before it, from the requests themselves (a generated move's
  * intent may not say: a "reuse" can shrink to the very same arguments): `retry` when the same
  * client sent the same request before, `reuse` when it sent another under the same request id,
- * `invalid` for a move meant as invalid input, else `new`. By `placeKey`.
+ * `invalid` for a move meant as invalid input, else `new`. In a group whose lanes ran at once
+ * (`atOnce`) lane order means nothing, so each lane is read against the other lanes too: two
+ * identical racing lanes are both retries, whichever lost. By `placeKey`.
  */
-function relations(steps: readonly Step[]): Map<string, CallIntent> {
+function relations(
+  steps: readonly Step[],
+  atOnce: (step: number) => boolean,
+): Map<string, CallIntent> {
   const sent = new Map<string, string[]>();
   const out = new Map<string, CallIntent>();
   for (const [step, s] of steps.entries()) {
     const events = s.kind === 'concurrent' ? s.events : [s];
+    const racing = s.kind === 'concurrent' && atOnce(step);
     for (const [lane, e] of events.entries()) {
       if (e.kind !== 'call') continue;
       const key = JSON.stringify([e.client, e.request.requestId]);
       const request = JSON.stringify(e.request);
-      const before = sent.get(key) ?? [];
+      const partners = racing
+        ? events.flatMap((p, i) =>
+            i > lane && p.kind === 'call' && callKey(p) === key ? [JSON.stringify(p.request)] : [],
+          )
+        : [];
+      const before = [...(sent.get(key) ?? []), ...partners];
       out.set(
         placeKey(step, lane),
         e.intent === 'invalid'
@@ -195,7 +276,7 @@ function relations(steps: readonly Step[]): Map<string, CallIntent> {
               ? 'retry'
               : 'reuse',
       );
-      sent.set(key, [...before, request]);
+      sent.set(key, [...(sent.get(key) ?? []), request]);
     }
   }
   return out;
@@ -245,7 +326,9 @@ function eventToken(
         : outcomeToken(expected)
       : '?';
     parts.push(`✗ ${due}→${actual ? outcomeToken(actual) : '?'}`);
-  } else if (allCalls && answer) parts.push(`→${outcomeToken(answer)}`);
+  } else if (allCalls && answer && !injected.some((i) => i.kind === 'crash'))
+    // A crashed call's client heard nothing: its "answer" is the model's reading, not shown.
+    parts.push(`→${outcomeToken(answer)}`);
   return parts.join(' ');
 }
 

@@ -22,6 +22,7 @@ const KNOWN_FIELDS = new Set([
   'policy',
   'clock',
   'expiresAt',
+  'claims',
 ]);
 
 /** Overlays the parts' changes on `initial`; `replay` lists the merged order's events, for the fallback. */
@@ -41,6 +42,7 @@ export function mergeStates(
   const receipts = new Map(initial.receipts);
   const refusals = new Map(initial.refusals);
   const expiresAt = new Map(initial.expiresAt);
+  const claims = new Map(initial.claims);
   const principals = [...initial.principals];
   let storeFailing = initial.storeFailing;
   for (const final of finals) {
@@ -56,12 +58,23 @@ export function mergeStates(
     overlay(receipts, initial.receipts, final.receipts);
     overlay(refusals, initial.refusals, final.refusals);
     overlay(expiresAt, initial.expiresAt, final.expiresAt);
+    overlay(claims, initial.claims, final.claims);
     final.principals.forEach((p, i) => {
       if (p !== initial.principals[i]) principals[i] = p;
     });
     if (final.storeFailing !== initial.storeFailing) storeFailing = final.storeFailing;
   }
-  return { ...initial, rows, created, receipts, refusals, principals, storeFailing, expiresAt };
+  return {
+    ...initial,
+    rows,
+    created,
+    receipts,
+    refusals,
+    principals,
+    storeFailing,
+    expiresAt,
+    claims,
+  };
 }
 
 function overlay<K, V>(into: Map<K, V>, base: ReadonlyMap<K, V>, final: ReadonlyMap<K, V>): void {

@@ -5,10 +5,12 @@
  * the history says where those went. Unlike concurrent mode nothing lines the calls up: overlap
  * comes from volume. Returns the history as data; `api/soak.ts` has it judged.
  */
+
 import type { HandlerPlugin } from '../../handlers/plugin.ts';
 import type { Event } from '../../model/events.ts';
 import type { HistoryEntry } from '../../model/history.ts';
 import type { Observed } from '../../model/outcome.ts';
+import { expiryLifetime, resolvePolicy } from '../../model/policy.ts';
 import type { FixtureWithPolicy } from '../../model/state.ts';
 import { operationOf } from '../../model/state.ts';
 import type { Snapshot } from '../../model/world.ts';
@@ -77,7 +79,12 @@ export async function runSoakTraffic(
     scopes: createScopeTable(fixture.principals, operationOf(fixture).scope),
     callTimeoutMs: o.callTimeoutMs,
   };
-  const traffic = createSoakTraffic(fixture, o.clients, o.seed, { worldEvents: o.worldEvents });
+  // A declared expiry brings clock advances among the world events, as generated runs have.
+  const lifetime = expiryLifetime(resolvePolicy(fixture.policy));
+  const traffic = createSoakTraffic(fixture, o.clients, o.seed, {
+    worldEvents: o.worldEvents,
+    ...(lifetime !== undefined && plugin.advanceClock ? { clockLifetime: lifetime } : {}),
+  });
   const entries: Omit<HistoryEntry, 'id'>[] = [];
   const real: (Observed | undefined)[] = [];
   const returned: (number | undefined)[] = [];

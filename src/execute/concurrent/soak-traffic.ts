@@ -9,6 +9,7 @@
  * Clients `c` speak as principal `c mod principals`. The driver, not this file, decides timing.
  */
 import { type SeededRandom, seededRandom } from '../../check/linearizability/seeded-random.ts';
+import { clockStep } from '../../generate/resolve.ts';
 import type { CallEvent, CallRequest, Delivery, Event } from '../../model/events.ts';
 import { type ArgumentField, type Row, targetRows } from '../../model/operation.ts';
 import type { Observed } from '../../model/outcome.ts';
@@ -22,12 +23,19 @@ const RECENT_MAX = 16;
 export interface SoakTrafficOptions {
   /** Moves, scope changes and receipt-store failures among the calls. Default true. */
   readonly worldEvents?: boolean;
+  /**
+   * The declared expiry's lifetime in ms (`expiryLifetime`), when the plugin declares one: clock
+   * advances, sized as in generated runs (`clockStep`), join the world events.
+   */
+  readonly clockLifetime?: number;
 }
 
 /** The shared knowledge of all soak clients, and each client's random stream. */
 export interface SoakTraffic {
   readonly fixture: Fixture;
   readonly worldEvents: boolean;
+  /** See `SoakTrafficOptions.clockLifetime`; undefined: the clock never moves. */
+  readonly clockLifetime: number | undefined;
   readonly streams: SeededRandom[];
   /** Highest version seen per automation id. */
   readonly versions: Map<number, number>;
@@ -60,6 +68,7 @@ export function createSoakTraffic(
     fixture,
     rows,
     worldEvents: options.worldEvents ?? true,
+    clockLifetime: options.clockLifetime,
     streams: Array.from({ length: clients }, (_, c) => seededRandom((seed * 7919 + c) | 0)),
     versions: new Map(rows.map((a) => [a.id, Number(a.version ?? 1)])),
     recent: fixture.principals.map(() => []),
@@ -180,6 +189,9 @@ export function settleWorld(t: SoakTraffic): Event[] {
 }
 
 function disrupt(t: SoakTraffic, rnd: SeededRandom, p: number): Event {
+  // Only under a declared expiry is a draw spent on time, so other plugins' traffic is unchanged.
+  if (t.clockLifetime !== undefined && rnd.chance(0.3))
+    return { kind: 'clockAdvance', ms: clockStep(t.clockLifetime, rnd.chance(0.5)) };
   const roll = rnd.next();
   if (roll < 0.45) {
     const { id } = rnd.pick(t.rows);

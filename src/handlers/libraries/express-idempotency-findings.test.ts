@@ -1,6 +1,6 @@
 /**
  * The express-idempotency findings of docs/findings.md (A–D), each reproduced by its committed
- * case file (`fixtures/express-idempotency/`), replayed exactly under its hand-written schedule:
+ * case file (D, declared as `claimExpiry: 'never'`, passes as declared and fails without it) (`fixtures/express-idempotency/`), replayed exactly under its hand-written schedule:
  * the interleaving, crash or fault is the case's, not the machine's timing. Each test pins what
  * the library answered and what it left in the database; it fails if the library's behaviour
  * changes, and then the finding must be revisited. A last pair shows the same calls pass when
@@ -11,10 +11,12 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { loadCaseFile } from '../../api/load-case-file.ts';
 import { replayCase } from '../../api/replay-case.ts';
+import type { Step } from '../../model/events.ts';
 import type { Observed } from '../../model/outcome.ts';
 import { outcome } from '../../model/outcome.ts';
 import type { CallResult, SetIntervalSnapshot } from '../../model/world.ts';
 import { DEFAULT_FIXTURE } from '../../model/world.ts';
+import type { CaseFile } from '../../types/case-file.ts';
 import type { CaseResult } from '../../types/results.ts';
 import plugin from './express-idempotency.ts';
 import { EXPRESS_IDEMPOTENCY_TABLE } from './express-idempotency-store.ts';
@@ -74,12 +76,55 @@ describe('C express-idempotency: the response is stored after it is sent', () =>
 });
 
 describe('D express-idempotency: a crash after the claim', () => {
-  it('locks the key: nothing changed, yet every retry gets 409 (in progress)', async () => {
-    const result = await reproduce('d-crash-locks-key.json');
+  const d = () => loadCaseFile(join(FIXTURES, 'd-crash-locks-key.json'));
+
+  it('locks the key: nothing changed, yet every retry gets 409 (in progress); declared, it passes', async () => {
+    const replay = await replayCase(d());
+    expect(replay.verdict).toBe('held');
+    const result = replay.result;
     expect(told(result, 1)).toEqual(outcome.refused('conflict'));
     expect(told(result, 2)).toEqual(outcome.refused('conflict'));
     expect(automation1(result)).toMatchObject({ intervalMinutes: 15, version: 1 });
     expect(result.trace.snapshot.receipts).toEqual([]);
+  });
+
+  it('fails as D without claimExpiry: the contract expects the retry to run fresh', async () => {
+    const undeclared = join(
+      import.meta.dirname,
+      'fixtures',
+      'undeclared',
+      'express-idempotency-claims.ts',
+    );
+    const replay = await replayCase(d(), { handler: undeclared });
+    expect(replay.verdict).toBe('reproduced');
+    expect(replay.result.failures[0]).toMatchObject({
+      kind: 'outcome',
+      step: 1,
+      expected: { kind: 'ok', replayed: false },
+      actual: outcome.refused('conflict'),
+    });
+  });
+
+  it('fails under a false claimExpiry of a second: the claim still refuses after two', async () => {
+    const short = join(
+      import.meta.dirname,
+      'fixtures',
+      'undeclared',
+      'express-idempotency-short-claims.ts',
+    );
+    const [crashed, ...retries] = d().steps;
+    const late = {
+      ...d(),
+      steps: [crashed as Step, { kind: 'clockAdvance', ms: 2_000 }, ...retries],
+    };
+    const replay = await replayCase(late as CaseFile, { handler: short });
+    expect(replay.verdict).toBe('reproduced');
+    expect(replay.result.failures[0]).toMatchObject({
+      kind: 'outcome',
+      step: 2,
+      expected: { kind: 'ok', replayed: false },
+      actual: outcome.refused('conflict'),
+    });
   });
 });
 

@@ -134,6 +134,12 @@ export default defineHandler({
     inFlightDuplicate: 'conflict',
     // Refusals are not stored: "a request will be considered successful and the response will be
     // cached if the response http status code is between 200 and 299" (else the key is deleted).
+    // A claim is a resource with no response: "there will be 2 scenarios: the previous request
+    // is still in progress or there is a response available", and the first is answered 409
+    // whatever its age. Nothing expires it; only the middleware removes it, when "notified" by
+    // `reportError` or a non-2xx response, which a crashed process never sends. So a crash after
+    // the claim leaves it for good (finding D, declared).
+    claimExpiry: 'never',
   },
   ...libraryWorld({
     table: EXPRESS_IDEMPOTENCY_TABLE,

@@ -23,15 +23,28 @@ export interface NodeIdempotencyRow {
   readonly expires_at: number | null;
 }
 
-/** A `StorageAdapter` over one harness-owned better-sqlite3 connection. */
+/**
+ * A `StorageAdapter` over one harness-owned better-sqlite3 connection.
+ *
+ * The core hands the adapter a time to live, never a time, so the adapter alone decides what
+ * "now" is: the wall clock (`now`), or, given `clockSql`, the harness's clock
+ * (`HARNESS_CLOCK_MS_SQL`), read inside the statements the adapter runs anyway (each statement is
+ * a scheduled-mode yield point; a read of its own would move a saved schedule's crash). On the
+ * harness's clock an entry lives exactly as long as clock advances say, whatever the wall clock does.
+ */
 export class SqliteStorageAdapter implements StorageAdapter {
   readonly #db: Connection;
   readonly #now: () => number;
+  readonly #clockSql: string | undefined;
 
-  /** Stores entries through `db`; `now` (epoch ms) is injectable so tests can age entries. */
-  constructor(db: Connection, now: () => number = () => Date.now()) {
+  /**
+   * Stores entries through `db`; `now` (epoch ms) is injectable so tests can age entries;
+   * `clockSql`, when given, is the time instead (an SQL expression in ms), and `now` is unused.
+   */
+  constructor(db: Connection, now: () => number = () => Date.now(), clockSql?: string) {
     this.#db = db;
     this.#now = now;
+    this.#clockSql = clockSql;
   }
 
   /**
@@ -59,6 +72,15 @@ export class SqliteStorageAdapter implements StorageAdapter {
   }
 
   #live(key: string): NodeIdempotencyRow | undefined {
+    if (this.#clockSql !== undefined) {
+      const row = cachedStatement(
+        this.#db,
+        `SELECT *, ${this.#clockSql} AS now_ms FROM ${NODE_IDEMPOTENCY_TABLE} WHERE key = ?`,
+      ).get(key) as (NodeIdempotencyRow & { now_ms: number }) | undefined;
+      if (!row) return undefined;
+      const { now_ms, ...entry } = row;
+      return isLive(entry, now_ms) ? entry : undefined;
+    }
     const row = cachedStatement(
       this.#db,
       `SELECT * FROM ${NODE_IDEMPOTENCY_TABLE} WHERE key = ?`,
@@ -67,12 +89,14 @@ export class SqliteStorageAdapter implements StorageAdapter {
   }
 
   #upsert(key: string, val: string, ttl: number | undefined): void {
-    const expiresAt = ttl === undefined || Number.isNaN(ttl) ? null : this.#now() + ttl;
+    const lasts = ttl === undefined || Number.isNaN(ttl) ? null : ttl;
+    // On the harness's clock the expiry is computed in the statement that writes it.
+    const harness = this.#clockSql !== undefined;
     cachedStatement(
       this.#db,
-      `INSERT INTO ${NODE_IDEMPOTENCY_TABLE} VALUES (?, ?, ?)
+      `INSERT INTO ${NODE_IDEMPOTENCY_TABLE} VALUES (?, ?, ${harness ? `? + ${this.#clockSql}` : '?'})
          ON CONFLICT(key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at`,
-    ).run(key, val, expiresAt);
+    ).run(key, val, lasts === null || harness ? lasts : this.#now() + lasts);
   }
 }
 

@@ -22,6 +22,7 @@ import {
 } from '@node-idempotency/core';
 import { type Outcome, outcome } from '../../model/outcome.ts';
 import { type Principal, type Receipt, TOOL } from '../../model/world.ts';
+import { advanceHarnessClock, createHarnessClock, HARNESS_CLOCK_MS_SQL } from '../harness-clock.ts';
 import { type Connection, defineHandler } from '../plugin.ts';
 import {
   isReceiptDocument,
@@ -53,7 +54,8 @@ const instances = new WeakMap<Connection, Idempotency>();
 function idempotencyFor(db: Connection): Idempotency {
   let idempotency = instances.get(db);
   if (!idempotency) {
-    idempotency = new Idempotency(new SqliteStorageAdapter(db), { enforceIdempotency: true });
+    const storage = new SqliteStorageAdapter(db, undefined, HARNESS_CLOCK_MS_SQL);
+    idempotency = new Idempotency(storage, { enforceIdempotency: true });
     instances.set(db, idempotency);
   }
   return idempotency;
@@ -96,15 +98,26 @@ function outcomeOfThrown(thrown: unknown): Outcome {
 
 /** The receipts the live COMPLETE entries with a body hold; refusals and in-progress entries are not receipts. */
 function receipts(db: Connection): Receipt[] {
-  const rows = db.prepare(`SELECT * FROM ${NODE_IDEMPOTENCY_TABLE}`).all() as NodeIdempotencyRow[];
-  const now = Date.now();
+  // The harness clock is read in the same statement as the rows, so reading adds no statement.
+  const rows = db
+    .prepare(`SELECT *, ${HARNESS_CLOCK_MS_SQL} AS now_ms FROM ${NODE_IDEMPOTENCY_TABLE}`)
+    .all() as (NodeIdempotencyRow & { now_ms: number })[];
   return rows
-    .filter((r) => isLive(r, now))
+    .filter((r) => isLive(r, r.now_ms))
     .map((r) => JSON.parse(r.value) as StoragePayload<Receipt, RefusalBody>)
     .filter((p) => p.status === RequestStatusEnum.COMPLETE)
     .map((p) => p.response?.body)
     .filter(isReceiptDocument);
 }
+
+/** How long the core keeps an entry: its default `cacheTTLMS`, 24 h. */
+export const ENTRY_LIFETIME_MS = 86_400_000;
+
+const world = libraryWorld({
+  table: NODE_IDEMPOTENCY_TABLE,
+  schema: NODE_IDEMPOTENCY_SCHEMA,
+  receipts,
+});
 
 export default defineHandler({
   name: 'node-idempotency',
@@ -119,8 +132,19 @@ export default defineHandler({
     // Default inProgressStrategy {wait: false}: "A request is outstanding for this
     // Idempotency-Key" (REQUEST_IN_PROGRESS, which its plugins send as 409).
     inFlightDuplicate: 'conflict',
+    // The core passes `cacheTTLMS`, default `IDEMPOTENCY_CACHE_TTL_MS = 1000 * 60 * 60 * 24`, as
+    // the time to live of every entry it writes: the completed response (F3, declared) ...
+    receiptExpiry: ENTRY_LIFETIME_MS,
+    // ... and the IN_PROGRESS claim `setIfNotExists` writes first, which a crash leaves behind.
+    claimExpiry: ENTRY_LIFETIME_MS,
   },
-  ...libraryWorld({ table: NODE_IDEMPOTENCY_TABLE, schema: NODE_IDEMPOTENCY_SCHEMA, receipts }),
+  ...world,
+  setup(db, fixture) {
+    world.setup(db, fixture);
+    createHarnessClock(db);
+  },
+  // Entries' expiry times are kept on the harness clock (`SqliteStorageAdapter`).
+  advanceClock: advanceHarnessClock,
   async call(db: Connection, principal: Principal, request) {
     const checked = precheck(principal, request);
     if ('kind' in checked) return checked;

@@ -42,23 +42,26 @@ export interface PowertoolsRow {
  * A `BasePersistenceLayer` over one better-sqlite3 connection.
  *
  * The library reads the wall clock (`Date.now()`) to set and check expiry times; the harness's
- * clock may be ahead of it (`harness-clock.ts`). So the layer stores expiry times on the
- * harness's clock (the library's plus the offset when written) and hands them back on the
- * library's (minus the offset when read): a record then expires when the harness's clock,
- * not the wall clock, passes its time. The offset is read inside the statements the layer runs
- * anyway, never by a statement of its own: each statement is a scheduled-mode yield point, and an
- * extra one would move a saved schedule's crash to another statement.
+ * clock (`harness-clock.ts`) is the only time the model knows: it starts at 0 and moves only by
+ * clock advances. So the layer keeps expiry times on the harness's clock: a time the library set
+ * is stored as how far it lay ahead of the wall clock when written, plus the harness clock then,
+ * and handed back as how far it lies ahead of the harness clock now, plus the wall clock now. The
+ * library computes a time and hands it over in the same synchronous stretch, so only
+ * microseconds of wall time leak in: a record expires when the harness's clock passes its time,
+ * however long the run takes on the wall clock. The harness clock is read inside the statements
+ * the layer runs anyway, never by a statement of its own: each statement is a scheduled-mode
+ * yield point, and an extra one would move a saved schedule's crash to another statement.
  */
 export class SqlitePersistenceLayer extends BasePersistenceLayer {
   readonly #db: Connection;
-  readonly #clockSql: string;
+  readonly #clockSql: string | undefined;
 
   /**
    * Stores records through `db`, which the harness opened; the layer never opens its own.
-   * `clockSql` is an SQL expression for how many ms the harness's clock is ahead of the wall clock
-   * (`HARNESS_CLOCK_MS_SQL`; default `0`, not at all).
+   * `clockSql` is an SQL expression for the harness clock's time in ms (`HARNESS_CLOCK_MS_SQL`;
+   * without it there is no harness clock, and times stay on the wall clock, as the library set them).
    */
-  constructor(db: Connection, clockSql = '0') {
+  constructor(db: Connection, clockSql?: string) {
     super();
     this.#db = db;
     this.#clockSql = clockSql;
@@ -68,7 +71,7 @@ export class SqlitePersistenceLayer extends BasePersistenceLayer {
   protected async _getRecord(idempotencyKey: string): Promise<IdempotencyRecord> {
     const { row, clockMs } = this.#read(idempotencyKey);
     if (!row) throw new IdempotencyItemNotFoundError(`No record for ${idempotencyKey}`);
-    return toRecord(row, clockMs);
+    return toRecord(row, clockMs === null ? 0 : Date.now() - clockMs);
   }
 
   /**
@@ -79,12 +82,16 @@ export class SqlitePersistenceLayer extends BasePersistenceLayer {
    * connections cannot both win; a losing put writes nothing (so it still works while writes fail).
    */
   protected async _putRecord(record: IdempotencyRecord): Promise<void> {
+    // Read before any statement: the library set the record's times just now, on this clock.
+    const wallMs = Date.now();
     const put = this.#db.transaction(() => {
-      const { row: old, clockMs: offset } = this.#read(record.idempotencyKey);
-      if (old && !replaceable(old, Date.now() + offset)) {
+      const { row: old, clockMs } = this.#read(record.idempotencyKey);
+      // Harness time minus wall time: what moves a time from the library's clock to the harness's.
+      const shift = clockMs === null ? 0 : clockMs - wallMs;
+      if (old && !replaceable(old, clockMs ?? wallMs)) {
         throw new IdempotencyItemAlreadyExistsError(
           `Failed to put record for already existing idempotency key: ${record.idempotencyKey}`,
-          toRecord(old, offset),
+          toRecord(old, -shift),
         );
       }
       if (old)
@@ -92,8 +99,8 @@ export class SqlitePersistenceLayer extends BasePersistenceLayer {
       cachedStatement(this.#db, `INSERT INTO ${POWERTOOLS_TABLE} VALUES (?, ?, ?, ?, NULL, ?)`).run(
         record.idempotencyKey,
         record.getStatus(),
-        onHarnessClock(record.expiryTimestamp, offset / 1000),
-        onHarnessClock(record.inProgressExpiryTimestamp, offset),
+        onHarnessClock(record.expiryTimestamp, shift / 1000),
+        onHarnessClock(record.inProgressExpiryTimestamp, shift),
         this.isPayloadValidationEnabled() ? (record.payloadHash ?? null) : null,
       );
     });
@@ -107,8 +114,12 @@ export class SqlitePersistenceLayer extends BasePersistenceLayer {
   protected async _updateRecord(record: IdempotencyRecord): Promise<void> {
     const data = record.responseData === undefined ? null : JSON.stringify(record.responseData);
     const validation = this.isPayloadValidationEnabled() ? (record.payloadHash ?? null) : null;
-    // The expiration moves onto the harness's clock in SQL, in the statement that writes it.
-    const expiration = `? + ${this.#clockSql} / 1000.0`;
+    // The expiration moves onto the harness's clock in SQL, in the statement that writes it: its
+    // lead over the wall clock now (read before any statement), plus the harness clock.
+    const wallMs = this.#clockSql === undefined ? 0 : Date.now();
+    const lead =
+      record.expiryTimestamp === undefined ? null : record.expiryTimestamp - wallMs / 1000;
+    const expiration = this.#clockSql === undefined ? '?' : `? + ${this.#clockSql} / 1000.0`;
     const update = this.#db.transaction(() => {
       const changed = cachedStatement(
         this.#db,
@@ -117,7 +128,7 @@ export class SqlitePersistenceLayer extends BasePersistenceLayer {
            validation = CASE WHEN ? THEN ? ELSE validation END WHERE id = ?`,
       ).run(
         record.getStatus(),
-        record.expiryTimestamp ?? null,
+        lead,
         data === null ? 0 : 1,
         data,
         this.isPayloadValidationEnabled() ? 1 : 0,
@@ -128,13 +139,7 @@ export class SqlitePersistenceLayer extends BasePersistenceLayer {
       cachedStatement(
         this.#db,
         `INSERT INTO ${POWERTOOLS_TABLE} VALUES (?, ?, ${expiration}, NULL, ?, ?)`,
-      ).run(
-        record.idempotencyKey,
-        record.getStatus(),
-        record.expiryTimestamp ?? null,
-        data,
-        validation,
-      );
+      ).run(record.idempotencyKey, record.getStatus(), lead, data, validation);
     });
     update.immediate();
   }
@@ -147,22 +152,22 @@ export class SqlitePersistenceLayer extends BasePersistenceLayer {
   }
 
   /**
-   * The row under the key (if any) and the harness clock's offset, in one statement: the left join
-   * from a one-row select gives the offset even when there is no row.
+   * The row under the key (if any) and the harness clock's time, in one statement: the left join
+   * from a one-row select gives the time even when there is no row.
    */
-  #read(idempotencyKey: string): { row: PowertoolsRow | undefined; clockMs: number } {
+  #read(idempotencyKey: string): { row: PowertoolsRow | undefined; clockMs: number | null } {
     const { clock_ms, ...row } = cachedStatement(
       this.#db,
-      `SELECT ${this.#clockSql} AS clock_ms, p.* FROM (SELECT 1)
+      `SELECT ${this.#clockSql ?? 'NULL'} AS clock_ms, p.* FROM (SELECT 1)
          LEFT JOIN ${POWERTOOLS_TABLE} p ON p.id = ?`,
     ).get(idempotencyKey) as PowertoolsRow & { clock_ms: number | null };
-    return { row: row.id === null ? undefined : row, clockMs: clock_ms ?? 0 };
+    return { row: row.id === null ? undefined : row, clockMs: clock_ms };
   }
 }
 
 /**
- * Whether a put may overwrite `row` at `nowMs` (on the harness's clock): expired, or in progress
- * past its in-progress expiry.
+ * Whether a put may overwrite `row` at `nowMs` on the harness's clock (its time, not the wall's):
+ * expired, or in progress past its in-progress expiry.
  */
 export function replaceable(row: PowertoolsRow, nowMs: number): boolean {
   if (row.expiration !== null && row.expiration < nowMs / 1000) return true;
@@ -173,22 +178,22 @@ export function replaceable(row: PowertoolsRow, nowMs: number): boolean {
   );
 }
 
-/** A time the library set (on its clock), on the harness's clock `offset` ahead; null when unset. */
-function onHarnessClock(time: number | undefined, offset: number): number | null {
-  return time === undefined ? null : time + offset;
+/** A time the library set (on its clock), moved by `shift` onto the harness's; null when unset. */
+function onHarnessClock(time: number | undefined, shift: number): number | null {
+  return time === undefined ? null : time + shift;
 }
 
 /**
- * A row as the library's record, its expiry times back on the library's clock: `offsetMs`
- * behind the harness's, which the row keeps them on.
+ * A row as the library's record, its expiry times back on the library's clock: `shiftMs` (wall
+ * time minus harness time, now) ahead of the harness's, which the row keeps them on.
  */
-export function toRecord(row: PowertoolsRow, offsetMs = 0): IdempotencyRecord {
+export function toRecord(row: PowertoolsRow, shiftMs = 0): IdempotencyRecord {
   return new IdempotencyRecord({
     idempotencyKey: row.id,
     status: row.status as IdempotencyRecordStatusValue,
-    ...(row.expiration !== null ? { expiryTimestamp: row.expiration - offsetMs / 1000 } : {}),
+    ...(row.expiration !== null ? { expiryTimestamp: row.expiration + shiftMs / 1000 } : {}),
     ...(row.in_progress_expiration !== null
-      ? { inProgressExpiryTimestamp: row.in_progress_expiration - offsetMs }
+      ? { inProgressExpiryTimestamp: row.in_progress_expiration + shiftMs }
       : {}),
     ...(row.data !== null ? { responseData: JSON.parse(row.data) } : {}),
     ...(row.validation !== null ? { payloadHash: row.validation } : {}),

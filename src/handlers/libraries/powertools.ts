@@ -121,10 +121,7 @@ function receipts(db: Connection): Receipt[] {
 /** The receipts in the records `rows` (each with the clock's offset when read) that are live and completed. */
 export function receiptsOfRows(rows: readonly (PowertoolsRow & { clock_ms: number })[]): Receipt[] {
   return rows
-    .filter(
-      (r) =>
-        r.status === 'COMPLETED' && !replaceable(r, Date.now() + r.clock_ms) && r.data !== null,
-    )
+    .filter((r) => r.status === 'COMPLETED' && !replaceable(r, r.clock_ms) && r.data !== null)
     .map((r) => (JSON.parse(r.data as string) as Answer).receipt)
     .filter(isReceiptDocument);
 }
@@ -145,6 +142,11 @@ export const POWERTOOLS_POLICY: PolicyDeclaration = {
   // `expiresAfterSeconds`: "The number of seconds the idempotency key is valid", "@default
   // 3600 (1 hour)": a retry after the hour runs the function again (finding F3, declared).
   receiptExpiry: RECORD_LIFETIME_MS,
+  // `saveInProgress` sets the in-progress record's `inProgressExpiryTimestamp`, "The expiry
+  // timestamp of the in progress record in milliseconds UTC", to now plus "the remaining time
+  // left in the lambda execution context" (`CALL_BUDGET_MS`): a crash's claim refuses its key
+  // as in progress until then, and a put may replace it after (F2's lock, declared).
+  claimExpiry: CALL_BUDGET_MS,
 };
 
 const world = libraryWorld({ table: POWERTOOLS_TABLE, schema: POWERTOOLS_SCHEMA, receipts });
@@ -159,7 +161,7 @@ export default defineHandler({
     world.setup(db, fixture);
     createHarnessClock(db);
   },
-  // The library's time is the wall clock plus the harness clock's offset (`SqlitePersistenceLayer`).
+  // The records' times are kept on the harness clock (`SqlitePersistenceLayer`), not the wall's.
   advanceClock: advanceHarnessClock,
   async call(db: Connection, principal: Principal, request) {
     const checked = precheck(principal, request);

@@ -5,9 +5,11 @@
  * as atomically: the put is one conditional `INSERT ... ON CONFLICT DO UPDATE ... WHERE`
  * (DynamoDB's `attribute_not_exists OR expired` condition), the update one upsert.
  *
- * Expiry times are kept on the harness's clock, as on SQLite: the library's time plus the
- * clock's offset, read inside the statement that writes or reads them (each statement is a
- * scheduled-mode yield point, so a read of its own would shift saved schedules).
+ * Expiry times are kept on the harness's clock, as on SQLite: a time the library set is stored as
+ * its lead over the wall clock when written plus the harness clock then, and handed back as its
+ * lead over the harness clock now plus the wall clock now. The harness clock is read inside the
+ * statement that writes or reads a record (each statement is a scheduled-mode yield point, so a
+ * read of its own would shift saved schedules).
  */
 import {
   IdempotencyItemAlreadyExistsError,
@@ -41,7 +43,7 @@ export class PostgresPersistenceLayer extends BasePersistenceLayer {
   protected async _getRecord(idempotencyKey: string): Promise<IdempotencyRecord> {
     const { row, clockMs } = await this.#read(idempotencyKey);
     if (!row) throw new IdempotencyItemNotFoundError(`No record for ${idempotencyKey}`);
-    return toRecord(row, clockMs);
+    return toRecord(row, Date.now() - clockMs);
   }
 
   /**
@@ -51,31 +53,31 @@ export class PostgresPersistenceLayer extends BasePersistenceLayer {
    * nothing, then reads the record that won, as DynamoDB returns it with the failed condition.
    */
   protected async _putRecord(record: IdempotencyRecord): Promise<void> {
-    const now = Date.now();
+    // Read before any statement: the library set the record's times just now, on this clock.
+    const wallMs = Date.now();
     const won = await this.#db.query(
       `INSERT INTO ${POWERTOOLS_TABLE} AS p
          VALUES ($1, $2, $3 + ${CLOCK} / 1000.0, $4 + ${CLOCK}, NULL, $5)
        ON CONFLICT (id) DO UPDATE SET status = EXCLUDED.status, expiration = EXCLUDED.expiration,
          in_progress_expiration = EXCLUDED.in_progress_expiration, data = NULL,
          validation = EXCLUDED.validation
-       WHERE (p.expiration IS NOT NULL AND p.expiration < ($6 + ${CLOCK}) / 1000.0)
+       WHERE (p.expiration IS NOT NULL AND p.expiration < ${CLOCK} / 1000.0)
           OR (p.status = 'INPROGRESS' AND p.in_progress_expiration IS NOT NULL
-              AND p.in_progress_expiration < $6 + ${CLOCK})
+              AND p.in_progress_expiration < ${CLOCK})
        RETURNING id`,
       [
         record.idempotencyKey,
         record.getStatus(),
-        record.expiryTimestamp ?? null,
-        record.inProgressExpiryTimestamp ?? null,
+        lead(record.expiryTimestamp, wallMs / 1000),
+        lead(record.inProgressExpiryTimestamp, wallMs),
         this.isPayloadValidationEnabled() ? (record.payloadHash ?? null) : null,
-        now,
       ],
     );
     if (won.rows.length > 0) return;
     const { row, clockMs } = await this.#read(record.idempotencyKey);
     throw new IdempotencyItemAlreadyExistsError(
       `Failed to put record for already existing idempotency key: ${record.idempotencyKey}`,
-      row ? toRecord(row, clockMs) : undefined,
+      row ? toRecord(row, Date.now() - clockMs) : undefined,
     );
   }
 
@@ -83,6 +85,7 @@ export class PostgresPersistenceLayer extends BasePersistenceLayer {
   protected async _updateRecord(record: IdempotencyRecord): Promise<void> {
     const data = record.responseData === undefined ? null : JSON.stringify(record.responseData);
     const validating = this.isPayloadValidationEnabled();
+    const wallMs = Date.now();
     await this.#db.query(
       `INSERT INTO ${POWERTOOLS_TABLE} AS p
          VALUES ($1, $2, $3 + ${CLOCK} / 1000.0, NULL, $4, $5)
@@ -92,7 +95,7 @@ export class PostgresPersistenceLayer extends BasePersistenceLayer {
       [
         record.idempotencyKey,
         record.getStatus(),
-        record.expiryTimestamp ?? null,
+        lead(record.expiryTimestamp, wallMs / 1000),
         data,
         validating ? (record.payloadHash ?? null) : null,
         data !== null,
@@ -106,7 +109,7 @@ export class PostgresPersistenceLayer extends BasePersistenceLayer {
     await this.#db.query(`DELETE FROM ${POWERTOOLS_TABLE} WHERE id = $1`, [record.idempotencyKey]);
   }
 
-  /** The row under the key (if any) and the clock's offset, in one statement. */
+  /** The row under the key (if any) and the harness clock's time, in one statement. */
   async #read(
     idempotencyKey: string,
   ): Promise<{ row: PowertoolsRow | undefined; clockMs: number }> {
@@ -118,4 +121,9 @@ export class PostgresPersistenceLayer extends BasePersistenceLayer {
     const { clock_ms, ...row } = rows[0] as PowertoolsRow & { clock_ms: number | null };
     return { row: row.id === null ? undefined : row, clockMs: clock_ms ?? 0 };
   }
+}
+
+/** How far `time` (set by the library on the wall clock) lies ahead of `wall`; null when unset. */
+function lead(time: number | undefined, wall: number): number | null {
+  return time === undefined ? null : time - wall;
 }
