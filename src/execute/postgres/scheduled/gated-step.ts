@@ -86,6 +86,13 @@ class PgGatedStep {
       (s) => s.event.kind === 'revoke' || s.event.kind === 'restore',
     );
     const started: LaneState[] = [];
+    // Connections open side by side (a lane's stays open from step to step until it crashes).
+    const opening = this.lanes.map((s) =>
+      s.event.kind === 'revoke' || s.event.kind === 'restore' || unsentOutcome(s.event)
+        ? undefined
+        : this.ctx.lane(s.lane),
+    );
+    await Promise.all(opening);
     for (const s of this.lanes) {
       const e = s.event;
       const unsent = unsentOutcome(e);

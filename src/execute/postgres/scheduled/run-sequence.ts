@@ -23,15 +23,16 @@ import { LaneConnection } from './lane-connection.ts';
 import { LaneHung, within } from './lane-hung.ts';
 import { LockWatch } from './lock-watch.ts';
 import { LoggedConnection } from './logged-connection.ts';
+import type { RunDatabases } from './run-databases.ts';
 import { callHandler, type PgStepContext, worldEvent } from './step-context.ts';
 
 /** What a run needs besides its steps and schedule. */
 export interface PgRunEnv {
   readonly plugin: PostgresHandlerPlugin;
   readonly fixture: Fixture;
+  /** Where each run's database comes from. */
+  readonly databases: RunDatabases;
   readonly server: PostgresServer;
-  /** The database every run is copied from. */
-  readonly template: string;
   readonly callTimeoutMs: number;
   readonly grantsMax: number;
 }
@@ -42,15 +43,16 @@ export async function runPgScheduled(
   steps: readonly Step[],
   schedule: Schedule,
 ): Promise<ScheduledExecution> {
-  const database = await env.server.createDatabase(env.template);
+  const database = await env.databases.take();
   const config = env.server.connectionFor(database);
   const opened: { close(): Promise<void> }[] = [];
   const lanes = new Map<number, Promise<LaneConnection>>();
   try {
-    const coordinator = await LoggedConnection.open(config);
-    opened.push(coordinator);
-    const watch = await LockWatch.open(config);
-    opened.push(watch);
+    const [coordinator, watch] = await Promise.all([
+      LoggedConnection.open(config),
+      LockWatch.open(config),
+    ]);
+    opened.push(coordinator, watch);
     const entries: TraceEntry[] = [];
     const records: LaneRecord[] = [];
     const ctx: PgStepContext = {
@@ -101,7 +103,7 @@ export async function runPgScheduled(
     }
   } finally {
     for (const c of opened) await c.close();
-    await env.server.dropDatabase(database);
+    env.databases.drop(database);
   }
 }
 

@@ -28,6 +28,7 @@ import type { GeneratedCase, ModeRunner } from '../../mode-runner.ts';
 import { scheduleOfCase } from '../../scheduled/schedule-of-case.ts';
 import { acquirePostgres, type PostgresServer } from '../server.ts';
 import { LoggedConnection } from './logged-connection.ts';
+import { RunDatabases } from './run-databases.ts';
 import { runPgScheduled } from './run-sequence.ts';
 
 /** What scheduled mode on PostgreSQL needs; `OneModeOptions` has it all. */
@@ -67,11 +68,20 @@ export async function postgresScheduledRunner(
     await server.release();
     throw thrown;
   }
+  let databases: RunDatabases;
+  try {
+    databases = await RunDatabases.open(server, template);
+  } catch (thrown) {
+    await server.dropDatabase(template);
+    await server.release();
+    throw thrown;
+  }
   let closed: Promise<void> | undefined;
   const close = () => {
     closed ??= (async () => {
       untrack();
       try {
+        await databases.close();
         await server.dropDatabase(template);
       } finally {
         await server.release();
@@ -84,7 +94,7 @@ export async function postgresScheduledRunner(
     plugin,
     fixture: options.fixture,
     server,
-    template,
+    databases,
     callTimeoutMs: options.callTimeoutMs,
     grantsMax: options.grantsMax ?? 20_000,
   };
