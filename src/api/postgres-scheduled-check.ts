@@ -16,9 +16,12 @@ import { explore } from './explore.ts';
 import { judgedRunner } from './judged-runner.ts';
 import { shrunkCounterexample } from './shrunk-counterexample.ts';
 
+/** Runs per handler by default: every PostgreSQL mutant dies well within it at the default seed. */
+export const PG_CHECK_RUNS = 100;
+
 /** What a scheduled PostgreSQL check takes; every field has a default. */
 export interface PgCheckOptions {
-  /** Generated sequences. Default 100. */
+  /** Generated sequences. Default `PG_CHECK_RUNS`. */
   readonly runs?: number;
   /** fast-check seed. Default 42. */
   readonly seed?: number;
@@ -67,7 +70,7 @@ export async function checkPostgresScheduled(
     });
     const explored = await explore(runner, arbitrary, {
       seed,
-      runs: o.runs ?? 100,
+      runs: o.runs ?? PG_CHECK_RUNS,
       onRun: () => o.onRun?.(++runs),
     });
     const base = { handlerName: plugin.name, seed, runs };
