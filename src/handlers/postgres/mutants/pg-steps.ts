@@ -32,8 +32,13 @@ export interface PgSteps {
     r: ValidRequest,
     result: CallResult,
   ): Promise<void>;
-  /** Right before COMMIT (nothing in the reference). */
-  beforeCommit(db: PgConnection, principal: Caller, r: ValidRequest): Promise<void>;
+  /** Right before COMMIT, knowing the answer the call will give (nothing in the reference). */
+  beforeCommit(
+    db: PgConnection,
+    principal: Caller,
+    r: ValidRequest,
+    answer: Outcome,
+  ): Promise<void>;
   /** After a ROLLBACK (nothing in the reference). */
   afterRollback(db: PgConnection, principal: Caller, r: ValidRequest): Promise<void>;
 }
@@ -116,7 +121,7 @@ export async function runPgSteps(
   await db.query(steps.begin);
   try {
     const answer = await body(steps, db, principal, r);
-    await steps.beforeCommit(db, principal, r);
+    await steps.beforeCommit(db, principal, r, answer);
     await db.query('COMMIT');
     return answer;
   } catch (thrown) {

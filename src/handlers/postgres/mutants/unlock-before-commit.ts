@@ -8,7 +8,7 @@ import { keyLockText } from '../reference.ts';
 import { KEY_LOCK_STEPS } from './key-lock-base.ts';
 import { type PgSteps, stepsHandler } from './pg-steps.ts';
 
-const unlock: PgSteps['beforeCommit'] = async (db, principal, r) => {
+const unlock: PgSteps['afterRollback'] = async (db, principal, r) => {
   await db.query('SELECT pg_advisory_unlock(hashtext($1))', [
     keyLockText(principal.workspace, principal.user, r.requestId),
   ]);
