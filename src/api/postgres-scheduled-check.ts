@@ -71,7 +71,10 @@ export async function checkPostgresScheduled(
     const explored = await explore(runner, arbitrary, {
       seed,
       runs: o.runs ?? PG_CHECK_RUNS,
-      onRun: () => o.onRun?.(++runs),
+      onRun: () => {
+        runs++;
+        o.onRun?.(runs);
+      },
     });
     const base = { handlerName: plugin.name, seed, runs };
     if (explored.kind !== 'failed')

@@ -16,7 +16,6 @@ import type { PostgresHandlerPlugin } from '../../../handlers/postgres/plugin.ts
 import reference from '../../../handlers/postgres/reference.ts';
 import type { CallEvent, Step } from '../../../model/events.ts';
 import { DEFAULT_FIXTURE } from '../../../model/world.ts';
-import { traceHash } from '../../../report/trace-hash.ts';
 import type { ScheduledDetail } from '../../../types/execution.ts';
 import type { StepSchedule } from '../../../types/schedule.ts';
 import { stopEmbeddedPostgres } from '../server.ts';
