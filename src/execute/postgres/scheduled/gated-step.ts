@@ -27,11 +27,11 @@ import {
   laneRecord,
   laneState,
 } from '../../scheduled/coordinator/lane-state.ts';
-import { cycleThrough, deadlockError, FAULT_SQL } from './deadlock.ts';
-import type { LaneConnection, LaneReport } from './lane-connection.ts';
+import { FAULT_SQL } from './deadlock.ts';
+import type { LaneReport } from './lane-connection.ts';
+import { type LaneFlight, LaneFlights } from './lane-flights.ts';
 import { LaneHung } from './lane-hung.ts';
-import { type InFlight, send } from './lock-watch.ts';
-import { TransactionChanges } from './statement-end.ts';
+import { StatementHung } from './lock-watch.ts';
 import { callHandler, type PgStepContext, worldEvent } from './step-context.ts';
 
 /** Runs the lanes of step `step` under `plan`; returns each lane's record. */
@@ -51,16 +51,9 @@ export async function runPgGatedStep(
   return run.lanes.map((s) => laneRecord(step, s, ctx.entries.length));
 }
 
-interface Carried {
-  readonly conn: LaneConnection;
-  readonly changes: TransactionChanges;
-  flight?: InFlight;
-  write: boolean;
-}
-
 class PgGatedStep {
   readonly lanes: LaneState[];
-  private readonly carried = new Map<number, Carried>();
+  private readonly flights: LaneFlights;
   private readonly crash: LanePoint | undefined;
   private readonly fault: LanePoint | undefined;
   private clock = 0;
@@ -76,6 +69,7 @@ class PgGatedStep {
     private readonly plan: StepSchedule,
   ) {
     this.lanes = events.map((event, lane) => laneState(lane, event, 'start'));
+    this.flights = new LaneFlights(ctx.watch, ctx.callTimeoutMs);
     this.crash = plan.crash && { lane: plan.crash.lane % events.length, at: plan.crash.at };
     this.fault = plan.fault && { lane: plan.fault.lane % events.length, at: plan.fault.at };
   }
@@ -107,7 +101,7 @@ class PgGatedStep {
         continue;
       }
       const conn = await this.ctx.lane(s.lane);
-      this.carried.set(s.lane, { conn, changes: new TransactionChanges(), write: false });
+      this.flights.add(s.lane, conn);
       if (e.kind === 'call') {
         const crashAt = this.crash?.lane === s.lane ? this.crash.at : -1;
         s.parksAtReply = crashAt > 0;
@@ -151,10 +145,10 @@ class PgGatedStep {
     }
   }
 
-  /** Ends every lane still running (after an error or a livelock), as a crash would. */
+  /** Ends every lane still running (after an error), as a crash would; the error stays the one to report. */
   async crashAll(): Promise<void> {
     for (const s of this.lanes)
-      if (s.status === 'parked' || s.status === 'blocked') await this.kill(s);
+      if (s.status === 'parked' || s.status === 'blocked') await this.kill(s).catch(() => {});
   }
 
   private at(): SchedulerState {
@@ -219,62 +213,34 @@ class PgGatedStep {
       s.status = 'done';
       return;
     }
-    const c = this.carried.get(s.lane) as Carried;
     if (s.status === 'parked') {
-      c.write = kind === 'fault' || s.write;
-      c.flight = send(
-        c.conn.client,
-        kind === 'fault' ? FAULT_SQL : (s.sql ?? ''),
-        kind === 'fault' ? undefined : this.values.get(s.lane),
-      );
+      const fault = kind === 'fault';
+      const values = fault ? undefined : this.flights.get(s.lane)?.values;
+      this.flights.send(s.lane, fault ? FAULT_SQL : (s.sql ?? ''), values, fault || s.write);
     }
-    const flight = c.flight as InFlight;
-    const state = await this.settle(s, flight);
-    if (state === 'blocked') {
+    if ((await this.settle(s)) === 'blocked') {
       if (s.entry) s.entry.result = 'blocked';
       if (s.status !== 'blocked') {
         s.status = 'blocked';
         s.blockedAt = this.clock;
-        s.timeoutMs = Number.POSITIVE_INFINITY;
+        s.timeoutMs = Number.POSITIVE_INFINITY; // PostgreSQL waits for ever (no lock_timeout)
       }
       s.blockedEpoch = this.epoch;
       return;
     }
-    c.flight = undefined;
-    const settled = flight.settled as NonNullable<InFlight['settled']>;
-    const answer =
-      'error' in settled && flight.deadlock ? { error: deadlockError(flight.deadlock) } : settled;
-    if (finish(s, c.changes.end(answer, c.write, c.conn.inTransaction))) this.epoch++;
+    const { answer, end } = this.flights.take(s.lane);
+    if (finish(s, end)) this.epoch++;
     s.status = 'parked';
-    c.conn.resume(answer as Parameters<LaneConnection['resume']>[0]);
+    this.flights.get(s.lane)?.conn.resume(answer);
     await this.awaitReport(s);
   }
 
-  /** Waits for `flight` to answer or wait on a lock; a lane that closes a wait-for cycle is the victim. */
-  private async settle(s: LaneState, flight: InFlight): Promise<'done' | 'blocked'> {
-    const c = this.carried.get(s.lane) as Carried;
-    const state = await this.watchSettle(s, flight);
-    if (state === 'done') return state;
-    const pids = new Map(
-      [...this.carried.entries()]
-        .filter(([, k]) => !k.conn.crashed)
-        .map(([lane, k]) => [k.conn.pid, lane]),
-    );
-    const waiting = [...this.carried.values()].filter((k) => k.flight && !k.flight.settled);
-    const graph = await this.ctx.watch.waitsFor(waiting.map((k) => k.conn.pid));
-    const cycle = cycleThrough(c.conn.pid, graph, new Set(pids.keys()));
-    if (!cycle) return 'blocked';
-    flight.deadlock = cycle;
-    await this.ctx.watch.cancel(c.conn.pid);
-    await flight.answered;
-    return 'done';
-  }
-
-  private async watchSettle(s: LaneState, flight: InFlight): Promise<'done' | 'blocked'> {
-    const c = this.carried.get(s.lane) as Carried;
+  /** The lane's statement answered (a deadlock victim's included) or waits on a lock; a hang past the budget. */
+  private async settle(s: LaneState): Promise<'done' | 'blocked'> {
     try {
-      return await this.ctx.watch.settle(flight, c.conn.pid, this.ctx.callTimeoutMs);
-    } catch {
+      return await this.flights.settle(s.lane);
+    } catch (thrown) {
+      if (!(thrown instanceof StatementHung)) throw thrown;
       throw new LaneHung(this.step, s.lane, this.ctx.callTimeoutMs, s.event);
     }
   }
@@ -284,16 +250,13 @@ class PgGatedStep {
    * the next grant: its answer is kept for when the scheduler picks it.
    */
   private async quiesce(): Promise<void> {
-    for (const s of this.lanes) {
-      const flight = this.carried.get(s.lane)?.flight;
-      if (s.status !== 'blocked' || !flight || flight.settled) continue;
-      await this.settle(s, flight);
-    }
+    for (const s of this.lanes)
+      if (s.status === 'blocked' && this.flights.waiting(s.lane)) await this.settle(s);
   }
 
   /** Starts the lane's plugin code: a call as the principal stands now, or a world event. */
   private launch(s: LaneState): void {
-    const { conn } = this.carried.get(s.lane) as Carried;
+    const { conn } = this.flights.get(s.lane) as LaneFlight;
     const e = s.event;
     const { plugin } = this.ctx;
     if (e.kind === 'call') {
@@ -310,16 +273,14 @@ class PgGatedStep {
       );
   }
 
-  private readonly values = new Map<number, readonly unknown[] | undefined>();
-
   /** Waits for the lane's next report (bounded by the call budget) and folds it in. */
   private async awaitReport(s: LaneState): Promise<void> {
-    const c = this.carried.get(s.lane) as Carried;
+    const c = this.flights.get(s.lane) as LaneFlight;
     const report: LaneReport | undefined = await c.conn.next(this.ctx.callTimeoutMs);
     if (!report) throw new LaneHung(this.step, s.lane, this.ctx.callTimeoutMs, s.event);
     switch (report.type) {
       case 'statement':
-        this.values.set(s.lane, report.values);
+        c.values = report.values;
         arrive(s, 'statement', report.sql, report.write, paramText(report.values));
         return;
       case 'failed':
@@ -338,7 +299,7 @@ class PgGatedStep {
   }
 
   /** A transaction the plugin left open would hold its locks against every other lane: rolled back. */
-  private async rollbackLeak(c: Carried): Promise<void> {
+  private async rollbackLeak(c: LaneFlight): Promise<void> {
     if (!c.conn.inTransaction) return;
     await c.conn.client.query('ROLLBACK');
     c.changes.reset();
@@ -347,7 +308,7 @@ class PgGatedStep {
 
   /** Crashes the lane here: its backend ends (rolled back, locks gone), its client hears nothing. */
   private async kill(s: LaneState): Promise<void> {
-    const c = this.carried.get(s.lane);
+    const c = this.flights.get(s.lane);
     s.status = 'crashed';
     this.epoch++;
     if (!c) return;

@@ -146,7 +146,11 @@ describe('scheduled mode on PostgreSQL', () => {
     ];
     const schedule = [{ choices: [1, 2, 0, 1, 1, 2, 0, 1] }, { choices: [1, 1, 0, 1] }];
     const hashes = new Set<string>();
-    for (let i = 0; i < 5; i++) hashes.add((await run(steps, schedule)).detail.traceHash);
+    for (let i = 0; i < 5; i++) {
+      const r = await run(steps, schedule);
+      expect(r.detail.entries.map((e) => e.result)).toContain('blocked');
+      hashes.add(r.detail.traceHash);
+    }
     expect(hashes.size).toBe(1);
   }, 120_000);
 });
