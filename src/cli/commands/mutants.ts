@@ -16,6 +16,7 @@ import {
   type ThreadKill,
   threadKills,
 } from '../../api/mutant-kills.ts';
+import { ReceiptcheckError } from '../../errors.ts';
 import { UNCATALOGUED_BUGS } from '../../handlers/mutant-catalogue.ts';
 import { BUNDLED_HANDLERS, catalogueOf } from '../../handlers/registry.ts';
 import { operationNamed } from '../../model/operations/index.ts';
@@ -36,9 +37,11 @@ import { EXIT } from '../exit-codes.ts';
 import { parseInteger, parseMode } from '../parse-flags.ts';
 import { writeCaseTimeline } from '../timeline-file.ts';
 import { writeTextFile } from '../write-text-file.ts';
+import { MUTANT_ENGINES, postgresMutants } from './mutants-postgres.ts';
 
 interface MutantsFlags {
   list?: boolean;
+  engine?: string;
   operation?: string;
   runs?: number;
   seed?: number;
@@ -59,6 +62,10 @@ export function registerMutants(program: Command, ctx: CliContext): void {
     .command('mutants')
     .description('run every bundled mutant and the reference; print the kill matrix')
     .option('--list', 'print the catalogue (name, mode, bug, real-world class) and exit')
+    .option(
+      '--engine <engine>',
+      'sqlite (default), or postgres: the PostgreSQL catalogue in scheduled mode on a real server',
+    )
     .option(
       '--operation <name>',
       "whose catalogue: set-interval (default), create-once, adjust-balance (see 'receiptcheck operations')",
@@ -111,12 +118,21 @@ Examples:
   receiptcheck mutants --list
   receiptcheck mutants --mode sequential         the quick ones only
   receiptcheck mutants --operation create-once   the create-once catalogue
+  receiptcheck mutants --engine postgres         the PostgreSQL catalogue (scheduled, real server)
   receiptcheck mutants --json > kill-matrix.json
   receiptcheck mutants --mode scheduled --html out/   a timeline of each race mutant's counterexample`,
         ENV_HELP,
       ),
     )
     .action(async (flags: MutantsFlags) => {
+      if (flags.engine !== undefined && flags.engine !== 'sqlite') {
+        if (flags.engine !== 'postgres')
+          throw new ReceiptcheckError(
+            'E_USAGE',
+            `--engine must be one of ${MUTANT_ENGINES.join(', ')}, not "${flags.engine}"`,
+          );
+        return postgresMutants(ctx, flags);
+      }
       if (flags.operation !== undefined) operationNamed(flags.operation); // unknown: E_USAGE
       if (flags.list) {
         ctx.io.stdout(formatCatalogue(flags.operation));

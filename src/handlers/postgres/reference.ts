@@ -60,8 +60,9 @@ export async function referenceBody(
   await db.query('SELECT pg_advisory_xact_lock(hashtext($1))', [
     keyLockText(principal.workspace, principal.user, r.requestId),
   ]);
+  // `::bigint`: a request may name any safe integer, past the INTEGER column's range (absent, then).
   const access = await db.query(
-    'SELECT 1 FROM automations WHERE id = $1 AND workspace_id = $2 FOR UPDATE',
+    'SELECT 1 FROM automations WHERE id = $1::bigint AND workspace_id = $2 FOR UPDATE',
     [r.automationId, principal.workspace],
   );
   if (access.rows.length === 0) return outcome.refused('unavailable');
@@ -76,7 +77,7 @@ export async function referenceBody(
       : outcome.keyReuse();
   const updated = await db.query<{ id: number; interval_minutes: number; version: number }>(
     `UPDATE automations SET interval_minutes = $1, version = version + 1
-       WHERE id = $2 AND workspace_id = $3 AND version = $4
+       WHERE id = $2::bigint AND workspace_id = $3 AND version = $4::bigint
        RETURNING id, interval_minutes, version`,
     [r.intervalMinutes, r.automationId, principal.workspace, r.expectedVersion],
   );

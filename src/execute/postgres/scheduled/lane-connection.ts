@@ -1,0 +1,122 @@
+/**
+ * One lane's connection in scheduled mode on PostgreSQL: a real `pg` client (its own server
+ * backend) that only the coordinator sends statements on, and the `PgConnection` the plugin gets,
+ * whose `query` is the lane's yield point. The plugin's `query` posts the statement to the lane's
+ * mailbox and waits; the coordinator decides when (and whether) it runs, sends it itself, and
+ * answers the plugin with what the server answered (or with an injected fault, a deadlock error,
+ * or a crash). So nothing reaches the server from a lane that the coordinator did not grant.
+ */
+import pg from 'pg';
+import type { PgConnection, PgResult } from '../../../handlers/postgres/plugin.ts';
+import type { Observed } from '../../../model/outcome.ts';
+import { CrashSignal } from '../../scheduled/connection/scheduled-connection.ts';
+import { isTransactionControl, isWriteText } from '../../scheduled/connection/statement-kind.ts';
+
+/** What a lane tells the coordinator: where its plugin code stopped next. */
+export type LaneReport =
+  /** The plugin sent a statement and waits for it. */
+  | {
+      readonly type: 'statement';
+      readonly sql: string;
+      readonly values?: readonly unknown[];
+      readonly write: boolean;
+    }
+  /** The call returned (or threw): what the client would hear. */
+  | { readonly type: 'reply'; readonly observed: Observed }
+  /** A world event finished. */
+  | { readonly type: 'done' }
+  /** A world event threw: a plugin or harness fault, not a finding. */
+  | { readonly type: 'failed'; readonly error: unknown };
+
+/** How the coordinator answers a statement: the server's result, or an error thrown into the plugin. */
+export type Answer = { readonly value: PgResult<unknown> } | { readonly error: unknown };
+
+/** A lane's connection and mailbox. */
+export class LaneConnection {
+  /** Set once a crash ended this backend: every later query throws, nothing reaches the server. */
+  crashed = false;
+  readonly proxy: PgConnection;
+  private readonly reports: LaneReport[] = [];
+  private waiter: ((report: LaneReport) => void) | undefined;
+  private answer: ((answer: Answer) => void) | undefined;
+
+  private constructor(
+    readonly client: pg.Client,
+    /** The server backend's pid. */
+    readonly pid: number,
+  ) {
+    this.proxy = {
+      query: <R>(text: string, values?: readonly unknown[]) => this.query<R>(text, values),
+    };
+  }
+
+  /** Opens a lane connection; PostgreSQL's own deadlock timer is pushed out of the way (see `deadlock.ts`). */
+  static async open(config: pg.ClientConfig): Promise<LaneConnection> {
+    const client = new pg.Client(config);
+    client.on('error', () => {}); // a crash terminates the backend: that is the point
+    await client.connect();
+    try {
+      // Superuser only; elsewhere PostgreSQL's detector (a timer) may pick a victim first.
+      await client.query("SET deadlock_timeout = '1h'");
+    } catch {}
+    const { rows } = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+    return new LaneConnection(client, rows[0]?.pid ?? 0);
+  }
+
+  /** Whether the backend is inside a transaction block (PostgreSQL's own status, `T` or `E`). */
+  get inTransaction(): boolean {
+    const status = this.client.getTransactionStatus();
+    return status === 'T' || status === 'E';
+  }
+
+  /** Posts a report for the coordinator. */
+  post(report: LaneReport): void {
+    const waiter = this.waiter;
+    this.waiter = undefined;
+    if (waiter) waiter(report);
+    else this.reports.push(report);
+  }
+
+  /** The lane's next report, or undefined when none came within `limitMs`. */
+  next(limitMs: number): Promise<LaneReport | undefined> {
+    const queued = this.reports.shift();
+    if (queued) return Promise.resolve(queued);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.waiter = undefined;
+        resolve(undefined);
+      }, limitMs);
+      this.waiter = (report) => {
+        clearTimeout(timer);
+        resolve(report);
+      };
+    });
+  }
+
+  /** Answers the statement the plugin waits on; false when it waits on none. */
+  resume(answer: Answer): boolean {
+    const answerNow = this.answer;
+    this.answer = undefined;
+    answerNow?.(answer);
+    return answerNow !== undefined;
+  }
+
+  async close(): Promise<void> {
+    await this.client.end().catch(() => {});
+  }
+
+  private query<R>(text: string, values?: readonly unknown[]): Promise<PgResult<R>> {
+    if (this.crashed) return Promise.reject(new CrashSignal());
+    if (this.answer)
+      return Promise.reject(
+        new Error(
+          'receiptcheck: a query was sent while another on the same connection had no answer yet; await each query before the next',
+        ),
+      );
+    return new Promise((resolve, reject) => {
+      this.answer = (a) => ('error' in a ? reject(a.error) : resolve(a.value as PgResult<R>));
+      const write = !isTransactionControl(text) && isWriteText(text);
+      this.post({ type: 'statement', sql: text, ...(values ? { values } : {}), write });
+    });
+  }
+}

@@ -1,0 +1,87 @@
+/**
+ * The statements one step's lanes have on the server, and how each ends up: answered, or seen
+ * waiting on a lock (`lock-watch.ts`). A lane seen waiting that closes a wait-for cycle among the
+ * lanes is the deadlock's victim (`deadlock.ts`): its statement is cancelled, and its answer is
+ * PostgreSQL's deadlock error.
+ */
+import type { StatementEnd } from '../../scheduled/protocol.ts';
+import { cycleThrough, deadlockError } from './deadlock.ts';
+import type { Answer, LaneConnection } from './lane-connection.ts';
+import { type InFlight, type LockWatch, send } from './lock-watch.ts';
+import { TransactionChanges } from './statement-end.ts';
+
+/** One lane's connection in the step, and the statement it has on the server, if any. */
+export interface LaneFlight {
+  readonly conn: LaneConnection;
+  readonly changes: TransactionChanges;
+  flight?: InFlight;
+  /** Whether the statement in flight writes (a fault counts as a write). */
+  write: boolean;
+  /** The bound values of the statement the lane is parked at. */
+  values?: readonly unknown[];
+}
+
+/** The lanes' flights for one step. */
+export class LaneFlights {
+  private readonly lanes = new Map<number, LaneFlight>();
+
+  constructor(
+    private readonly watch: LockWatch,
+    private readonly limitMs: number,
+  ) {}
+
+  /** Lane `lane` runs on `conn` in this step. */
+  add(lane: number, conn: LaneConnection): LaneFlight {
+    const carried: LaneFlight = { conn, changes: new TransactionChanges(), write: false };
+    this.lanes.set(lane, carried);
+    return carried;
+  }
+
+  get(lane: number): LaneFlight | undefined {
+    return this.lanes.get(lane);
+  }
+
+  /** Sends the lane's statement to the server. */
+  send(lane: number, sql: string, values: readonly unknown[] | undefined, write: boolean): void {
+    const c = this.lanes.get(lane) as LaneFlight;
+    c.write = write;
+    c.flight = send(c.conn.client, sql, values);
+  }
+
+  /** Whether the lane has a statement on the server with no answer yet. */
+  waiting(lane: number): boolean {
+    const flight = this.lanes.get(lane)?.flight;
+    return flight !== undefined && flight.settled === undefined;
+  }
+
+  /**
+   * Waits until the lane's statement has an answer (`done`) or is seen waiting on a lock
+   * (`blocked`); a lane whose wait closes a cycle gets its deadlock answer (`done`). Throws
+   * `StatementHung` past the budget.
+   */
+  async settle(lane: number): Promise<'done' | 'blocked'> {
+    const c = this.lanes.get(lane) as LaneFlight;
+    const flight = c.flight as InFlight;
+    if ((await this.watch.settle(flight, c.conn.pid, this.limitMs)) === 'done') return 'done';
+    const live = [...this.lanes.values()].filter((k) => !k.conn.crashed);
+    const waiting = live.filter((k) => k.flight && !k.flight.settled).map((k) => k.conn.pid);
+    const graph = await this.watch.waitsFor(waiting);
+    const cycle = cycleThrough(c.conn.pid, graph, new Set(live.map((k) => k.conn.pid)));
+    if (!cycle) return 'blocked';
+    flight.deadlock = cycle;
+    await this.watch.cancel(c.conn.pid);
+    await flight.answered;
+    return 'done';
+  }
+
+  /** Takes the lane's answered statement: what the plugin gets, and how it ended for the trace. */
+  take(lane: number): { readonly answer: Answer; readonly end: StatementEnd } {
+    const c = this.lanes.get(lane) as LaneFlight;
+    const flight = c.flight as InFlight;
+    c.flight = undefined;
+    const settled = flight.settled as NonNullable<InFlight['settled']>;
+    const answer: Answer =
+      'error' in settled && flight.deadlock ? { error: deadlockError(flight.deadlock) } : settled;
+    return { answer, end: c.changes.end(answer, c.write, c.conn.inTransaction) };
+  }
+}

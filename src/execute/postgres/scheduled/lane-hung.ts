@@ -1,0 +1,45 @@
+/**
+ * A lane (or a plain step) that did not get to its next point within the call budget: its
+ * statement neither answered nor waited on a lock, or its plugin code never sent another or
+ * returned. The run stops there and reports the hang, as every mode does.
+ */
+import type { Event } from '../../../model/events.ts';
+import type { Hang } from '../../../types/verdict.ts';
+
+/** Thrown inside a scheduled PostgreSQL run; the run turns it into its `hang`. */
+export class LaneHung extends Error {
+  constructor(
+    readonly step: number,
+    readonly lane: number,
+    readonly limitMs: number,
+    readonly event?: Event,
+  ) {
+    super(`step ${step + 1} lane ${lane + 1} did not reach its next point within ${limitMs} ms`);
+    this.name = 'LaneHung';
+  }
+
+  /** The hang as a run reports it. */
+  get hang(): Hang {
+    return {
+      step: this.step,
+      lane: this.lane,
+      ...(this.event ? { event: this.event } : {}),
+      limitMs: this.limitMs,
+      how: 'unsettled',
+    };
+  }
+}
+
+/** `promise`, or `LaneHung` thrown when it has not settled within `limitMs`. */
+export async function within<T>(promise: Promise<T>, hung: () => LaneHung): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<never>((_, reject) => {
+    const error = hung();
+    timer = setTimeout(() => reject(error), error.limitMs);
+  });
+  try {
+    return await Promise.race([promise, limit]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,68 @@
+/**
+ * The coordinator's own connection, for plain steps (a call with no crash or fault planned, a
+ * world event) and the snapshot: nothing to decide, so every statement runs at once and is
+ * written down for the trace, as a lane's would be.
+ */
+import pg from 'pg';
+import type { PgConnection, PgResult } from '../../../handlers/postgres/plugin.ts';
+import { paramText } from '../../scheduled/connection/param-text.ts';
+import { isTransactionControl, isWriteText } from '../../scheduled/connection/statement-kind.ts';
+import type { LoggedStatement } from '../../scheduled/coordinator/statement-log.ts';
+import { TransactionChanges } from './statement-end.ts';
+
+/** A connection that logs every statement and how it ended. */
+export class LoggedConnection {
+  readonly proxy: PgConnection;
+  private log: LoggedStatement[] = [];
+  private readonly changes = new TransactionChanges();
+
+  private constructor(private readonly client: pg.Client) {
+    this.proxy = {
+      query: <R>(text: string, values?: readonly unknown[]) => this.query<R>(text, values),
+    };
+  }
+
+  static async open(config: pg.ClientConfig): Promise<LoggedConnection> {
+    const client = new pg.Client(config);
+    client.on('error', () => {});
+    await client.connect();
+    return new LoggedConnection(client);
+  }
+
+  /** The statements logged since the last take. */
+  take(): LoggedStatement[] {
+    const log = this.log;
+    this.log = [];
+    return log;
+  }
+
+  /** Rolls back a transaction plugin code left open (it would hold its locks against the lanes). */
+  async rollbackLeak(): Promise<void> {
+    const status = this.client.getTransactionStatus();
+    if (status !== 'T' && status !== 'E') return;
+    await this.client.query('ROLLBACK');
+    this.changes.reset();
+  }
+
+  async close(): Promise<void> {
+    await this.client.end().catch(() => {});
+  }
+
+  private async query<R>(text: string, values?: readonly unknown[]): Promise<PgResult<R>> {
+    const write = !isTransactionControl(text) && isWriteText(text);
+    const params = paramText(values);
+    const note = (settled: { value: unknown } | { error: unknown }) => {
+      const status = this.client.getTransactionStatus();
+      const end = this.changes.end(settled, write, status === 'T' || status === 'E');
+      this.log.push({ sql: text, ...(params ? { params } : {}), ...end });
+    };
+    try {
+      const value = await this.client.query(text, values as unknown[] | undefined);
+      note({ value });
+      return value as unknown as PgResult<R>;
+    } catch (error) {
+      note({ error });
+      throw error;
+    }
+  }
+}

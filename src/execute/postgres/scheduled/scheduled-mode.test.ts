@@ -1,0 +1,156 @@
+/**
+ * Scheduled mode on a real PostgreSQL server: a lane waiting on the reference's key lock is seen
+ * blocked (the trace says so) and goes on once the lock is free; a crash mid-transaction ends the
+ * backend, rolls back and frees its locks; a fault makes the write fail as a failing store does
+ * (and a handler that swallowed it would be caught); a deadlock two lanes close ends in
+ * PostgreSQL's 40P01 for the lane that closed it, a write racing a SERIALIZABLE one in 40001; the
+ * same steps and schedule give the same trace; and nothing is left running or on disk.
+ */
+import { readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type JudgedRunner, judgedRunner } from '../../../api/judged-runner.ts';
+import lockOrderInversion from '../../../handlers/postgres/mutants/lock-order-inversion.ts';
+import serializableNoRetry from '../../../handlers/postgres/mutants/serializable-no-retry.ts';
+import type { PostgresHandlerPlugin } from '../../../handlers/postgres/plugin.ts';
+import reference from '../../../handlers/postgres/reference.ts';
+import type { CallEvent, Step } from '../../../model/events.ts';
+import { DEFAULT_FIXTURE } from '../../../model/world.ts';
+import type { ScheduledDetail } from '../../../types/execution.ts';
+import type { StepSchedule } from '../../../types/schedule.ts';
+import { stopEmbeddedPostgres } from '../server.ts';
+import { type PgScheduledRunner, postgresScheduledRunner } from './scheduled-mode.ts';
+
+const call = (requestId: string, version = 1, minutes = 30, client = 0): CallEvent => ({
+  kind: 'call',
+  client,
+  delivery: 'delivered',
+  request: { requestId, automationId: 1, expectedVersion: version, intervalMinutes: minutes },
+});
+
+const opened = new Map<string, Promise<{ raw: PgScheduledRunner; judged: JudgedRunner }>>();
+
+/** One runner per handler, shared by the tests. */
+function runnerFor(plugin: PostgresHandlerPlugin) {
+  let runner = opened.get(plugin.name);
+  if (!runner) {
+    runner = postgresScheduledRunner(plugin, {
+      fixture: DEFAULT_FIXTURE,
+      callTimeoutMs: 20_000,
+    }).then((raw) => ({ raw, judged: judgedRunner(raw, DEFAULT_FIXTURE) }));
+    opened.set(plugin.name, runner);
+  }
+  return runner;
+}
+
+beforeAll(() => runnerFor(reference), 120_000);
+afterAll(async () => {
+  for (const r of opened.values()) await (await r).raw.close();
+  await stopEmbeddedPostgres();
+  expect(
+    readdirSync(tmpdir()).filter((n) => n.startsWith(`receiptcheck-pg-${process.pid}-`)),
+  ).toEqual([]);
+}, 60_000);
+
+async function run(steps: Step[], schedule: StepSchedule[], plugin = reference) {
+  const r = await (await runnerFor(plugin)).judged.execute(steps, { schedule });
+  return { ...r, detail: r.detail as ScheduledDetail };
+}
+
+const move: Step = { kind: 'move', resourceId: 1, workspace: 'team-b' };
+
+describe('scheduled mode on PostgreSQL', () => {
+  it('sees a lane wait on the key lock, and lets it on once the lock is free', async () => {
+    const steps: Step[] = [{ kind: 'concurrent', events: [call('a'), call('a', 1, 30, 0)] }];
+    // Lane 1 takes BEGIN and its key lock, then lane 2 runs BEGIN and asks for the same lock.
+    const r = await run(steps, [{ choices: [0, 0, 1, 0] }]);
+    expect(r.detail.entries.filter((e) => e.lane === 1).map((e) => e.result)).toContain('blocked');
+    expect(r.verdict).toEqual({ verdict: 'ok' });
+    const outcomes = r.trace.observations.map((o) => o.observed);
+    expect(outcomes).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ kind: 'ok', replayed: false }),
+        expect.objectContaining({ kind: 'ok', replayed: true }),
+      ]),
+    );
+  }, 60_000);
+
+  // Yield points of a reference call: 0 start, 1 BEGIN, 2 key lock, 3 row lock, 4 receipt read,
+  // 5 UPDATE, 6 INSERT, 7 COMMIT, 8 reply.
+  it('a crash mid-transaction ends the backend: rolled back, its locks freed, the retry fresh', async () => {
+    const steps: Step[] = [call('a'), call('a')];
+    const r = await run(steps, [{ choices: [], crash: { lane: 0, at: 6 } }]);
+    expect(r.verdict).toEqual({ verdict: 'ok' });
+    const crash = r.detail.entries.find((e) => e.grant === 'crash');
+    expect(crash).toMatchObject({ step: 0, sql: expect.stringMatching(/^INSERT INTO receipts/) });
+    expect(r.detail.ends?.map((e) => e.end.kind)).toEqual(['crashed', 'observed']);
+    expect(r.trace.observations.at(-1)?.observed).toMatchObject({ kind: 'ok', replayed: false });
+    expect(r.trace.snapshot.receipts).toHaveLength(1);
+  }, 60_000);
+
+  it('a crash after COMMIT, before the reply: the change stays, and the retry replays it', async () => {
+    const r = await run([call('a'), call('a')], [{ choices: [], crash: { lane: 0, at: 8 } }]);
+    expect(r.verdict).toEqual({ verdict: 'ok' });
+    expect(r.detail.ends?.[0]?.end).toEqual({ kind: 'crashed', committed: true });
+    expect(r.trace.observations.at(-1)?.observed).toMatchObject({ kind: 'ok', replayed: true });
+  }, 60_000);
+
+  it('a fault fails the chosen write as a failing store does: the call answers error, nothing changed', async () => {
+    for (const at of [0, 1]) {
+      const r = await run([call('a')], [{ choices: [], fault: { lane: 0, at } }]);
+      expect(r.verdict, `fault at write ${at}`).toEqual({ verdict: 'ok' });
+      const fault = r.detail.entries.find((e) => e.grant === 'fault');
+      expect(fault).toMatchObject({ result: '23000' });
+      expect(fault?.sql).toMatch(at === 0 ? /^UPDATE automations/ : /^INSERT INTO receipts/);
+      expect(r.trace.observations[0]?.observed.kind).toBe('error');
+      expect(r.trace.snapshot.receipts).toEqual([]);
+    }
+  }, 60_000);
+
+  it('two lanes that lock in opposite orders: the lane that closes the cycle gets 40P01', async () => {
+    // The call locks its key and its row; the move then takes the application lock and waits
+    // for the row; the call asks for the application lock and closes the cycle.
+    const steps: Step[] = [{ kind: 'concurrent', events: [call('a'), move] }];
+    const schedule = [{ choices: [0, 0, 0, 1, 0, 0] }];
+    const r = await run(steps, schedule, lockOrderInversion);
+    const results = r.detail.entries.map((e) => `${e.lane}:${e.result}`);
+    expect(results).toContain('1:blocked');
+    expect(results).toContain('0:40P01');
+    expect(r.verdict.verdict).toBe('failed');
+    expect(r.trace.observations[0]?.observed).toMatchObject({
+      kind: 'unexpected',
+      message: 'deadlock detected',
+    });
+    // The reference takes its locks in one order: the same schedule is no deadlock.
+    const held = await run(steps, schedule);
+    expect(held.verdict).toEqual({ verdict: 'ok' });
+    expect(held.detail.entries.map((e) => e.result)).not.toContain('40P01');
+  }, 60_000);
+
+  it('a write racing a SERIALIZABLE one that committed first fails with 40001', async () => {
+    const steps: Step[] = [{ kind: 'concurrent', events: [call('a'), call('a')] }];
+    // Lane 1 reads; lane 2 runs to its update; lane 1's update waits on it, then fails.
+    const schedule = [{ choices: [0, 0, 0, 1, 0, 0, 0, 1] }];
+    const r = await run(steps, schedule, serializableNoRetry);
+    expect(r.detail.entries.filter((e) => e.lane === 0).map((e) => e.result)).toEqual(
+      expect.arrayContaining(['blocked', '40001']),
+    );
+    expect(r.verdict.verdict).toBe('failed');
+    expect((await run(steps, schedule)).verdict).toEqual({ verdict: 'ok' });
+  }, 60_000);
+
+  it('the same steps and schedule give the same trace', async () => {
+    const steps: Step[] = [
+      { kind: 'concurrent', events: [call('a'), call('a', 1, 45), move] },
+      { kind: 'concurrent', events: [call('b', 2, 30, 1), call('b', 2, 30, 1)] },
+    ];
+    const schedule = [{ choices: [1, 2, 0, 1, 1, 2, 0, 1] }, { choices: [1, 1, 0, 1] }];
+    const hashes = new Set<string>();
+    for (let i = 0; i < 5; i++) {
+      const r = await run(steps, schedule);
+      expect(r.detail.entries.map((e) => e.result)).toContain('blocked');
+      hashes.add(r.detail.traceHash);
+    }
+    expect(hashes.size).toBe(1);
+  }, 120_000);
+});

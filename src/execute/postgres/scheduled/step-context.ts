@@ -1,0 +1,82 @@
+/**
+ * What every step of a scheduled PostgreSQL run shares: the plugin, the trace being written, the
+ * current principals, the limits, the side connection, and the lanes' connections (opened when a
+ * step first needs a lane, replaced after a crash). Also how a lane carries out its event.
+ */
+import type { Connection, HandlerPlugin } from '../../../handlers/plugin.ts';
+import { pluginOperation } from '../../../handlers/plugin.ts';
+import type { PgConnection, PostgresHandlerPlugin } from '../../../handlers/postgres/plugin.ts';
+import type { CallEvent, Event } from '../../../model/events.ts';
+import type { OperationSpec } from '../../../model/operation.ts';
+import type { Observed } from '../../../model/outcome.ts';
+import type { Principal } from '../../../model/world.ts';
+import type { TraceEntry } from '../../../types/scheduled-trace.ts';
+import { applyCall } from '../../apply-event.ts';
+import type { LaneConnection } from './lane-connection.ts';
+import type { LockWatch } from './lock-watch.ts';
+
+/** What every step of one run shares. */
+export interface PgStepContext {
+  readonly plugin: PostgresHandlerPlugin;
+  readonly entries: TraceEntry[];
+  /** Current principals; revokes and restores replace them. */
+  principals: readonly Principal[];
+  readonly operation: OperationSpec;
+  readonly callTimeoutMs: number;
+  readonly grantsMax: number;
+  readonly watch: LockWatch;
+  /** Lane `i`'s connection, opened on first use. */
+  lane(i: number): Promise<LaneConnection>;
+  /** Lane `i`'s connection died in a crash: the next step gets a new one. */
+  retire(i: number): void;
+}
+
+/**
+ * Calls the handler as `principal` (the shared wrapper: thrown errors and non-outcomes become
+ * `unexpected`, escapes are charged to the call).
+ */
+export function callHandler(
+  plugin: PostgresHandlerPlugin,
+  db: PgConnection,
+  principal: Principal,
+  event: CallEvent,
+): Promise<Observed> {
+  // The wrapper reads only `call`, `name` and `operation`, which a PostgreSQL plugin has too.
+  return applyCall(
+    plugin as unknown as HandlerPlugin,
+    db as unknown as Connection,
+    principal,
+    event,
+  );
+}
+
+/** Applies a world event through the plugin's functions (scope changes are the coordinator's). */
+export async function worldEvent(
+  plugin: PostgresHandlerPlugin,
+  db: PgConnection,
+  event: Exclude<Event, CallEvent>,
+): Promise<void> {
+  switch (event.kind) {
+    case 'move':
+      return plugin.move(db, event.resourceId, event.workspace);
+    case 'delete':
+      return plugin.delete(db, event.resourceId);
+    case 'recreate':
+      return plugin.recreate?.(
+        db,
+        pluginOperation(plugin as unknown as HandlerPlugin).recreated(
+          event.resourceId,
+          event.workspace,
+        ),
+      );
+    case 'storeFail':
+      return plugin.failReceipts(db);
+    case 'storeRestore':
+      return plugin.restoreReceipts(db);
+    case 'clockAdvance':
+      return plugin.advanceClock?.(db, event.ms);
+    case 'revoke':
+    case 'restore':
+      return;
+  }
+}
