@@ -19,7 +19,28 @@ export interface BundledHandler {
   readonly operation?: string;
   /** Its source file, relative to this folder; from the build it is loaded as `.js`. */
   readonly file: string;
+  /** The engine it runs on, when not SQLite. */
+  readonly engine?: 'postgres';
 }
+
+/** The references on PostgreSQL, one per built-in operation: `pg-reference`, `<operation>-pg-reference`. */
+const POSTGRES_REFERENCES: readonly BundledHandler[] = [
+  { name: 'pg-reference', kind: 'reference', engine: 'postgres', file: './postgres/reference.ts' },
+  {
+    name: 'create-once-pg-reference',
+    kind: 'reference',
+    operation: 'create-once',
+    engine: 'postgres',
+    file: './postgres/create-once-reference.ts',
+  },
+  {
+    name: 'adjust-balance-pg-reference',
+    kind: 'reference',
+    operation: 'adjust-balance',
+    engine: 'postgres',
+    file: './postgres/adjust-balance-reference.ts',
+  },
+];
 
 /** Every bundled handler. Mutants carry their bug in their own `description`. */
 export const BUNDLED_HANDLERS: readonly BundledHandler[] = [
@@ -53,6 +74,7 @@ export const BUNDLED_HANDLERS: readonly BundledHandler[] = [
   { name: 'busy-swallowed', kind: 'mutant', file: './mutants/busy-swallowed.ts' },
   ...operationHandlers('create-once', CREATE_ONCE_MUTANTS),
   ...operationHandlers('adjust-balance', ADJUST_BALANCE_MUTANTS),
+  ...POSTGRES_REFERENCES,
 ];
 
 /** Each operation's mutant catalogue, by operation name. */
