@@ -22,8 +22,8 @@ export class ScopeGate {
   async call<T>(client: number, call: (granted: boolean) => Promise<T>): Promise<T> {
     for (let c = this.changing.get(client); c; c = this.changing.get(client)) await c;
     const running = call(this.granted[client] === true);
-    let set = this.inFlight.get(client);
-    if (!set) this.inFlight.set(client, (set = new Set()));
+    const set = this.inFlight.get(client) ?? new Set<Promise<unknown>>();
+    this.inFlight.set(client, set);
     set.add(running);
     try {
       return await running;

@@ -8,16 +8,24 @@
  * strings without either character are stored as they are.
  */
 
+const NUL = String.fromCharCode(0);
+
 /** `text` as stored in a PostgreSQL `TEXT` column. */
 export function toPgText(text: string): string {
-  if (!text.includes('\\') && !text.includes('\u0000')) return text;
-  return text.replace(/\\/g, '\\\\').replace(/\u0000/g, '\\0');
+  if (!text.includes('\\') && !text.includes(NUL)) return text;
+  return text.split('\\').join('\\\\').split(NUL).join('\\0');
 }
 
 /** The original of a stored `toPgText` value. */
 export function fromPgText(stored: string): string {
   if (!stored.includes('\\')) return stored;
-  return stored.replace(/\\(\\|0)/g, (_, c: string) => (c === '0' ? '\u0000' : '\\'));
+  let out = '';
+  for (let i = 0; i < stored.length; i++) {
+    const c = stored[i];
+    if (c !== '\\') out += c;
+    else out += stored[++i] === '0' ? NUL : '\\';
+  }
+  return out;
 }
 
 /** A receipt key (workspace, user, tool, request id) as stored: each part through `toPgText`. */
