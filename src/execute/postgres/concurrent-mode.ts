@@ -122,11 +122,13 @@ async function runConcurrent(
     const done = await withinBudget(all, options.callTimeoutMs);
     if (!done.settled) {
       const stuck = events.map((_, i) => i).filter((i) => !settled[i]);
-      for (const i of stuck) {
+      // The harness connection first: ending a lane's backend is asked for on it.
+      if (stuck.some((i) => (events[i] as Event).kind !== 'call')) await session.terminateHarness();
+      for (const i of stuck)
         if ((events[i] as Event).kind === 'call') await session.terminateLane(i);
-        else await session.terminateHarness();
-      }
-      await Promise.allSettled(running);
+      // The others end once the locks they waited on are gone; a call that waits on nothing
+      // (a promise that never settles) is left behind, its connection already ended.
+      await withinBudget(Promise.allSettled(running), options.callTimeoutMs);
       const lane = stuck[0] ?? 0;
       hang = {
         step,

@@ -17,6 +17,12 @@ import { onInterrupt } from '../interrupt.ts';
 import { RunDatabase } from './run-database.ts';
 import { acquirePostgres, type PostgresServer } from './server.ts';
 
+/**
+ * How long ending a backend waits for it to be gone (PostgreSQL 14+ waits when given a timeout),
+ * so the locks it held are free when the harness goes on.
+ */
+const TERMINATE_WAIT_MS = 5_000;
+
 /** A lane's connection: the client the harness owns, and the narrow face the plugin sees. */
 export interface Lane {
   readonly client: pg.Client;
@@ -107,7 +113,7 @@ export class PostgresSession {
     if (!client) return;
     const side = await this.connect();
     try {
-      await side.query('SELECT pg_terminate_backend($1)', [backendOf(client)]);
+      await side.query('SELECT pg_terminate_backend($1, $2)', [backendOf(client), TERMINATE_WAIT_MS]);
     } finally {
       await side.end().catch(() => {});
     }
@@ -159,7 +165,7 @@ export class PostgresSession {
 
   private async terminate(client: pg.Client): Promise<void> {
     const harness = await this.harness();
-    await harness.query('SELECT pg_terminate_backend($1)', [backendOf(client)]);
+    await harness.query('SELECT pg_terminate_backend($1, $2)', [backendOf(client), TERMINATE_WAIT_MS]);
     await client.end().catch(() => {});
   }
 
