@@ -113,7 +113,10 @@ export class PostgresSession {
     if (!client) return;
     const side = await this.connect();
     try {
-      await side.query('SELECT pg_terminate_backend($1, $2)', [backendOf(client), TERMINATE_WAIT_MS]);
+      await side.query('SELECT pg_terminate_backend($1, $2)', [
+        backendOf(client),
+        TERMINATE_WAIT_MS,
+      ]);
     } finally {
       await side.end().catch(() => {});
     }
@@ -165,7 +168,10 @@ export class PostgresSession {
 
   private async terminate(client: pg.Client): Promise<void> {
     const harness = await this.harness();
-    await harness.query('SELECT pg_terminate_backend($1, $2)', [backendOf(client), TERMINATE_WAIT_MS]);
+    await harness.query('SELECT pg_terminate_backend($1, $2)', [
+      backendOf(client),
+      TERMINATE_WAIT_MS,
+    ]);
     await client.end().catch(() => {});
   }
 
