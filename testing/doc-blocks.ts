@@ -50,6 +50,7 @@ export const RUN_BY_ID: Readonly<Record<string, string>> = {
   '.github/workflows/receiptcheck.yml': 'testing/readme-example.test.ts',
   'my-handler.test.ts': 'src/package.test.ts',
   'my-handler.test.mjs': 'src/package.test.ts',
+  'my-pg-handler.ts': 'testing/pg-readme-example.test.ts',
   'my-operation.ts': 'testing/own-operation.test.ts',
   'my-tool-handler.ts': 'testing/own-operation.test.ts',
   'my-library-adapter.ts': 'testing/library-adapter.test.ts',
