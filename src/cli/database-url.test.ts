@@ -85,6 +85,41 @@ describe('--database-url', () => {
       ).toEqual([]);
     }, 180_000);
 
+  it('drops its databases there when stopped by Ctrl-C mid-run', async () => {
+    const before = await stateOf(url);
+    const child = spawn(
+      process.execPath,
+      [
+        BIN,
+        'run',
+        '--handler',
+        'pg-reference',
+        '--mode',
+        'concurrent',
+        '--runs',
+        '10000000',
+        '--database-url',
+        url,
+      ],
+      { cwd: REPO, stdio: 'ignore' },
+    );
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    try {
+      const runDatabase = `receiptcheck_${child.pid}_2`;
+      const deadline = performance.now() + 120_000;
+      while (!(await stateOf(url)).databases.includes(runDatabase)) {
+        if (child.exitCode !== null) throw new Error('the run ended before it was interrupted');
+        if (performance.now() > deadline) throw new Error('the runs did not start in time');
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      child.kill('SIGINT');
+      expect(await exited).toBe(130);
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    }
+    expect(await stateOf(url)).toEqual(before);
+  }, 180_000);
+
   it('says what is wrong with a URL that reaches no server', async () => {
     const run = await runCli([
       'run',

@@ -151,8 +151,10 @@ export class PostgresSession {
     this.closed = true;
     try {
       await this.dropConnections();
-      for (const name of this.made) await this.server.dropDatabase(name).catch(() => {});
+      // At once, not in turn: after Ctrl-C the process exits within `INTERRUPT_GRACE_MS`.
+      const made = [...this.made];
       this.made.clear();
+      await Promise.all(made.map((name) => this.server.dropDatabase(name).catch(() => {})));
     } finally {
       this.untrack();
       await this.server.release();
