@@ -9,7 +9,8 @@
  * - reading results: check, case and soak results, counterexamples, failures, findings and run
  *   details;
  * - case files: load, run, replay, parse and write scenarios and saved counterexamples; load,
- *   parse and write known-findings files.
+ *   parse and write known-findings files;
+ * - the HTML timeline of a counterexample or any saved case: `renderTimeline`, `writeTimeline`.
  */
 
 export type { AssertOptions } from './api/assert-handler.ts';
@@ -24,6 +25,8 @@ export { replayCase } from './api/replay-case.ts';
 export type { RunCaseOptions } from './api/run-case.ts';
 export { runCase } from './api/run-case.ts';
 export { soak } from './api/soak.ts';
+export type { RenderTimelineOptions, WriteTimelineOptions } from './api/timeline-page.ts';
+export { renderTimeline, writeTimeline } from './api/timeline-page.ts';
 export type { ErrorCode, ErrorData } from './errors.ts';
 export { isReceiptcheckError, ReceiptcheckError } from './errors.ts';
 export type { Connection, HandlerPlugin } from './handlers/plugin.ts';

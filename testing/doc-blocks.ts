@@ -49,6 +49,7 @@ export const RUN_BY_ID: Readonly<Record<string, string>> = {
   'my-handler.ts': 'testing/readme-example.test.ts',
   '.github/workflows/receiptcheck.yml': 'testing/readme-example.test.ts',
   'my-handler.test.ts': 'src/package.test.ts',
+  'draw-a-counterexample.ts': 'src/api/timeline-page.test.ts',
   'my-handler.test.mjs': 'src/package.test.ts',
   'my-pg-handler.ts': 'testing/pg-readme-example.test.ts',
   'my-operation.ts': 'testing/own-operation.test.ts',

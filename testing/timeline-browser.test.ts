@@ -3,22 +3,27 @@
  * playwright-core, which downloads no browser) opens the report of a sequential, a concurrent, a
  * scheduled and a soak counterexample, and of a fresh `run --mode scheduled --html`, and finds the
  * lanes, the bars drawn with a width, the stuck or wrong calls, the rule text, and no console
- * error. Each page's screenshot is saved (into $RECEIPTCHECK_SCREENSHOTS when set). Without a
- * browser the tests are skipped under a title naming the executable looked for; the rest of the
+ * error. Each page's screenshot is saved (into $RECEIPTCHECK_SCREENSHOTS when set); with
+ * RECEIPTCHECK_UPDATE_SCREENSHOT=1 the run's also replaces the README's docs/timeline.png.
+ * Without a browser the tests are skipped under a title naming the executable looked for; the rest of the
  * suite runs. Set RECEIPTCHECK_CHROMIUM to use another executable.
  */
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli as cli } from '../src/cli/run-cli.ts';
+import { ROOT } from './doc-blocks.ts';
+import { outcomeOf, receiptcheck } from './user-project.ts';
 
 const CANDIDATES = process.env.RECEIPTCHECK_CHROMIUM
   ? [process.env.RECEIPTCHECK_CHROMIUM]
   : ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'];
 const executable = CANDIDATES.find((p) => existsSync(p));
 const saved = new URL('./timeline/', import.meta.url).pathname;
+/** The README's picture: this file's run test writes it when RECEIPTCHECK_UPDATE_SCREENSHOT=1. */
+const README_SCREENSHOT = join(ROOT, 'docs', 'timeline.png');
 
 if (!executable)
   console.warn(
@@ -66,14 +71,12 @@ describe.skipIf(!executable)(
         .evaluateAll((bars) => bars.map((b) => b.getBoundingClientRect().width));
       const flagged = await page.locator('.bar.stuck, .bar.wrong').count();
       const rules = await page.locator('.rule').allInnerTexts();
-      await page.screenshot({
-        path: join(shots, basename(html).replace(/\.html$/, '.png')),
-        fullPage: true,
-      });
+      const shot = join(shots, basename(html).replace(/\.html$/, '.png'));
+      await page.screenshot({ path: shot, fullPage: true });
       // Clicking a bar leads to its call's row (the page's only script).
       await page.locator('.bar').first().click();
       await page.close();
-      return { lanes, widths, flagged, rules, errors };
+      return { lanes, widths, flagged, rules, errors, shot };
     }
 
     async function reportOf(name: string): Promise<string> {
@@ -102,25 +105,26 @@ describe.skipIf(!executable)(
       },
     );
 
-    it('opens what run --handler check-then-act --mode scheduled --html writes: both lanes and the wrong call', async () => {
-      const out = join(tmp, 'out');
-      const r = await cli(
-        'run',
-        '--handler',
-        'check-then-act',
-        '--mode',
-        'scheduled',
-        '--out',
-        join(tmp, 'cx'),
-        '--html',
-        out,
+    it('opens what run --handler check-then-act --mode scheduled --html out/ writes: both lanes and the wrong call', async () => {
+      // The command as a user runs it, in a folder of its own: the page then names the paths a
+      // user sees (counterexamples/…), which is what the README's screenshot shows.
+      const cwd = join(tmp, 'project');
+      mkdirSync(cwd);
+      const args = ['run', '--handler', 'check-then-act', '--mode', 'scheduled', '--html', 'out/'];
+      const r = receiptcheck(cwd, args);
+      expect(r.status, outcomeOf(r)).toBe(1);
+      const html = join(cwd, 'out', 'check-then-act-scheduled-seed42.html');
+      expect(r.stdout).toContain('timeline: out/check-then-act-scheduled-seed42.html');
+      expect(readFileSync(html, 'utf8')).toContain(
+        'npx receiptcheck replay counterexamples/check-then-act-scheduled-seed42.json',
       );
-      expect(r.code).toBe(1);
-      const seen = await open(join(out, 'check-then-act-scheduled-seed42.html'));
+      const seen = await open(html);
       expect(seen.errors).toEqual([]);
       expect(seen.lanes).toBe(2);
       expect(seen.flagged).toBe(1);
       expect(seen.rules).toContain('rule 6');
+      if (process.env.RECEIPTCHECK_UPDATE_SCREENSHOT === '1')
+        copyFileSync(seen.shot, README_SCREENSHOT);
     });
   },
 );

@@ -1,6 +1,7 @@
 /**
  * `assertHandler` from vitest, as a user would call it: it resolves on the reference and throws
- * a readable counterexample (numbered steps, expected vs actual, the rule) on a mutant.
+ * a readable counterexample (numbered steps, expected vs actual, the rule) on a mutant, saved as
+ * a case file with its timeline page beside it.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -45,6 +46,12 @@ describe('assertHandler', () => {
     const c = parseCaseFile(readFileSync(saved, 'utf8'), saved);
     expect(c.handler).toContain('version-before-receipt');
     expect(c.steps).toEqual(thrown.counterexample.steps);
+    // Its timeline page sits beside it, named in the message, and names the file to replay.
+    expect(thrown.timelinePath).toBe(saved.replace(/\.json$/, '.html'));
+    expect(thrown.message).toContain(`timeline: ${thrown.timelinePath}   (open it in a browser)`);
+    const page = readFileSync(thrown.timelinePath ?? '', 'utf8');
+    expect(page).toContain('class="lane"');
+    expect(page).toContain(`npx receiptcheck replay ${saved}`);
   });
 
   it('saves nothing with out: false', async () => {
@@ -53,5 +60,6 @@ describe('assertHandler', () => {
       out: false,
     }).catch((e: unknown) => e)) as CounterexampleError;
     expect(thrown.savedPath).toBeUndefined();
+    expect(thrown.timelinePath).toBeUndefined();
   });
 });

@@ -8,6 +8,7 @@
  */
 
 import { preparePlugin } from '../api/prepare-run.ts';
+import { destroyIdlePool } from '../execute/concurrent/warm-pool.ts';
 import {
   DatabaseFiles,
   openConnection,
@@ -114,6 +115,8 @@ async function measureThroughput(
     fileDb.close();
     memoryDb.close();
     files.dispose();
+    // Concurrent mode's warm pool has served its rounds; the checker and kills run without it.
+    await destroyIdlePool();
   }
   return throughputSection(totals);
 }

@@ -1,15 +1,18 @@
 /**
- * Issue 6's targets, judged against one bench report. Benchmark figures, not test assertions:
+ * Issue 17's targets (issue 6's, raised), judged against one bench report. Benchmark figures, not test assertions:
  * the bench reports which are met and never fails on them. Ratios are judged on steps per
  * second, as the issue states them; the per-CPU-second ratio is shown beside. Pure.
  */
 import type { BenchReport, TargetCheck, Throughput, Unavailable } from './bench-report.ts';
 
-/** The ratios to raw each mode should reach. */
-export const RATIO_TARGETS = { sequential: 0.5, concurrent: 0.3, scheduled: 0.15 } as const;
+/**
+ * The ratios to raw each mode should reach. Scheduled mode's is for inline lanes, which the
+ * bench's handler (the reference, replayable) runs on; issue 17 asks 0.15 of thread lanes.
+ */
+export const RATIO_TARGETS = { sequential: 0.7, concurrent: 0.3, scheduled: 0.3 } as const;
 
 /** The most seconds a mutant's median time to kill may take. */
-export const KILL_SECONDS_MAX = 2;
+export const KILL_SECONDS_MAX = 0.5;
 
 /** The most seconds the checker may take on the target's history. */
 export const CHECKER_SECONDS_MAX = 2;

@@ -1,11 +1,12 @@
 /**
  * `receiptcheck mutants`: the catalogue listed, the kill matrix with exit 0 when every mutant is
- * killed and the reference holds, and exit 1 when `--runs 1` lets mutants survive. Sequential
- * mutants only, to keep the suite fast; properties/mutants.test.ts covers every mode.
+ * killed and the reference holds (with `--html`, a timeline page per killed mutant), and exit 1
+ * when `--runs 1` lets mutants survive. Sequential mutants only, to keep the suite fast;
+ * properties/mutants.test.ts covers every mode.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { convert } from 'xmlbuilder2';
 import { threadKills } from '../api/mutant-kills.ts';
@@ -27,9 +28,19 @@ describe('receiptcheck mutants', () => {
       expect(r.out).toContain(`  ${m.name} (${m.mode})\n      bug:   ${m.bug}`);
   });
 
-  it('kills every sequential mutant, the reference holds: exit 0, matrix, JSON and JUnit', async () => {
+  it('kills every sequential mutant, the reference holds: exit 0, matrix, JSON, JUnit and a page per kill', async () => {
     const junit = join(tmp, 'mutants.xml');
-    const r = await cli('mutants', '--mode', 'sequential', '--json', '--junit', junit);
+    const html = join(tmp, 'html');
+    const r = await cli(
+      'mutants',
+      '--mode',
+      'sequential',
+      '--json',
+      '--junit',
+      junit,
+      '--html',
+      html,
+    );
     expect(r.code).toBe(0);
     const report = decodeJson(r.out) as Loose;
     const sequential = MUTANT_CATALOGUE.filter((m) => m.mode === 'sequential');
@@ -43,6 +54,22 @@ describe('receiptcheck mutants', () => {
     const doc = convert(readFileSync(junit, 'utf8'), { format: 'object' }) as Loose;
     expect(doc.testsuites.testsuite['@tests']).toBe(String(sequential.length + 1));
     expect(doc.testsuites.testsuite['@failures']).toBe('0');
+    // --html: one page per killed mutant, its case file beside it, both named in the JSON, the
+    // page attached to the mutant's testcase; the reference, which held, has none.
+    expect(Object.keys(report.timelines).sort()).toEqual(sequential.map((m) => m.name).sort());
+    for (const m of sequential) {
+      const page = report.timelines[m.name] as string;
+      expect(page).toBe(join(html, basename(report.files[m.name]).replace(/\.json$/, '.html')));
+      expect(existsSync(report.files[m.name])).toBe(true);
+      const text = readFileSync(page, 'utf8');
+      expect(text).toContain('class="lane"');
+      expect(text).toContain(`npx receiptcheck replay ${report.files[m.name]}`);
+    }
+    const attached = (doc.testsuites.testsuite.testcase as Loose[]).filter((c) => c.properties);
+    expect(attached).toHaveLength(sequential.length);
+    expect(r.err).toContain(
+      `timelines: ${sequential.length} page(s) in ${html}, one per killed mutant`,
+    );
   });
 
   it('--runs 1 lets mutants survive: exit 1, survivors named', async () => {

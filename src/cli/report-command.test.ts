@@ -2,7 +2,8 @@
  * The HTML timeline from the command line: `report` draws every scenario in `scenarios/` and every
  * kind of saved counterexample (sequential, concurrent, scheduled, a soak history), writes beside
  * the file by default, and refuses a file it cannot read in one line; `run --html` and
- * `replay --html` write the page and name it (a JUnit failure links it too). Scheduled mode makes the run deterministic.
+ * `replay --html` write the page and name it (a JUnit failure and `--json` link it too); the text
+ * gives every statement in full on `--verbose`. Scheduled mode makes the run deterministic.
  */
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -85,11 +86,40 @@ describe('--html', () => {
     expect(r.code).toBe(1);
     const page = join(html, 'check-then-act-scheduled-seed42.html');
     expect(r.out).toContain(`timeline: ${page}`);
-    // The JUnit failure links the page too.
-    expect(readFileSync(join(tmp, 'junit.xml'), 'utf8')).toContain(`timeline: ${page}`);
+    // The JUnit failure links the page too: in its text, and as an attachment CI turns into a link.
+    const junit = readFileSync(join(tmp, 'junit.xml'), 'utf8');
+    expect(junit).toContain(`timeline: ${page}`);
+    expect(junit).toContain(`<property name="timeline" value="${page}"/>`);
+    expect(junit).toContain(`[[ATTACHMENT|${page}]]`);
+    // The text keeps its lanes, cut to fit, and says where the full statements are.
+    expect(r.out).toContain('Interleaving (statement by statement, one column per lane):');
+    expect(r.out).toContain('--verbose prints each in full');
+    expect(r.out).not.toContain('Statements in full');
     const text = readFileSync(page, 'utf8');
     expect(text.match(/class="lane"/g)).toHaveLength(2);
     expect(text).toMatch(/class="bar [^"]*wrong/);
+  });
+
+  it('run --json names the page it wrote, beside the case file', async () => {
+    const r = await cli(
+      'run',
+      '--handler',
+      'check-then-act',
+      '--mode',
+      'scheduled',
+      '--out',
+      join(tmp, 'cx-json'),
+      '--json',
+    );
+    expect(r.code).toBe(1);
+    const report = JSON.parse(r.out) as { counterexample: { file: string; timeline: string } };
+    expect(report.counterexample.file).toBe(
+      join(tmp, 'cx-json', 'check-then-act-scheduled-seed42.json'),
+    );
+    expect(report.counterexample.timeline).toBe(
+      report.counterexample.file.replace(/json$/, 'html'),
+    );
+    expect(existsSync(report.counterexample.timeline)).toBe(true);
   });
 
   it('replay --html writes the replayed run beside nothing else', async () => {
@@ -100,5 +130,36 @@ describe('--html', () => {
     expect(r.out).toContain(`timeline: ${page}`);
     expect(existsSync(page)).toBe(true);
     expect(readFileSync(page, 'utf8')).toContain('(replayed)');
+  });
+});
+
+describe('full SQL on request', () => {
+  const full =
+    'lane 1: SELECT payload, response FROM receipts WHERE workspace_id = ? AND user_id = ? AND tool = ? AND request_id = ?   -- parameters: "team-a", "alice", "set_interval.v1", "r0"';
+
+  it('run --verbose prints every statement of the scheduled counterexample in full', async () => {
+    const r = await cli(
+      'run',
+      '--handler',
+      'check-then-act',
+      '--mode',
+      'scheduled',
+      '--out',
+      join(tmp, 'cx-verbose'),
+      '--verbose',
+    );
+    expect(r.code).toBe(1);
+    expect(r.out).toContain('Statements in full (numbered as above):');
+    expect(r.out).toContain(full);
+  });
+
+  it('replay --verbose does too, and without it only the cut lanes', async () => {
+    const file = join(saved, 'scheduled-check-then-act.json');
+    const verbose = await cli('replay', file, '--verbose');
+    expect(verbose.code).toBe(1);
+    expect(verbose.out).toContain(full);
+    const plain = await cli('replay', file);
+    expect(plain.out).not.toContain(full);
+    expect(plain.out).toContain('--verbose prints each in full');
   });
 });

@@ -1,7 +1,8 @@
 /**
- * `receiptcheck run --all-findings` end to end: each finding listed once with a case file, the
- * known-findings file written from a run, the same run with it exits 0, with one finding missing
- * exits 1, and a bad file stops it with one line (exit 2). `--json` carries the findings.
+ * `receiptcheck run --all-findings` end to end: each finding listed once with a case file and a
+ * timeline page, the known-findings file written from a run, the same run with it exits 0, with
+ * one finding missing exits 1, and a bad file stops it with one line (exit 2). `--json` carries
+ * the findings.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -43,6 +44,14 @@ describe('receiptcheck run --all-findings', () => {
     const files = [...r.out.matchAll(/^ {5}case {3}(\S+)$/gm)].map((m) => m[1] as string);
     expect(files).toHaveLength(2);
     for (const f of files) expect(existsSync(f)).toBe(true);
+    // Each finding's timeline page sits beside its case file, and is named in the list and under
+    // its counterexample's Reproduce.
+    const pages = [...r.out.matchAll(/^ {5}page {3}(\S+)$/gm)].map((m) => m[1] as string);
+    expect(pages).toEqual(files.map((f) => f.replace(/\.json$/, '.html')));
+    for (const p of pages) {
+      expect(readFileSync(p, 'utf8')).toContain('class="lane"');
+      expect(r.out).toContain(`timeline: ${p}   (open it in a browser)`);
+    }
     const written = decodeJson(readFileSync(known, 'utf8')) as { findings: { shape: string }[] };
     expect(written.findings.map((f) => f.shape).sort()).toEqual([
       'retry ✗ replayed→fresh',
@@ -86,6 +95,7 @@ describe('receiptcheck run --all-findings', () => {
         known: boolean;
         count: number;
         file: string;
+        timeline: string;
       }[];
     };
     expect(report.verdict).toBe('failed');
@@ -98,6 +108,8 @@ describe('receiptcheck run --all-findings', () => {
       expect(f.id).toMatch(/^[0-9a-f]{10}$/);
       expect(f.count).toBeGreaterThan(0);
       expect(existsSync(f.file)).toBe(true);
+      expect(f.timeline).toBe(f.file.replace(/\.json$/, '.html'));
+      expect(existsSync(f.timeline)).toBe(true);
     }
     expect(r.err).toContain('── new finding 1 of 1: rule 7');
     // An entry the run did not see is named, so a stale one shows.

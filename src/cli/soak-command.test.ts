@@ -5,7 +5,7 @@
  * count, with a duration far beyond it, so the machine's speed decides nothing.
  */
 
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
@@ -32,6 +32,32 @@ describe('receiptcheck soak', () => {
     expect(result).toMatchObject({ verdict: 'passed', clients: 4, seed: 3, failures: [] });
     expect(result.counts.calls).toBeGreaterThan(100);
     expect(r.err).toMatch(/verdict {5}PASSED/);
+  });
+
+  it('with --json, names the history file and the page it wrote', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'rc-soak-json-'));
+    onTestFinished(() => rmSync(out, { recursive: true, force: true }));
+    const r = await cli(
+      'soak',
+      '--handler',
+      'replay-not-flagged',
+      '--clients',
+      '4',
+      '--duration',
+      '120',
+      '--operations-max',
+      '300',
+      '--seed',
+      '1',
+      '--out',
+      out,
+      '--json',
+    );
+    expect(r.code).toBe(1);
+    const report = decodeJson(r.out) as { historyFile: string; timeline: string };
+    expect(report.historyFile).toBe(join(out, 'soak-replay-not-flagged-seed1.json'));
+    expect(report.timeline).toBe(join(out, 'soak-replay-not-flagged-seed1.html'));
+    expect(existsSync(report.historyFile) && existsSync(report.timeline)).toBe(true);
   });
 
   it('catches a replay bug in the long history: exit 1, the rule it broke, the history and its page saved', async () => {

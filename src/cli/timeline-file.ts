@@ -2,7 +2,8 @@
  * Writes a timeline as its HTML page beside the case it draws (or where the user asked), and
  * says where: the one place the CLI turns timeline data into a file.
  */
-import { basename, dirname, join } from 'node:path';
+import { dirname } from 'node:path';
+import { timelinePathFor } from '../api/timeline-page.ts';
 import type { RenderContext } from '../report/readable-case.ts';
 import { buildTimeline, type TimelineCase } from '../report/timeline/build-timeline.ts';
 import { renderTimelineHtml } from '../report/timeline/render-timeline-html.ts';
@@ -11,7 +12,7 @@ import { writeTextFile } from './write-text-file.ts';
 
 /** `dir/NAME.html` for a case file `…/NAME.json`. */
 export function htmlPathFor(dir: string, casePath: string): string {
-  return join(dir, `${basename(casePath).replace(/\.json$/i, '')}.html`);
+  return timelinePathFor(casePath, dir);
 }
 
 /** Writes the page for `timeline` to `path`; `flag` names the option in a write error. */
@@ -20,10 +21,8 @@ export function writeTimelineHtml(path: string, timeline: Timeline, flag: string
   return path;
 }
 
-/** The line a command prints under its output once a page is written. */
-export function timelineLine(path: string): string {
-  return `timeline: ${path}   (open it in a browser)`;
-}
+/** The line a command prints under its output once a page is written (one wording everywhere). */
+export { timelineLine } from '../report/reproduce.ts';
 
 /**
  * Writes the page of a case just saved at `savedPath` (a counterexample of `run`, a replayed case)

@@ -8,6 +8,7 @@
  * write created it. Hashes can collide; callers confirm a hash hit with `sameState`.
  */
 import type { Row } from './operation.ts';
+import { PersistentMap } from './persistent-map.ts';
 import type { Policy } from './policy.ts';
 import type { ModelState, StoredRefusal } from './state.ts';
 import type { Principal, Receipt } from './world.ts';
@@ -19,6 +20,10 @@ const receiptsHashes = new WeakMap<ReadonlyMap<string, Receipt>, number>();
 const receiptHashes = new WeakMap<Receipt, number>();
 const principalsHashes = new WeakMap<readonly Principal[], number>();
 const refusalsHashes = new WeakMap<ReadonlyMap<string, StoredRefusal>, number>();
+/** Per node of a `PersistentMap`, one memo per kind of entry hash (see `entriesHash`). */
+const receiptNodeSums = new WeakMap<object, number>();
+const refusalNodeSums = new WeakMap<object, number>();
+const expiryNodeSums = new WeakMap<object, number>();
 
 /**
  * A 32-bit hash of a state; equal states (by `sameState`) always hash equal, whatever order their
@@ -126,9 +131,8 @@ function fieldsText(o: Readonly<Record<string, unknown>>, skip: readonly string[
 function hashReceipts(receipts: ReadonlyMap<string, Receipt>): number {
   let h = receiptsHashes.get(receipts);
   if (h !== undefined) return h;
-  h = receipts.size;
   // A receipt's own fields include its key, so the map key need not be hashed again.
-  for (const r of receipts.values()) h = (h + hashReceipt(r)) | 0;
+  h = entriesHash(receipts, (_, r) => hashReceipt(r), receiptNodeSums);
   receiptsHashes.set(receipts, h);
   return h;
 }
@@ -154,10 +158,45 @@ function hashPrincipals(principals: readonly Principal[]): number {
 function hashRefusals(refusals: ReadonlyMap<string, StoredRefusal>): number {
   let h = refusalsHashes.get(refusals);
   if (h !== undefined) return h;
-  h = refusals.size;
-  for (const [key, r] of refusals) h = (h + mix(hashText(key), hashText(refusalText(r)))) | 0;
+  h = entriesHash(refusals, refusalHash, refusalNodeSums);
   refusalsHashes.set(refusals, h);
   return h;
+}
+
+function refusalHash(key: string, r: StoredRefusal): number {
+  return mix(hashText(key), hashText(refusalText(r)));
+}
+
+/**
+ * The map's size plus the sum of `entryHash` over its entries: summing makes it independent of
+ * order. A `PersistentMap` sums per node through `memo`, so a map one step from a hashed one
+ * costs its changed path, not its size.
+ */
+function entriesHash<V>(
+  map: ReadonlyMap<string, V>,
+  entryHash: (key: string, value: V) => number,
+  memo: WeakMap<object, number>,
+): number {
+  if (map instanceof PersistentMap) return (map.size + map.hashSum(entryHash, memo)) | 0;
+  let h = map.size;
+  for (const [key, value] of map) h = (h + entryHash(key, value)) | 0;
+  return h;
+}
+
+/** Whether two maps hold the same keys with `same` values; shared subtrees are skipped. */
+function sameEntries<V>(
+  a: ReadonlyMap<string, V>,
+  b: ReadonlyMap<string, V>,
+  same: (x: V, y: V) => boolean,
+): boolean {
+  if (a === b) return true;
+  if (a.size !== b.size) return false;
+  if (a instanceof PersistentMap && b instanceof PersistentMap) return a.sameEntries(b, same);
+  for (const [key, x] of a) {
+    const y = b.get(key);
+    if (y === undefined || !same(x, y)) return false;
+  }
+  return true;
 }
 
 function sameRows(a: ReadonlyMap<number, Row>, b: ReadonlyMap<number, Row>): boolean {
@@ -176,13 +215,7 @@ function sameFields(x: Readonly<Record<string, unknown>>, y: Readonly<Record<str
 }
 
 function sameReceipts(a: ReadonlyMap<string, Receipt>, b: ReadonlyMap<string, Receipt>): boolean {
-  if (a === b) return true;
-  if (a.size !== b.size) return false;
-  for (const [key, x] of a) {
-    const y = b.get(key);
-    if (!y || (x !== y && !sameReceipt(x, y))) return false;
-  }
-  return true;
+  return sameEntries(a, b, (x, y) => x === y || sameReceipt(x, y));
 }
 
 function sameReceipt(x: Receipt, y: Receipt): boolean {
@@ -214,13 +247,7 @@ function sameRefusals(
   a: ReadonlyMap<string, StoredRefusal>,
   b: ReadonlyMap<string, StoredRefusal>,
 ): boolean {
-  if (a === b) return true;
-  if (a.size !== b.size) return false;
-  for (const [key, x] of a) {
-    const y = b.get(key);
-    if (!y || (x !== y && refusalText(x) !== refusalText(y))) return false;
-  }
-  return true;
+  return sameEntries(a, b, (x, y) => x === y || refusalText(x) === refusalText(y));
 }
 
 function refusalText(r: StoredRefusal): string {
@@ -236,17 +263,13 @@ const expiriesHashes = new WeakMap<ReadonlyMap<string, number>, number>();
 function hashExpiries(expiresAt: ReadonlyMap<string, number>): number {
   let h = expiriesHashes.get(expiresAt);
   if (h !== undefined) return h;
-  h = expiresAt.size;
-  for (const [key, at] of expiresAt) h = (h + hashText(`${key}@${at}`)) | 0;
+  h = entriesHash(expiresAt, (key, at) => hashText(`${key}@${at}`), expiryNodeSums);
   expiriesHashes.set(expiresAt, h);
   return h;
 }
 
 function sameExpiries(a: ReadonlyMap<string, number>, b: ReadonlyMap<string, number>): boolean {
-  if (a === b) return true;
-  if (a.size !== b.size) return false;
-  for (const [key, at] of a) if (b.get(key) !== at) return false;
-  return true;
+  return sameEntries(a, b, (x, y) => x === y);
 }
 
 /** Expiry times as `key@ms`, sorted. */

@@ -13,6 +13,7 @@ import {
 } from './operation.ts';
 import { operationNamed } from './operations/index.ts';
 import type { RefusalReason } from './outcome.ts';
+import { PersistentMap } from './persistent-map.ts';
 import { type Policy, type PolicyDeclaration, resolvePolicy } from './policy.ts';
 import {
   compareReceiptKeys,
@@ -71,8 +72,9 @@ export type FixtureWithPolicy = Fixture & {
   readonly operation?: string;
 };
 
-const NO_REFUSALS: ReadonlyMap<string, StoredRefusal> = new Map();
-const NO_EXPIRIES: ReadonlyMap<string, number> = new Map();
+const NO_RECEIPTS: ReadonlyMap<string, Receipt> = PersistentMap.empty();
+const NO_REFUSALS: ReadonlyMap<string, StoredRefusal> = PersistentMap.empty();
+const NO_EXPIRIES: ReadonlyMap<string, number> = PersistentMap.empty();
 
 /** The state every run starts from, under `policy` (default: the fixture's, else the contract). */
 export function initialState(
@@ -84,7 +86,7 @@ export function initialState(
     operation,
     rows: new Map(targetRows(fixture, operation).map((a) => [a.id, a])),
     created: new Map(createdRows(fixture, operation).map((a) => [a.id, a])),
-    receipts: new Map(),
+    receipts: NO_RECEIPTS,
     principals: fixture.principals,
     storeFailing: false,
     refusals: NO_REFUSALS,

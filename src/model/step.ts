@@ -12,6 +12,7 @@
 import { type CallEvent, type Event, unsentOutcome } from './events.ts';
 import { type Args, opaqueIds, type Payload, type Row } from './operation.ts';
 import { type Observed, outcome, type RefusalReason, SERVER_ASSIGNED } from './outcome.ts';
+import { PersistentMap } from './persistent-map.ts';
 import { declaresExpiry } from './policy.ts';
 import { type ModelState, receiptKey } from './state.ts';
 import { invalidField } from './validate.ts';
@@ -70,13 +71,13 @@ function advanceClock(state: ModelState, ms: number): ModelState {
   const clock = state.clock + ms;
   const gone = [...state.expiresAt].filter(([, at]) => clock > at).map(([key]) => key);
   if (gone.length === 0) return { ...state, clock };
-  const receipts = new Map(state.receipts);
-  const refusals = new Map(state.refusals);
-  const expiresAt = new Map(state.expiresAt);
+  let receipts = PersistentMap.from(state.receipts);
+  let refusals = PersistentMap.from(state.refusals);
+  let expiresAt = PersistentMap.from(state.expiresAt);
   for (const key of gone) {
-    receipts.delete(key);
-    refusals.delete(key);
-    expiresAt.delete(key);
+    receipts = receipts.without(key);
+    refusals = refusals.without(key);
+    expiresAt = expiresAt.without(key);
   }
   return {
     ...state,
@@ -91,9 +92,7 @@ function advanceClock(state: ModelState, ms: number): ModelState {
 function storedNow(state: ModelState, key: string): ReadonlyMap<string, number> {
   const lifetime = state.policy.receiptExpiry;
   if (lifetime === 'never') return state.expiresAt;
-  const expiresAt = new Map(state.expiresAt);
-  expiresAt.set(key, state.clock + lifetime);
-  return expiresAt;
+  return PersistentMap.from(state.expiresAt).with(key, state.clock + lifetime);
 }
 
 /** Applies a list of events in order; returns the final state and the outcomes of the calls. */
@@ -155,8 +154,8 @@ function call(state: ModelState, event: CallEvent): Transition {
   const result = opaqueIds(spec)
     ? { ...effect.result, [spec.created?.resultId ?? '']: SERVER_ASSIGNED }
     : effect.result;
-  const receipts = new Map(state.receipts);
-  receipts.set(key, {
+  // Structural sharing: a long history's receipts are never copied whole (`persistent-map.ts`).
+  const receipts = PersistentMap.from(state.receipts).with(key, {
     workspace: principal.workspace,
     user: principal.user,
     tool: spec.tool,
@@ -216,8 +215,7 @@ function refuse(
 ): Transition {
   if (!state.policy.storesRefusals) return { state, outcome: outcome.refused(reason) };
   if (state.storeFailing) return { state, outcome: outcome.error(STORE_FAILURE_MESSAGE) };
-  const refusals = new Map(state.refusals);
-  refusals.set(key, { payload, reason });
+  const refusals = PersistentMap.from(state.refusals).with(key, { payload, reason });
   return {
     state: { ...state, refusals, expiresAt: storedNow(state, key) },
     outcome: outcome.refused(reason),

@@ -1,14 +1,14 @@
 /**
  * A finding as `--json` prints it: its signature ready to paste into a known-findings file
- * (`rule`, `shape`, `id`), its count, whether it is known (and its note), its case file, and its
+ * (`rule`, `shape`, `id`), its count, whether it is known (and its note), its case file and page, and its
  * counterexample as data with the rule broken in words. Pure.
  */
 import { operationOf } from '../model/state.ts';
 import type { Finding } from '../types/results.ts';
 import { explainFailure } from './explain-failure.ts';
 
-/** One finding as a plain object; `file` is where its case file was written. */
-export function findingJson(f: Finding, file?: string): object {
+/** One finding as a plain object; `file` and `timeline` are where its case file and page went. */
+export function findingJson(f: Finding, file?: string, timeline?: string): object {
   const cx = f.counterexample;
   return {
     id: f.id,
@@ -18,6 +18,7 @@ export function findingJson(f: Finding, file?: string): object {
     known: f.known,
     ...(f.note !== undefined ? { note: f.note } : {}),
     ...(file ? { file } : {}),
+    ...(timeline ? { timeline } : {}),
     counterexample: {
       ...cx,
       explanations: cx.failures.map((x) => explainFailure(x, operationOf(cx.fixture))),

@@ -21,7 +21,8 @@ export function caseVerdictLine(c: CaseFile, r: CaseResult): string {
 
 /**
  * The verdict line, and for a failure the full readable account; `savedPath` adds the replay
- * command, `verbose` the stack of every unexpected error.
+ * command, `verbose` the stack of every unexpected error and every statement of a scheduled run in
+ * full, with its parameters.
  */
 export function formatCaseResult(
   c: CaseFile,
@@ -51,7 +52,7 @@ export function formatCaseResult(
     for (const e of r.expectationFailures) lines.push(`  - ${e.message}`);
   }
   lines.push('', 'Database (expected by the model vs found):', ...formatDatabase(r.failures));
-  lines.push('', ...formatInterleaving(r.detail));
+  lines.push('', ...formatInterleaving(r.detail, { fullSql: verbose }));
   // The seed and path belong to the run that found the case, so the re-run uses the case's mode.
   lines.push(...reproduce({ ...readable, mode: c.mode }, savedPath ? { savedPath } : {}));
   return lines.join('\n');

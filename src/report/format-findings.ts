@@ -1,14 +1,15 @@
 /**
  * Renders an all-findings check for people: one entry per distinct finding (new or known, its
- * rule, shape, count, id, note and case file), then each new finding's counterexample in full.
+ * rule, shape, count, id, note, case file and timeline page), then each new finding's counterexample in full.
  * Pure.
  */
 import type { KnownFinding, KnownFindings } from '../types/findings.ts';
 import type { Finding } from '../types/results.ts';
 import { formatCounterexample } from './format-counterexample.ts';
 import type { RenderContext } from './readable-case.ts';
+import { timelineLine } from './reproduce.ts';
 
-/** Where each finding's case file went, by finding id. */
+/** Where each finding's case file (or timeline page) went, by finding id. */
 export type SavedFindings = ReadonlyMap<string, string>;
 
 /**
@@ -19,6 +20,7 @@ export function formatFindings(
   findings: readonly Finding[],
   saved: SavedFindings = new Map(),
   known: KnownFindings = { findings: [] },
+  pages: SavedFindings = new Map(),
 ): string {
   const unseen = notSeen(findings, known).map(
     (k) => `  known, not seen in this run: ${k.rule} · ${k.shape}`,
@@ -40,6 +42,8 @@ export function formatFindings(
     if (f.note !== undefined) lines.push(`     note   ${f.note}`);
     const file = saved.get(f.id);
     if (file) lines.push(`     case   ${file}`);
+    const page = pages.get(f.id);
+    if (page) lines.push(`     page   ${page}`);
   }
   if (unseen.length > 0) lines.push('', ...unseen);
   return lines.join('\n');
@@ -50,13 +54,15 @@ export function formatNewFindings(
   findings: readonly Finding[],
   saved: SavedFindings = new Map(),
   context: RenderContext = {},
+  pages: SavedFindings = new Map(),
 ): string {
   const fresh = findings.filter((f) => !f.known);
   return fresh
     .map((f, i) => {
       const file = saved.get(f.id);
+      const page = pages.get(f.id);
       const header = `── new finding ${i + 1} of ${fresh.length}: ${f.rule} · id ${f.id} ──`;
-      return `${header}\n${formatCounterexample(f.counterexample, { ...context, ...(file ? { savedPath: file } : {}) })}`;
+      return `${header}\n${formatCounterexample(f.counterexample, { ...context, ...(file ? { savedPath: file } : {}), ...(page ? { hints: [timelineLine(page)] } : {}) })}`;
     })
     .join('\n\n');
 }

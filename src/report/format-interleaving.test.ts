@@ -1,6 +1,6 @@
 /**
  * The scheduled interleaving is shown when a run recorded one, and nothing otherwise; its
- * statements in full only on request.
+ * statements in full only on request, and a pointer to them when a column cut one.
  */
 import { describe, expect, it } from 'vitest';
 import { formatInterleaving } from './format-interleaving.ts';
@@ -38,6 +38,22 @@ describe('formatInterleaving', () => {
     expect(formatInterleaving(detail).join('\n')).not.toContain(sql);
     expect(formatInterleaving(detail, { fullSql: true })).toContain(
       `     2  lane 1: ${sql}   -- parameters: 5, 1`,
+    );
+  });
+
+  it('says where the full text is when a column cut a statement, and only then', () => {
+    const entries = [{ step: 0, lane: 0, point: 'statement', grant: 'run', sql: 'SELECT 1' }];
+    const hint =
+      '  (statements cut to fit a column: --verbose prints each in full, with its parameters)';
+    const cut = {
+      mode: 'scheduled',
+      lanes: 'step 1 · 1 lane\n  1  SELECT payload, response FROM receipts WH…',
+      entries,
+    };
+    expect(formatInterleaving(cut)).toContain(hint);
+    expect(formatInterleaving(cut, { fullSql: true })).not.toContain(hint);
+    expect(formatInterleaving({ ...cut, lanes: 'step 1 · 1 lane\n  1  SELECT 1' })).not.toContain(
+      hint,
     );
   });
 

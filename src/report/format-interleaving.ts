@@ -22,6 +22,11 @@ export function formatInterleaving(
   const lines = ['Interleaving (statement by statement, one column per lane):'];
   lines.push(...lanes.split('\n').map((l) => (l ? `  ${l}` : l)));
   if (options.fullSql && Array.isArray(entries)) lines.push('', ...fullStatements(entries));
+  // Say where the rest is: a clipped statement is often the one that matters.
+  else if (Array.isArray(entries) && lanes.includes('…'))
+    lines.push(
+      '  (statements cut to fit a column: --verbose prints each in full, with its parameters)',
+    );
   if (Array.isArray(order) && order.length > 0)
     lines.push(
       '',

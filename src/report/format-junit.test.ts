@@ -1,4 +1,7 @@
-/** JUnit XML: counts, a failure with the text, and characters XML cannot hold kept readable. */
+/**
+ * JUnit XML: counts, a failure with the text, its timeline attached, and characters XML cannot
+ * hold kept readable.
+ */
 import { describe, expect, it } from 'vitest';
 import { convert } from 'xmlbuilder2';
 import { formatJunit } from './format-junit.ts';
@@ -28,5 +31,31 @@ describe('formatJunit', () => {
     expect(xml).toContain('message="killed &lt;rule 7&gt; &amp; more"');
     expect(suite.testcase[1].failure['#']).toBe('1.  alice\\u0000 sends r0');
     expect(suite.testcase[0].failure).toBeUndefined();
+  });
+
+  it('attaches the timeline of a failure as a testcase property and an ATTACHMENT line, and nothing to a pass', () => {
+    const xml = formatJunit({
+      name: 'receiptcheck',
+      cases: [
+        {
+          name: 'check-then-act',
+          classname: 'receiptcheck.run',
+          timeMs: 1,
+          failure: { message: 'rule 6', text: 'text' },
+          attachments: [{ name: 'timeline', path: '/ci/out/check-then-act-scheduled-seed42.html' }],
+        },
+        { name: 'reference', classname: 'receiptcheck.run', timeMs: 1 },
+      ],
+    });
+    const cases = (convert(xml, { format: 'object' }) as Loose).testsuites.testsuite.testcase;
+    expect(cases[0].properties.property).toMatchObject({
+      '@name': 'timeline',
+      '@value': '/ci/out/check-then-act-scheduled-seed42.html',
+    });
+    expect(cases[0]['system-out']).toBe(
+      '[[ATTACHMENT|/ci/out/check-then-act-scheduled-seed42.html]]',
+    );
+    expect(cases[1].properties).toBeUndefined();
+    expect(cases[1]['system-out']).toBeUndefined();
   });
 });

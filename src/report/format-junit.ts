@@ -13,6 +13,12 @@ export interface JunitCase {
   readonly failure?: { readonly message: string; readonly text: string };
   /** Present when the case did not run to a verdict (for example, a plugin that could not load). */
   readonly error?: { readonly message: string; readonly text: string };
+  /**
+   * Files a reader of the failure should open (its HTML timeline): each written as a testcase
+   * property and as a `[[ATTACHMENT|path]]` line in system-out, the form GitLab and Jenkins'
+   * attachments plugin turn into a link (an absolute path, or one relative to the project).
+   */
+  readonly attachments?: readonly { readonly name: string; readonly path: string }[];
 }
 
 /** One testsuite. */
@@ -50,6 +56,11 @@ export function formatJunit(suite: JunitSuite): string {
   }
   for (const c of suite.cases) {
     const t = s.ele('testcase', { name: c.name, classname: c.classname, time: seconds(c.timeMs) });
+    const attachments = c.attachments ?? [];
+    if (attachments.length > 0) {
+      const props = t.ele('properties');
+      for (const a of attachments) props.ele('property', { name: a.name, value: xmlSafe(a.path) });
+    }
     if (c.failure)
       t.ele('failure', { message: xmlSafe(c.failure.message), type: 'counterexample' }).txt(
         xmlSafe(c.failure.text),
@@ -57,6 +68,10 @@ export function formatJunit(suite: JunitSuite): string {
     if (c.error)
       t.ele('error', { message: xmlSafe(c.error.message), type: 'error' }).txt(
         xmlSafe(c.error.text),
+      );
+    if (attachments.length > 0)
+      t.ele('system-out').txt(
+        attachments.map((a) => `[[ATTACHMENT|${xmlSafe(a.path)}]]`).join('\n'),
       );
   }
   return `${root.end({ prettyPrint: true })}\n`;

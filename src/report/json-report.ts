@@ -1,6 +1,7 @@
 /**
  * The one JSON object `receiptcheck run --json` prints: verdict, counts, coverage (of events and
- * of input classes), seed and, on failure, the counterexample as data plus its rendering. Pure;
+ * of input classes), seed and, on failure, the counterexample as data plus its rendering, with the
+ * case file and HTML timeline written for it. Pure;
  * print it with `encodeJson` so NaN and friends in a counterexample survive.
  */
 
@@ -15,6 +16,8 @@ export interface JsonReportContext {
   readonly baseSeed?: number;
   /** The counterexample file written, if any. */
   readonly savedPath?: string;
+  /** The counterexample's HTML timeline written, if any. */
+  readonly timelinePath?: string;
   /** For a concurrent counterexample: what the search for its scheduled reproduction found. */
   readonly reproduction?: ReproductionSearch;
 }
@@ -43,6 +46,7 @@ export function toJsonReport(r: CheckResult, context: JsonReportContext = {}): o
             ...cx,
             explanations: cx.failures.map((f) => explainFailure(f, operationOf(cx.fixture))),
             ...(context.savedPath ? { file: context.savedPath } : {}),
+            ...(context.timelinePath ? { timeline: context.timelinePath } : {}),
             ...(context.reproduction ? { scheduledReproduction: context.reproduction } : {}),
             text: formatCounterexample(
               cx,

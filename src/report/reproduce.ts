@@ -24,6 +24,11 @@ export function reproduce(c: ReadableCase, context: RenderContext): string[] {
   return lines;
 }
 
+/** The line that names a timeline page once one is written (under Reproduce, or after a command). */
+export function timelineLine(path: string): string {
+  return `timeline: ${path}   (open it in a browser)`;
+}
+
 /** Quotes a shell argument only when it needs it. */
 export function quoteArg(arg: string): string {
   return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", `'\\''`)}'`;

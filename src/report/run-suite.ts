@@ -1,6 +1,7 @@
 /**
  * The JUnit suite of one `receiptcheck run`: a single testcase named after the handler, failing
- * with the rendered counterexample. Pure; `format-junit.ts` writes the XML.
+ * with the rendered counterexample, its HTML timeline attached when one was written. Pure;
+ * `format-junit.ts` writes the XML.
  */
 
 import { operationOf } from '../model/state.ts';
@@ -12,7 +13,10 @@ import { formatSummary, type SummaryContext } from './format-summary.ts';
 import type { RenderContext } from './readable-case.ts';
 
 /** The suite for `r`: the run's settings as properties, the counterexample as the failure text. */
-export function runSuite(r: CheckResult, context: SummaryContext & RenderContext = {}): JunitSuite {
+export function runSuite(
+  r: CheckResult,
+  context: SummaryContext & RenderContext & { readonly timelinePath?: string } = {},
+): JunitSuite {
   const cx = r.counterexample;
   const first = cx?.failures[0];
   const why = first && cx ? explainFailure(first, operationOf(cx.fixture)) : undefined;
@@ -38,6 +42,9 @@ export function runSuite(r: CheckResult, context: SummaryContext & RenderContext
                 message: `counterexample of ${cx.steps.length} step(s): ${why?.rule ? `rule ${why.rule}: ` : ''}${why?.text ?? 'see text'}`,
                 text: `${formatCounterexample(cx, context)}\n\n${formatSummary(r, context)}`,
               },
+              ...(context.timelinePath
+                ? { attachments: [{ name: 'timeline', path: context.timelinePath }] }
+                : {}),
             }
           : {}),
       },

@@ -4,6 +4,7 @@
  * Exit 1 when a mutant survives or the reference fails; `--list` prints the catalogue.
  */
 
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { saveCounterexample } from '../../api/counterexample-store.ts';
 import {
@@ -33,6 +34,7 @@ import type { CliContext } from '../cli-context.ts';
 import { DEFAULTS, ENV_HELP, helpBlocks, MODES_TEXT } from '../command-help.ts';
 import { EXIT } from '../exit-codes.ts';
 import { parseInteger, parseMode } from '../parse-flags.ts';
+import { writeCaseTimeline } from '../timeline-file.ts';
 import { writeTextFile } from '../write-text-file.ts';
 
 interface MutantsFlags {
@@ -47,6 +49,7 @@ interface MutantsFlags {
   json?: boolean;
   junit?: string;
   out?: string;
+  html?: string;
   verbose?: boolean;
 }
 
@@ -88,6 +91,10 @@ export function registerMutants(program: Command, ctx: CliContext): void {
     .option('--json', 'print exactly one JSON object on stdout')
     .option('--junit <file>', 'also write JUnit XML, one testcase per handler')
     .option('--out <dir>', "also save each mutant's counterexample file here")
+    .option(
+      '--html <dir>',
+      "also write each killed mutant's counterexample as an HTML timeline here (its case file goes beside it unless --out names another folder)",
+    )
     .option('--verbose', 'print stacks with errors')
     .addHelpText(
       'after',
@@ -104,7 +111,8 @@ Examples:
   receiptcheck mutants --list
   receiptcheck mutants --mode sequential         the quick ones only
   receiptcheck mutants --operation create-once   the create-once catalogue
-  receiptcheck mutants --json > kill-matrix.json`,
+  receiptcheck mutants --json > kill-matrix.json
+  receiptcheck mutants --mode scheduled --html out/   a timeline of each race mutant's counterexample`,
         ENV_HELP,
       ),
     )
@@ -139,25 +147,43 @@ Examples:
           : [];
       const results: KillResult[] = measured.map((m) => m.result);
       const saved = new Map<string, string>();
-      if (flags.out)
+      const pages = new Map<string, string>();
+      // A page's replay command needs the case file, so --html alone saves it beside the page.
+      const dir = flags.out ?? flags.html;
+      if (dir)
         for (const m of measured)
-          if (m.counterexample && m.result.kind === 'mutant')
-            saved.set(m.result.name, (await saveCounterexample(m.counterexample, flags.out)).path);
+          if (m.counterexample && m.result.kind === 'mutant') {
+            const file = await saveCounterexample(m.counterexample, dir);
+            saved.set(m.result.name, file.path);
+            if (flags.html)
+              pages.set(
+                m.result.name,
+                writeCaseTimeline(m.counterexample, file.path, flags.html, {
+                  reproducesDeterministically: file.reproduction?.found === true,
+                }),
+              );
+          }
       const summary = summarizeKills(results);
       const seed = measured[0]?.check.seed;
-      if (flags.junit) writeTextFile(flags.junit, junit(measured, saved, seed), '--junit');
+      if (flags.junit) writeTextFile(flags.junit, junit(measured, saved, pages, seed), '--junit');
       const matrix = renderKillMatrix(results);
       if (flags.json) {
         ctx.io.stdout(
-          `${encodeJson({ verdict: summary.verdict === 'ok' ? 'passed' : 'failed', seed, summary, rows: killMatrixRows(results), results, threads, files: Object.fromEntries(saved) })}\n`,
+          `${encodeJson({ verdict: summary.verdict === 'ok' ? 'passed' : 'failed', seed, summary, rows: killMatrixRows(results), results, threads, files: Object.fromEntries(saved), timelines: Object.fromEntries(pages) })}\n`,
         );
-        ctx.io.stderr(`${matrix}\n${formatThreadKills(threads)}`);
+        ctx.io.stderr(`${matrix}\n${formatThreadKills(threads)}${pagesLine(pages, flags.html)}`);
       } else
         ctx.io.stdout(
-          `${matrix}\n${formatThreadKills(threads)}\nseed ${seed} (set with --seed or RECEIPTCHECK_SEED)\n`,
+          `${matrix}\n${formatThreadKills(threads)}${pagesLine(pages, flags.html)}\nseed ${seed} (set with --seed or RECEIPTCHECK_SEED)\n`,
         );
       ctx.exitCode = summary.verdict === 'ok' ? EXIT.ok : EXIT.failed;
     });
+}
+
+/** Where the killed mutants' pages went, when `--html` was given. */
+function pagesLine(pages: ReadonlyMap<string, string>, dir?: string): string {
+  if (dir === undefined) return '';
+  return `\ntimelines: ${pages.size} page(s) in ${dir}, one per killed mutant (open NAME.html in a browser)\n`;
 }
 
 /** The real-thread lines: what timing gave this time, never part of the verdict. */
@@ -195,7 +221,12 @@ function formatCatalogue(operation?: string): string {
   return lines.join('\n');
 }
 
-function junit(measured: readonly Measured[], saved: Map<string, string>, seed?: number): string {
+function junit(
+  measured: readonly Measured[],
+  saved: Map<string, string>,
+  pages: Map<string, string>,
+  seed?: number,
+): string {
   const rows = killMatrixRows(measured.map((m) => m.result));
   return formatJunit({
     name: 'receiptcheck mutants',
@@ -203,10 +234,13 @@ function junit(measured: readonly Measured[], saved: Map<string, string>, seed?:
     cases: measured.map((m, i) => {
       const row = rows[i];
       const name = `${m.result.name} (${m.result.mode}) is ${m.result.kind === 'reference' ? 'held' : 'killed'}`;
+      const page = pages.get(m.result.name);
       const base = {
         name,
         classname: `receiptcheck.mutants.${m.result.kind}`,
         timeMs: m.result.ms,
+        // A killed mutant passes, and its page still shows what killed it.
+        ...(page ? { attachments: [{ name: 'timeline', path: resolve(page) }] } : {}),
       };
       if (!row || row.asExpected) return base;
       const cx = m.counterexample;

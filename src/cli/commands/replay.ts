@@ -57,7 +57,7 @@ export function registerReplay(program: Command, ctx: CliContext): void {
     .option('--database-url <url>', DATABASE_URL_HELP)
     .option('--json', 'print exactly one JSON object on stdout')
     .option('--html <dir>', "also write the replayed run's HTML timeline into this folder")
-    .option('--verbose', 'print stacks with errors')
+    .option('--verbose', "print stacks with errors, and a scheduled run's statements in full")
     .addHelpText(
       'after',
       helpBlocks(`Verdicts and exit codes for replay:

@@ -1,8 +1,9 @@
 /**
- * `receiptcheck run --all-findings`: what it prints and writes. A case file per finding, the
- * known-findings file when asked for, each new finding's counterexample, the findings list and
+ * `receiptcheck run --all-findings`: what it prints and writes. A case file and a timeline page
+ * per finding, the known-findings file when asked for, each new finding's counterexample, the findings list and
  * the summary; with `--json`, the report object with its findings.
  */
+import { resolve } from 'node:path';
 import { DEFAULT_OUT_DIR, saveCounterexample } from '../../api/counterexample-store.ts';
 import { counterexampleFileName } from '../../report/counterexample-case.ts';
 import { encodeJson } from '../../report/encode.ts';
@@ -17,11 +18,13 @@ import type { ResolvedOptions } from '../../types/options.ts';
 import type { CheckResult, Finding } from '../../types/results.ts';
 import type { CliContext } from '../cli-context.ts';
 import { EXIT } from '../exit-codes.ts';
+import { timelineLine, writeCaseTimeline } from '../timeline-file.ts';
 import { writeTextFile } from '../write-text-file.ts';
 
 /** The flags of `run` that say what to write and print. */
 export interface FindingsFlags {
   readonly out?: string;
+  readonly html?: string;
   readonly writeKnownFindings?: string;
   readonly junit?: string;
   readonly json?: boolean;
@@ -40,12 +43,19 @@ export async function reportFindings(
   ctx: CliContext,
 ): Promise<typeof EXIT.ok | typeof EXIT.failed> {
   const saved = new Map<string, string>();
+  const pages = new Map<string, string>();
   for (const f of findings) {
     const cx = f.counterexample;
     const file = await saveCounterexample(cx, flags.out ?? DEFAULT_OUT_DIR, undefined, {
       fileName: counterexampleFileName(cx, f.id),
     });
     saved.set(f.id, file.path);
+    pages.set(
+      f.id,
+      writeCaseTimeline(cx, file.path, flags.html, {
+        reproducesDeterministically: file.reproduction?.found === true,
+      }),
+    );
   }
   if (flags.writeKnownFindings)
     writeTextFile(
@@ -56,25 +66,30 @@ export async function reportFindings(
   const first =
     result.counterexample && findings.find((f) => f.counterexample === result.counterexample);
   const firstFile = first && saved.get(first.id);
+  const firstPage = first && pages.get(first.id);
   const context = {
     // The seed the check ran: --seeds replaces --seed; a shard's own is derived from the base.
     baseSeed: resolved.shard ? resolved.seed : result.seed,
     ...(firstFile ? { savedPath: firstFile } : {}),
+    ...(firstPage ? { hints: [timelineLine(firstPage)] } : {}),
     ...(flags.verbose ? { verbose: true } : {}),
     ...(resolved.timeLimitSeconds ? { timeLimitSeconds: resolved.timeLimitSeconds } : {}),
   };
-  if (flags.junit) writeTextFile(flags.junit, formatJunit(runSuite(result, context)), '--junit');
-  const details = formatNewFindings(findings, saved, flags.verbose ? { verbose: true } : {});
+  const junitContext = firstPage ? { ...context, timelinePath: resolve(firstPage) } : context;
+  if (flags.junit)
+    writeTextFile(flags.junit, formatJunit(runSuite(result, junitContext)), '--junit');
+  const verbose = flags.verbose ? { verbose: true } : {};
+  const details = formatNewFindings(findings, saved, verbose, pages);
   const text = [
     ...(details ? [details] : []),
-    formatFindings(findings, saved, resolved.knownFindings),
+    formatFindings(findings, saved, resolved.knownFindings, pages),
     formatSummary(result, context),
   ].join('\n\n');
   if (flags.json) {
     const report = {
-      ...toJsonReport(result, context),
+      ...toJsonReport(result, firstPage ? { ...context, timelinePath: firstPage } : context),
       ...(result.seeds ? { seeds: result.seeds } : {}),
-      findings: findings.map((f) => findingJson(f, saved.get(f.id))),
+      findings: findings.map((f) => findingJson(f, saved.get(f.id), pages.get(f.id))),
       ...(resolved.knownFindings
         ? { knownNotSeen: notSeen(findings, resolved.knownFindings) }
         : {}),

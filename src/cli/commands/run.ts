@@ -3,6 +3,7 @@
  * any) and the summary, writes the counterexample file, JUnit XML and/or one JSON object.
  */
 
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { checkHandler } from '../../api/check-handler.ts';
 import { DEFAULT_OUT_DIR, saveCounterexample } from '../../api/counterexample-store.ts';
@@ -227,7 +228,7 @@ async function run(flags: RunFlags, ctx: CliContext): Promise<typeof EXIT.ok | t
       : undefined;
   const context = {
     baseSeed: resolved.seed,
-    ...(html ? { hints: [timelineLine(html)] } : {}),
+    ...(html ? { hints: [timelineLine(html)], timelinePath: html } : {}),
     ...(saved ? { savedPath: saved.path } : {}),
     ...(saved?.reproduction
       ? {
@@ -238,7 +239,10 @@ async function run(flags: RunFlags, ctx: CliContext): Promise<typeof EXIT.ok | t
     ...(flags.verbose ? { verbose: true } : {}),
     ...(resolved.timeLimitSeconds ? { timeLimitSeconds: resolved.timeLimitSeconds } : {}),
   };
-  if (flags.junit) writeTextFile(flags.junit, formatJunit(runSuite(result, context)), '--junit');
+  // CI shows a JUnit attachment from wherever it reads the XML: an absolute path works from there.
+  const junitContext = html ? { ...context, timelinePath: resolve(html) } : context;
+  if (flags.junit)
+    writeTextFile(flags.junit, formatJunit(runSuite(result, junitContext)), '--junit');
   const text = `${cx ? `${formatCounterexample(cx, context)}\n\n` : ''}${formatSummary(result, context)}\n`;
   if (flags.json) {
     ctx.io.stdout(`${encodeJson(toJsonReport(result, context))}\n`);

@@ -38,7 +38,7 @@ export function registerScenarios(program: Command, ctx: CliContext): void {
     .option('--dir <dir>', 'the folder searched recursively for *.json case files', 'scenarios')
     .option('--json', 'print exactly one JSON object on stdout')
     .option('--junit <file>', 'also write JUnit XML (one testcase per file) to this file')
-    .option('--verbose', 'print stacks with errors')
+    .option('--verbose', "print stacks with errors, and a scheduled run's statements in full")
     .addHelpText(
       'after',
       helpBlocks(`Examples:
@@ -46,7 +46,9 @@ export function registerScenarios(program: Command, ctx: CliContext): void {
   receiptcheck scenarios --handler ./my-handler.ts
   receiptcheck scenarios --dir scenarios/article --handler version-before-receipt`),
     )
-    .action(async (flags: ScenariosFlags) => {
+    .action(async (flags: ScenariosFlags, command: Command) => {
+      // `--verbose` is also the program's own flag, which commander gives the program wherever it stands.
+      const verbose = Boolean(flags.verbose || command.optsWithGlobals().verbose);
       if (!existsSync(flags.dir))
         throw new ReceiptcheckError(
           'E_BAD_SCENARIO',
@@ -72,7 +74,7 @@ export function registerScenarios(program: Command, ctx: CliContext): void {
         }
         // A file or handler that cannot load throws a coded error: exit 2 for the whole command.
         const result = await runCase(c, flags.handler ? { handler: flags.handler } : {});
-        const text = formatCaseResult(c, result);
+        const text = formatCaseResult(c, result, undefined, verbose);
         if (result.verdict === 'failed') failed++;
         if (!flags.json)
           ctx.io.stdout(

@@ -100,6 +100,7 @@ export function registerSoak(program: Command, ctx: CliContext): void {
       // Bad options, a plugin that cannot load or a hung call throw a coded error: exit 2.
       const { history, ...result } = await soak({ ...options, keepHistory: true });
       let text = formatSoak(result, options.durationMs ?? 0);
+      let written: { historyFile: string; timeline: string } | undefined;
       if (result.verdict !== 'passed' && history) {
         const file = join(
           flags.out ?? DEFAULT_OUT_DIR,
@@ -118,9 +119,10 @@ export function registerSoak(program: Command, ctx: CliContext): void {
           '--out',
         );
         text += `\n${timelineLine(page)}`;
+        written = { historyFile: file, timeline: page };
       }
       if (flags.json) {
-        ctx.io.stdout(`${encodeJson(result)}\n`);
+        ctx.io.stdout(`${encodeJson({ ...result, ...written })}\n`);
         ctx.io.stderr(`${text}\n`);
       } else ctx.io.stdout(`${text}\n`);
       ctx.exitCode = result.verdict === 'passed' ? EXIT.ok : EXIT.failed;

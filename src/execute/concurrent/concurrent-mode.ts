@@ -12,7 +12,8 @@ import { DatabaseFiles } from '../databases.ts';
 import { onInterrupt } from '../interrupt.ts';
 import type { ModeRunner } from '../mode-runner.ts';
 import { BROADCAST_LIMIT_MS, runConcurrent } from './run-concurrent.ts';
-import { createWorkerPool, type WorkerPool } from './worker-pool.ts';
+import { giveBackWorkerPool, takeWorkerPool } from './warm-pool.ts';
+import type { WorkerPool } from './worker-pool.ts';
 
 /** What concurrent mode needs from the resolved options. */
 export interface ConcurrentModeOptions {
@@ -34,17 +35,20 @@ export async function concurrentRunner(
 ): Promise<ModeRunner> {
   const files = new DatabaseFiles(plugin, options.fixture);
   const untrack = onInterrupt(() => files.dispose());
-  const pool = createWorkerPool(options.workers);
+  // The last check's pool when it ran this handler: its workers are already started and loaded.
+  const pool = takeWorkerPool(options.workers, handlerPath);
+  let reusable = false;
   const close = async () => {
     try {
-      await pool.destroy();
+      await giveBackWorkerPool(pool, handlerPath, reusable);
     } finally {
       files.dispose();
       untrack();
     }
   };
   try {
-    await warm(pool, handlerPath);
+    // A pool kept warm has loaded this handler already; only a replaced worker needs warming.
+    if (pool.cold) await warm(pool, handlerPath);
   } catch (thrown) {
     await close();
     throw thrown;
@@ -53,7 +57,11 @@ export async function concurrentRunner(
   return {
     async execute(steps: readonly Step[]): Promise<ConcurrentExecution> {
       if (pool.cold) await warm(pool, handlerPath);
-      return runConcurrent(ctx, steps);
+      reusable = false;
+      const execution = await runConcurrent(ctx, steps);
+      // Kept for the next check only when every worker let go of its run and none was stopped.
+      reusable = execution.hang === undefined;
+      return execution;
     },
     close,
   };

@@ -3,7 +3,9 @@
  * after a failure, after a hung call, after a soak, and after Ctrl-C or a `kill` (a child
  * process, SIGINT or SIGTERM mid-run, exit code 130 or 143). Temp directories are looked for in a TMPDIR of this file's own, so
  * other test files running at the same time cannot confuse the count; threads are counted by the
- * operating system (/proc/self/task), not by our own bookkeeping alone.
+ * operating system (/proc/self/task), not by our own bookkeeping alone. The one exception, by
+ * design: the pool a passing or failing check gives back is kept idle for the next check of the
+ * same handler (`warm-pool.ts`); it is counted apart, and gone once destroyed.
  */
 
 import { spawn } from 'node:child_process';
@@ -19,7 +21,8 @@ import {
   pendingInterruptCleanups,
   TERMINATED_EXIT_CODE,
 } from '../interrupt.ts';
-import { liveWorkerThreads } from './worker-pool.ts';
+import { destroyIdlePool, idleWorkerThreads } from './warm-pool.ts';
+import { liveWorkerThreads, startedWorkerPools } from './worker-pool.ts';
 
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 const CHILD = fileURLToPath(new URL('./fixtures/interrupt-child.ts', import.meta.url));
@@ -37,6 +40,7 @@ describe('leftovers after concurrent runs', () => {
     process.env.TMPDIR = dir;
     // A first check starts whatever threads Node starts lazily, so the baseline is stable.
     await checkHandler({ mode: 'concurrent', runs: 3 });
+    await destroyIdlePool();
     baseline = osThreads();
   });
   afterAll(() => {
@@ -45,10 +49,14 @@ describe('leftovers after concurrent runs', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const expectClean = () => {
+  const expectClean = async () => {
     expect(leftovers(dir)).toEqual([]);
     expect(liveWorkerThreads()).toBe(0);
     expect(pendingInterruptCleanups()).toBe(0);
+    // At most the one pool kept warm (4 workers by default), and nothing once it is destroyed.
+    expect(idleWorkerThreads()).toBeLessThanOrEqual(4);
+    await destroyIdlePool();
+    expect(idleWorkerThreads()).toBe(0);
     expect(osThreads()).toBe(baseline);
   };
 
@@ -63,13 +71,27 @@ describe('leftovers after concurrent runs', () => {
     });
     expect(r.verdict).toBe('passed');
     expect(during).toBe(1); // the check did use this TMPDIR
-    expectClean();
+    await expectClean();
+  });
+
+  it('keeps one pool warm for the next check of the same handler, and only for it', async () => {
+    await checkHandler({ mode: 'concurrent', runs: 3 });
+    expect(idleWorkerThreads()).toBe(4);
+    const warm = osThreads();
+    const pools = startedWorkerPools();
+    await checkHandler({ mode: 'concurrent', runs: 3 });
+    expect(startedWorkerPools()).toBe(pools); // the kept pool served the second check
+    await checkHandler({ handler: 'check-then-act', mode: 'concurrent', runs: 3 });
+    expect(startedWorkerPools()).toBe(pools + 1); // another handler never shares it
+    expect(idleWorkerThreads()).toBe(4);
+    expect(osThreads()).toBe(warm); // the first handler's pool went when this one was kept
+    await expectClean();
   });
 
   it('leaves nothing after a failing check', async () => {
     const r = await checkHandler({ handler: 'check-then-act', mode: 'concurrent' });
     expect(r.verdict).toBe('failed');
-    expectClean();
+    await expectClean();
   });
 
   it('leaves nothing after a hung call', async () => {
@@ -80,13 +102,13 @@ describe('leftovers after concurrent runs', () => {
       runs: 20,
     });
     expect(r.counterexample?.failures[0]?.kind).toBe('hang');
-    expectClean();
+    await expectClean();
   });
 
   it('leaves nothing after a soak run', async () => {
     const r = await soak({ clients: 3, durationMs: 200 });
     expect(r.counts.calls).toBeGreaterThan(0);
-    expectClean();
+    await expectClean();
   });
 });
 

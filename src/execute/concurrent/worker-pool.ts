@@ -40,13 +40,26 @@ export interface WorkerPool {
   /** Whether a worker was terminated since the last `markWarm()` (its replacement is cold). */
   readonly cold: boolean;
   markWarm(): void;
+  /**
+   * Marks the pool idle between checks (`warm-pool.ts`): it no longer counts as live and no
+   * longer waits for Ctrl-C cleanup (piscina unrefs idle workers, so they never hold the process).
+   */
+  park(): void;
+  /** Takes a parked pool back into use. */
+  resume(): void;
   /** Terminates every worker. Safe to call twice. */
   destroy(): Promise<void>;
 }
 
 let live = 0;
+let started = 0;
 
-/** Worker threads of pools not yet destroyed, across the process. For leak tests. */
+/** Pools started so far in this process. For tests of `warm-pool.ts`'s reuse. */
+export function startedWorkerPools(): number {
+  return started;
+}
+
+/** Worker threads of pools in use (not destroyed, not parked), across the process. For leak tests. */
 export function liveWorkerThreads(): number {
   return live;
 }
@@ -71,9 +84,11 @@ export function createWorkerPool(size: number): WorkerPool {
   // Worker errors outside any task (a crash while idle) surface as the next task's failure.
   piscina.on('error', () => {});
   live += size;
+  started++;
   let cold = true;
+  let parked = false;
   let destroyed: Promise<void> | undefined;
-  const untrack = onInterrupt(() => pool.destroy());
+  let untrack = onInterrupt(() => pool.destroy());
 
   const run = async (task: WorkerTask, timeoutMs: number): Promise<PoolReply> => {
     throwIfInterrupted();
@@ -120,13 +135,27 @@ export function createWorkerPool(size: number): WorkerPool {
     markWarm() {
       cold = false;
     },
+    park() {
+      if (parked || destroyed) return;
+      parked = true;
+      untrack();
+      live -= size;
+    },
+    resume() {
+      if (!parked || destroyed) return;
+      parked = false;
+      untrack = onInterrupt(() => pool.destroy());
+      live += size;
+    },
     destroy() {
       destroyed ??= (async () => {
-        untrack();
+        const wasParked = parked;
+        parked = false;
+        if (!wasParked) untrack();
         try {
           await piscina.destroy();
         } finally {
-          live -= size;
+          if (!wasParked) live -= size;
         }
       })();
       return destroyed;

@@ -18,6 +18,7 @@ import {
 } from '@aws-lambda-powertools/idempotency';
 import type { Outcome } from '../../model/outcome.ts';
 import { outcome } from '../../model/outcome.ts';
+import type { PolicyDeclaration } from '../../model/policy.ts';
 import { type Principal, type Receipt, TOOL } from '../../model/world.ts';
 import { advanceHarnessClock, createHarnessClock, HARNESS_CLOCK_MS_SQL } from '../harness-clock.ts';
 import { type Connection, defineHandler } from '../plugin.ts';
@@ -47,24 +48,25 @@ import {
 export const CALL_BUDGET_MS = 5_000;
 
 /** The event the wrapped function receives: the key fields and the payload fields. */
-interface SetIntervalEvent extends ValidRequest {
+export interface SetIntervalEvent extends ValidRequest {
   readonly workspace: string;
   readonly user: string;
   readonly tool: string;
 }
 
 /** What the wrapped function returns and the library stores; `replayed` is set by the response hook. */
-interface Answer {
+export interface Answer {
   readonly receipt: Receipt;
   readonly replayed: boolean;
 }
 
 const wrapped = new WeakMap<Connection, (event: SetIntervalEvent) => Promise<Answer>>();
 
-/** The idempotent business function for `db`, built once per connection like a module-scope handler. */
-function idempotentSetInterval(db: Connection): (event: SetIntervalEvent) => Promise<Answer> {
-  let fn = wrapped.get(db);
-  if (fn) return fn;
+/**
+ * The library's configuration, as its documentation recommends for a function that is not the
+ * Lambda handler; shared with the PostgreSQL plugin (`postgres/powertools-pg.ts`).
+ */
+export function powertoolsConfig(): IdempotencyConfig {
   const config = new IdempotencyConfig({
     eventKeyJmesPath: '[workspace, user, tool, requestId]',
     payloadValidationJmesPath: '[automationId, expectedVersion, intervalMinutes]',
@@ -73,6 +75,14 @@ function idempotentSetInterval(db: Connection): (event: SetIntervalEvent) => Pro
     responseHook: (response) => ({ ...(response as object), replayed: true }),
   });
   config.registerLambdaContext({ getRemainingTimeInMillis: () => CALL_BUDGET_MS });
+  return config;
+}
+
+/** The idempotent business function for `db`, built once per connection like a module-scope handler. */
+function idempotentSetInterval(db: Connection): (event: SetIntervalEvent) => Promise<Answer> {
+  let fn = wrapped.get(db);
+  if (fn) return fn;
+  const config = powertoolsConfig();
   const business = async (event: SetIntervalEvent): Promise<Answer> => ({
     receipt: setIntervalWrite(db, event, event),
     replayed: false,
@@ -84,7 +94,7 @@ function idempotentSetInterval(db: Connection): (event: SetIntervalEvent) => Pro
 }
 
 /** Maps what the library threw onto the contract's outcomes; rethrows anything it does not know. */
-function outcomeOfThrown(thrown: unknown): Outcome {
+export function outcomeOfThrown(thrown: unknown): Outcome {
   if (thrown instanceof Refusal) return outcome.refused(thrown.reason);
   if (thrown instanceof IdempotencyValidationError) return outcome.keyReuse();
   // "If you receive IdempotencyAlreadyInProgressError, you can safely retry": HTTP's 409.
@@ -101,9 +111,15 @@ function outcomeOfThrown(thrown: unknown): Outcome {
 /** The receipts the live COMPLETED records hold; in-progress records hold no result and are left out. */
 function receipts(db: Connection): Receipt[] {
   // The clock is read in the same statement as the rows, so reading adds no statement.
-  const rows = db
-    .prepare(`SELECT *, ${HARNESS_CLOCK_MS_SQL} AS clock_ms FROM ${POWERTOOLS_TABLE}`)
-    .all() as (PowertoolsRow & { clock_ms: number })[];
+  return receiptsOfRows(
+    db
+      .prepare(`SELECT *, ${HARNESS_CLOCK_MS_SQL} AS clock_ms FROM ${POWERTOOLS_TABLE}`)
+      .all() as (PowertoolsRow & { clock_ms: number })[],
+  );
+}
+
+/** The receipts in the records `rows` (each with the clock's offset when read) that are live and completed. */
+export function receiptsOfRows(rows: readonly (PowertoolsRow & { clock_ms: number })[]): Receipt[] {
   return rows
     .filter(
       (r) =>
@@ -116,25 +132,28 @@ function receipts(db: Connection): Receipt[] {
 /** How long a completed record lasts: the library's default `expiresAfterSeconds`, 3600 s. */
 export const RECORD_LIFETIME_MS = 3_600_000;
 
+/** What the library's documentation says it does where it departs from the contract. */
+export const POWERTOOLS_POLICY: PolicyDeclaration = {
+  // "a second request containing the exact same payload ... will now return the same response"
+  // without calling the function: replays come from the store before the access check.
+  idempotencyFirst: true,
+  // "unhandled exceptions ... will cause the record in the persistence layer to be deleted".
+  storesRefusals: false,
+  // "This utility will throw an IdempotencyAlreadyInProgressError error if you receive multiple
+  // invocations with the same payload while the first invocation hasn't completed yet".
+  inFlightDuplicate: 'conflict',
+  // `expiresAfterSeconds`: "The number of seconds the idempotency key is valid", "@default
+  // 3600 (1 hour)": a retry after the hour runs the function again (finding F3, declared).
+  receiptExpiry: RECORD_LIFETIME_MS,
+};
+
 const world = libraryWorld({ table: POWERTOOLS_TABLE, schema: POWERTOOLS_SCHEMA, receipts });
 
 export default defineHandler({
   name: 'powertools',
   description:
     '@aws-lambda-powertools/idempotency makeIdempotent around the business write, SQLite persistence layer.',
-  policy: {
-    // "a second request containing the exact same payload ... will now return the same response"
-    // without calling the function: replays come from the store before the access check.
-    idempotencyFirst: true,
-    // "unhandled exceptions ... will cause the record in the persistence layer to be deleted".
-    storesRefusals: false,
-    // "This utility will throw an IdempotencyAlreadyInProgressError error if you receive multiple
-    // invocations with the same payload while the first invocation hasn't completed yet".
-    inFlightDuplicate: 'conflict',
-    // `expiresAfterSeconds`: "The number of seconds the idempotency key is valid", "@default
-    // 3600 (1 hour)": a retry after the hour runs the function again (finding F3, declared).
-    receiptExpiry: RECORD_LIFETIME_MS,
-  },
+  policy: POWERTOOLS_POLICY,
   ...world,
   setup(db, fixture) {
     world.setup(db, fixture);

@@ -4,7 +4,7 @@
  * the snapshot (strings stored through `pg-text.ts`). As on SQLite (`../sqlite-world.ts`), a mutant differs from the reference only in
  * its `call`.
  */
-import type { Receipt, SetIntervalFixture, Snapshot } from '../../model/world.ts';
+import type { Automation, Receipt, SetIntervalFixture, Snapshot } from '../../model/world.ts';
 import { compareReceiptKeys } from '../../model/world.ts';
 import { parseResult, STORE_FAILURE } from '../sqlite-world.ts';
 import { fromPgText, toPgText } from './pg-text.ts';
@@ -65,23 +65,27 @@ export const postgresSetIntervalWorld: Omit<
   },
   async snapshot(db): Promise<Snapshot> {
     return {
-      automations: (
-        await db.query<{
-          id: number;
-          workspace_id: string;
-          interval_minutes: number;
-          version: number;
-        }>('SELECT id, workspace_id, interval_minutes, version FROM automations ORDER BY id')
-      ).rows.map((r) => ({
-        id: r.id,
-        workspace: fromPgText(r.workspace_id),
-        intervalMinutes: r.interval_minutes,
-        version: r.version,
-      })),
+      automations: await pgAutomations(db),
       receipts: (await receiptRows(db)).sort(compareReceiptKeys),
     };
   },
 };
+
+/** The automation rows, by id, in the model's shape. */
+export async function pgAutomations(db: PgConnection): Promise<Automation[]> {
+  const { rows } = await db.query<{
+    id: number;
+    workspace_id: string;
+    interval_minutes: number;
+    version: number;
+  }>('SELECT id, workspace_id, interval_minutes, version FROM automations ORDER BY id');
+  return rows.map((r) => ({
+    id: r.id,
+    workspace: fromPgText(r.workspace_id),
+    intervalMinutes: r.interval_minutes,
+    version: r.version,
+  }));
+}
 
 async function receiptRows(db: PgConnection): Promise<Receipt[]> {
   const { rows } = await db.query<{

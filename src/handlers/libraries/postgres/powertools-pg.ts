@@ -1,0 +1,92 @@
+/**
+ * `@aws-lambda-powertools/idempotency` on PostgreSQL: the bundled `powertools` plugin's library
+ * configuration and policy, with a PostgreSQL persistence layer (`powertools-pg-persistence.ts`)
+ * and the business write on the same harness-owned connection. What differs from SQLite is only
+ * the store, so the findings it shares with the SQLite plugin (docs/findings.md) can be told
+ * apart from what the store adds.
+ */
+import { makeIdempotent } from '@aws-lambda-powertools/idempotency';
+import { outcome } from '../../../model/outcome.ts';
+import { type Principal, TOOL } from '../../../model/world.ts';
+import { HARNESS_CLOCK_TABLE } from '../../harness-clock.ts';
+import { definePostgresHandler, type PgConnection } from '../../postgres/plugin.ts';
+import { isIntegrityFailure } from '../../postgres/reference.ts';
+import { precheck } from '../../reference.ts';
+import {
+  type Answer,
+  outcomeOfThrown,
+  POWERTOOLS_POLICY,
+  powertoolsConfig,
+  receiptsOfRows,
+  type SetIntervalEvent,
+} from '../powertools.ts';
+import { POWERTOOLS_TABLE, type PowertoolsRow } from '../powertools-persistence.ts';
+import { pgSetIntervalWrite } from './pg-business-write.ts';
+import { advancePgHarnessClock, createPgHarnessClock } from './pg-harness-clock.ts';
+import { pgLibraryWorld } from './pg-library-world.ts';
+import { POWERTOOLS_PG_SCHEMA, PostgresPersistenceLayer } from './powertools-pg-persistence.ts';
+
+const wrapped = new WeakMap<PgConnection, (event: SetIntervalEvent) => Promise<Answer>>();
+
+/** The idempotent business function for `db`, built once per connection like a module-scope handler. */
+function idempotentSetInterval(db: PgConnection): (event: SetIntervalEvent) => Promise<Answer> {
+  let fn = wrapped.get(db);
+  if (fn) return fn;
+  const business = async (event: SetIntervalEvent): Promise<Answer> => ({
+    receipt: await pgSetIntervalWrite(db, event, event),
+    replayed: false,
+  });
+  fn = makeIdempotent(business, {
+    persistenceStore: new PostgresPersistenceLayer(db),
+    config: powertoolsConfig(),
+  });
+  wrapped.set(db, fn);
+  return fn;
+}
+
+const world = pgLibraryWorld({
+  table: POWERTOOLS_TABLE,
+  schema: POWERTOOLS_PG_SCHEMA,
+  async receipts(db) {
+    const { rows } = await db.query<PowertoolsRow & { clock_ms: number }>(
+      `SELECT p.*, c.advanced_ms AS clock_ms FROM ${POWERTOOLS_TABLE} p, ${HARNESS_CLOCK_TABLE} c`,
+    );
+    return receiptsOfRows(rows);
+  },
+});
+
+export default definePostgresHandler({
+  name: 'powertools-pg',
+  description:
+    '@aws-lambda-powertools/idempotency makeIdempotent around the business write, PostgreSQL persistence layer.',
+  policy: POWERTOOLS_POLICY,
+  ...world,
+  async setup(db, fixture) {
+    await world.setup(db, fixture);
+    await createPgHarnessClock(db);
+  },
+  advanceClock: advancePgHarnessClock,
+  async call(db, principal: Principal, request) {
+    const checked = precheck(principal, request);
+    if ('kind' in checked) return checked;
+    const event: SetIntervalEvent = {
+      workspace: principal.workspace,
+      user: principal.user,
+      tool: TOOL,
+      requestId: checked.requestId,
+      automationId: checked.automationId,
+      expectedVersion: checked.expectedVersion,
+      intervalMinutes: checked.intervalMinutes,
+    };
+    try {
+      const answer = await idempotentSetInterval(db)(event);
+      return answer.replayed
+        ? outcome.replayed(answer.receipt.result)
+        : outcome.fresh(answer.receipt.result);
+    } catch (thrown) {
+      // The business write's own integrity failures are PostgreSQL's (class 23), not SQLite's.
+      if (isIntegrityFailure(thrown)) return outcome.error((thrown as Error).message);
+      return outcomeOfThrown(thrown);
+    }
+  },
+});
