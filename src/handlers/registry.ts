@@ -23,7 +23,10 @@ export interface BundledHandler {
   readonly engine?: 'postgres';
 }
 
-/** The references on PostgreSQL, one per built-in operation: `pg-reference`, `<operation>-pg-reference`. */
+/**
+ * The handlers on PostgreSQL: a reference per built-in operation (`pg-reference`,
+ * `<operation>-pg-reference`) and powertools on its PostgreSQL persistence layer.
+ */
 const POSTGRES_REFERENCES: readonly BundledHandler[] = [
   { name: 'pg-reference', kind: 'reference', engine: 'postgres', file: './postgres/reference.ts' },
   {
@@ -32,6 +35,12 @@ const POSTGRES_REFERENCES: readonly BundledHandler[] = [
     operation: 'create-once',
     engine: 'postgres',
     file: './postgres/create-once-reference.ts',
+  },
+  {
+    name: 'powertools-pg',
+    kind: 'library',
+    engine: 'postgres',
+    file: './libraries/postgres/powertools-pg.ts',
   },
   {
     name: 'adjust-balance-pg-reference',
