@@ -4,7 +4,7 @@
  *
  * - checking a handler: `checkHandler` (a verdict as data), `assertHandler` (throws on a
  *   counterexample), `soak` (one long history), and their options;
- * - writing a plugin: `defineHandler`, the `outcome` constructors, and the types a plugin's
+ * - writing a plugin: `defineHandler` (SQLite), `definePostgresHandler` (PostgreSQL), the `outcome` constructors, and the types a plugin's
  *   functions receive and return (the world, principals, requests, outcomes, policies);
  * - reading results: check, case and soak results, counterexamples, failures, findings and run
  *   details;
@@ -31,6 +31,12 @@ export type { ErrorCode, ErrorData } from './errors.ts';
 export { isReceiptcheckError, ReceiptcheckError } from './errors.ts';
 export type { Connection, HandlerPlugin } from './handlers/plugin.ts';
 export { defineHandler, defineOperationHandler } from './handlers/plugin.ts';
+export type {
+  PgConnection,
+  PgResult,
+  PostgresHandlerPlugin,
+} from './handlers/postgres/plugin.ts';
+export { definePostgresHandler } from './handlers/postgres/plugin.ts';
 export type {
   CallEvent,
   CallRequest,

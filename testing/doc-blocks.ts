@@ -51,6 +51,7 @@ export const RUN_BY_ID: Readonly<Record<string, string>> = {
   'my-handler.test.ts': 'src/package.test.ts',
   'draw-a-counterexample.ts': 'src/api/timeline-page.test.ts',
   'my-handler.test.mjs': 'src/package.test.ts',
+  'my-pg-handler.ts': 'testing/pg-readme-example.test.ts',
   'my-operation.ts': 'testing/own-operation.test.ts',
   'my-tool-handler.ts': 'testing/own-operation.test.ts',
   'my-library-adapter.ts': 'testing/library-adapter.test.ts',

@@ -3,7 +3,9 @@
  * defaults documented), `ResolvedOptions` is what the code uses. The CLI and the API both call
  * `resolveOptions`, so they share every default and every validation message.
  */
+
 import { ReceiptcheckError } from '../errors.ts';
+import { DATABASE_URL_ENV } from '../execute/postgres/server.ts';
 import { DEFAULT_FIXTURE } from '../model/world.ts';
 import { INPUT_CLASSES } from '../types/input-coverage.ts';
 import { AUTO_MODES, LANE_MODES, MODE_CHOICES, type Mode } from '../types/mode.ts';
@@ -45,6 +47,8 @@ export function resolveOptions(
     stepsMax: options.stepsMax ?? 20,
     shard: options.shard,
     callTimeoutMs: options.callTimeoutMs ?? 5_000,
+    // An empty variable means none, as a CI template left blank should.
+    databaseUrl: options.databaseUrl || env[DATABASE_URL_ENV] || undefined,
     fixture: options.fixture ?? DEFAULT_FIXTURE,
     excludeInputClasses: options.excludeInputClasses ?? [],
     // Known findings and several seeds only mean something when the search goes on.

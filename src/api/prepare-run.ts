@@ -9,9 +9,10 @@ import { ReceiptcheckError } from '../errors.ts';
 import { contain } from '../execute/contain/contain.ts';
 import { createRunner } from '../execute/create-runner.ts';
 import { onInterrupt, throwIfInterrupted } from '../execute/interrupt.ts';
-import { loadPlugin, resolveHandlerPath } from '../execute/load-plugin.ts';
+import { loadAnyPlugin, resolveHandlerPath } from '../execute/load-plugin.ts';
 import type { ModeRunner } from '../execute/mode-runner.ts';
-import { type HandlerPlugin, pluginOperation } from '../handlers/plugin.ts';
+import type { AnyHandlerPlugin } from '../handlers/engine.ts';
+import { pluginOperation } from '../handlers/plugin.ts';
 import { bundledHandler } from '../handlers/registry.ts';
 import type { OperationSpec } from '../model/operation.ts';
 import { DEFAULT_OPERATION, operationNamed } from '../model/operations/index.ts';
@@ -24,7 +25,7 @@ import { type JudgedRunner, judgedRunner } from './judged-runner.ts';
 /** A loaded plugin and the fixture the model holds it to. */
 export interface PreparedPlugin {
   readonly handlerPath: string;
-  readonly plugin: HandlerPlugin;
+  readonly plugin: AnyHandlerPlugin;
   /** The options' fixture with the plugin's declared policy attached. */
   readonly fixture: FixtureWithPolicy;
 }
@@ -53,7 +54,7 @@ export async function preparePlugin(
     if (operation !== undefined) operationNamed(operation);
     throw thrown;
   }
-  const plugin = await loadPlugin(handlerPath);
+  const plugin = await loadAnyPlugin(handlerPath);
   const spec = pluginOperation(plugin);
   if (operation !== undefined && spec.name !== operation) {
     operationNamed(operation); // an unknown name gets its own message
@@ -80,7 +81,7 @@ export async function preparePlugin(
 export async function handlerOperation(handler: string, cwd?: string): Promise<string> {
   const bundled = bundledHandler(handler);
   if (bundled) return bundled.operation ?? DEFAULT_OPERATION.name;
-  return pluginOperation(await loadPlugin(resolveHandlerPath(handler, cwd))).name;
+  return pluginOperation(await loadAnyPlugin(resolveHandlerPath(handler, cwd))).name;
 }
 
 /**

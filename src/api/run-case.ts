@@ -20,6 +20,8 @@ export interface RunCaseOptions {
   readonly handler?: string;
   readonly mode?: Mode;
   readonly workers?: number;
+  /** A PostgreSQL handler's server (`CheckOptions.databaseUrl`). */
+  readonly databaseUrl?: string;
   /** Resolve a relative handler path from here (default: the process's cwd). */
   readonly cwd?: string;
 }
@@ -57,6 +59,7 @@ export async function prepareCase(
     // A case of another operation runs that operation's bundled handler of the same name.
     ...(typeof fixture.operation === 'string' ? { operation: fixture.operation } : {}),
     ...(options.workers ? { workers: options.workers } : {}),
+    ...(options.databaseUrl ? { databaseUrl: options.databaseUrl } : {}),
   });
   return { ...(await prepareRun(inMode(resolved, mode), options.cwd)), handler, mode };
 }

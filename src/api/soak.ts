@@ -3,12 +3,14 @@
  * then one linearizability check of the whole history, the final snapshot against the
  * linearisation found, and the invariants. Counts and verdict come back as data.
  */
+
 import { checkConcurrentRun } from '../check/check-concurrent-run.ts';
 import { countOperations, soakRecord, trimPrefix } from '../check/soak-record.ts';
 import { ReceiptcheckError } from '../errors.ts';
 import { runSoakTraffic, type SoakExecution } from '../execute/concurrent/soak-traffic-run.ts';
 import { contain } from '../execute/contain/contain.ts';
 import { takeOutput } from '../execute/contain/handler-output.ts';
+import { requireSqlite } from '../handlers/engine.ts';
 import { DEFAULT_FIXTURE } from '../model/world.ts';
 import type { SoakOptions } from '../types/options.ts';
 import type { SoakResult } from '../types/results.ts';
@@ -26,7 +28,12 @@ export async function soak(options: SoakOptions = {}): Promise<SoakResult> {
     // The model holds a library to its declared policy, as in `checkHandler`.
     prepared = await preparePlugin(o.handler, o.fixture, undefined, o.operation);
     takeOutput();
-    run = await runSoakTraffic(prepared.plugin, prepared.handlerPath, prepared.fixture, o);
+    run = await runSoakTraffic(
+      requireSqlite(prepared.plugin, 'soak'),
+      prepared.handlerPath,
+      prepared.fixture,
+      o,
+    );
   } finally {
     release();
   }

@@ -17,6 +17,7 @@ import {
 } from '../execute/databases.ts';
 import { measureRaw } from '../execute/raw-loop.ts';
 import { type ResetToTemplate, templateResetter } from '../execute/reset-to-template.ts';
+import { requireSqlite } from '../handlers/engine.ts';
 import type { Connection, HandlerPlugin } from '../handlers/plugin.ts';
 import { catalogueOf } from '../handlers/registry.ts';
 import type { Event } from '../model/events.ts';
@@ -83,7 +84,8 @@ async function measureThroughput(
 ): Promise<ThroughputSection> {
   // Prepared as every check prepares it, so the raw loop measures the same plugin.
   const prepared = await preparePlugin(o.handler, DEFAULT_FIXTURE, undefined, o.operation);
-  const { plugin, fixture } = prepared;
+  const { fixture } = prepared;
+  const plugin = requireSqlite(prepared.plugin, 'bench');
   const files = new DatabaseFiles(plugin, fixture);
   // One warm connection per storage kind for the whole bench: the ceiling pays no set-up.
   const fileDb = openConnection(files.fresh());

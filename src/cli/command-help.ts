@@ -5,6 +5,7 @@
 
 import { DEFAULT_OUT_DIR } from '../api/counterexample-store.ts';
 import { resolveOptions } from '../api/options.ts';
+import { DATABASE_URL_ENV } from '../execute/postgres/server.ts';
 import { MODES } from '../types/mode.ts';
 import { DEFAULT_SEED, SEED_ENV } from '../types/options.ts';
 import { DEFAULT_SCHEDULES_MAX } from '../types/replay.ts';
@@ -16,7 +17,14 @@ export const DEFAULTS = resolveOptions({}, {});
 /** The environment block of `--help`. */
 export const ENV_HELP = `Environment:
   ${SEED_ENV}  the seed when --seed is not given (default ${DEFAULT_SEED}); every run prints
-                     the seed it used, so a CI failure reproduces locally with the same value`;
+                     the seed it used, so a CI failure reproduces locally with the same value
+  ${DATABASE_URL_ENV}  a PostgreSQL server for PostgreSQL handlers, as --database-url`;
+
+/** What --database-url does, for the commands that run handlers. */
+export const DATABASE_URL_HELP =
+  'PostgreSQL handlers only: run on this server (postgres://user:password@host:port/db) instead of an embedded one the harness starts and stops; it creates and drops databases of its own there and touches nothing else (default: $' +
+  DATABASE_URL_ENV +
+  ')';
 
 /** Where counterexamples go, for `--help`. */
 export const OUT_HELP = `Counterexamples:

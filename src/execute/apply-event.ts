@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { messageOf, ReceiptcheckError } from '../errors.ts';
 import { type Connection, type HandlerPlugin, pluginOperation } from '../handlers/plugin.ts';
 import { type CallEvent, type Event, unsentOutcome } from '../model/events.ts';
-import type { Observed } from '../model/outcome.ts';
+import type { Observed, Outcome } from '../model/outcome.ts';
 import { checkSnapshotShape, isOutcome } from '../model/outcome-shape.ts';
 import type { Principal, Snapshot } from '../model/world.ts';
 import type { Activity, CallWatch, Settled } from './call-watch.ts';
@@ -18,15 +18,24 @@ import { inPluginCode, pluginCodeRunning } from './contain/handler-output.ts';
 import type { Task } from './task.ts';
 
 /**
+ * What `applyCall` needs of a plugin, whatever its engine: its name, operation and `call` on the
+ * engine's connection `D` (a better-sqlite3 connection, or a PostgreSQL `PgConnection`).
+ */
+export type CallingPlugin<D> = Pick<HandlerPlugin, 'name' | 'operation'> & {
+  // biome-ignore lint/suspicious/noExplicitAny: each operation's plugin types its own requests
+  call(db: D, principal: Principal, request: any): Outcome | Promise<Outcome>;
+};
+
+/**
  * Calls the handler as `principal`. An escape (`contain/escapes.ts`) while it runs, or one still
  * pending, is its outcome: `unexpected`, saying what escaped. An escape while the call's promise
  * is pending ends the wait (an Express 4 route that rejected never answers), and `abandoned` is
  * called: the handler's code may still run, and the caller should take `db` from it. Throws only
  * `E_HANDLER_ESCAPE`, for an escape left behind by an earlier call (`charged`).
  */
-export async function applyCall(
-  plugin: HandlerPlugin,
-  db: Connection,
+export async function applyCall<D = Connection>(
+  plugin: CallingPlugin<D>,
+  db: D,
   principal: Principal,
   event: CallEvent,
   abandoned?: () => void,
@@ -113,7 +122,7 @@ export function* watchedCall(
  * no plugin code ran (`late`) was left behind by some earlier call, maybe of another run: blaming
  * this one would make a counterexample that does not replay, so it is a labelled error instead.
  */
-function charged(observed: Observed, plugin: HandlerPlugin): Observed {
+function charged(observed: Observed, plugin: Pick<HandlerPlugin, 'name'>): Observed {
   const pending = takeEscape();
   if (pending?.late) throw leftBehindError(plugin.name, pending);
   return pending ? escapedOf(pending) : observed;
@@ -193,7 +202,7 @@ export function unexpectedOf(thrown: unknown): Extract<Observed, { kind: 'unexpe
 }
 
 /** What the handler returned, or `unexpected` when it is not an outcome. */
-function observedOf(value: unknown, plugin: HandlerPlugin): Observed {
+function observedOf(value: unknown, plugin: Pick<HandlerPlugin, 'operation'>): Observed {
   if (isOutcome(value, pluginOperation(plugin))) return value;
   return {
     kind: 'unexpected',

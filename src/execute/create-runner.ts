@@ -1,22 +1,26 @@
 /**
- * Picks the mode runner for the resolved options. Each mode lives in its own file; this is the
- * only place that knows them all.
+ * Picks the mode runner for the resolved options and the plugin's engine. Each mode lives in its
+ * own file; this is the only place that knows them all.
  */
 
 import { ReceiptcheckError } from '../errors.ts';
-import type { HandlerPlugin } from '../handlers/plugin.ts';
+import type { AnyHandlerPlugin } from '../handlers/engine.ts';
+import { isPostgresPlugin, type PostgresHandlerPlugin } from '../handlers/postgres/plugin.ts';
 import type { OneModeOptions } from '../types/options.ts';
 import { concurrentRunner } from './concurrent/concurrent-mode.ts';
 import type { ModeRunner } from './mode-runner.ts';
+import { postgresConcurrentRunner } from './postgres/concurrent-mode.ts';
+import { postgresSequentialRunner } from './postgres/sequential-mode.ts';
 import { scheduledRunner } from './scheduled/scheduled-mode.ts';
 import { sequentialRunner } from './sequential-mode.ts';
 
-/** A runner for `options.mode`, for the plugin loaded from `handlerPath`. */
+/** A runner for `options.mode`, for the plugin loaded from `handlerPath`, on its engine. */
 export async function createRunner(
-  plugin: HandlerPlugin,
+  plugin: AnyHandlerPlugin,
   handlerPath: string,
   options: OneModeOptions,
 ): Promise<ModeRunner> {
+  if (isPostgresPlugin(plugin)) return postgresRunner(plugin, options);
   switch (options.mode) {
     case 'sequential':
       return sequentialRunner(plugin, options.fixture, options.callTimeoutMs);
@@ -24,6 +28,28 @@ export async function createRunner(
       return concurrentRunner(plugin, handlerPath, options);
     case 'scheduled':
       return scheduledRunner(plugin, handlerPath, options);
+    default:
+      throw new ReceiptcheckError('E_BAD_OPTION', `mode "${options.mode}" is not available yet`);
+  }
+}
+
+/** The PostgreSQL runner of `options.mode`. */
+async function postgresRunner(
+  plugin: PostgresHandlerPlugin,
+  options: OneModeOptions,
+): Promise<ModeRunner> {
+  switch (options.mode) {
+    case 'sequential':
+      return postgresSequentialRunner(plugin, options);
+    case 'concurrent':
+      return postgresConcurrentRunner(plugin, options);
+    case 'scheduled':
+      // The seam for `postgres/scheduled/scheduled-mode.ts` (`postgresScheduledRunner(plugin,
+      // options)`), built beside this; wired in when it lands.
+      throw new ReceiptcheckError(
+        'E_BAD_OPTION',
+        `scheduled mode on PostgreSQL is not built yet; check "${plugin.name}" with --mode sequential or --mode concurrent`,
+      );
     default:
       throw new ReceiptcheckError('E_BAD_OPTION', `mode "${options.mode}" is not available yet`);
   }

@@ -5,7 +5,9 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ReceiptcheckError } from '../errors.ts';
+import { type AnyHandlerPlugin, ENGINES } from '../handlers/engine.ts';
 import { type HandlerPlugin, REQUIRED_FUNCTIONS } from '../handlers/plugin.ts';
+import { isPostgresPlugin } from '../handlers/postgres/plugin.ts';
 import { bundledHandlerPath } from '../handlers/registry.ts';
 import { importPluginModule } from './import-plugin-module.ts';
 import { describeLoadFailure } from './load-error.ts';
@@ -28,10 +30,24 @@ export function resolveHandlerPath(
   return path;
 }
 
-const cache = new Map<string, Promise<HandlerPlugin>>();
+const cache = new Map<string, Promise<AnyHandlerPlugin>>();
 
-/** Imports the module at `path` once and validates its default export. */
-export function loadPlugin(path: string): Promise<HandlerPlugin> {
+/**
+ * Imports the module at `path` once and validates its default export, a SQLite plugin: what
+ * the worker threads load (PostgreSQL plugins run on this thread, `loadAnyPlugin`).
+ */
+export async function loadPlugin(path: string): Promise<HandlerPlugin> {
+  const plugin = await loadAnyPlugin(path);
+  if (isPostgresPlugin(plugin))
+    throw new ReceiptcheckError(
+      'E_HANDLER_SHAPE',
+      `handler "${plugin.name}" (${path}) is a PostgreSQL plugin, which this mode cannot run on SQLite; run it through checkHandler or \`receiptcheck run\``,
+    );
+  return plugin;
+}
+
+/** Imports the module at `path` once and validates its default export, of either engine. */
+export function loadAnyPlugin(path: string): Promise<AnyHandlerPlugin> {
   let loaded = cache.get(path);
   if (!loaded) {
     loaded = importPlugin(path);
@@ -41,7 +57,7 @@ export function loadPlugin(path: string): Promise<HandlerPlugin> {
   return loaded;
 }
 
-async function importPlugin(path: string): Promise<HandlerPlugin> {
+async function importPlugin(path: string): Promise<AnyHandlerPlugin> {
   let mod: { default?: unknown };
   try {
     mod = await importPluginModule(path);
@@ -56,8 +72,11 @@ async function importPlugin(path: string): Promise<HandlerPlugin> {
   return validatePlugin(mod.default, path);
 }
 
-/** Checks a default export against `HandlerPlugin`; throws a coded error naming what is wrong. */
-export function validatePlugin(value: unknown, source: string): HandlerPlugin {
+/**
+ * Checks a default export against `HandlerPlugin` (or `PostgresHandlerPlugin`, when it says
+ * `engine: 'postgres'`); throws a coded error naming what is wrong.
+ */
+export function validatePlugin(value: unknown, source: string): AnyHandlerPlugin {
   if (value === undefined || value === null) {
     throw new ReceiptcheckError(
       'E_HANDLER_NO_DEFAULT',
@@ -75,6 +94,12 @@ export function validatePlugin(value: unknown, source: string): HandlerPlugin {
     throw new ReceiptcheckError(
       'E_HANDLER_SHAPE',
       `handler module ${source}: the plugin has no "name" string`,
+    );
+  }
+  if (plugin.engine !== undefined && !ENGINES.includes(plugin.engine as never)) {
+    throw new ReceiptcheckError(
+      'E_HANDLER_SHAPE',
+      `handler "${plugin.name}" (${source}): "engine" must be ${ENGINES.map((e) => `"${e}"`).join(' or ')} when given, not ${JSON.stringify(plugin.engine)}`,
     );
   }
   for (const fn of REQUIRED_FUNCTIONS) {
@@ -103,5 +128,11 @@ export function validatePlugin(value: unknown, source: string): HandlerPlugin {
       `handler "${plugin.name}" (${source}): "replayable" must be true or false when given`,
     );
   }
-  return value as HandlerPlugin;
+  if (plugin.engine === 'postgres' && plugin.replayable !== undefined) {
+    throw new ReceiptcheckError(
+      'E_HANDLER_SHAPE',
+      `handler "${plugin.name}" (${source}): "replayable" is for SQLite plugins; a PostgreSQL plugin leaves it out`,
+    );
+  }
+  return value as AnyHandlerPlugin;
 }

@@ -19,7 +19,37 @@ export interface BundledHandler {
   readonly operation?: string;
   /** Its source file, relative to this folder; from the build it is loaded as `.js`. */
   readonly file: string;
+  /** The engine it runs on, when not SQLite. */
+  readonly engine?: 'postgres';
 }
+
+/**
+ * The handlers on PostgreSQL: a reference per built-in operation (`pg-reference`,
+ * `<operation>-pg-reference`) and powertools on its PostgreSQL persistence layer.
+ */
+const POSTGRES_REFERENCES: readonly BundledHandler[] = [
+  { name: 'pg-reference', kind: 'reference', engine: 'postgres', file: './postgres/reference.ts' },
+  {
+    name: 'create-once-pg-reference',
+    kind: 'reference',
+    operation: 'create-once',
+    engine: 'postgres',
+    file: './postgres/create-once-reference.ts',
+  },
+  {
+    name: 'powertools-pg',
+    kind: 'library',
+    engine: 'postgres',
+    file: './libraries/postgres/powertools-pg.ts',
+  },
+  {
+    name: 'adjust-balance-pg-reference',
+    kind: 'reference',
+    operation: 'adjust-balance',
+    engine: 'postgres',
+    file: './postgres/adjust-balance-reference.ts',
+  },
+];
 
 /** Every bundled handler. Mutants carry their bug in their own `description`. */
 export const BUNDLED_HANDLERS: readonly BundledHandler[] = [
@@ -53,6 +83,7 @@ export const BUNDLED_HANDLERS: readonly BundledHandler[] = [
   { name: 'busy-swallowed', kind: 'mutant', file: './mutants/busy-swallowed.ts' },
   ...operationHandlers('create-once', CREATE_ONCE_MUTANTS),
   ...operationHandlers('adjust-balance', ADJUST_BALANCE_MUTANTS),
+  ...POSTGRES_REFERENCES,
 ];
 
 /** Each operation's mutant catalogue, by operation name. */

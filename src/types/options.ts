@@ -54,6 +54,13 @@ export interface CheckOptions {
   shard?: { index: number; count: number };
   /** Per-call timeout in ms: a call running longer is stopped and reported. Default 5000. */
   callTimeoutMs?: number;
+  /**
+   * For a PostgreSQL plugin: the server to run on, as `postgres://user:password@host:port/db`;
+   * the harness creates and drops databases of its own there and touches nothing else. Default:
+   * $RECEIPTCHECK_DATABASE_URL, else an embedded server the harness starts and stops itself.
+   * SQLite plugins ignore it.
+   */
+  databaseUrl?: string;
   /** The world every run starts from. Default: the article's fixture and its unusual principals. */
   fixture?: Fixture;
   /**
@@ -106,6 +113,8 @@ export interface ResolvedOptions {
   readonly stepsMax: number;
   readonly shard: { readonly index: number; readonly count: number } | undefined;
   readonly callTimeoutMs: number;
+  /** A PostgreSQL plugin's server URL; undefined for the embedded server. */
+  readonly databaseUrl: string | undefined;
   readonly fixture: Fixture;
   readonly excludeInputClasses: readonly InputClass[];
   readonly allFindings: boolean;

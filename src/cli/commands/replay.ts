@@ -17,7 +17,7 @@ import { replayTimelineCase } from '../../report/timeline/case-timeline.ts';
 import type { Mode } from '../../types/mode.ts';
 import { DEFAULT_SCHEDULES_MAX, type ReplayVerdict } from '../../types/replay.ts';
 import type { CliContext } from '../cli-context.ts';
-import { helpBlocks, MODES_TEXT } from '../command-help.ts';
+import { DATABASE_URL_HELP, helpBlocks, MODES_TEXT } from '../command-help.ts';
 import { EXIT, type ExitCode } from '../exit-codes.ts';
 import { parseInteger, parseMode } from '../parse-flags.ts';
 import { timelineLine, writeCaseTimeline } from '../timeline-file.ts';
@@ -25,6 +25,7 @@ import { timelineLine, writeCaseTimeline } from '../timeline-file.ts';
 interface ReplayFlags {
   handler?: string;
   mode?: Mode;
+  databaseUrl?: string;
   schedules?: number;
   json?: boolean;
   html?: string;
@@ -53,6 +54,7 @@ export function registerReplay(program: Command, ctx: CliContext): void {
       `most schedules searched in scheduled mode for a case found on real threads (default: ${DEFAULT_SCHEDULES_MAX})`,
       parseInteger,
     )
+    .option('--database-url <url>', DATABASE_URL_HELP)
     .option('--json', 'print exactly one JSON object on stdout')
     .option('--html <dir>', "also write the replayed run's HTML timeline into this folder")
     .option('--verbose', "print stacks with errors, and a scheduled run's statements in full")
@@ -94,6 +96,7 @@ A relative handler path in the file is resolved from the working directory.`),
       const replay = await replayCase(c, {
         ...(flags.handler !== undefined ? { handler: flags.handler } : {}),
         ...(flags.mode !== undefined ? { mode: flags.mode } : {}),
+        ...(flags.databaseUrl !== undefined ? { databaseUrl: flags.databaseUrl } : {}),
         ...(flags.schedules !== undefined ? { schedulesMax: flags.schedules } : {}),
       });
       const { result } = replay;

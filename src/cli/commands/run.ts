@@ -19,7 +19,14 @@ import { runSuite } from '../../report/run-suite.ts';
 import type { LaneMode, Mode } from '../../types/mode.ts';
 import type { CheckOptions, ResolvedOptions } from '../../types/options.ts';
 import type { CliContext } from '../cli-context.ts';
-import { DEFAULTS, ENV_HELP, helpBlocks, MODES_TEXT, OUT_HELP } from '../command-help.ts';
+import {
+  DATABASE_URL_HELP,
+  DEFAULTS,
+  ENV_HELP,
+  helpBlocks,
+  MODES_TEXT,
+  OUT_HELP,
+} from '../command-help.ts';
 import { EXIT } from '../exit-codes.ts';
 import {
   parseInteger,
@@ -46,6 +53,7 @@ interface RunFlags {
   lanes?: LaneMode;
   stepsMax?: number;
   callTimeoutMs?: number;
+  databaseUrl?: string;
   shard?: { index: number; count: number };
   json?: boolean;
   junit?: string;
@@ -108,6 +116,7 @@ export function registerRun(program: Command, ctx: CliContext): void {
       `a call running longer is a hang: a counterexample like any (default: ${DEFAULTS.callTimeoutMs})`,
       parseInteger,
     )
+    .option('--database-url <url>', DATABASE_URL_HELP)
     .option(
       '--shard <i/n>',
       'run only shard i of n; every machine with the same seed splits the same way',
@@ -154,6 +163,8 @@ export function registerRun(program: Command, ctx: CliContext): void {
                                                     every distinct finding of seeds 1 to 10
   receiptcheck run --handler ./my-handler.ts --known-findings known-findings.json
                                                     exit 1 only on a finding not in the file
+  receiptcheck run --handler pg-reference --mode concurrent
+                                                    the PostgreSQL reference, on an embedded server
 
 Bundled handlers: ${bundledNames()}.
 
@@ -185,6 +196,7 @@ async function run(flags: RunFlags, ctx: CliContext): Promise<typeof EXIT.ok | t
     ...(flags.lanes !== undefined ? { lanes: flags.lanes } : {}),
     ...(flags.stepsMax !== undefined ? { stepsMax: flags.stepsMax } : {}),
     ...(flags.callTimeoutMs !== undefined ? { callTimeoutMs: flags.callTimeoutMs } : {}),
+    ...(flags.databaseUrl !== undefined ? { databaseUrl: flags.databaseUrl } : {}),
     ...(flags.shard !== undefined ? { shard: flags.shard } : {}),
     ...(flags.allFindings || flags.writeKnownFindings !== undefined ? { allFindings: true } : {}),
     ...(flags.knownFindings !== undefined ? { knownFindings: flags.knownFindings } : {}),

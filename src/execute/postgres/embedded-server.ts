@@ -266,12 +266,25 @@ function killAndWait(pid: number): void {
     }
 }
 
+/**
+ * Whether process `pid` still runs. A zombie does not: the server this process started has exited
+ * but is not reaped until the event loop turns, which it does not inside an exit hook. Counting
+ * it alive made the exit hook poll it for its whole bound, a `sleep` child at a time (minutes on
+ * a loaded machine), after Ctrl-C.
+ */
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (thrown) {
-    return (thrown as NodeJS.ErrnoException).code === 'EPERM';
+    if ((thrown as NodeJS.ErrnoException).code !== 'EPERM') return false;
+  }
+  try {
+    // `pid (comm) S …`: the state follows the last parenthesis.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    // Gone since the signal; or no /proc at all (macOS), where the signal's answer stands.
+    return !existsSync('/proc/self/stat');
   }
 }
 

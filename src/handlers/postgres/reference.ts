@@ -7,6 +7,9 @@
  * - `FOR UPDATE` on the target row as access is checked: a move, delete or other write to the
  *   row waits until this call commits, so the version read below is the one the update sees.
  *
+ * Ids and versions are compared as `bigint`: a valid one may be any safe integer, beyond
+ * `INTEGER`'s range, and must then find no row rather than fail.
+ *
  * The key lock is always taken before the row lock, so two calls never wait on each other in
  * opposite orders. A failed receipt insert (integrity class 23, as the failure trigger raises)
  * rolls the row change back and becomes `error`; anything else escapes for the harness.
@@ -16,6 +19,7 @@ import { TOOL } from '../../model/world.ts';
 import { precheck } from '../reference.ts';
 import { keyOf, payloadOf, type ValidRequest } from '../reference-steps.ts';
 import { parseResult, resultText } from '../sqlite-world.ts';
+import { pgKey, toPgText } from './pg-text.ts';
 import { definePostgresHandler, type PgConnection } from './plugin.ts';
 import { postgresSetIntervalWorld } from './set-interval-world.ts';
 
@@ -63,12 +67,12 @@ export async function referenceBody(
   // `::bigint`: a request may name any safe integer, past the INTEGER column's range (absent, then).
   const access = await db.query(
     'SELECT 1 FROM automations WHERE id = $1::bigint AND workspace_id = $2 FOR UPDATE',
-    [r.automationId, principal.workspace],
+    [r.automationId, toPgText(principal.workspace)],
   );
   if (access.rows.length === 0) return outcome.refused('unavailable');
   const stored = await db.query<{ payload: string; response: string }>(
     'SELECT payload, response FROM receipts WHERE workspace_id = $1 AND user_id = $2 AND tool = $3 AND request_id = $4',
-    keyOf(principal, r),
+    pgKey(keyOf(principal, r)),
   );
   const receipt = stored.rows[0];
   if (receipt)
@@ -79,12 +83,12 @@ export async function referenceBody(
     `UPDATE automations SET interval_minutes = $1, version = version + 1
        WHERE id = $2::bigint AND workspace_id = $3 AND version = $4::bigint
        RETURNING id, interval_minutes, version`,
-    [r.intervalMinutes, r.automationId, principal.workspace, r.expectedVersion],
+    [r.intervalMinutes, r.automationId, toPgText(principal.workspace), r.expectedVersion],
   );
   const row = updated.rows[0];
   if (!row) return outcome.refused('conflict');
   await db.query('INSERT INTO receipts VALUES ($1, $2, $3, $4, $5, $6)', [
-    ...keyOf(principal, r),
+    ...pgKey(keyOf(principal, r)),
     payloadOf(r),
     resultText(row.id, row.interval_minutes, row.version),
   ]);

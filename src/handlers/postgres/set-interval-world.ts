@@ -1,12 +1,13 @@
 /**
  * The article's schema on PostgreSQL, and everything around the call that the bundled PostgreSQL
  * handlers of `set_interval` share: setup, world events, the receipt-store failure trigger and
- * the snapshot. As on SQLite (`../sqlite-world.ts`), a mutant differs from the reference only in
+ * the snapshot (strings stored through `pg-text.ts`). As on SQLite (`../sqlite-world.ts`), a mutant differs from the reference only in
  * its `call`.
  */
 import type { Automation, Receipt, SetIntervalFixture, Snapshot } from '../../model/world.ts';
 import { compareReceiptKeys } from '../../model/world.ts';
 import { parseResult, STORE_FAILURE } from '../sqlite-world.ts';
+import { fromPgText, toPgText } from './pg-text.ts';
 import type { PgConnection, PostgresHandlerPlugin } from './plugin.ts';
 
 const SCHEMA = `
@@ -32,13 +33,16 @@ export const postgresSetIntervalWorld: Omit<
     for (const a of fixture.automations)
       await db.query('INSERT INTO automations VALUES ($1, $2, $3, $4)', [
         a.id,
-        a.workspace,
+        toPgText(a.workspace),
         a.intervalMinutes,
         a.version,
       ]);
   },
   async move(db, id, workspace) {
-    await db.query('UPDATE automations SET workspace_id = $1 WHERE id = $2', [workspace, id]);
+    await db.query('UPDATE automations SET workspace_id = $1 WHERE id = $2', [
+      toPgText(workspace),
+      id,
+    ]);
   },
   async delete(db, id) {
     await db.query('DELETE FROM automations WHERE id = $1', [id]);
@@ -46,7 +50,7 @@ export const postgresSetIntervalWorld: Omit<
   async recreate(db, row) {
     await db.query('INSERT INTO automations VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING', [
       row.id,
-      row.workspace,
+      toPgText(row.workspace as string),
       row.intervalMinutes,
       row.version,
     ]);
@@ -77,7 +81,7 @@ export async function pgAutomations(db: PgConnection): Promise<Automation[]> {
   }>('SELECT id, workspace_id, interval_minutes, version FROM automations ORDER BY id');
   return rows.map((r) => ({
     id: r.id,
-    workspace: r.workspace_id,
+    workspace: fromPgText(r.workspace_id),
     intervalMinutes: r.interval_minutes,
     version: r.version,
   }));
@@ -93,10 +97,10 @@ async function receiptRows(db: PgConnection): Promise<Receipt[]> {
     response: string;
   }>('SELECT workspace_id, user_id, tool, request_id, payload, response FROM receipts');
   return rows.map((r) => ({
-    workspace: r.workspace_id,
-    user: r.user_id,
-    tool: r.tool,
-    requestId: r.request_id,
+    workspace: fromPgText(r.workspace_id),
+    user: fromPgText(r.user_id),
+    tool: fromPgText(r.tool),
+    requestId: fromPgText(r.request_id),
     payload: JSON.parse(r.payload),
     result: parseResult(r.response),
   }));

@@ -2,9 +2,11 @@
  * The business function library plugins wrap, on PostgreSQL (`../business-write.ts` on SQLite):
  * the versioned `set_interval` row update as an application writes it, knowing nothing of keys
  * or receipts. One transaction locks the row as it checks access, so the version it then checks
- * is the one it writes over. A refusal is thrown, as application code throws domain errors.
+ * is the one it writes over. Ids and versions compare as `bigint` (a valid one may be any safe
+ * integer), and the workspace as the world stores it (`pg-text.ts`). A refusal is thrown, as application code throws domain errors.
  */
 import { type Principal, type Receipt, TOOL } from '../../../model/world.ts';
+import { toPgText } from '../../postgres/pg-text.ts';
 import type { PgConnection } from '../../postgres/plugin.ts';
 import type { ValidRequest } from '../../reference-steps.ts';
 import { Refusal } from '../business-write.ts';
@@ -18,15 +20,15 @@ export async function pgSetIntervalWrite(
   await db.query('BEGIN');
   try {
     const access = await db.query(
-      'SELECT 1 FROM automations WHERE id = $1 AND workspace_id = $2 FOR UPDATE',
-      [r.automationId, principal.workspace],
+      'SELECT 1 FROM automations WHERE id = $1::bigint AND workspace_id = $2 FOR UPDATE',
+      [r.automationId, toPgText(principal.workspace)],
     );
     if (access.rows.length === 0) throw new Refusal('unavailable');
     const updated = await db.query<{ id: number; interval_minutes: number; version: number }>(
       `UPDATE automations SET interval_minutes = $1, version = version + 1
-         WHERE id = $2 AND workspace_id = $3 AND version = $4
+         WHERE id = $2::bigint AND workspace_id = $3 AND version = $4::bigint
          RETURNING id, interval_minutes, version`,
-      [r.intervalMinutes, r.automationId, principal.workspace, r.expectedVersion],
+      [r.intervalMinutes, r.automationId, toPgText(principal.workspace), r.expectedVersion],
     );
     const row = updated.rows[0];
     if (!row) throw new Refusal('conflict');

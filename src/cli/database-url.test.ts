@@ -1,0 +1,139 @@
+/**
+ * `--database-url` against a server started separately (as a CI service container would be):
+ * `receiptcheck run` checks a PostgreSQL handler there, starts no embedded server of its own,
+ * and leaves the server as it found it: the same databases, no connection of its own left.
+ */
+import { spawn } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type EmbeddedServer, startEmbeddedServer } from '../execute/postgres/embedded-server.ts';
+
+const REPO = fileURLToPath(new URL('../../', import.meta.url));
+const BIN = join(REPO, 'bin/receiptcheck.js');
+
+/** The server's databases and the other sessions on it, as a comparable text. */
+async function stateOf(url: string): Promise<{ databases: string[]; sessions: number }> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const databases = (
+      await client.query<{ datname: string }>('SELECT datname FROM pg_database ORDER BY 1')
+    ).rows.map((r) => r.datname);
+    const sessions = (
+      await client.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()",
+      )
+    ).rows[0]?.n as number;
+    return { databases, sessions };
+  } finally {
+    await client.end();
+  }
+}
+
+function runCli(
+  argv: readonly string[],
+): Promise<{ code: number | null; out: string; pid: number }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...argv], {
+      cwd: REPO,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout?.on('data', (c) => {
+      out += String(c);
+    });
+    child.stderr?.on('data', (c) => {
+      out += String(c);
+    });
+    child.on('exit', (code) => resolve({ code, out, pid: child.pid as number }));
+  });
+}
+
+describe('--database-url', () => {
+  let server: EmbeddedServer;
+  let url: string;
+  beforeAll(async () => {
+    server = await startEmbeddedServer();
+    url = `postgres://${server.user}:${server.password}@127.0.0.1:${server.port}/postgres`;
+  }, 120_000);
+  afterAll(() => server?.stop());
+
+  for (const mode of ['sequential', 'concurrent'])
+    it(`runs pg-reference in ${mode} mode there and leaves the server as it was`, async () => {
+      const before = await stateOf(url);
+      const run = await runCli([
+        'run',
+        '--handler',
+        'pg-reference',
+        '--mode',
+        mode,
+        '--runs',
+        '20',
+        '--database-url',
+        url,
+      ]);
+      expect(run.out).toContain('PASSED');
+      expect(run.code).toBe(0);
+      expect(await stateOf(url)).toEqual(before);
+      // It used the server it was given: no embedded server of its own.
+      expect(
+        readdirSync(tmpdir()).filter((n) => n.startsWith(`receiptcheck-pg-${run.pid}-`)),
+      ).toEqual([]);
+    }, 180_000);
+
+  it('drops its databases there when stopped by Ctrl-C mid-run', async () => {
+    const before = await stateOf(url);
+    const child = spawn(
+      process.execPath,
+      [
+        BIN,
+        'run',
+        '--handler',
+        'pg-reference',
+        '--mode',
+        'concurrent',
+        '--runs',
+        '10000000',
+        '--database-url',
+        url,
+      ],
+      { cwd: REPO, stdio: 'ignore' },
+    );
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    try {
+      const runDatabase = `receiptcheck_${child.pid}_2`;
+      const deadline = performance.now() + 120_000;
+      while (!(await stateOf(url)).databases.includes(runDatabase)) {
+        if (child.exitCode !== null) throw new Error('the run ended before it was interrupted');
+        if (performance.now() > deadline) throw new Error('the runs did not start in time');
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      child.kill('SIGINT');
+      expect(await exited).toBe(130);
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    }
+    expect(await stateOf(url)).toEqual(before);
+  }, 180_000);
+
+  it('says what is wrong with a URL that reaches no server', async () => {
+    const run = await runCli([
+      'run',
+      '--handler',
+      'pg-reference',
+      '--mode',
+      'sequential',
+      '--runs',
+      '1',
+      '--database-url',
+      'postgres://u:secret@127.0.0.1:1/db',
+    ]);
+    expect(run.code).toBe(2);
+    expect(run.out).toMatch(/cannot connect to PostgreSQL at .*ECONNREFUSED/);
+    expect(run.out).not.toContain('secret');
+  }, 60_000);
+});

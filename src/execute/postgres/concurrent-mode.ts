@@ -1,0 +1,170 @@
+/**
+ * Concurrent mode on PostgreSQL: the events of a concurrent group start together as async tasks
+ * of this thread, each call on its own lane connection (its own server backend), so they really
+ * overlap on the server; no worker threads. World events run on the harness connection, one at
+ * a time; scope changes on the harness's scope table (`scope-gate.ts`). Returns the
+ * `ConcurrentExecution` the SQLite runner returns (history with times, places, `returnedAt` for
+ * lost responses), so the linearizability checker judges it unchanged.
+ *
+ * Crashes: SQLite's concurrent mode has none (a crash is a scheduled-mode decision), and neither
+ * has this one. A group that does not finish within the call budget is a hang: the backend of
+ * every operation still running is ended (`pg_terminate_backend`), which rolls back what it held
+ * and frees whoever waited on its locks; the run stops there, reporting the first lane that had
+ * not returned, with the history and snapshot of what happened before.
+ */
+import { pluginOperation } from '../../handlers/plugin.ts';
+import type { PostgresHandlerPlugin } from '../../handlers/postgres/plugin.ts';
+import { type Event, type Step, unsentOutcome } from '../../model/events.ts';
+import type { HistoryEntry } from '../../model/history.ts';
+import type { Observed } from '../../model/outcome.ts';
+import { type Snapshot, scopedAs } from '../../model/world.ts';
+import type { ConcurrentExecution, Place } from '../../types/execution.ts';
+import type { Observation } from '../../types/trace.ts';
+import type { Hang } from '../../types/verdict.ts';
+import { throwIfInterrupted } from '../interrupt.ts';
+import type { ModeRunner } from '../mode-runner.ts';
+import { UNREADABLE_SNAPSHOT } from '../run-sequential.ts';
+import { pgCall, pgSnapshot, pgWorldEvent, withinBudget } from './postgres-events.ts';
+import { narrow, PostgresSession } from './postgres-session.ts';
+import { ScopeGate } from './scope-gate.ts';
+import { type PostgresModeOptions, snapshotAfterHang } from './sequential-mode.ts';
+
+/** Opens a concurrent runner for `plugin`: its template and run database are made at once. */
+export async function postgresConcurrentRunner(
+  plugin: PostgresHandlerPlugin,
+  options: PostgresModeOptions,
+): Promise<ModeRunner> {
+  const session = await PostgresSession.open(plugin, options.fixture, options.databaseUrl);
+  let used = false;
+  return {
+    async execute(steps) {
+      throwIfInterrupted();
+      if (used) await session.reset();
+      used = true;
+      return runConcurrent(session, plugin, options, steps);
+    },
+    close: () => session.close(),
+  };
+}
+
+/** One operation of a group as it ended: its entry (without id) and what its call really did. */
+interface Recorded {
+  readonly entry: Omit<HistoryEntry, 'id'>;
+  readonly observed?: Observed;
+  readonly returnedAt?: number;
+}
+
+async function runConcurrent(
+  session: PostgresSession,
+  plugin: PostgresHandlerPlugin,
+  options: PostgresModeOptions,
+  steps: readonly Step[],
+): Promise<ConcurrentExecution> {
+  const started = performance.now();
+  const now = () => performance.now() - started;
+  const scope = pluginOperation(plugin).scope;
+  const scopes = new ScopeGate(options.fixture.principals, scope);
+  const history: HistoryEntry[] = [];
+  const places: Place[] = [];
+  const returnedAt: (number | undefined)[] = [];
+  const observations: Observation[] = [];
+  let worldQueue: Promise<unknown> = Promise.resolve();
+  // Lanes connect before the group starts, so no lane's start waits on a connection.
+  const harness = await session.harness();
+
+  const operate = async (event: Event, lane: number): Promise<Recorded> => {
+    if (event.kind === 'call') {
+      const unsent = unsentOutcome(event);
+      if (unsent) {
+        const at = now();
+        return {
+          entry: { client: lane, event, invokedAt: at, completedAt: at, observed: unsent },
+          observed: unsent,
+        };
+      }
+      const principal = options.fixture.principals[event.client];
+      if (!principal) throw new RangeError(`no principal for client ${event.client}`);
+      const { client, db } = await session.lane(lane);
+      const invokedAt = now();
+      const observed = await scopes.call(event.client, (granted) =>
+        pgCall(plugin, db, scopedAs(principal, granted, scope), event),
+      );
+      // A transaction the handler left open would hold its locks against every other lane.
+      if (client.getTransactionStatus() !== 'I') await client.query('ROLLBACK');
+      const completedAt = now();
+      if (event.delivery === 'lostResponse')
+        return { entry: { client: lane, event, invokedAt }, observed, returnedAt: completedAt };
+      return { entry: { client: lane, event, invokedAt, completedAt, observed }, observed };
+    }
+    const invokedAt = now();
+    if (event.kind === 'revoke' || event.kind === 'restore') {
+      await scopes.change(event.client, event.kind === 'restore');
+    } else {
+      const applied = worldQueue.then(() => pgWorldEvent(plugin, narrow(harness), event));
+      worldQueue = applied.catch(() => {});
+      await applied;
+    }
+    return { entry: { client: lane, event, invokedAt, completedAt: now() } };
+  };
+
+  let hang: Hang | undefined;
+  for (const [step, s] of steps.entries()) {
+    throwIfInterrupted();
+    const events = s.kind === 'concurrent' ? s.events : [s];
+    for (const [i, e] of events.entries()) if (e.kind === 'call') await session.lane(i);
+    const settled = events.map(() => false);
+    const running = events.map((e, i) =>
+      operate(e, i).finally(() => {
+        settled[i] = true;
+      }),
+    );
+    const all = Promise.all(running);
+    const done = await withinBudget(all, options.callTimeoutMs);
+    if (!done.settled) {
+      const stuck = events.map((_, i) => i).filter((i) => !settled[i]);
+      // The harness connection first: ending a lane's backend is asked for on it.
+      if (stuck.some((i) => (events[i] as Event).kind !== 'call')) await session.terminateHarness();
+      for (const i of stuck)
+        if ((events[i] as Event).kind === 'call') await session.terminateLane(i);
+      // The others end once the locks they waited on are gone; a call that waits on nothing
+      // (a promise that never settles) is left behind, its connection already ended.
+      await withinBudget(Promise.allSettled(running), options.callTimeoutMs);
+      const lane = stuck[0] ?? 0;
+      hang = {
+        step,
+        lane,
+        event: events[lane] as Event,
+        limitMs: options.callTimeoutMs,
+        how: 'unsettled',
+      };
+      break;
+    }
+    for (const [lane, r] of done.value.entries()) {
+      const event = events[lane] as Event;
+      history.push({ ...r.entry, id: history.length });
+      places.push({ step, lane });
+      returnedAt.push(r.returnedAt);
+      if (event.kind === 'call' && r.observed)
+        observations.push({ step, lane, event, observed: r.observed });
+    }
+  }
+  let snapshot: Snapshot;
+  if (hang) snapshot = await snapshotAfterHang(session, plugin, options.callTimeoutMs);
+  else {
+    const read = await withinBudget(pgSnapshot(plugin, narrow(harness)), options.callTimeoutMs);
+    if (read.settled) snapshot = read.value;
+    else {
+      await session.terminateHarness();
+      hang = { step: steps.length, lane: 0, limitMs: options.callTimeoutMs, how: 'unsettled' };
+      snapshot = UNREADABLE_SNAPSHOT;
+    }
+  }
+  return {
+    mode: 'concurrent',
+    trace: { observations, snapshot },
+    history,
+    places,
+    returnedAt,
+    ...(hang ? { hang } : {}),
+  };
+}

@@ -1,0 +1,185 @@
+/**
+ * The database a PostgreSQL runner's runs share, and how it is reset between runs. `open` makes a
+ * template database once (the plugin's `setup`, plus a copy of every table's rows in a schema of
+ * the harness's own), then one run database copied from it. `reset` puts the run database back
+ * as `setup` left it, by one of two strategies, measured on the embedded server on a loaded
+ * 2-core machine (`tools/pg-reset-measure.ts`):
+ *
+ * - truncate and re-insert: every table truncated and refilled from the copy, sequences set
+ *   back, in one transaction, with the lanes' sessions cleaned and the schema checked: 88 ms
+ *   per run (39 ms for the bare statements);
+ * - a database per run, `CREATE DATABASE … TEMPLATE`: 662 ms per run (`STRATEGY FILE_COPY`
+ *   839 ms), as the server copies and checkpoints the whole database.
+ *
+ * So truncate and re-insert is the rule, and the template is the fallback for what it cannot
+ * undo: a run that changed the schema beyond triggers added (`failReceipts`' trigger is dropped
+ * again), detected by a fingerprint of the catalogue, gets a new database from the template;
+ * and a server where this role is not a superuser, with triggers of its own on the tables
+ * (which would fire on the re-insert), gets one every run.
+ */
+import pg from 'pg';
+import { ReceiptcheckError } from '../../errors.ts';
+import type { Fixture } from '../../model/world.ts';
+import type { PostgresServer } from './server.ts';
+
+/** The schema the harness keeps the rows `setup` inserted in; never a plugin's. */
+const SEED = 'receiptcheck_seed';
+
+/** The user schemas' catalogue, as one text: equal texts, equal schemas. */
+const FINGERPRINT = `
+WITH s AS (SELECT oid FROM pg_namespace
+  WHERE nspname NOT IN ('pg_catalog', 'information_schema', '${SEED}') AND nspname NOT LIKE 'pg\\_%')
+SELECT md5(concat_ws('|',
+  (SELECT string_agg(format('%s.%s:%s', relnamespace, relname, relkind), ',' ORDER BY relnamespace, relname)
+     FROM pg_class WHERE relnamespace IN (SELECT oid FROM s)),
+  (SELECT string_agg(format('%s.%s:%s:%s:%s', attrelid::regclass, attname, atttypid, attnotnull, attisdropped), ',' ORDER BY attrelid, attnum)
+     FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid
+     WHERE c.relnamespace IN (SELECT oid FROM s) AND attnum > 0),
+  (SELECT string_agg(format('%s.%s:%s:%s', tgrelid::regclass, tgname, tgenabled, tgfoid), ',' ORDER BY tgrelid, tgname)
+     FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
+     WHERE c.relnamespace IN (SELECT oid FROM s) AND NOT tgisinternal),
+  (SELECT string_agg(format('%s.%s:%s', pronamespace, proname, md5(prosrc)), ',' ORDER BY pronamespace, proname)
+     FROM pg_proc WHERE pronamespace IN (SELECT oid FROM s)),
+  (SELECT string_agg(format('%s:%s', conname, pg_get_constraintdef(oid)), ',' ORDER BY conrelid, conname)
+     FROM pg_constraint WHERE connamespace IN (SELECT oid FROM s))
+)) AS fingerprint`;
+
+/** The user triggers, as `DROP TRIGGER` targets. */
+const TRIGGERS = `
+SELECT format('%I ON %s', tgname, tgrelid::regclass) AS target FROM pg_trigger t
+  JOIN pg_class c ON c.oid = t.tgrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+  WHERE NOT tgisinternal AND nspname NOT IN ('pg_catalog', 'information_schema', '${SEED}')
+    AND nspname NOT LIKE 'pg\\_%'`;
+
+/** What `setup` left: tables with their insertable columns, sequences, triggers, fingerprint. */
+interface SetupState {
+  readonly tables: readonly { name: string; copy: string; columns: string }[];
+  readonly sequences: readonly { name: string; value: string; called: boolean }[];
+  readonly triggers: ReadonlySet<string>;
+  readonly fingerprint: string;
+  readonly superuser: boolean;
+}
+
+/** The template and the run database of one runner. */
+export class RunDatabase {
+  /** The run database's name; it changes when `reset` had to copy the template again. */
+  name: string;
+  private constructor(
+    private readonly server: PostgresServer,
+    private readonly template: string,
+    name: string,
+    private readonly state: SetupState,
+  ) {
+    this.name = name;
+  }
+
+  /** Makes the template with `setup(fixture)` and the first run database from it. */
+  static async open(
+    server: PostgresServer,
+    fixture: Fixture,
+    setup: (db: pg.Client, fixture: Fixture) => Promise<void>,
+    track: (database: string) => void,
+  ): Promise<RunDatabase> {
+    const template = await server.createDatabase();
+    track(template);
+    const db = new pg.Client(server.connectionFor(template));
+    await db.connect();
+    let state: SetupState;
+    try {
+      await setup(db, fixture);
+      state = await captureSetup(db);
+    } finally {
+      await db.end();
+    }
+    const name = await server.createDatabase(template);
+    track(name);
+    return new RunDatabase(server, template, name, state);
+  }
+
+  /** The databases this runner made, for dropping. */
+  get databases(): readonly string[] {
+    return [this.name, this.template];
+  }
+
+  /**
+   * Puts the run database back as `setup` left it, on `harness` (a connection to it; no other
+   * connection may hold a transaction). Returns false when it had to make a new run database
+   * from the template instead: every connection to the old one is then gone, `name` is the new.
+   */
+  async reset(harness: pg.Client, track: (database: string) => void): Promise<boolean> {
+    const s = this.state;
+    const extra = (await harness.query<{ target: string }>(TRIGGERS)).rows
+      .map((r) => r.target)
+      .filter((t) => !s.triggers.has(t));
+    for (const t of extra) await harness.query(`DROP TRIGGER IF EXISTS ${t}`);
+    const now = (await harness.query<{ fingerprint: string }>(FINGERPRINT)).rows[0]?.fingerprint;
+    if (now !== s.fingerprint || (!s.superuser && s.triggers.size > 0)) {
+      const old = this.name;
+      this.name = await this.server.createDatabase(this.template);
+      track(this.name);
+      await this.server.dropDatabase(old);
+      return false;
+    }
+    const statements = [
+      'BEGIN',
+      // Triggers and foreign keys stay quiet while the rows go back (a superuser may ask).
+      ...(s.superuser ? ['SET LOCAL session_replication_role = replica'] : []),
+      ...(s.tables.length > 0 ? [`TRUNCATE ${s.tables.map((t) => t.name).join(', ')}`] : []),
+      ...s.tables.map(
+        (t) =>
+          `INSERT INTO ${t.name}(${t.columns}) OVERRIDING SYSTEM VALUE SELECT ${t.columns} FROM ${t.copy}`,
+      ),
+      ...s.sequences.map((q) => `SELECT setval('${q.name}', ${q.value}, ${q.called})`),
+      'COMMIT',
+    ];
+    await harness.query(statements.join(';\n'));
+    return true;
+  }
+}
+
+/** Reads what `setup` left on `db`, and keeps a copy of every table's rows in `SEED`. */
+async function captureSetup(db: pg.Client): Promise<SetupState> {
+  const tables = (
+    await db.query<{ name: string; columns: string | null }>(`
+      SELECT format('%I.%I', n.nspname, c.relname) AS name,
+        (SELECT string_agg(quote_ident(attname), ', ' ORDER BY attnum) FROM pg_attribute
+          WHERE attrelid = c.oid AND attnum > 0 AND NOT attisdropped AND attgenerated = '') AS columns
+      FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+      WHERE c.relkind IN ('r', 'p') AND NOT c.relispartition
+        AND n.nspname NOT IN ('pg_catalog', 'information_schema', '${SEED}')
+        AND n.nspname NOT LIKE 'pg\\_%'
+      ORDER BY 1`)
+  ).rows;
+  const sequences = (
+    await db.query<{ name: string; value: string | null; called: boolean }>(`
+      SELECT format('%I.%I', schemaname, sequencename) AS name,
+        coalesce(last_value, start_value)::text AS value, last_value IS NOT NULL AS called
+      FROM pg_sequences WHERE schemaname NOT IN ('pg_catalog', 'information_schema')`)
+  ).rows;
+  const triggers = new Set(
+    (await db.query<{ target: string }>(TRIGGERS)).rows.map((r) => r.target),
+  );
+  const fingerprint = (await db.query<{ fingerprint: string }>(FINGERPRINT)).rows[0]?.fingerprint;
+  const superuser =
+    (
+      await db.query<{ s: boolean }>(
+        'SELECT rolsuper AS s FROM pg_roles WHERE rolname = current_user',
+      )
+    ).rows[0]?.s === true;
+  if (fingerprint === undefined)
+    throw new ReceiptcheckError('E_POSTGRES', 'could not read the schema of the template database');
+  await db.query(`CREATE SCHEMA ${SEED}`);
+  const copies = tables.map((t, i) => ({
+    name: t.name,
+    copy: `${SEED}.t${i}`,
+    columns: t.columns ?? '',
+  }));
+  for (const t of copies) await db.query(`CREATE TABLE ${t.copy} AS TABLE ${t.name}`);
+  return {
+    tables: copies.filter((t) => t.columns !== ''),
+    sequences: sequences.map((q) => ({ name: q.name, value: q.value ?? '1', called: q.called })),
+    triggers,
+    fingerprint,
+    superuser,
+  };
+}

@@ -1,0 +1,122 @@
+/**
+ * Sequential mode on PostgreSQL: one lane connection for the calls, the harness connection for
+ * world events and the snapshot, the run database reset between runs (`run-database.ts`). It
+ * returns the `SequentialExecution` the SQLite runner returns, so `check/` judges it unchanged.
+ *
+ * Every plugin function is awaited under the call budget: a call that does not settle (blocked on
+ * a lock, waiting on nothing) is a hang. Its backend is ended (`pg_terminate_backend`), which
+ * rolls back what it held; the run stops there with `hang` set, and the snapshot is the database
+ * as that left it, read on the harness connection (`UNREADABLE_SNAPSHOT` when that hangs too).
+ * (A handler that loops synchronously between two queries is not stopped: the event loop never
+ * turns. SQLite's sequential mode has the same limit for code after a handler's first `await`.)
+ */
+import { pluginOperation } from '../../handlers/plugin.ts';
+import type { PostgresHandlerPlugin } from '../../handlers/postgres/plugin.ts';
+import type { Step } from '../../model/events.ts';
+import { flatten } from '../../model/flatten.ts';
+import {
+  afterScopeChange,
+  type Fixture,
+  type Principal,
+  type Snapshot,
+} from '../../model/world.ts';
+import type { SequentialExecution } from '../../types/execution.ts';
+import type { Observation } from '../../types/trace.ts';
+import type { Hang } from '../../types/verdict.ts';
+import { throwIfInterrupted } from '../interrupt.ts';
+import type { ModeRunner } from '../mode-runner.ts';
+import { UNREADABLE_SNAPSHOT } from '../run-sequential.ts';
+import { pgCall, pgSnapshot, pgWorldEvent, withinBudget } from './postgres-events.ts';
+import { narrow, PostgresSession } from './postgres-session.ts';
+
+/** What sequential mode on PostgreSQL needs from the resolved options. */
+export interface PostgresModeOptions {
+  readonly fixture: Fixture;
+  readonly callTimeoutMs: number;
+  /** The server to use; undefined for the embedded one. */
+  readonly databaseUrl: string | undefined;
+}
+
+/** Opens a sequential runner for `plugin`: its template and run database are made at once. */
+export async function postgresSequentialRunner(
+  plugin: PostgresHandlerPlugin,
+  options: PostgresModeOptions,
+): Promise<ModeRunner> {
+  const session = await PostgresSession.open(plugin, options.fixture, options.databaseUrl);
+  let used = false;
+  return {
+    async execute(steps) {
+      throwIfInterrupted();
+      if (used) await session.reset();
+      used = true;
+      return runSequential(session, plugin, options, steps);
+    },
+    close: () => session.close(),
+  };
+}
+
+async function runSequential(
+  session: PostgresSession,
+  plugin: PostgresHandlerPlugin,
+  options: PostgresModeOptions,
+  steps: readonly Step[],
+): Promise<SequentialExecution> {
+  const limitMs = options.callTimeoutMs;
+  const observations: Observation[] = [];
+  let principals: readonly Principal[] = options.fixture.principals;
+  const hangAt = async (hang: Hang): Promise<SequentialExecution> => ({
+    mode: 'sequential',
+    trace: { observations, snapshot: await snapshotAfterHang(session, plugin, limitMs) },
+    hang,
+  });
+  for (const { event, step, lane } of flatten(steps)) {
+    if (event.kind === 'call') {
+      const principal = principals[event.client];
+      if (!principal)
+        throw new RangeError(`step ${step + 1}: no principal for client ${event.client}`);
+      const { client, db } = await session.lane(0);
+      const done = await withinBudget(pgCall(plugin, db, principal, event), limitMs);
+      if (!done.settled) {
+        await session.terminateLane(0);
+        return hangAt({ step, lane, event, limitMs, how: 'unsettled' });
+      }
+      observations.push({ step, lane, event, observed: done.value });
+      // A transaction the handler left open must not swallow later events, nor block them.
+      if (client.getTransactionStatus() !== 'I') await client.query('ROLLBACK');
+    } else if (event.kind === 'revoke' || event.kind === 'restore') {
+      principals = afterScopeChange(principals, event, pluginOperation(plugin).scope);
+    } else {
+      const harness = await session.harness();
+      const done = await withinBudget(pgWorldEvent(plugin, narrow(harness), event), limitMs);
+      if (!done.settled) {
+        await session.terminateHarness();
+        return hangAt({ step, lane, event, limitMs, how: 'unsettled' });
+      }
+      if (harness.getTransactionStatus() !== 'I') await harness.query('ROLLBACK');
+    }
+  }
+  const harness = await session.harness();
+  const read = await withinBudget(pgSnapshot(plugin, narrow(harness)), limitMs);
+  if (!read.settled) {
+    await session.terminateHarness();
+    return hangAt({ step: steps.length, lane: 0, limitMs, how: 'unsettled' });
+  }
+  return { mode: 'sequential', trace: { observations, snapshot: read.value } };
+}
+
+/** The database as a hang left it (the hung backend ended), read under the budget. */
+export async function snapshotAfterHang(
+  session: PostgresSession,
+  plugin: PostgresHandlerPlugin,
+  limitMs: number,
+): Promise<Snapshot> {
+  try {
+    const harness = await session.harness();
+    const read = await withinBudget(pgSnapshot(plugin, narrow(harness)), limitMs);
+    if (read.settled) return read.value;
+    await session.terminateHarness();
+  } catch {
+    // The snapshot failed on what the hang left: nothing to read.
+  }
+  return UNREADABLE_SNAPSHOT;
+}

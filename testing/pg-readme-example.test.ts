@@ -1,0 +1,50 @@
+/**
+ * The README's PostgreSQL plugin (`my-pg-handler.ts`), as a user copies it: it type-checks, and
+ * holds the contract in sequential and concurrent mode on the embedded server; the same plugin
+ * with its payload comparison dropped (a reused key replays) fails, so the check can fail.
+ */
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { checkHandler } from '../src/api/check-handler.ts';
+import { stopEmbeddedPostgres } from '../src/execute/postgres/server.ts';
+import { docBlock } from './doc-blocks.ts';
+import { localImports, makeProject, outcomeOf, tempFolder, typeCheck } from './user-project.ts';
+
+function plugin(edit: (text: string) => string = (t) => t): string {
+  return edit(localImports(docBlock('my-pg-handler.ts').text, "the README's my-pg-handler.ts"));
+}
+
+const temp = tempFolder('receiptcheck-pg-readme-');
+
+describe("the README's PostgreSQL plugin", () => {
+  afterAll(() => stopEmbeddedPostgres());
+
+  it('type-checks under the repository’s compiler settings', () => {
+    const r = typeCheck(join(temp(), 'typecheck'), { 'my-pg-handler.ts': plugin() });
+    expect(r.status, outcomeOf(r)).toBe(0);
+  }, 300_000);
+
+  it.each(['sequential', 'concurrent'] as const)(
+    'passes in %s mode',
+    async (mode) => {
+      const dir = join(temp(), 'project');
+      makeProject(dir, { 'my-pg-handler.ts': plugin() });
+      const result = await checkHandler({ handler: join(dir, 'my-pg-handler.ts'), mode, runs: 40 });
+      expect(result.verdict).toBe('passed');
+    },
+    180_000,
+  );
+
+  it('with the payload comparison dropped, a reused key replays and the check fails', async () => {
+    const dir = join(temp(), 'broken');
+    const broken = plugin((t) => t.replace('receipt.payload === payload', 'true'));
+    expect(broken).not.toBe(plugin());
+    makeProject(dir, { 'my-pg-handler.ts': broken });
+    const result = await checkHandler({
+      handler: join(dir, 'my-pg-handler.ts'),
+      mode: 'sequential',
+      runs: 100,
+    });
+    expect(result.verdict).toBe('failed');
+  }, 180_000);
+});
