@@ -10,6 +10,7 @@ import type { OneModeOptions } from '../types/options.ts';
 import { concurrentRunner } from './concurrent/concurrent-mode.ts';
 import type { ModeRunner } from './mode-runner.ts';
 import { postgresConcurrentRunner } from './postgres/concurrent-mode.ts';
+import { postgresScheduledRunner } from './postgres/scheduled/scheduled-mode.ts';
 import { postgresSequentialRunner } from './postgres/sequential-mode.ts';
 import { scheduledRunner } from './scheduled/scheduled-mode.ts';
 import { sequentialRunner } from './sequential-mode.ts';
@@ -44,12 +45,7 @@ async function postgresRunner(
     case 'concurrent':
       return postgresConcurrentRunner(plugin, options);
     case 'scheduled':
-      // The seam for `postgres/scheduled/scheduled-mode.ts` (`postgresScheduledRunner(plugin,
-      // options)`), built beside this; wired in when it lands.
-      throw new ReceiptcheckError(
-        'E_BAD_OPTION',
-        `scheduled mode on PostgreSQL is not built yet; check "${plugin.name}" with --mode sequential or --mode concurrent`,
-      );
+      return postgresScheduledRunner(plugin, options);
     default:
       throw new ReceiptcheckError('E_BAD_OPTION', `mode "${options.mode}" is not available yet`);
   }

@@ -1,7 +1,7 @@
 /**
  * Loading and dispatching by engine: a PostgreSQL plugin validates like a SQLite one, an unknown
  * engine is refused in one line, the SQLite-only loader (worker threads) refuses a PostgreSQL
- * plugin, and scheduled mode on PostgreSQL says it is not built yet (no server is started).
+ * plugin, and scheduled mode on PostgreSQL is PostgreSQL's own scheduler (it draws schedules).
  */
 import { describe, expect, it } from 'vitest';
 import { resolveOptions } from '../api/options.ts';
@@ -11,6 +11,7 @@ import reference from '../handlers/reference.ts';
 import { bundledHandlerPath } from '../handlers/registry.ts';
 import { createRunner } from './create-runner.ts';
 import { loadAnyPlugin, loadPlugin, validatePlugin } from './load-plugin.ts';
+import { stopEmbeddedPostgres } from './postgres/server.ts';
 
 describe('plugins of either engine', () => {
   it('validates a PostgreSQL plugin and tells the engines apart', () => {
@@ -43,13 +44,17 @@ describe('plugins of either engine', () => {
     );
   });
 
-  it('says scheduled mode on PostgreSQL is not built yet', async () => {
+  it("sends scheduled mode on PostgreSQL to PostgreSQL's scheduler, which draws schedules", async () => {
     const options = {
       ...resolveOptions({ handler: 'pg-reference' }, {}),
       mode: 'scheduled' as const,
     };
-    await expect(createRunner(pgReference, 'pg.ts', options)).rejects.toThrow(
-      /scheduled mode on PostgreSQL is not built yet/,
-    );
-  });
+    const runner = await createRunner(pgReference, 'pg.ts', options);
+    try {
+      expect(runner.caseArbitrary).toBeTypeOf('function');
+    } finally {
+      await runner.close();
+      await stopEmbeddedPostgres();
+    }
+  }, 60_000);
 });

@@ -25,7 +25,8 @@ export interface BundledHandler {
 
 /**
  * The handlers on PostgreSQL: a reference per built-in operation (`pg-reference`,
- * `<operation>-pg-reference`) and powertools on its PostgreSQL persistence layer.
+ * `<operation>-pg-reference`), powertools on its PostgreSQL persistence layer, and the PostgreSQL
+ * mutant catalogue (`postgres/mutants/catalogue.ts`) with its second correct handler.
  */
 const POSTGRES_REFERENCES: readonly BundledHandler[] = [
   { name: 'pg-reference', kind: 'reference', engine: 'postgres', file: './postgres/reference.ts' },
@@ -49,6 +50,26 @@ const POSTGRES_REFERENCES: readonly BundledHandler[] = [
     engine: 'postgres',
     file: './postgres/adjust-balance-reference.ts',
   },
+  {
+    name: 'pg-key-lock-base',
+    kind: 'reference',
+    engine: 'postgres',
+    file: './postgres/mutants/key-lock-base.ts',
+  },
+  ...[
+    'check-then-act',
+    'on-conflict-no-reread',
+    'serializable-no-retry',
+    'unlock-before-commit',
+    'lock-order-inversion',
+  ].map(
+    (bug): BundledHandler => ({
+      name: `pg-${bug}`,
+      kind: 'mutant',
+      engine: 'postgres',
+      file: `./postgres/mutants/${bug}.ts`,
+    }),
+  ),
 ];
 
 /** Every bundled handler. Mutants carry their bug in their own `description`. */

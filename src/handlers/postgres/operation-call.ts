@@ -16,7 +16,7 @@ import { type Caller, keyOf, type ValidCall } from '../operations/operation-step
 import { canonicalText } from '../operations/receipt-store.ts';
 import { pgKey, toPgText } from './pg-text.ts';
 import type { PgConnection } from './plugin.ts';
-import { inPostgresTransaction } from './reference.ts';
+import { inPostgresTransaction } from './transaction.ts';
 
 /** What one operation's PostgreSQL SQL supplies to the generic steps. */
 export interface PostgresOperationSql<R extends ValidCall> {

@@ -10,7 +10,7 @@ import { outcome } from '../../../model/outcome.ts';
 import { type Principal, TOOL } from '../../../model/world.ts';
 import { HARNESS_CLOCK_TABLE } from '../../harness-clock.ts';
 import { definePostgresHandler, type PgConnection } from '../../postgres/plugin.ts';
-import { isIntegrityFailure } from '../../postgres/reference.ts';
+import { isIntegrityFailure } from '../../postgres/transaction.ts';
 import { precheck } from '../../reference.ts';
 import {
   type Answer,

@@ -4,7 +4,7 @@
  * receipt; the second's versioned update then waits for the first to commit and matches no row,
  * so a retry racing its original gets a conflict instead of its replay.
  */
-import { REFERENCE_STEPS, stepsHandler, unlockedAccess } from './pg-steps.ts';
+import { REFERENCE_STEPS, stepsHandler, unlockedAccess } from '../reference-steps.ts';
 
 export default stepsHandler(
   'pg-check-then-act',

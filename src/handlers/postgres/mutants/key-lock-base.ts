@@ -8,7 +8,7 @@
  * attempts of one key apart, so its mutant's early release shows.
  */
 import { outcome } from '../../../model/outcome.ts';
-import { type PgSteps, REFERENCE_STEPS, stepsHandler, unlockedAccess } from './pg-steps.ts';
+import { type PgSteps, REFERENCE_STEPS, stepsHandler, unlockedAccess } from '../reference-steps.ts';
 
 /** The steps: the reference's key lock, no row lock, the update's refusal read afresh. */
 export const KEY_LOCK_STEPS: PgSteps = {

@@ -8,8 +8,8 @@
  * call lets it escape.
  */
 import type { PgConnection } from '../plugin.ts';
+import { REFERENCE_STEPS, stepsHandler } from '../reference-steps.ts';
 import { postgresSetIntervalWorld } from '../set-interval-world.ts';
-import { REFERENCE_STEPS, stepsHandler } from './pg-steps.ts';
 
 /** The scheduler locks' first key: a namespace apart from the receipt keys' locks. */
 const SCHEDULER_LOCKS = 1;

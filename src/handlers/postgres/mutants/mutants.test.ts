@@ -22,7 +22,6 @@ import type { Schedule } from '../../../types/schedule.ts';
 import type { PostgresHandlerPlugin } from '../plugin.ts';
 import reference from '../reference.ts';
 import { PG_MUTANT_CATALOGUE, PG_REFERENCES } from './catalogue.ts';
-import { REFERENCE_STEPS, stepsHandler } from './pg-steps.ts';
 
 /** Every mutant dies within this many runs at seed 42 (the slowest at run 71). */
 const RUNS = 80;
@@ -74,7 +73,7 @@ async function replayHashes(
 }
 
 describe('PostgreSQL mutants in scheduled mode', () => {
-  it('the steps rebuild the reference: the same trace for the same schedule', async () => {
+  it('the reference, built from the steps, holds a race on one key in which a lane blocks', async () => {
     const call = (requestId: string, minutes: number): CallEvent => ({
       kind: 'call',
       client: 0,
@@ -83,9 +82,8 @@ describe('PostgreSQL mutants in scheduled mode', () => {
     });
     const steps: Step[] = [{ kind: 'concurrent', events: [call('a', 30), call('a', 45)] }];
     const schedule: Schedule = [{ choices: [0, 0, 1, 0, 1, 1] }];
-    const hashes: string[] = [];
-    for (const plugin of [reference, stepsHandler('pg-steps', '', REFERENCE_STEPS)]) {
-      const raw = await postgresScheduledRunner(plugin, {
+    {
+      const raw = await postgresScheduledRunner(reference, {
         fixture: DEFAULT_FIXTURE,
         callTimeoutMs: 20_000,
       });
@@ -94,12 +92,10 @@ describe('PostgreSQL mutants in scheduled mode', () => {
         expect(run.verdict).toEqual({ verdict: 'ok' });
         const detail = run.detail as ScheduledDetail;
         expect(detail.entries.map((e) => e.result)).toContain('blocked');
-        hashes.push(detail.traceHash);
       } finally {
         await raw.close();
       }
     }
-    expect(hashes[0]).toBe(hashes[1]);
   }, 120_000);
 
   for (const plugin of PG_REFERENCES)

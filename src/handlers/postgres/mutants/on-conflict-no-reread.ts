@@ -14,9 +14,9 @@ import { precheck } from '../../reference.ts';
 import { type Caller, keyOf, payloadOf, type ValidRequest } from '../../reference-steps.ts';
 import { resultText } from '../../sqlite-world.ts';
 import { definePostgresHandler, type PgConnection } from '../plugin.ts';
-import { isIntegrityFailure } from '../reference.ts';
+import { REFERENCE_STEPS, readReceipt } from '../reference-steps.ts';
 import { postgresSetIntervalWorld } from '../set-interval-world.ts';
-import { REFERENCE_STEPS, readReceipt } from './pg-steps.ts';
+import { isIntegrityFailure } from '../transaction.ts';
 
 async function claimFirst(db: PgConnection, principal: Caller, r: ValidRequest): Promise<Outcome> {
   // Rules 6–8 read without a lock (the claim stands for one), so a failing store still refuses first.

@@ -3,7 +3,7 @@
  * loop SERIALIZABLE needs. When two calls race on one row, PostgreSQL aborts one with a
  * serialization failure (SQLSTATE 40001), and the handler lets it escape.
  */
-import { REFERENCE_STEPS, stepsHandler, unlockedAccess } from './pg-steps.ts';
+import { REFERENCE_STEPS, stepsHandler, unlockedAccess } from '../reference-steps.ts';
 
 export default stepsHandler(
   'pg-serializable-no-retry',

@@ -4,9 +4,10 @@
  * attempt of the same key gets the lock, reads no receipt (the first has not committed), and its
  * update then waits for the first and matches no row: a conflict where the replay was due.
  */
-import { keyLockText } from '../reference.ts';
+
+import { type PgSteps, stepsHandler } from '../reference-steps.ts';
+import { keyLockText } from '../transaction.ts';
 import { KEY_LOCK_STEPS } from './key-lock-base.ts';
-import { type PgSteps, stepsHandler } from './pg-steps.ts';
 
 const unlock: PgSteps['afterRollback'] = async (db, principal, r) => {
   await db.query('SELECT pg_advisory_unlock(hashtext($1))', [

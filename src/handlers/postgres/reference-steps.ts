@@ -1,17 +1,17 @@
 /**
- * The PostgreSQL reference's transaction (`../reference.ts`) one step per rule, so each
- * PostgreSQL mutant replaces a step or two and its file shows only its bug. `stepsHandler` runs
- * the steps in the reference's order; with `REFERENCE_STEPS` it sends exactly the reference's
- * statements (a test holds the two to the same trace).
+ * The PostgreSQL reference's transaction one step per rule: the reference (`reference.ts`) is
+ * `stepsHandler` with `REFERENCE_STEPS`, and each PostgreSQL mutant replaces a step or two, so its
+ * file shows only its bug. Text parameters go through `pg-text.ts`, as the world stores them.
  */
-import { type Outcome, outcome } from '../../../model/outcome.ts';
-import type { CallResult } from '../../../model/world.ts';
-import { precheck } from '../../reference.ts';
-import { type Caller, keyOf, payloadOf, type ValidRequest } from '../../reference-steps.ts';
-import { parseResult, resultText } from '../../sqlite-world.ts';
-import { definePostgresHandler, type PgConnection, type PostgresHandlerPlugin } from '../plugin.ts';
-import { isIntegrityFailure, keyLockText } from '../reference.ts';
-import { postgresSetIntervalWorld } from '../set-interval-world.ts';
+import { type Outcome, outcome } from '../../model/outcome.ts';
+import type { CallResult } from '../../model/world.ts';
+import { precheck } from '../reference.ts';
+import { type Caller, keyOf, payloadOf, type ValidRequest } from '../reference-steps.ts';
+import { parseResult, resultText } from '../sqlite-world.ts';
+import { pgKey, toPgText } from './pg-text.ts';
+import { definePostgresHandler, type PgConnection, type PostgresHandlerPlugin } from './plugin.ts';
+import { postgresSetIntervalWorld } from './set-interval-world.ts';
+import { isIntegrityFailure, keyLockText } from './transaction.ts';
 
 /** The reference's transaction on PostgreSQL, one step per rule. */
 export interface PgSteps {
@@ -54,7 +54,7 @@ export const REFERENCE_STEPS: PgSteps = {
   async canAccess(db, principal, r) {
     const access = await db.query(
       'SELECT 1 FROM automations WHERE id = $1::bigint AND workspace_id = $2 FOR UPDATE',
-      [r.automationId, principal.workspace],
+      [r.automationId, toPgText(principal.workspace)],
     );
     return access.rows.length > 0;
   },
@@ -64,7 +64,7 @@ export const REFERENCE_STEPS: PgSteps = {
       `UPDATE automations SET interval_minutes = $1, version = version + 1
        WHERE id = $2::bigint AND workspace_id = $3 AND version = $4::bigint
        RETURNING id, interval_minutes, version`,
-      [r.intervalMinutes, r.automationId, principal.workspace, r.expectedVersion],
+      [r.intervalMinutes, r.automationId, toPgText(principal.workspace), r.expectedVersion],
     );
     const row = updated.rows[0];
     if (!row) return outcome.refused('conflict');
@@ -72,7 +72,7 @@ export const REFERENCE_STEPS: PgSteps = {
   },
   async insertReceipt(db, principal, r, result) {
     await db.query('INSERT INTO receipts VALUES ($1, $2, $3, $4, $5, $6)', [
-      ...keyOf(principal, r),
+      ...pgKey(keyOf(principal, r)),
       payloadOf(r),
       resultText(result.id, result.intervalMinutes, result.version),
     ]);
@@ -89,7 +89,7 @@ export async function unlockedAccess(
 ): Promise<boolean> {
   const access = await db.query(
     'SELECT 1 FROM automations WHERE id = $1::bigint AND workspace_id = $2',
-    [r.automationId, principal.workspace],
+    [r.automationId, toPgText(principal.workspace)],
   );
   return access.rows.length > 0;
 }
@@ -102,7 +102,7 @@ export async function readReceipt(
 ): Promise<Outcome | undefined> {
   const stored = await db.query<{ payload: string; response: string }>(
     'SELECT payload, response FROM receipts WHERE workspace_id = $1 AND user_id = $2 AND tool = $3 AND request_id = $4',
-    keyOf(principal, r),
+    pgKey(keyOf(principal, r)),
   );
   const receipt = stored.rows[0];
   if (!receipt) return undefined;
