@@ -20,7 +20,12 @@ import {
   type IdempotencyRecord,
 } from '@aws-lambda-powertools/idempotency/persistence';
 import type { PgConnection } from '../../postgres/plugin.ts';
-import { POWERTOOLS_TABLE, type PowertoolsRow, toRecord } from '../powertools-persistence.ts';
+import {
+  POWERTOOLS_TABLE,
+  type PowertoolsRow,
+  replaceable,
+  toRecord,
+} from '../powertools-persistence.ts';
 import { PG_HARNESS_CLOCK_MS_SQL } from './pg-harness-clock.ts';
 
 /** `CREATE TABLE` for the records: expiration in epoch seconds, in-progress expiry in epoch ms. */
@@ -48,13 +53,17 @@ export class PostgresPersistenceLayer extends BasePersistenceLayer {
 
   /**
    * Adds the record unless a live one holds its key ("Throws an `IdempotencyItemAlreadyExistsError`
-   * error if a non-expired entry already exists"), in one statement: the key is absent, or its
-   * record expired, or it is in progress past its in-progress expiry. A losing put writes
-   * nothing, then reads the record that won, as DynamoDB returns it with the failed condition.
+   * error if a non-expired entry already exists"): the key is absent, or its record expired, or it
+   * is in progress past its in-progress expiry. A live record is read first and refused with no
+   * write, as on SQLite, so a store that is failing for writes still answers a duplicate from its
+   * record. Otherwise one conditional upsert writes it; if a racing put won in between, the upsert
+   * writes nothing and the winner's record is read, as DynamoDB returns it with the failed condition.
    */
   protected async _putRecord(record: IdempotencyRecord): Promise<void> {
     // Read before any statement: the library set the record's times just now, on this clock.
     const wallMs = Date.now();
+    const before = await this.#read(record.idempotencyKey);
+    if (before.row && !replaceable(before.row, before.clockMs)) this.#refuse(record, before);
     const won = await this.#db.query(
       `INSERT INTO ${POWERTOOLS_TABLE} AS p
          VALUES ($1, $2, $3 + ${CLOCK} / 1000.0, $4 + ${CLOCK}, NULL, $5)
@@ -74,10 +83,17 @@ export class PostgresPersistenceLayer extends BasePersistenceLayer {
       ],
     );
     if (won.rows.length > 0) return;
-    const { row, clockMs } = await this.#read(record.idempotencyKey);
+    this.#refuse(record, await this.#read(record.idempotencyKey));
+  }
+
+  /** Throws the library's "already exists" error for `record`, with the live one when there is one. */
+  #refuse(
+    record: IdempotencyRecord,
+    live: { row: PowertoolsRow | undefined; clockMs: number },
+  ): never {
     throw new IdempotencyItemAlreadyExistsError(
       `Failed to put record for already existing idempotency key: ${record.idempotencyKey}`,
-      row ? toRecord(row, Date.now() - clockMs) : undefined,
+      live.row ? toRecord(live.row, Date.now() - live.clockMs) : undefined,
     );
   }
 
