@@ -16,6 +16,9 @@ import { formatCaseResult } from '../report/format-case-result.ts';
 import { loadCaseFile } from './load-case-file.ts';
 import { runCase } from './run-case.ts';
 
+const UNDECLARED_CLAIMS = fileURLToPath(
+  new URL('../handlers/libraries/fixtures/undeclared/powertools-claims.ts', import.meta.url),
+);
 const fixture = (name: string) =>
   loadCaseFile(fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url)));
 const blamed = (failures: Awaited<ReturnType<typeof runCase>>['failures']) =>
@@ -45,8 +48,10 @@ describe('a crash after a claim is read as having changed nothing', () => {
   it('passes against the reference under the same schedule', async () => {
     expect((await runCase(c, { handler: 'reference' })).verdict).toBe('passed');
   });
-  it('fails against powertools on the retry alone, expected fresh', async () => {
-    const r = await runCase(c);
+  // powertools declares its in-progress expiry (claimExpiry), under which this retry is due its
+  // refusal; the copy without that declaration holds it to the contract, where a crash leaves nothing.
+  it('fails against powertools without its claim declaration on the retry alone, expected fresh', async () => {
+    const r = await runCase(c, { handler: UNDECLARED_CLAIMS });
     expect(r.verdict).toBe('failed');
     expect(r.failures[0]).toMatchObject({
       kind: 'outcome',
