@@ -66,12 +66,17 @@ describe("express-idempotency's committed known findings (A–D)", () => {
   });
 
   it('make a scheduled run that fails with D pass, D reported as known', async () => {
-    const options = { handler: 'express-idempotency', mode: 'scheduled', seed: 3, runs: 30 };
-    const unknown = await checkHandler({ ...options, allFindings: true } as const);
+    const options = {
+      handler: 'express-idempotency',
+      mode: 'scheduled',
+      seed: 3,
+      runs: 30,
+    } as const;
+    const unknown = await checkHandler({ ...options, allFindings: true });
     const found = (unknown.findings ?? []).map((f) => `${f.rule} | ${f.shape}`);
     expect(found).toContain(D);
     expect(unknown.verdict).toBe('failed');
-    const r = await checkHandler({ ...options, knownFindings: file } as const);
+    const r = await checkHandler({ ...options, knownFindings: file });
     expect((r.findings ?? []).map((f) => `${f.rule} | ${f.shape}`)).toEqual(found);
     expect((r.findings ?? []).every((f) => f.known)).toBe(true);
     expect(r.verdict).toBe('passed');
