@@ -1,10 +1,12 @@
 /**
  * The express-idempotency findings of docs/findings.md (A–D), each reproduced by its committed
- * case file (D, declared as `claimExpiry: 'never'`, passes as declared and fails without it) (`fixtures/express-idempotency/`), replayed exactly under its hand-written schedule:
+ * case file (`fixtures/express-idempotency/`), replayed exactly under its hand-written schedule:
  * the interleaving, crash or fault is the case's, not the machine's timing. Each test pins what
  * the library answered and what it left in the database; it fails if the library's behaviour
  * changes, and then the finding must be revisited. A last pair shows the same calls pass when
- * nothing interferes, so the cases fail for the finding and not for the setup.
+ * nothing interferes, so the cases fail for the finding and not for the setup. D's case also
+ * holds on a variant declaring `claimExpiry: 'never'` (what a user who accepts D declares), and
+ * fails on one falsely declaring claims expire after a second.
  */
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -77,27 +79,16 @@ describe('C express-idempotency: the response is stored after it is sent', () =>
 
 describe('D express-idempotency: a crash after the claim', () => {
   const d = () => loadCaseFile(join(FIXTURES, 'd-crash-locks-key.json'));
+  const variant = (folder: string, file: string) =>
+    join(import.meta.dirname, 'fixtures', folder, file);
 
-  it('locks the key: nothing changed, yet every retry gets 409 (in progress); declared, it passes', async () => {
-    const replay = await replayCase(d());
-    expect(replay.verdict).toBe('held');
-    const result = replay.result;
+  it('locks the key: nothing changed, yet every retry gets 409 (in progress)', async () => {
+    const result = await reproduce('d-crash-locks-key.json');
     expect(told(result, 1)).toEqual(outcome.refused('conflict'));
     expect(told(result, 2)).toEqual(outcome.refused('conflict'));
     expect(automation1(result)).toMatchObject({ intervalMinutes: 15, version: 1 });
     expect(result.trace.snapshot.receipts).toEqual([]);
-  });
-
-  it('fails as D without claimExpiry: the contract expects the retry to run fresh', async () => {
-    const undeclared = join(
-      import.meta.dirname,
-      'fixtures',
-      'undeclared',
-      'express-idempotency-claims.ts',
-    );
-    const replay = await replayCase(d(), { handler: undeclared });
-    expect(replay.verdict).toBe('reproduced');
-    expect(replay.result.failures[0]).toMatchObject({
+    expect(result.failures[0]).toMatchObject({
       kind: 'outcome',
       step: 1,
       expected: { kind: 'ok', replayed: false },
@@ -105,13 +96,16 @@ describe('D express-idempotency: a crash after the claim', () => {
     });
   });
 
+  it("holds where claimExpiry: 'never' is declared: the claim explains every 409", async () => {
+    const declared = variant('declared', 'express-idempotency-never-expires.ts');
+    const replay = await replayCase(d(), { handler: declared });
+    expect(replay.verdict).toBe('held');
+    expect(told(replay.result, 1)).toEqual(outcome.refused('conflict'));
+    expect(told(replay.result, 2)).toEqual(outcome.refused('conflict'));
+  });
+
   it('fails under a false claimExpiry of a second: the claim still refuses after two', async () => {
-    const short = join(
-      import.meta.dirname,
-      'fixtures',
-      'undeclared',
-      'express-idempotency-short-claims.ts',
-    );
+    const short = variant('undeclared', 'express-idempotency-short-claims.ts');
     const [crashed, ...retries] = d().steps;
     const late = {
       ...d(),

@@ -138,8 +138,10 @@ export default defineHandler({
     // is still in progress or there is a response available", and the first is answered 409
     // whatever its age. Nothing expires it; only the middleware removes it, when "notified" by
     // `reportError` or a non-2xx response, which a crashed process never sends. So a crash after
-    // the claim leaves it for good (finding D, declared).
-    claimExpiry: 'never',
+    // the claim leaves it for good: finding D, reported, not declared (the library's changelog
+    // lists a processing timeout against "permanent 409 locks" in an unpublished version, so it
+    // is a bug, not documented semantics). A user who accepts it can declare
+    // `claimExpiry: 'never'` (fixtures/declared/express-idempotency-never-expires.ts).
   },
   ...libraryWorld({
     table: EXPRESS_IDEMPOTENCY_TABLE,

@@ -73,12 +73,12 @@ const isD = expect.objectContaining({
   actual: { kind: 'refused', reason: 'conflict' },
 });
 
-/** express-idempotency without its `claimExpiry: 'never'`, so finding D is not declared. */
-const CLAIMS_UNDECLARED = join(
+/** express-idempotency declaring `claimExpiry: 'never'`, as a user who accepts finding D would. */
+const NEVER_EXPIRES = join(
   import.meta.dirname,
   'fixtures',
-  'undeclared',
-  'express-idempotency-claims.ts',
+  'declared',
+  'express-idempotency-never-expires.ts',
 );
 
 /** Whether a failure is A: a call answered with the 500 of a lost claim race. */
@@ -118,16 +118,16 @@ describe('express-idempotency in scheduled mode (docs/findings.md, A–D)', () =
     expect(result.counterexample?.failures.some(isF2)).toBe(true);
   });
 
-  it('finds D at seed 3 without claimExpiry; declared, the same seed goes on to C', async () => {
-    const undeclared = await checkHandler({
-      handler: CLAIMS_UNDECLARED,
+  it("finds D at seed 3; with claimExpiry: 'never' declared, the same seed goes on to C", async () => {
+    const bundled = await checkHandler({
+      handler: 'express-idempotency',
       mode: 'scheduled',
       runs: 30,
       seed: 3,
     });
-    expect(undeclared.counterexample?.failures ?? []).toContainEqual(isD);
+    expect(bundled.counterexample?.failures ?? []).toContainEqual(isD);
     const declared = await checkHandler({
-      handler: 'express-idempotency',
+      handler: NEVER_EXPIRES,
       mode: 'scheduled',
       runs: 30,
       seed: 3,
