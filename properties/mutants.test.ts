@@ -16,6 +16,7 @@ import { sequentialRunner } from '../src/execute/sequential-mode.ts';
 import { sequenceArbitrary } from '../src/generate/sequence-arbitrary.ts';
 import { MUTANT_CATALOGUE } from '../src/handlers/mutant-catalogue.ts';
 import { defineStepMutant } from '../src/handlers/mutants/define-step-mutant.ts';
+import { PG_MUTANT_CATALOGUE } from '../src/handlers/postgres/mutants/catalogue.ts';
 import { BUNDLED_HANDLERS, bundledHandlerPath, catalogueOf } from '../src/handlers/registry.ts';
 import { DEFAULT_FIXTURE } from '../src/model/world.ts';
 import { type KillResult, renderKillMatrix } from '../src/report/kill-matrix.ts';
@@ -54,19 +55,26 @@ describe('the mutant catalogue', () => {
     expect(new Set(names).size).toBe(names.length);
     // set_interval's mutants; other operations' catalogues are held to the registry beside them.
     const registered = BUNDLED_HANDLERS.filter(
-      (h) => h.kind === 'mutant' && h.operation === undefined,
+      (h) => h.kind === 'mutant' && h.operation === undefined && h.engine === undefined,
     ).map((h) => h.name);
     expect([...registered].sort()).toEqual([...names].sort());
   });
 
   it('lists every bundled mutant in its operation’s catalogue, once', () => {
-    const mutants = BUNDLED_HANDLERS.filter((h) => h.kind === 'mutant');
+    const mutants = BUNDLED_HANDLERS.filter((h) => h.kind === 'mutant' && h.engine === undefined);
     for (const h of mutants)
       expect(catalogueOf(h.operation).filter((m) => m.name === h.name)).toHaveLength(1);
     const catalogued = ['set-interval', 'create-once', 'adjust-balance'].flatMap((op) =>
       catalogueOf(op).map((m) => m.name),
     );
     expect(new Set(catalogued).size).toBe(mutants.length);
+  });
+
+  it('registers exactly the PostgreSQL catalogue’s mutants on PostgreSQL', () => {
+    const registered = BUNDLED_HANDLERS.filter(
+      (h) => h.kind === 'mutant' && h.engine === 'postgres',
+    ).map((h) => h.name);
+    expect(registered.sort()).toEqual(PG_MUTANT_CATALOGUE.map((m) => m.name).sort());
   });
 
   it.each(MUTANT_CATALOGUE)(
