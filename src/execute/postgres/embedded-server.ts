@@ -25,7 +25,7 @@ import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { ReceiptcheckError } from '../../errors.ts';
-import { onInterrupt } from '../interrupt.ts';
+import { onInterrupt, pendingInterruptCleanups } from '../interrupt.ts';
 import { makeTempDir, removeTempDir, tempRoot } from '../temp-dirs.ts';
 
 /** How long the server may take to accept connections before the start is reported as failed. */
@@ -67,7 +67,13 @@ export async function startEmbeddedServer(): Promise<EmbeddedServer> {
   };
   // Runs before temp-dirs' own exit hook (prepended), so the files go only once the server has.
   process.prependListener('exit', killNow);
-  const untrack = onInterrupt(() => stop());
+  // On Ctrl-C the server stops last: the runners' own clean-up drops their databases on it first
+  // (stopping alongside them made their drops fail with "the database system is shutting down").
+  // Bounded well inside the interrupt grace, after which the exit hook above kills it anyway.
+  const untrack = onInterrupt(async () => {
+    for (let i = 0; i < 25 && pendingInterruptCleanups() > 1; i++) await delay(20);
+    await stop();
+  });
   async function stop(): Promise<void> {
     if (stopped) return;
     stopped = true;
