@@ -60,6 +60,50 @@ describe('receiptcheck bench', () => {
       expect(table).toContain(heading);
   });
 
+  it('--handler pg-reference --quick --json measures PostgreSQL raw against every mode, and says what it skipped', async () => {
+    const io = memoryIo();
+    const code = await main(
+      ['bench', '--handler', 'pg-reference', '--quick', '--json', ...TINY],
+      io,
+    );
+    expect(code).toBe(0);
+    const r = decodeJson(io.out.join('')) as BenchReport;
+    expect(r.config).toMatchObject({
+      engine: 'postgres',
+      handler: 'pg-reference',
+      rounds: 1,
+      runsPerRound: 4,
+    });
+
+    const t = r.throughput;
+    for (const raw of [t.raw, t.rawScheduledMix]) {
+      expect(raw.steps).toBeGreaterThan(0);
+      expect(raw.stepsPerSecond).toBeGreaterThan(0);
+      expect(raw.stepsPerCpuSecond).toBeGreaterThan(0);
+    }
+    expect(t.rawInMemory).toMatchObject({
+      available: false,
+      reason: expect.stringContaining('PostgreSQL'),
+    });
+    // Each mode ran on PostgreSQL, on the very sequences raw replayed.
+    expect(t.sequential).toMatchObject({ available: true, steps: t.raw.steps });
+    expect(t.concurrent).toMatchObject({ available: true, steps: t.raw.steps });
+    expect(t.scheduled).toMatchObject({ available: true, steps: t.rawScheduledMix.steps });
+    for (const mode of [t.sequential, t.concurrent, t.scheduled]) {
+      if (!mode.available) throw new Error(mode.reason);
+      expect(mode.ratioToRaw).toBeGreaterThan(0);
+      expect(mode.cpuRatioToRaw).toBeGreaterThan(0);
+      expect(mode.warning).toBeUndefined();
+    }
+
+    expect(r.kills).toEqual([]);
+    expect(r.killsSkipped).toContain('mutants --engine postgres');
+    expect(r.checker).toMatchObject({ entries: 400, verdicts: ['ok'] });
+    const table = io.err.join('');
+    expect(table).toContain('PostgreSQL');
+    expect(table).toContain('time to kill: skipped');
+  });
+
   it('rejects a name outside the catalogue with exit code 2 and what to pass instead', async () => {
     const io = memoryIo();
     const code = await main(['bench', '--mutants', 'no-such-mutant'], io);
