@@ -2,8 +2,9 @@
  * `receiptcheck bench --quick --json` prints one object with every figure issue 6 asks for. A
  * tiny configuration keeps it fast; no figure is compared with a time, only checked to be there.
  */
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { BenchReport } from '../bench/bench-report.ts';
+import { stopEmbeddedPostgres } from '../execute/postgres/server.ts';
 import { decodeJson } from '../report/encode.ts';
 import { memoryIo } from './io.ts';
 import { main } from './main.ts';
@@ -11,6 +12,9 @@ import { main } from './main.ts';
 const TINY = ['--rounds', '1', '--runs', '4', '--kill-seeds', '1', '--history', '400'];
 
 describe('receiptcheck bench', () => {
+  // The PostgreSQL bench's server lingers a moment for a next runner: stop it with the file.
+  afterAll(() => stopEmbeddedPostgres());
+
   it('--quick --json prints every figure: throughput and ratios, time to kill, checker, memory, targets', async () => {
     const io = memoryIo();
     const mutants = ['--mutants', 'version-before-receipt,check-then-act'];
