@@ -4,7 +4,9 @@
  * seeds, so a noisy spell hits all of them; then the checker, then time to kill each mutant.
  *
  * The bench sits above `api/` like the CLI: it drives `checkHandler` as users do, and touches
- * SQLite only through `execute/` (the template, `openConnection`, the world functions).
+ * SQLite only through `execute/` (the template, `openConnection`, the world functions). A
+ * PostgreSQL plugin gets its throughput from `postgres-throughput.ts` by the same method, and no
+ * time to kill (the catalogue is SQLite's).
  */
 
 import { preparePlugin } from '../api/prepare-run.ts';
