@@ -2,6 +2,7 @@
  * What `runBench` returns: every figure as plain data, JSON-able as it stands (`--json` prints it
  * whole), rendered as a table by `report/format-bench.ts`. Times are seconds, memory megabytes.
  */
+import type { Engine } from '../handlers/engine.ts';
 import type { Mode } from '../types/mode.ts';
 import type { ResolvedBenchOptions } from './bench-options.ts';
 
@@ -42,10 +43,16 @@ export interface Unavailable {
 
 /** The throughput section: the ceiling and the harness in each mode. */
 export interface ThroughputSection {
-  /** The handler's own calls in a tight loop on a file database opened by `openConnection`. */
+  /**
+   * The handler's own calls in a tight loop on a file database opened by `openConnection`; on
+   * PostgreSQL, on one connection to a database made from the template.
+   */
   readonly raw: Throughput;
-  /** The same loop on an in-memory copy of the template, the storage sequential mode runs on. */
-  readonly rawInMemory: Throughput;
+  /**
+   * The same loop on an in-memory copy of the template, the storage sequential mode runs on;
+   * unavailable on PostgreSQL, which has no such copy.
+   */
+  readonly rawInMemory: Throughput | Unavailable;
   /**
    * The file loop on scheduled mode's own sequences (it draws a schedule with each step, so the
    * same seed gives other sequences): scheduled mode's ratio is to this.
@@ -122,9 +129,13 @@ export interface BenchReport {
   > & {
     /** The operation measured (`set-interval` by default). */
     readonly operation: string;
+    /** The engine the measured plugin runs on. */
+    readonly engine: Engine;
   };
   readonly throughput: ThroughputSection;
   readonly kills: readonly KillFigure[];
+  /** Why no mutant was timed (a PostgreSQL plugin); absent when the catalogue ran. */
+  readonly killsSkipped?: string;
   readonly checker: CheckerFigure;
   readonly memory: MemoryFigure;
   readonly targets: readonly TargetCheck[];

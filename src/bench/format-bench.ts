@@ -8,12 +8,14 @@ import type { BenchReport, KillFigure, Throughput, Unavailable } from './bench-r
 export function formatBench(r: BenchReport): string {
   const c = r.config;
   const lines = [
-    `receiptcheck bench: ${c.handler} (${c.operation}), ${c.quick ? 'quick' : 'full'} (${c.rounds} round${c.rounds === 1 ? '' : 's'} × ${c.runsPerRound} runs, stepsMax ${c.stepsMax}, ${c.workers} workers, seed ${c.seed})`,
+    `receiptcheck bench: ${c.handler} (${c.operation}, ${c.engine === 'postgres' ? 'PostgreSQL' : 'SQLite'}), ${c.quick ? 'quick' : 'full'} (${c.rounds} round${c.rounds === 1 ? '' : 's'} × ${c.runsPerRound} runs, stepsMax ${c.stepsMax}, ${c.workers} workers, seed ${c.seed})`,
     `machine: ${r.machine.nproc} × ${r.machine.cpuModel}, node ${r.machine.node}, ${r.machine.platform}`,
     '',
     ...formatThroughput(r),
     '',
-    ...formatKills(r.kills, c.killSeeds),
+    ...(r.killsSkipped
+      ? [`time to kill: skipped: ${r.killsSkipped}`]
+      : formatKills(r.kills, c.killSeeds)),
     '',
     `checker    ${r.checker.entries.toLocaleString('en-US')} calls from ${r.checker.clients} clients: ${seconds(r.checker.seconds)} median (${r.checker.perRun.map(seconds).join(', ')}), verdict ${[...new Set(r.checker.verdicts)].join('/')}`,
     `memory     maxRSS ${Math.round(r.memory.maxRssMb)} MB, peak heap used ${Math.round(r.memory.peakHeapUsedMb)} MB`,
@@ -32,7 +34,7 @@ export function formatBench(r: BenchReport): string {
 function formatThroughput(r: BenchReport): string[] {
   const t = r.throughput;
   const rows: [string, Throughput | Unavailable][] = [
-    ['raw (file, WAL)', t.raw],
+    [r.config.engine === 'postgres' ? 'raw (one conn.)' : 'raw (file, WAL)', t.raw],
     ['raw (in memory)', t.rawInMemory],
     ['raw (sched. mix)', t.rawScheduledMix],
     ['sequential', t.sequential],

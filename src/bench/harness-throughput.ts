@@ -6,6 +6,11 @@
 import { checkHandler } from '../api/check-handler.ts';
 import { isInterruptedError, isReceiptcheckError, messageOf } from '../errors.ts';
 import type { Mode } from '../types/mode.ts';
+import type { ResolvedBenchOptions } from './bench-options.ts';
+import type { PathTotals } from './throughput-totals.ts';
+
+/** The harness modes measured against raw, in round order. */
+export const MODES: readonly Mode[] = ['sequential', 'concurrent', 'scheduled'];
 
 /** One measured check, or why the mode could not run. */
 export type HarnessMeasure =
@@ -70,4 +75,28 @@ export function unavailableReason(thrown: unknown): string {
   if (isReceiptcheckError(thrown))
     return thrown.code === 'E_BAD_OPTION' ? thrown.message : `${thrown.code}: ${thrown.message}`;
   return `error: ${messageOf(thrown)}`;
+}
+
+/**
+ * One round of `mode` at `seed` into `entry`; once a mode turned out unavailable it is not tried
+ * again. The same for every engine: `checkHandler` picks the runner from the plugin.
+ */
+export async function modePath(
+  entry: PathTotals,
+  mode: Mode,
+  o: ResolvedBenchOptions,
+  seed: number,
+): Promise<void> {
+  if (entry.unavailable) return;
+  const measured = await measureHarness({
+    handler: o.handler,
+    operation: o.operation,
+    mode,
+    seed,
+    runs: o.runsPerRound,
+    stepsMax: o.stepsMax,
+    workers: o.workers,
+  });
+  if (!measured.available) entry.unavailable = measured.reason;
+  else entry.rounds.push(measured);
 }

@@ -4,7 +4,9 @@
  * seeds, so a noisy spell hits all of them; then the checker, then time to kill each mutant.
  *
  * The bench sits above `api/` like the CLI: it drives `checkHandler` as users do, and touches
- * SQLite only through `execute/` (the template, `openConnection`, the world functions).
+ * SQLite only through `execute/` (the template, `openConnection`, the world functions). A
+ * PostgreSQL plugin gets its throughput from `postgres-throughput.ts` by the same method, and no
+ * time to kill (the catalogue is SQLite's).
  */
 
 import { preparePlugin } from '../api/prepare-run.ts';
@@ -19,10 +21,10 @@ import { measureRaw } from '../execute/raw-loop.ts';
 import { type ResetToTemplate, templateResetter } from '../execute/reset-to-template.ts';
 import { requireSqlite } from '../handlers/engine.ts';
 import type { Connection, HandlerPlugin } from '../handlers/plugin.ts';
+import { isPostgresPlugin } from '../handlers/postgres/plugin.ts';
 import { catalogueOf } from '../handlers/registry.ts';
 import type { Event } from '../model/events.ts';
 import { DEFAULT_FIXTURE, type Fixture } from '../model/world.ts';
-import type { Mode } from '../types/mode.ts';
 import {
   type BenchOptions,
   type ResolvedBenchOptions,
@@ -30,10 +32,11 @@ import {
 } from './bench-options.ts';
 import type { BenchReport, CheckerFigure, KillFigure, ThroughputSection } from './bench-report.ts';
 import { measureChecker } from './checker-time.ts';
-import { measureHarness } from './harness-throughput.ts';
+import { MODES, modePath } from './harness-throughput.ts';
 import { machineInfo } from './machine-info.ts';
 import { median } from './median.ts';
 import { startMemorySampler } from './memory-peak.ts';
+import { measurePostgresThroughput, POSTGRES_KILLS_SKIPPED } from './postgres-throughput.ts';
 import { scheduledStepMix, stepMix } from './step-mix.ts';
 import { checkTargets } from './targets.ts';
 import {
@@ -44,22 +47,32 @@ import {
 } from './throughput-totals.ts';
 import { timeToKill } from './time-to-kill.ts';
 
-/** The harness modes measured against raw, in round order. */
-const MODES: readonly Mode[] = ['sequential', 'concurrent', 'scheduled'];
-
 /** Runs the whole bench and returns every figure as data. */
 export async function runBench(options: BenchOptions = {}): Promise<BenchReport> {
-  const o = resolveBenchOptions(options);
+  let o = resolveBenchOptions(options);
   const started = performance.now();
   const memory = startMemorySampler();
-  const throughput = await measureThroughput(o, memory.sample);
+  // Prepared as every check prepares it, so the raw loop measures the same plugin.
+  const prepared = await preparePlugin(o.handler, DEFAULT_FIXTURE, undefined, o.operation);
+  const postgres = isPostgresPlugin(prepared.plugin);
+  if (postgres) o = resolveBenchOptions(options, 'postgres');
+  const throughput = isPostgresPlugin(prepared.plugin)
+    ? await measurePostgresThroughput(o, prepared.plugin, prepared.fixture, memory.sample)
+    : await measureThroughput(
+        o,
+        requireSqlite(prepared.plugin, 'bench'),
+        prepared.fixture,
+        memory.sample,
+      );
   const checker = await measureCheckerRuns(o);
   memory.sample();
-  const kills = await measureKills(o, memory.sample);
+  // The catalogue's mutants are SQLite plugins: timing them says nothing of a PostgreSQL handler.
+  const kills = postgres ? [] : await measureKills(o, memory.sample);
   const partial = {
     machine: machineInfo(),
     config: {
       handler: o.handler,
+      engine: postgres ? ('postgres' as const) : ('sqlite' as const),
       operation: o.operation ?? 'set-interval',
       quick: o.quick,
       rounds: o.rounds,
@@ -71,6 +84,7 @@ export async function runBench(options: BenchOptions = {}): Promise<BenchReport>
     },
     throughput,
     kills,
+    ...(postgres ? { killsSkipped: POSTGRES_KILLS_SKIPPED } : {}),
     checker,
     memory: memory.stop(),
     elapsedSeconds: (performance.now() - started) / 1000,
@@ -80,12 +94,10 @@ export async function runBench(options: BenchOptions = {}): Promise<BenchReport>
 
 async function measureThroughput(
   o: ResolvedBenchOptions,
+  plugin: HandlerPlugin,
+  fixture: Fixture,
   sample: () => void,
 ): Promise<ThroughputSection> {
-  // Prepared as every check prepares it, so the raw loop measures the same plugin.
-  const prepared = await preparePlugin(o.handler, DEFAULT_FIXTURE, undefined, o.operation);
-  const { fixture } = prepared;
-  const plugin = requireSqlite(prepared.plugin, 'bench');
   const files = new DatabaseFiles(plugin, fixture);
   // One warm connection per storage kind for the whole bench: the ceiling pays no set-up.
   const fileDb = openConnection(files.fresh());
@@ -130,26 +142,6 @@ async function rawPath(
   sequences: readonly (readonly Event[])[],
 ): Promise<void> {
   totals.rounds.push(await measureRaw(plugin, db, reset, fixture.principals, sequences));
-}
-
-async function modePath(
-  entry: PathTotals,
-  mode: Mode,
-  o: ResolvedBenchOptions,
-  seed: number,
-): Promise<void> {
-  if (entry.unavailable) return;
-  const measured = await measureHarness({
-    handler: o.handler,
-    operation: o.operation,
-    mode,
-    seed,
-    runs: o.runsPerRound,
-    stepsMax: o.stepsMax,
-    workers: o.workers,
-  });
-  if (!measured.available) entry.unavailable = measured.reason;
-  else entry.rounds.push(measured);
 }
 
 async function measureCheckerRuns(o: ResolvedBenchOptions): Promise<CheckerFigure> {

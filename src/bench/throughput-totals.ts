@@ -62,7 +62,10 @@ export function throughputSection(totals: Record<PathName, PathTotals>): Through
   };
   return {
     raw,
-    rawInMemory: withRatios(sum(totals.rawInMemory), raw),
+    rawInMemory:
+      totals.rawInMemory.unavailable !== undefined
+        ? { available: false, reason: totals.rawInMemory.unavailable }
+        : withRatios(sum(totals.rawInMemory), raw),
     rawScheduledMix: withRatios(rawScheduledMix, raw),
     sequential: mode('sequential', 'raw'),
     concurrent: mode('concurrent', 'raw'),

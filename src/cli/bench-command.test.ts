@@ -2,8 +2,9 @@
  * `receiptcheck bench --quick --json` prints one object with every figure issue 6 asks for. A
  * tiny configuration keeps it fast; no figure is compared with a time, only checked to be there.
  */
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { BenchReport } from '../bench/bench-report.ts';
+import { stopEmbeddedPostgres } from '../execute/postgres/server.ts';
 import { decodeJson } from '../report/encode.ts';
 import { memoryIo } from './io.ts';
 import { main } from './main.ts';
@@ -11,6 +12,9 @@ import { main } from './main.ts';
 const TINY = ['--rounds', '1', '--runs', '4', '--kill-seeds', '1', '--history', '400'];
 
 describe('receiptcheck bench', () => {
+  // The PostgreSQL bench's server lingers a moment for a next runner: stop it with the file.
+  afterAll(() => stopEmbeddedPostgres());
+
   it('--quick --json prints every figure: throughput and ratios, time to kill, checker, memory, targets', async () => {
     const io = memoryIo();
     const mutants = ['--mutants', 'version-before-receipt,check-then-act'];
@@ -22,7 +26,8 @@ describe('receiptcheck bench', () => {
     expect(r.machine.node).toBe(process.version);
 
     const t = r.throughput;
-    for (const raw of [t.raw, t.rawInMemory, t.rawScheduledMix]) {
+    expect(t.rawInMemory).toMatchObject({ available: true, steps: t.raw.steps });
+    for (const raw of [t.raw, t.rawScheduledMix]) {
       expect(raw.steps).toBeGreaterThan(0);
       expect(raw.stepsPerSecond).toBeGreaterThan(0);
       expect(raw.stepsPerCpuSecond).toBeGreaterThan(0);
@@ -57,6 +62,50 @@ describe('receiptcheck bench', () => {
     const table = io.err.join('');
     for (const heading of ['throughput', 'time to kill', 'checker', 'memory', 'targets'])
       expect(table).toContain(heading);
+  });
+
+  it('--handler pg-reference --quick --json measures PostgreSQL raw against every mode, and says what it skipped', async () => {
+    const io = memoryIo();
+    const code = await main(
+      ['bench', '--handler', 'pg-reference', '--quick', '--json', ...TINY],
+      io,
+    );
+    expect(code).toBe(0);
+    const r = decodeJson(io.out.join('')) as BenchReport;
+    expect(r.config).toMatchObject({
+      engine: 'postgres',
+      handler: 'pg-reference',
+      rounds: 1,
+      runsPerRound: 4,
+    });
+
+    const t = r.throughput;
+    for (const raw of [t.raw, t.rawScheduledMix]) {
+      expect(raw.steps).toBeGreaterThan(0);
+      expect(raw.stepsPerSecond).toBeGreaterThan(0);
+      expect(raw.stepsPerCpuSecond).toBeGreaterThan(0);
+    }
+    expect(t.rawInMemory).toMatchObject({
+      available: false,
+      reason: expect.stringContaining('PostgreSQL'),
+    });
+    // Each mode ran on PostgreSQL, on the very sequences raw replayed.
+    expect(t.sequential).toMatchObject({ available: true, steps: t.raw.steps });
+    expect(t.concurrent).toMatchObject({ available: true, steps: t.raw.steps });
+    expect(t.scheduled).toMatchObject({ available: true, steps: t.rawScheduledMix.steps });
+    for (const mode of [t.sequential, t.concurrent, t.scheduled]) {
+      if (!mode.available) throw new Error(mode.reason);
+      expect(mode.ratioToRaw).toBeGreaterThan(0);
+      expect(mode.cpuRatioToRaw).toBeGreaterThan(0);
+      expect(mode.warning).toBeUndefined();
+    }
+
+    expect(r.kills).toEqual([]);
+    expect(r.killsSkipped).toContain('mutants --engine postgres');
+    expect(r.checker).toMatchObject({ entries: 400, verdicts: ['ok'] });
+    const table = io.err.join('');
+    expect(table).toContain('PostgreSQL');
+    expect(table).toContain('time to kill: skipped');
   });
 
   it('rejects a name outside the catalogue with exit code 2 and what to pass instead', async () => {

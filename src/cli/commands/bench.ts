@@ -87,13 +87,20 @@ export function registerBench(program: Command, ctx: CliContext): void {
   checker      seconds to check a synthetic linearizable history from 8 clients
   memory       the process's maxRSS (worker threads included) and peak heap
 
+A PostgreSQL plugin (--handler pg-reference, or your own) is measured by the same method on an
+embedded server (or the one RECEIPTCHECK_DATABASE_URL names): raw on one connection to
+a database made from the template, reset between sequences outside the timed part, against the
+three modes; smaller presets (3 rounds x 40 runs, quick 2 x 10); no in-memory raw path, and no
+time to kill (the catalogue is SQLite's: \`receiptcheck mutants --engine postgres\`).
+
 Targets (the speed and memory goals in the README's Performance section) are printed with a ✓ or
 ✗; the command exits 0 either way.
 
 Examples:
   receiptcheck bench --quick                  under a minute
   receiptcheck bench --json > bench.json      the full bench, under five minutes
-  receiptcheck bench --handler ./my-handler.ts --mutants none`),
+  receiptcheck bench --handler ./my-handler.ts --mutants none
+  receiptcheck bench --handler pg-reference --quick   PostgreSQL, well under two minutes`),
     )
     .action(async (flags: BenchFlags) => {
       const report = await runBench({ ...benchOptions(flags), onProgress: progress(ctx) });

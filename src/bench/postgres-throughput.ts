@@ -1,0 +1,59 @@
+/**
+ * The throughput section for a PostgreSQL plugin, by the SQLite section's method: raw (the
+ * plugin's calls and world events on one warm connection, `execute/postgres/raw-loop.ts`) and
+ * the harness in every mode alternate in rounds on the same seeds, the order reversed every
+ * other round, and each mode is a ratio to raw on the sequences it ran. PostgreSQL has no
+ * in-memory copy of the template, so that raw path is reported as not applying.
+ */
+
+import { PostgresRawLoop } from '../execute/postgres/raw-loop.ts';
+import type { PostgresHandlerPlugin } from '../handlers/postgres/plugin.ts';
+import type { Fixture } from '../model/world.ts';
+import type { ResolvedBenchOptions } from './bench-options.ts';
+import type { ThroughputSection } from './bench-report.ts';
+import { MODES, modePath } from './harness-throughput.ts';
+import { scheduledStepMix, stepMix } from './step-mix.ts';
+import { emptyTotals, type PathName, throughputSection } from './throughput-totals.ts';
+
+/** Why the bench times no mutant for a PostgreSQL plugin. */
+export const POSTGRES_KILLS_SKIPPED =
+  'time to kill is measured on the SQLite catalogue only; `receiptcheck mutants --engine postgres` runs the PostgreSQL one';
+
+/** Why raw on an in-memory copy does not apply on PostgreSQL. */
+const NO_IN_MEMORY = 'does not apply on PostgreSQL (no in-memory copy of the template)';
+
+/** Raw against every harness mode for `plugin`, interleaved in rounds. */
+export async function measurePostgresThroughput(
+  o: ResolvedBenchOptions,
+  plugin: PostgresHandlerPlugin,
+  fixture: Fixture,
+  sample: () => void,
+): Promise<ThroughputSection> {
+  const totals = emptyTotals();
+  totals.rawInMemory.unavailable = NO_IN_MEMORY;
+  const mix = { fixture, stepsMax: o.stepsMax, recreate: !!plugin.recreate };
+  o.onProgress('starting PostgreSQL and making the template');
+  // One warm connection for the whole bench, as on SQLite: the ceiling pays no set-up.
+  const raw = await PostgresRawLoop.open(plugin, fixture);
+  try {
+    for (let round = 0; round < o.rounds; round++) {
+      const seed = o.seed + round;
+      o.onProgress(`PostgreSQL throughput round ${round + 1}/${o.rounds} (seed ${seed})`);
+      const sequences = stepMix(mix, seed, o.runsPerRound);
+      const scheduledSequences = scheduledStepMix(mix, seed, o.runsPerRound);
+      const paths: (() => Promise<void>)[] = [
+        async () => void totals.raw.rounds.push(await raw.measure(sequences)),
+        async () => void totals.rawScheduledMix.rounds.push(await raw.measure(scheduledSequences)),
+        ...MODES.map((mode) => () => modePath(totals[mode as PathName], mode, o, seed)),
+      ];
+      if (round % 2 === 1) paths.reverse();
+      for (const path of paths) {
+        await path();
+        sample();
+      }
+    }
+  } finally {
+    await raw.close();
+  }
+  return throughputSection(totals);
+}
