@@ -83,7 +83,7 @@ export function checkConcurrentRun(
       else failures.push({ kind: 'snapshot', differences });
     }
   } else {
-    failures.push(linearizabilityFailure(result, initial, run.history, run.places));
+    failures.push(linearizabilityFailure(result, run.history, run.places));
   }
   return withInvariants(run, failures, order);
 }

@@ -6,7 +6,6 @@
 
 import type { HistoryEntry } from '../model/history.ts';
 import { type Observed, sameOutcome } from '../model/outcome.ts';
-import type { ModelState } from '../model/state.ts';
 import { step } from '../model/step.ts';
 import type { LinearizabilityFailure, PlacedOperation } from '../types/verdict.ts';
 import type { IllegalResult, UnknownResult } from './linearizability/result.ts';
@@ -14,7 +13,6 @@ import type { IllegalResult, UnknownResult } from './linearizability/result.ts';
 /** Builds the failure from the checker's verdict; `places[id]` says where entry `id` stood. */
 export function linearizabilityFailure(
   result: IllegalResult | UnknownResult,
-  initial: ModelState,
   history: readonly HistoryEntry[],
   places: readonly { readonly step: number; readonly lane: number }[],
 ): LinearizabilityFailure {
@@ -42,11 +40,8 @@ export function linearizabilityFailure(
       ...(expected ? { expected } : {}),
     };
   };
-  let state = initial;
-  for (const id of result.longestPrefix) {
-    const e = byId.get(id);
-    if (e) state = step(state, e.event).state;
-  }
+  // The search's own state: stepping the prefix again would undo a declared in-flight conflict.
+  const state = result.stateAfterPrefix;
   const stuck = result.stuck.map((id) => {
     const e = byId.get(id);
     return place(id, e?.event.kind === 'call' ? step(state, e.event).outcome : undefined);

@@ -51,6 +51,7 @@ export function checkHistory(
         verdict: 'illegal',
         longestPrefix: result.longestPrefix,
         stuck: result.stuck,
+        stateAfterPrefix: result.stateAfterPrefix,
         partition: ids,
       };
     }

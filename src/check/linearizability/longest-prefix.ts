@@ -1,9 +1,10 @@
 /**
- * Remembers the deepest dead end of the search: the longest order that fitted, and what could
- * not follow it. That is the useful part of an "illegal" verdict (porcupine's longest partial
+ * Remembers the deepest dead end of the search: the longest order that fitted, the model state
+ * it left, and what could not follow it. That is the useful part of an "illegal" verdict (porcupine's longest partial
  * linearisation). Copying the whole path at every new record would be quadratic on a long
  * history, so the record shares its agreed prefix with the live path and copies only the rest.
  */
+import type { ModelState } from '../../model/state.ts';
 
 /** The record so far. */
 export interface LongestPrefix {
@@ -11,13 +12,18 @@ export interface LongestPrefix {
   readonly ids: number[];
   /** Ids that could not be placed after it. */
   stuck: number[];
+  /**
+   * The model after `ids` as the search stepped it. Replaying `ids` with `step` is not the same:
+   * a call placed as a declared in-flight conflict took no effect, whatever `step` says.
+   */
+  state: ModelState | undefined;
   /** `ids` and the live path agree on their first `agree` elements. */
   agree: number;
 }
 
 /** An empty record. */
 export function createLongestPrefix(): LongestPrefix {
-  return { ids: [], stuck: [], agree: 0 };
+  return { ids: [], stuck: [], state: undefined, agree: 0 };
 }
 
 /** Call after popping the live path, so the agreed prefix stays true. */
@@ -30,10 +36,16 @@ export function beats(record: LongestPrefix, pathLength: number): boolean {
   return pathLength > record.ids.length || (pathLength === 0 && record.stuck.length === 0);
 }
 
-/** Makes the live path, and what was stuck after it, the new record. */
-export function keep(record: LongestPrefix, path: readonly number[], stuck: number[]): void {
+/** Makes the live path, the state it reached, and what was stuck after it, the new record. */
+export function keep(
+  record: LongestPrefix,
+  path: readonly number[],
+  stuck: number[],
+  state: ModelState,
+): void {
   for (let i = record.agree; i < path.length; i++) record.ids[i] = path[i] as number;
   record.ids.length = path.length;
   record.agree = path.length;
   record.stuck = stuck.sort((a, b) => a - b);
+  record.state = state;
 }

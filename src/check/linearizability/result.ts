@@ -20,6 +20,11 @@ export interface IllegalResult {
   readonly longestPrefix: readonly number[];
   /** The entries that could have come next after `longestPrefix` but did not fit, sorted by id. */
   readonly stuck: readonly number[];
+  /**
+   * The model after `longestPrefix` as the search stepped it (a call placed as a declared
+   * in-flight conflict took no effect), so what the stuck entries should have seen.
+   */
+  readonly stateAfterPrefix: ModelState;
   /** Ids of the independent part of the history that failed, sorted; the rest was not needed. */
   readonly partition: readonly number[];
 }

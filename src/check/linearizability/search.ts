@@ -51,7 +51,12 @@ export type PartResult =
       readonly invokedAt: Float64Array;
       readonly finalState: ModelState;
     }
-  | { readonly verdict: 'illegal'; readonly longestPrefix: number[]; readonly stuck: number[] }
+  | {
+      readonly verdict: 'illegal';
+      readonly longestPrefix: number[];
+      readonly stuck: number[];
+      readonly stateAfterPrefix: ModelState;
+    }
   | { readonly verdict: 'unknown'; readonly reason: string };
 
 /**
@@ -157,7 +162,9 @@ export function searchPart(
 
   /** Undoes frames up to a level with untried candidates; false when there is none. */
   const backtrack = (): boolean => {
-    if (beats(longest, path.ids.length)) keep(longest, path.ids, candidates(list, required));
+    if (beats(longest, path.ids.length)) {
+      keep(longest, path.ids, candidates(list, required), state);
+    }
     levelStart = false;
     for (let i = top(path); i >= 0; i = top(path)) {
       const kind = path.kinds[i] as ChosenKind;
@@ -231,6 +238,11 @@ export function searchPart(
   }
 
   function illegal(): PartResult {
-    return { verdict: 'illegal', longestPrefix: longest.ids, stuck: longest.stuck };
+    return {
+      verdict: 'illegal',
+      longestPrefix: longest.ids,
+      stuck: longest.stuck,
+      stateAfterPrefix: longest.state ?? initial,
+    };
   }
 }
