@@ -16,6 +16,7 @@ import {
   IdempotencyValidationError,
   makeIdempotent,
 } from '@aws-lambda-powertools/idempotency';
+import type { CallRequest } from '../../model/events.ts';
 import type { Outcome } from '../../model/outcome.ts';
 import { outcome } from '../../model/outcome.ts';
 import type { PolicyDeclaration } from '../../model/policy.ts';
@@ -108,6 +109,39 @@ export function outcomeOfThrown(thrown: unknown): Outcome {
   throw thrown;
 }
 
+/**
+ * One call through the wrapped business function `idempotent`, as both engines' plugins make it:
+ * `precheck` at the request edge, the key and payload fields as the event, and the library's
+ * answer or what it threw as the contract's outcome. `thrownOutcome` names the engine's own
+ * write failures (PostgreSQL's integrity errors) before the library's mapping.
+ */
+export async function callPowertools(
+  idempotent: (event: SetIntervalEvent) => Promise<Answer>,
+  principal: Principal,
+  request: CallRequest,
+  thrownOutcome: (thrown: unknown) => Outcome | undefined = () => undefined,
+): Promise<Outcome> {
+  const checked = precheck(principal, request);
+  if ('kind' in checked) return checked;
+  const event: SetIntervalEvent = {
+    workspace: principal.workspace,
+    user: principal.user,
+    tool: TOOL,
+    requestId: checked.requestId,
+    automationId: checked.automationId,
+    expectedVersion: checked.expectedVersion,
+    intervalMinutes: checked.intervalMinutes,
+  };
+  try {
+    const answer = await idempotent(event);
+    return answer.replayed
+      ? outcome.replayed(answer.receipt.result)
+      : outcome.fresh(answer.receipt.result);
+  } catch (thrown) {
+    return thrownOutcome(thrown) ?? outcomeOfThrown(thrown);
+  }
+}
+
 /** The receipts the live COMPLETED records hold; in-progress records hold no result and are left out. */
 function receipts(db: Connection): Receipt[] {
   // The clock is read in the same statement as the rows, so reading adds no statement.
@@ -163,25 +197,6 @@ export default defineHandler({
   },
   // The records' times are kept on the harness clock (`SqlitePersistenceLayer`), not the wall's.
   advanceClock: advanceHarnessClock,
-  async call(db: Connection, principal: Principal, request) {
-    const checked = precheck(principal, request);
-    if ('kind' in checked) return checked;
-    const event: SetIntervalEvent = {
-      workspace: principal.workspace,
-      user: principal.user,
-      tool: TOOL,
-      requestId: checked.requestId,
-      automationId: checked.automationId,
-      expectedVersion: checked.expectedVersion,
-      intervalMinutes: checked.intervalMinutes,
-    };
-    try {
-      const answer = await idempotentSetInterval(db)(event);
-      return answer.replayed
-        ? outcome.replayed(answer.receipt.result)
-        : outcome.fresh(answer.receipt.result);
-    } catch (thrown) {
-      return outcomeOfThrown(thrown);
-    }
-  },
+  call: (db: Connection, principal: Principal, request) =>
+    callPowertools(idempotentSetInterval(db), principal, request),
 });

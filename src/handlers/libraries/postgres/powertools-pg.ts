@@ -7,14 +7,13 @@
  */
 import { makeIdempotent } from '@aws-lambda-powertools/idempotency';
 import { outcome } from '../../../model/outcome.ts';
-import { type Principal, TOOL } from '../../../model/world.ts';
+import type { Principal } from '../../../model/world.ts';
 import { HARNESS_CLOCK_TABLE } from '../../harness-clock.ts';
 import { definePostgresHandler, type PgConnection } from '../../postgres/plugin.ts';
 import { isIntegrityFailure } from '../../postgres/transaction.ts';
-import { precheck } from '../../reference.ts';
 import {
   type Answer,
-  outcomeOfThrown,
+  callPowertools,
   POWERTOOLS_POLICY,
   powertoolsConfig,
   receiptsOfRows,
@@ -66,27 +65,9 @@ export default definePostgresHandler({
     await createPgHarnessClock(db);
   },
   advanceClock: advancePgHarnessClock,
-  async call(db, principal: Principal, request) {
-    const checked = precheck(principal, request);
-    if ('kind' in checked) return checked;
-    const event: SetIntervalEvent = {
-      workspace: principal.workspace,
-      user: principal.user,
-      tool: TOOL,
-      requestId: checked.requestId,
-      automationId: checked.automationId,
-      expectedVersion: checked.expectedVersion,
-      intervalMinutes: checked.intervalMinutes,
-    };
-    try {
-      const answer = await idempotentSetInterval(db)(event);
-      return answer.replayed
-        ? outcome.replayed(answer.receipt.result)
-        : outcome.fresh(answer.receipt.result);
-    } catch (thrown) {
+  call: (db, principal: Principal, request) =>
+    callPowertools(idempotentSetInterval(db), principal, request, (thrown) =>
       // The business write's own integrity failures are PostgreSQL's (class 23), not SQLite's.
-      if (isIntegrityFailure(thrown)) return outcome.error((thrown as Error).message);
-      return outcomeOfThrown(thrown);
-    }
-  },
+      isIntegrityFailure(thrown) ? outcome.error((thrown as Error).message) : undefined,
+    ),
 });
