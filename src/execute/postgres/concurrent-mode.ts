@@ -25,26 +25,19 @@ import { throwIfInterrupted } from '../interrupt.ts';
 import type { ModeRunner } from '../mode-runner.ts';
 import { UNREADABLE_SNAPSHOT } from '../run-sequential.ts';
 import { pgCall, pgSnapshot, pgWorldEvent, withinBudget } from './postgres-events.ts';
-import { narrow, PostgresSession } from './postgres-session.ts';
+import { narrow, type PostgresSession } from './postgres-session.ts';
 import { ScopeGate } from './scope-gate.ts';
-import { type PostgresModeOptions, snapshotAfterHang } from './sequential-mode.ts';
+import { snapshotAfterHang } from './sequential-mode.ts';
+import { type PostgresModeOptions, sessionRunner } from './session-runner.ts';
 
 /** Opens a concurrent runner for `plugin`: its template and run database are made at once. */
-export async function postgresConcurrentRunner(
+export function postgresConcurrentRunner(
   plugin: PostgresHandlerPlugin,
   options: PostgresModeOptions,
 ): Promise<ModeRunner> {
-  const session = await PostgresSession.open(plugin, options.fixture, options.databaseUrl);
-  let used = false;
-  return {
-    async execute(steps) {
-      throwIfInterrupted();
-      if (used) await session.reset();
-      used = true;
-      return runConcurrent(session, plugin, options, steps);
-    },
-    close: () => session.close(),
-  };
+  return sessionRunner(plugin, options, (session, steps) =>
+    runConcurrent(session, plugin, options, steps),
+  );
 }
 
 /** One operation of a group as it ended: its entry (without id) and what its call really did. */

@@ -64,11 +64,15 @@ export async function pgWorldEvent(
   }
 }
 
-function worldEvent(
+/**
+ * Applies a world event through the plugin's own function, unwrapped (no budget, no error
+ * mapping): scope changes are the caller's, so they do nothing here. Scheduled mode gates it.
+ */
+export async function worldEvent(
   plugin: PostgresHandlerPlugin,
   db: PgConnection,
   event: Exclude<Event, CallEvent>,
-): Promise<void> | undefined {
+): Promise<void> {
   switch (event.kind) {
     case 'move':
       return plugin.move(db, event.resourceId, event.workspace);
@@ -87,7 +91,7 @@ function worldEvent(
       return plugin.advanceClock?.(db, event.ms);
     case 'revoke':
     case 'restore':
-      return undefined;
+      return;
   }
 }
 

@@ -14,45 +14,24 @@ import { pluginOperation } from '../../handlers/plugin.ts';
 import type { PostgresHandlerPlugin } from '../../handlers/postgres/plugin.ts';
 import type { Step } from '../../model/events.ts';
 import { flatten } from '../../model/flatten.ts';
-import {
-  afterScopeChange,
-  type Fixture,
-  type Principal,
-  type Snapshot,
-} from '../../model/world.ts';
+import { afterScopeChange, type Principal, type Snapshot } from '../../model/world.ts';
 import type { SequentialExecution } from '../../types/execution.ts';
 import type { Observation } from '../../types/trace.ts';
 import type { Hang } from '../../types/verdict.ts';
-import { throwIfInterrupted } from '../interrupt.ts';
 import type { ModeRunner } from '../mode-runner.ts';
 import { UNREADABLE_SNAPSHOT } from '../run-sequential.ts';
 import { pgCall, pgSnapshot, pgWorldEvent, withinBudget } from './postgres-events.ts';
-import { narrow, PostgresSession } from './postgres-session.ts';
-
-/** What sequential mode on PostgreSQL needs from the resolved options. */
-export interface PostgresModeOptions {
-  readonly fixture: Fixture;
-  readonly callTimeoutMs: number;
-  /** The server to use; undefined for the embedded one. */
-  readonly databaseUrl: string | undefined;
-}
+import { narrow, type PostgresSession } from './postgres-session.ts';
+import { type PostgresModeOptions, sessionRunner } from './session-runner.ts';
 
 /** Opens a sequential runner for `plugin`: its template and run database are made at once. */
-export async function postgresSequentialRunner(
+export function postgresSequentialRunner(
   plugin: PostgresHandlerPlugin,
   options: PostgresModeOptions,
 ): Promise<ModeRunner> {
-  const session = await PostgresSession.open(plugin, options.fixture, options.databaseUrl);
-  let used = false;
-  return {
-    async execute(steps) {
-      throwIfInterrupted();
-      if (used) await session.reset();
-      used = true;
-      return runSequential(session, plugin, options, steps);
-    },
-    close: () => session.close(),
-  };
+  return sessionRunner(plugin, options, (session, steps) =>
+    runSequential(session, plugin, options, steps),
+  );
 }
 
 async function runSequential(

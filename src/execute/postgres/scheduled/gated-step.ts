@@ -27,12 +27,13 @@ import {
   laneRecord,
   laneState,
 } from '../../scheduled/coordinator/lane-state.ts';
+import { worldEvent } from '../postgres-events.ts';
 import { FAULT_SQL } from './deadlock.ts';
 import type { LaneReport } from './lane-connection.ts';
 import { type LaneFlight, LaneFlights } from './lane-flights.ts';
 import { LaneHung } from './lane-hung.ts';
 import { StatementHung } from './lock-watch.ts';
-import { callHandler, type PgStepContext, worldEvent } from './step-context.ts';
+import { callHandler, type PgStepContext } from './step-context.ts';
 
 /** Runs the lanes of step `step` under `plan`; returns each lane's record. */
 export async function runPgGatedStep(

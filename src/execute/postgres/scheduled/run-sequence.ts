@@ -17,6 +17,7 @@ import type { LaneRecord, TraceEntry } from '../../../types/scheduled-trace.ts';
 import type { Hang } from '../../../types/verdict.ts';
 import { UNREADABLE_SNAPSHOT } from '../../run-sequential.ts';
 import { describeWorld } from '../../scheduled/coordinator/run-scheduled.ts';
+import { worldEvent } from '../postgres-events.ts';
 import type { PostgresServer } from '../server.ts';
 import { runPgGatedStep } from './gated-step.ts';
 import { LaneConnection } from './lane-connection.ts';
@@ -24,7 +25,7 @@ import { LaneHung, within } from './lane-hung.ts';
 import { LockWatch } from './lock-watch.ts';
 import { LoggedConnection } from './logged-connection.ts';
 import type { RunDatabases } from './run-databases.ts';
-import { callHandler, type PgStepContext, worldEvent } from './step-context.ts';
+import { callHandler, type PgStepContext } from './step-context.ts';
 
 /** What a run needs besides its steps and schedule. */
 export interface PgRunEnv {

@@ -4,9 +4,8 @@
  * step first needs a lane, replaced after a crash). Also how a lane carries out its event.
  */
 import type { Connection, HandlerPlugin } from '../../../handlers/plugin.ts';
-import { pluginOperation } from '../../../handlers/plugin.ts';
 import type { PgConnection, PostgresHandlerPlugin } from '../../../handlers/postgres/plugin.ts';
-import type { CallEvent, Event } from '../../../model/events.ts';
+import type { CallEvent } from '../../../model/events.ts';
 import type { OperationSpec } from '../../../model/operation.ts';
 import type { Observed } from '../../../model/outcome.ts';
 import type { Principal } from '../../../model/world.ts';
@@ -48,35 +47,4 @@ export function callHandler(
     principal,
     event,
   );
-}
-
-/** Applies a world event through the plugin's functions (scope changes are the coordinator's). */
-export async function worldEvent(
-  plugin: PostgresHandlerPlugin,
-  db: PgConnection,
-  event: Exclude<Event, CallEvent>,
-): Promise<void> {
-  switch (event.kind) {
-    case 'move':
-      return plugin.move(db, event.resourceId, event.workspace);
-    case 'delete':
-      return plugin.delete(db, event.resourceId);
-    case 'recreate':
-      return plugin.recreate?.(
-        db,
-        pluginOperation(plugin as unknown as HandlerPlugin).recreated(
-          event.resourceId,
-          event.workspace,
-        ),
-      );
-    case 'storeFail':
-      return plugin.failReceipts(db);
-    case 'storeRestore':
-      return plugin.restoreReceipts(db);
-    case 'clockAdvance':
-      return plugin.advanceClock?.(db, event.ms);
-    case 'revoke':
-    case 'restore':
-      return;
-  }
 }
