@@ -63,21 +63,32 @@ export function removeTempDir(dir: string): void {
 
 /** Removes receiptcheck directories under `root` whose process no longer exists. */
 export function sweepDead(root: string): void {
-  let names: string[];
-  try {
-    names = readdirSync(root);
-  } catch {
-    return;
-  }
-  for (const name of names) {
-    const pid = Number(OURS.exec(name)?.[1]);
-    if (!pid || pid === process.pid || isAlive(pid)) continue;
+  for (const dir of deadOwnerDirs(root)) {
     try {
-      rmSync(join(root, name), { recursive: true, force: true });
+      rmSync(dir, { recursive: true, force: true });
     } catch {
       // Another user's, or already gone: not ours to insist on.
     }
   }
+}
+
+/**
+ * The directories under `root` whose names `pattern` matches, with the owning pid as its first
+ * group, made by a process that no longer exists (never this one's). Nothing when `root` is unreadable.
+ */
+export function deadOwnerDirs(root: string, pattern: RegExp = OURS): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(root);
+  } catch {
+    return [];
+  }
+  return names
+    .filter((name) => {
+      const pid = Number(pattern.exec(name)?.[1]);
+      return pid && pid !== process.pid && !isAlive(pid);
+    })
+    .map((name) => join(root, name));
 }
 
 function isAlive(pid: number): boolean {

@@ -4,12 +4,12 @@
  * around a server: stopping one at exit, and those left by a receiptcheck killed outright.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { ReceiptcheckError } from '../../errors.ts';
-import { tempRoot } from '../temp-dirs.ts';
+import { deadOwnerDirs, tempRoot } from '../temp-dirs.ts';
 
 /** Where the server's programs are. */
 export interface Binaries {
@@ -73,19 +73,10 @@ export function osUser(): { uid: number; gid: number } {
  * servers' directories are made with (`receiptcheck-<dirKind>-<pid>-…`).
  */
 export function sweepOrphans(dirKind: string): void {
-  const root = tempRoot();
-  let names: string[];
-  try {
-    names = readdirSync(root);
-  } catch {
-    return;
-  }
-  for (const name of names) {
-    const owner = Number(new RegExp(`^receiptcheck-${dirKind}-(\\d+)-`).exec(name)?.[1]);
-    if (!owner || owner === process.pid || alive(owner)) continue;
+  for (const dir of deadOwnerDirs(tempRoot(), new RegExp(`^receiptcheck-${dirKind}-(\\d+)-`))) {
     try {
       const server = Number(
-        readFileSync(join(root, name, 'data', 'postmaster.pid'), 'utf8').split('\n')[0],
+        readFileSync(join(dir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0],
       );
       if (server && alive(server)) killAndWait(server);
     } catch {
