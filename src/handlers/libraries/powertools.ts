@@ -95,7 +95,7 @@ function idempotentSetInterval(db: Connection): (event: SetIntervalEvent) => Pro
 }
 
 /** Maps what the library threw onto the contract's outcomes; rethrows anything it does not know. */
-export function outcomeOfThrown(thrown: unknown): Outcome {
+function outcomeOfThrown(thrown: unknown): Outcome {
   if (thrown instanceof Refusal) return outcome.refused(thrown.reason);
   if (thrown instanceof IdempotencyValidationError) return outcome.keyReuse();
   // "If you receive IdempotencyAlreadyInProgressError, you can safely retry": HTTP's 409.
