@@ -1,8 +1,9 @@
 /**
  * Remembers the deepest dead end of the search: the longest order that fitted, the model state
  * it left, and what could not follow it. That is the useful part of an "illegal" verdict
- * (porcupine's longest partial linearisation). Copying the whole path at every new record would be quadratic on a long
- * history, so the record shares its agreed prefix with the live path and copies only the rest.
+ * (porcupine's longest partial linearisation). Copying the whole path at every new record would
+ * be quadratic on a long history, so the record shares its agreed prefix with the live path and
+ * copies only the rest.
  */
 import type { ModelState } from '../../model/state.ts';
 
