@@ -140,14 +140,24 @@ export async function scheduledRunner(
     schedule: Schedule,
   ): Promise<ScheduledExecution> =>
     (await runAttempt(attempt(steps, schedule), ctx.watch)) as ScheduledExecution;
+  // Schedules this runner drew itself are well formed: only one from elsewhere (a case file) is
+  // parsed, which cost a generated run about as much as deciding its grants.
+  const drawn = new WeakSet<Schedule>();
+  const scheduleOf = (replay: Readonly<Record<string, unknown>> | undefined): Schedule => {
+    const own = replay?.schedule as Schedule | undefined;
+    return own && drawn.has(own) ? own : (scheduleOfCase(replay) ?? []);
+  };
   return {
     caseArbitrary(sequence) {
       return scheduledCaseArbitrary(options.fixture, { ...sequence, ...options.schedule }).map(
-        ({ steps, schedule }) => ({ steps, replay: { schedule } }),
+        ({ steps, schedule }) => {
+          drawn.add(schedule);
+          return { steps, replay: { schedule } };
+        },
       );
     },
-    execute: (steps, replay) => executeScheduled(steps, scheduleOfCase(replay) ?? []),
-    attempt: (steps, replay) => attempt(steps, scheduleOfCase(replay) ?? []),
+    execute: (steps, replay) => executeScheduled(steps, scheduleOf(replay)),
+    attempt: (steps, replay) => attempt(steps, scheduleOf(replay)),
     watch: ctx.watch,
     executeScheduled,
     ready: () => choice.ready(),
