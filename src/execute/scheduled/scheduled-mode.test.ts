@@ -4,8 +4,8 @@
  * lock, the same whether the connection is closed or the worker thread terminated (WAL); a crash
  * between commit and receipt is caught, the reference survives the same schedule; a lock nothing
  * can release ends in a stall report and SQLITE_BUSY, a handler retrying it forever in a livelock
- * report, never a hang; a schedule repeats exactly (same trace hash), and one from a case file
- * is parsed like the one the runner drew would replay.
+ * report, never a hang; a schedule repeats exactly (same trace hash); and a schedule from a case
+ * file is parsed (a malformed one refused), then replays as the drawn one did.
  */
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
