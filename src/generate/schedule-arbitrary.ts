@@ -5,6 +5,7 @@
  * each entry shrinks towards run-to-completion (fewer context switches, no crash, no fault).
  */
 import fc from 'fast-check';
+import type { Step } from '../model/events.ts';
 import type { Fixture } from '../model/world.ts';
 import type { ScheduledCase, StepSchedule } from '../types/schedule.ts';
 import { type MoveOptions, moveArbitrary } from './move-arbitrary.ts';
@@ -95,9 +96,10 @@ export function scheduledCaseArbitrary(
 
 /**
  * Resolves moves into steps and keeps the schedule entry of each move that became a step. A move
- * may resolve to nothing (a retry with nothing to retry); resolution is prefix-stable, so the
- * moves that produced steps are found by resolving growing prefixes. Choices of a plain step have
- * no decision to settle and are dropped, so counterexamples show only what matters.
+ * may resolve to nothing (a retry with nothing to retry); which ones did is read off the steps
+ * (`madeBy`), and when that reading does not add up, off growing prefixes (`scheduleByPrefixes`).
+ * Choices of a plain step have no decision to settle and are dropped, so counterexamples show
+ * only what matters.
  */
 export function resolveWithSchedule(
   fixture: Fixture,
@@ -110,16 +112,88 @@ export function resolveWithSchedule(
     steps[i]?.kind === 'concurrent' ? entry : { ...entry, choices: [] };
   if (steps.length === pairs.length)
     return { steps, schedule: pairs.map(([, e], i) => plain(e, i)) };
-  const schedule: StepSchedule[] = [];
-  let made = 0;
-  for (let i = 0; i < pairs.length && made < steps.length; i++) {
+  const made = movesMadeSteps(moves, steps) ?? scheduleByPrefixes(fixture, moves, steps, options);
+  return { steps, schedule: made.map((m, i) => plain((pairs[m] as [Move, StepSchedule])[1], i)) };
+}
+
+/**
+ * For each step, the index of the move that made it, read off the steps in one pass: a move of a
+ * kind that always makes a step made the next one; a retry, reuse, re-creation or clock advance
+ * made it when it has that move's shape, else it made nothing. Exact because a move that makes
+ * nothing changes nothing (the resolver applies only the steps it makes) and whether it does
+ * depends only on the resolver's state, its kind and its client: a move of that shape that makes
+ * nothing is followed, with nothing between made, by one in the very same state, which makes
+ * nothing either. Undefined when the steps do not fit the moves so (resolution changed), for the
+ * caller to fall back on prefixes; `schedule-arbitrary.test.ts` compares the two.
+ */
+export function movesMadeSteps(
+  moves: readonly Move[],
+  steps: readonly Step[],
+): number[] | undefined {
+  const made: number[] = [];
+  for (const [i, move] of moves.entries()) {
+    const next = steps[made.length];
+    if (next && madeBy(move, next)) made.push(i);
+    else if (!MAY_MAKE_NOTHING.has(move.kind)) return undefined;
+  }
+  return made.length === steps.length ? made : undefined;
+}
+
+/** The move kinds the resolver may drop (`resolve.ts`): nothing to retry, no deleted row, no expiry. */
+const MAY_MAKE_NOTHING: ReadonlySet<Move['kind']> = new Set([
+  'retry',
+  'reuse',
+  'recreate',
+  'clock',
+]);
+
+/** Whether `step` has the shape `move` resolves to. */
+function madeBy(move: Move, step: Step): boolean {
+  switch (move.kind) {
+    case 'race':
+      return step.kind === 'concurrent';
+    case 'intent':
+    case 'retry':
+    case 'reuse':
+      return (
+        step.kind === 'call' &&
+        step.client === move.client &&
+        step.intent === (move.kind === 'intent' ? 'new' : move.kind)
+      );
+    case 'edge':
+      return (
+        step.kind === 'call' &&
+        step.client === move.client &&
+        (step.intent === 'new' || step.intent === 'invalid')
+      );
+    case 'scope':
+      return step.kind === (move.granted ? 'restore' : 'revoke') && step.client === move.client;
+    case 'store':
+      return step.kind === (move.failing ? 'storeFail' : 'storeRestore');
+    case 'clock':
+      return step.kind === 'clockAdvance';
+    default:
+      return step.kind === move.kind;
+  }
+}
+
+/**
+ * The same as `movesMadeSteps`, by brute force: resolution is prefix-stable, so the move that
+ * made step `k` is the one whose prefix first resolves to `k + 1` steps. One resolution per move.
+ */
+export function scheduleByPrefixes(
+  fixture: Fixture,
+  moves: readonly Move[],
+  steps: readonly Step[],
+  options: ResolveOptions = {},
+): number[] {
+  const made: number[] = [];
+  for (let i = 0; i < moves.length && made.length < steps.length; i++) {
     const count =
-      i === pairs.length - 1
+      i === moves.length - 1
         ? steps.length
         : resolveMoves(fixture, moves.slice(0, i + 1), options).length;
-    if (count === made) continue;
-    made = count;
-    schedule.push(plain((pairs[i] as readonly [Move, StepSchedule])[1], schedule.length));
+    if (count > made.length) made.push(i);
   }
-  return { steps, schedule };
+  return made;
 }

@@ -4,7 +4,8 @@
  * lock, the same whether the connection is closed or the worker thread terminated (WAL); a crash
  * between commit and receipt is caught, the reference survives the same schedule; a lock nothing
  * can release ends in a stall report and SQLITE_BUSY, a handler retrying it forever in a livelock
- * report, never a hang; and a schedule repeats exactly (same trace hash).
+ * report, never a hang; a schedule repeats exactly (same trace hash); and a schedule from a case
+ * file is parsed (a malformed one refused), then replays as the drawn one did.
  */
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
@@ -145,5 +146,22 @@ describe('run-ahead', () => {
       expect((a.detail as ScheduledDetail).traceHash).toBe((b.detail as ScheduledDetail).traceHash);
       expect(a.verdict).toEqual(b.verdict);
     }
+  });
+});
+
+describe('schedules the runner did not draw', () => {
+  it('are parsed: read back from JSON one replays as drawn, a malformed one is refused', async () => {
+    const runner = await runnerFor('reference');
+    const sequence = { stepsMax: 12, races: true, recreate: true };
+    const cases = fc.sample(runner.caseArbitrary(sequence), { numRuns: 20, seed: 5 });
+    const hash = (r: { detail?: unknown }) => (r.detail as ScheduledDetail).traceHash;
+    for (const c of cases) {
+      const drawn = await runner.execute(c.steps, c.replay);
+      const read = await runner.execute(c.steps, JSON.parse(JSON.stringify(c.replay)));
+      expect(hash(read)).toBe(hash(drawn));
+    }
+    await expect(
+      runner.execute([call('m1')], { schedule: [{ choices: [0, -1] }] }),
+    ).rejects.toMatchObject({ code: 'E_BAD_COUNTEREXAMPLE' });
   });
 });

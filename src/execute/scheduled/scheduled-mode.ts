@@ -19,7 +19,6 @@ import type { ScheduledExecution } from '../../types/execution.ts';
 import type { LaneMode } from '../../types/mode.ts';
 import type { Schedule } from '../../types/schedule.ts';
 import { CallWatch } from '../call-watch.ts';
-import { DatabaseFiles } from '../databases.ts';
 import { onInterrupt } from '../interrupt.ts';
 import { type GeneratedCase, type ModeRunner, runAttempt } from '../mode-runner.ts';
 import { PlainSteps } from './coordinator/plain-steps.ts';
@@ -27,6 +26,7 @@ import { scheduledAttempt } from './coordinator/run-scheduled.ts';
 import { LaneChoice } from './lane-choice.ts';
 import { scheduleOfCase } from './schedule-of-case.ts';
 import { SharedDatabase } from './shared-database.ts';
+import { withTemplateFile } from './template-file.ts';
 
 /** What scheduled mode needs; the first three come from the resolved check options. */
 export interface ScheduledModeOptions {
@@ -75,13 +75,7 @@ export async function scheduledRunner(
   handlerPath: string,
   options: ScheduledModeOptions,
 ): Promise<ScheduledRunner> {
-  const template = new DatabaseFiles(plugin, options.fixture);
-  let database: SharedDatabase;
-  try {
-    database = new SharedDatabase(template.templatePath);
-  } finally {
-    template.dispose();
-  }
+  let database = withTemplateFile(plugin, options.fixture, (path) => new SharedDatabase(path));
   const crashMode = options.crashMode ?? 'connection';
   let choice: LaneChoice;
   try {
@@ -146,14 +140,24 @@ export async function scheduledRunner(
     schedule: Schedule,
   ): Promise<ScheduledExecution> =>
     (await runAttempt(attempt(steps, schedule), ctx.watch)) as ScheduledExecution;
+  // Schedules this runner drew itself are well formed: only one from elsewhere (a case file) is
+  // parsed, which cost a generated run about as much as deciding its grants.
+  const drawn = new WeakSet<Schedule>();
+  const scheduleOf = (replay: Readonly<Record<string, unknown>> | undefined): Schedule => {
+    const own = replay?.schedule as Schedule | undefined;
+    return own && drawn.has(own) ? own : (scheduleOfCase(replay) ?? []);
+  };
   return {
     caseArbitrary(sequence) {
       return scheduledCaseArbitrary(options.fixture, { ...sequence, ...options.schedule }).map(
-        ({ steps, schedule }) => ({ steps, replay: { schedule } }),
+        ({ steps, schedule }) => {
+          drawn.add(schedule);
+          return { steps, replay: { schedule } };
+        },
       );
     },
-    execute: (steps, replay) => executeScheduled(steps, scheduleOfCase(replay) ?? []),
-    attempt: (steps, replay) => attempt(steps, scheduleOfCase(replay) ?? []),
+    execute: (steps, replay) => executeScheduled(steps, scheduleOf(replay)),
+    attempt: (steps, replay) => attempt(steps, scheduleOf(replay)),
     watch: ctx.watch,
     executeScheduled,
     ready: () => choice.ready(),

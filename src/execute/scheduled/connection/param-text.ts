@@ -9,10 +9,17 @@ const PARAM_CHARS = 200;
 /** The parameters as text, or undefined when there are none. */
 export function paramText(args: readonly unknown[] | undefined): string[] | undefined {
   if (!args || args.length === 0) return undefined;
-  return args.flatMap((a) => (Array.isArray(a) ? a.map(one) : [one(a)]));
+  // A loop, not flatMap: this runs for every statement of every run.
+  const texts: string[] = [];
+  for (const a of args)
+    if (Array.isArray(a)) for (const x of a) texts.push(one(x));
+    else texts.push(one(a));
+  return texts;
 }
 
 function one(value: unknown): string {
+  // The usual parameter: a finite number's text is what JSON.stringify gives, and never long.
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
   const text = describe(value);
   return text.length > PARAM_CHARS ? `${text.slice(0, PARAM_CHARS - 1)}…` : text;
 }

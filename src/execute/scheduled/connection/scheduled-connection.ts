@@ -47,7 +47,12 @@ const FAULT_MESSAGE = INJECTED_FAULT_MESSAGE;
 /** Thrown into the handler after its worker crashed; nothing it does afterwards is real. */
 export class CrashSignal extends Error {
   constructor() {
+    // No stack: what a crashed call comes to is thrown away, yet it went through `unexpectedOf`,
+    // which had every crash's stack formatted (source maps included under tsx).
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super('receiptcheck: this worker crashed here; the connection is gone');
+    Error.stackTraceLimit = limit;
     this.name = 'ReceiptcheckCrash';
   }
 }

@@ -166,39 +166,47 @@ function* runPlainStep(
   step: number,
   event: Exclude<Step, { kind: 'concurrent' }>,
 ): Task<LaneRecord> {
+  // No closures here: one per plain step was a measurable share of a run (tsx names each one).
   const at = run.entries.length;
-  const record = (end: LaneRecord['end']): LaneRecord => ({
-    step,
-    lane: 0,
-    event,
-    end,
-    effectAt: at,
-  });
-  const note = (point: 'scope' | 'world', sql: string) =>
-    run.entries.push({ step, lane: 0, point, grant: 'run', sql, result: 'ok' });
   switch (event.kind) {
     case 'revoke':
     case 'restore': {
       applyScopeChange(run, event.client, event.kind === 'restore');
-      note('scope', `${event.kind} client ${event.client + 1}`);
-      return record({ kind: 'applied' });
+      note(run, step, 'scope', `${event.kind} client ${event.client + 1}`);
+      return plainRecord(step, event, { kind: 'applied' }, at);
     }
     case 'call': {
       const unsent = unsentOutcome(event);
-      if (unsent) return record({ kind: 'observed', observed: unsent, faulted: false });
+      if (unsent)
+        return plainRecord(step, event, { kind: 'observed', observed: unsent, faulted: false }, at);
       const principal = run.principals[event.client];
       if (!principal)
         throw new RangeError(`step ${step + 1}: no principal for client ${event.client}`);
       const activity = { step, lane: 0, event };
       const { observed, log } = yield* plain.call(run.watch, activity, principal, event);
       logStatements(run, step, log);
-      return record({ kind: 'observed', observed, faulted: false });
+      return plainRecord(step, event, { kind: 'observed', observed, faulted: false }, at);
     }
     default:
-      note('world', describeWorld(event, run.operation.noun));
+      note(run, step, 'world', describeWorld(event, run.operation.noun));
       logStatements(run, step, yield* plain.world(run.watch, { step, lane: 0, event }, event));
-      return record({ kind: 'applied' });
+      return plainRecord(step, event, { kind: 'applied' }, at);
   }
+}
+
+/** A plain step's lane record: lane 0, its effect at trace entry `at`. */
+function plainRecord(
+  step: number,
+  event: Exclude<Step, { kind: 'concurrent' }>,
+  end: LaneRecord['end'],
+  at: number,
+): LaneRecord {
+  return { step, lane: 0, event, end, effectAt: at };
+}
+
+/** A trace entry for what a plain step did outside any statement (a scope change, a world event). */
+function note(run: StepContext, step: number, point: 'scope' | 'world', sql: string): void {
+  run.entries.push({ step, lane: 0, point, grant: 'run', sql, result: 'ok' });
 }
 
 function logStatements(run: StepContext, step: number, log: readonly LoggedStatement[]): void {

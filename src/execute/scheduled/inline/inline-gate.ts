@@ -32,8 +32,13 @@ export class Pause extends Error {
   }
 }
 
-/** The one pause thrown: a stack trace per pause cost more than the rest of the pause. */
+/**
+ * The one pause thrown: a stack trace per pause cost more than the rest of the pause. Its stack
+ * is one line: the call it unwinds is caught as unexpected (`unexpectedOf` splits the stack into
+ * frames) and thrown away, at every pause; nothing shows it.
+ */
 const PAUSE = new Pause();
+PAUSE.stack = `${PAUSE.name}: ${PAUSE.message}`;
 
 /** Where an attempt resumes: the grant for the point it paused at, and its run-ahead budget. */
 export interface Resume {
