@@ -347,12 +347,20 @@ class Resolver {
     const seen = this.knowledge(client).lastSeen.get(id) ?? 1;
     const expectedVersion =
       version === 'known' ? seen : version === 'ahead' ? seen + 1 : Math.max(1, seen - 1);
-    const value = (name: string): unknown => {
-      if (name === this.spec.targetField) return id;
-      if (name === this.version) return expectedVersion;
-      return values[name] ?? this.fields.find((f) => f.field.name === name)?.usual[0];
-    };
-    return Object.fromEntries(this.spec.fields.map((f) => [f.name, value(f.name)]));
+    // A loop, not closures: this runs for every new request.
+    const args: Record<string, unknown> = {};
+    for (const { name } of this.spec.fields) {
+      if (name === this.spec.targetField) args[name] = id;
+      else if (name === this.version) args[name] = expectedVersion;
+      else args[name] = values[name] ?? this.usualValue(name);
+    }
+    return args;
+  }
+
+  /** The first usual value of value field `name`. */
+  private usualValue(name: string): FieldValue | undefined {
+    for (const f of this.fields) if (f.field.name === name) return f.usual[0];
+    return undefined;
   }
 
   /**
@@ -361,9 +369,8 @@ class Resolver {
    */
   private freshId(k: ClientKnowledge, choice: IdChoice, also?: ClientKnowledge): string {
     const n = k.minted++;
-    const used = (id: string) => k.ids.has(id) || also?.ids.has(id) === true;
     let id = shapedId(choice, n, sentIds(k), k.ids, this.excluded) ?? `r${n}`;
-    while (used(id)) id = `r${k.minted++}`;
+    while (k.ids.has(id) || also?.ids.has(id) === true) id = `r${k.minted++}`;
     k.ids.add(id);
     also?.ids.add(id);
     return id;
@@ -377,9 +384,12 @@ class Resolver {
   }
 
   private clientTarget(client: number, target: number): number {
-    const principal = this.state.principals[client];
-    const own = [...this.state.rows.values()].filter((a) => a.workspace === principal?.workspace);
-    if (target < 7 && own.length > 0) return (own[target % own.length] as { id: number }).id;
+    if (target < 7) {
+      const workspace = this.state.principals[client]?.workspace;
+      const own: number[] = [];
+      for (const row of this.state.rows.values()) if (row.workspace === workspace) own.push(row.id);
+      if (own.length > 0) return own[target % own.length] as number;
+    }
     return this.anyTarget(target);
   }
 
