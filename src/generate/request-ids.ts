@@ -87,7 +87,8 @@ export function shapedId(
   const id = render(choice, n, sent);
   if (id === undefined || used.has(id) || sent.includes(id)) return undefined;
   // Classifying costs more than the rest of a fresh id: only when some class is excluded.
-  if (excluded.size > 0 && requestIdClasses(id, sent).some((c) => excluded.has(c))) return undefined;
+  if (excluded.size > 0 && requestIdClasses(id, sent).some((c) => excluded.has(c)))
+    return undefined;
   return id;
 }
 
