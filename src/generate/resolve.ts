@@ -242,10 +242,9 @@ class Resolver {
       case 'crossPrincipal': {
         const other = b === a ? this.otherClient(a) : b;
         const firstRequest = this.newRequest(a, move.target, at(i0), 'known', SIMPLE, other);
-        const second = {
+        const second = this.arguments(other, move.target, at(i1), 'known', {
           requestId: firstRequest.requestId,
-          ...this.arguments(other, move.target, at(i1), 'known'),
-        };
+        }) as CallRequest;
         events.push(
           this.call(a, firstRequest, 'delivered', 'new'),
           this.call(other, second, 'delivered', 'new'),
@@ -326,29 +325,29 @@ class Resolver {
   ): CallRequest {
     const k = this.knowledge(client);
     const also = sharedWith === undefined ? undefined : this.knowledge(sharedWith);
-    return {
-      requestId: this.freshId(k, idChoice, also),
-      ...this.arguments(client, target, values, version),
-    };
+    // Filled in place (the id first, then the arguments): this runs for every new request.
+    const request: Record<string, unknown> = { requestId: this.freshId(k, idChoice, also) };
+    return this.arguments(client, target, values, version, request) as CallRequest;
   }
 
   /**
    * A new intent's arguments, in the operation's field order: its target, the version the
    * client expects (versioned operations only), and `values`, a field missing there at its
-   * usual value.
+   * usual value. Set on `into` (a request begun with its id) and returned.
    */
   private arguments(
     client: number,
     target: number,
     values: Values,
     version: VersionChoice,
+    into: Record<string, unknown> = {},
   ): Omit<CallRequest, 'requestId'> {
     const id = this.clientTarget(client, target);
     const seen = this.knowledge(client).lastSeen.get(id) ?? 1;
     const expectedVersion =
       version === 'known' ? seen : version === 'ahead' ? seen + 1 : Math.max(1, seen - 1);
-    // A loop, not closures: this runs for every new request.
-    const args: Record<string, unknown> = {};
+    // A loop, not closures: this runs for every new request. Set on `into`, after what it holds.
+    const args = into;
     for (const { name } of this.spec.fields) {
       if (name === this.spec.targetField) args[name] = id;
       else if (name === this.version) args[name] = expectedVersion;
