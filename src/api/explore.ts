@@ -11,7 +11,7 @@
  * (every `EXPLORE_TURN_MS`, for Ctrl-C) or the watchdog's slack comes round.
  */
 import fc from 'fast-check';
-import { CallHung } from '../execute/call-watch.ts';
+import { CallHung, stretchRoom } from '../execute/call-watch.ts';
 import { interruptTurn } from '../execute/interrupt.ts';
 import type { GeneratedCase } from '../execute/mode-runner.ts';
 import type { Task } from '../execute/task.ts';
@@ -58,6 +58,22 @@ export async function explore(
   let index = o.from ?? 0;
   let current: { attempt: JudgedAttempt; case: GeneratedCase } | undefined;
 
+  function* runAll(): Task<Explored> {
+    while (index < o.runs) {
+      // Drawn inside the task, so the batches of a check share a stretch (one watchdog armed,
+      // not one per batch) when it has room left for the drawing.
+      yield* stretchRoom(BATCH_ROOM_MS);
+      const batch = fc.sample(arbitrary, {
+        seed: o.seed,
+        path: String(index),
+        numRuns: batchSize(index, o.runs - index),
+      });
+      const ended = yield* runBatch(batch);
+      if (ended) return ended;
+    }
+    return { kind: 'held' };
+  }
+
   function* runBatch(batch: readonly GeneratedCase[]): Task<Explored | undefined> {
     for (const c of batch) {
       if (o.deadline !== undefined && performance.now() >= o.deadline) return { kind: 'timedOut' };
@@ -83,35 +99,32 @@ export async function explore(
     return undefined;
   }
 
-  while (index < o.runs) {
-    const batch = fc.sample(arbitrary, {
-      seed: o.seed,
-      path: String(index),
-      numRuns: batchSize(index, o.runs - index),
-    });
+  try {
+    return await runner.drive(runAll());
+  } catch (thrown) {
+    // The watchdog may have stopped the run mid-way (its `finally` blocks skipped): the attempt
+    // recorded in `current` is the one that hung.
+    const hung = current;
+    current = undefined;
+    if (!(thrown instanceof CallHung) || !hung) {
+      hung?.attempt.close();
+      throw thrown;
+    }
     try {
-      const ended = await runner.drive(runBatch(batch));
-      if (ended) return ended;
-    } catch (thrown) {
-      // The watchdog may have stopped the run mid-way (its `finally` blocks skipped): the attempt
-      // recorded in `current` is the one that hung.
-      const hung = current;
-      current = undefined;
-      if (!(thrown instanceof CallHung) || !hung) {
-        hung?.attempt.close();
-        throw thrown;
-      }
-      try {
-        const run = await hung.attempt.afterHang(thrown.hang);
-        o.onRun(hung.case, run);
-        return { kind: 'failed', index, case: hung.case, run };
-      } finally {
-        hung.attempt.close();
-      }
+      const run = await hung.attempt.afterHang(thrown.hang);
+      o.onRun(hung.case, run);
+      return { kind: 'failed', index, case: hung.case, run };
+    } finally {
+      hung.attempt.close();
     }
   }
-  return { kind: 'held' };
 }
+
+/**
+ * The room a watched stretch must have left to draw a batch in it, in ms: drawing the largest
+ * batch takes a fraction of this; with less left, the batch starts a fresh stretch.
+ */
+const BATCH_ROOM_MS = 1_000;
 
 /**
  * Cases drawn at once. Drawing from index `i` first walks fast-check's generator past the `i`

@@ -5,7 +5,7 @@
  * synchronous stretch (one watchdog) until it truly waits for a promise.
  */
 import { describe, expect, it } from 'vitest';
-import { CallHung, CallWatch } from './call-watch.ts';
+import { CallHung, CallWatch, stretchRoom } from './call-watch.ts';
 import { drive, type Task, wait } from './task.ts';
 
 const spin = (ms: number) => {
@@ -80,6 +80,20 @@ describe('call watch', () => {
     await expect(watch.run(unsettled())).rejects.toMatchObject({
       hang: { step: 7, lane: 1, how: 'unsettled' },
     });
+  });
+
+  it('asks for a fresh stretch only when the armed one has too little room left', async () => {
+    const watch = new CallWatch(100); // stretches of 200 ms
+    const asks = (ms: number) => stretchRoom(ms).next().done === false;
+    const seen: boolean[] = [];
+    function* task(): Task<void> {
+      yield* watch.enter({ step: 0, lane: 0 }); // arms a stretch
+      watch.leave();
+      seen.push(asks(10), asks(10_000));
+    }
+    await watch.run(task());
+    expect(seen).toEqual([false, true]);
+    expect(asks(10_000)).toBe(false); // outside any stretch: nothing to renew
   });
 
   it('passes on what a promise settled to, in time', async () => {

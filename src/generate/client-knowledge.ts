@@ -32,12 +32,13 @@ export interface ClientKnowledge {
 /** Fresh knowledge for every principal of `fixture`: all versions as the fixture has them. */
 export function initialKnowledge(fixture: Fixture, spec: OperationSpec): ClientKnowledge[] {
   const rows = versionField(spec) ? targetRows(fixture, spec) : [];
+  const versions = rows.map((a): [number, number] => [a.id, versionOf(a)]);
   return fixture.principals.map(() => ({
     minted: 0,
     ids: new Set(),
     sent: [],
     pending: [],
-    lastSeen: new Map(rows.map((a) => [a.id, versionOf(a)])),
+    lastSeen: new Map(versions),
   }));
 }
 

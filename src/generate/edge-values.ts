@@ -132,16 +132,27 @@ export function edgeValues(
     return classes.includes(cls) && !classes.some((c) => excluded.has(c));
   };
   const allowed = (cls: ClassName) => (examples[cls] ?? []).filter((v) => inClassOnly(cls, v));
+  // Every edge move asks for its class's arbitrary (inside a `chain`): built once per class, as
+  // an arbitrary is immutable and draws the same from the same random source.
+  const byClass = new Map<ClassName, fc.Arbitrary<unknown>>();
+  const build = (cls: ClassName): fc.Arbitrary<unknown> => {
+    const picked = fc.constantFrom(...allowed(cls));
+    const extra = generated[cls];
+    if (!extra) return picked;
+    return fc.oneof(
+      { arbitrary: picked, weight: 4 },
+      { arbitrary: extra.filter((v) => inClassOnly(cls, v)), weight: 1 },
+    );
+  };
   return {
     classes: inputClassesOf(spec).filter((c) => examples[c] !== undefined && allowed(c).length > 0),
     value: (cls) => {
-      const picked = fc.constantFrom(...allowed(cls));
-      const extra = generated[cls];
-      if (!extra) return picked;
-      return fc.oneof(
-        { arbitrary: picked, weight: 4 },
-        { arbitrary: extra.filter((v) => inClassOnly(cls, v)), weight: 1 },
-      );
+      let arbitrary = byClass.get(cls);
+      if (!arbitrary) {
+        arbitrary = build(cls);
+        byClass.set(cls, arbitrary);
+      }
+      return arbitrary;
     },
   };
 }

@@ -159,8 +159,35 @@ export function principalClasses(
   fixture: Fixture,
   client: number,
   principal: Principal | undefined = fixture.principals[client],
-): InputClass[] {
+): readonly InputClass[] {
   if (!principal) return [];
+  // Coverage asks for every call of every run, nearly always for a fixture principal: the
+  // classes derive from the fixture and the principal object alone, so they are kept.
+  let byPrincipal = principalClassCache.get(fixture);
+  if (!byPrincipal) {
+    byPrincipal = new WeakMap();
+    principalClassCache.set(fixture, byPrincipal);
+  }
+  let byClient = byPrincipal.get(principal);
+  if (!byClient) {
+    byClient = new Map();
+    byPrincipal.set(principal, byClient);
+  }
+  let classes = byClient.get(client);
+  if (!classes) {
+    classes = Object.freeze(classesOfPrincipal(fixture, client, principal));
+    byClient.set(client, classes);
+  }
+  return classes;
+}
+
+/** `principalClasses` already worked out, by fixture, principal object and client. */
+const principalClassCache = new WeakMap<
+  Fixture,
+  WeakMap<Principal, Map<number, readonly InputClass[]>>
+>();
+
+function classesOfPrincipal(fixture: Fixture, client: number, principal: Principal): InputClass[] {
   const out: InputClass[] = [];
   const { user, workspace } = principal;
   const before = fixture.principals.slice(0, client);

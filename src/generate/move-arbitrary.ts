@@ -82,6 +82,7 @@ export function moveArbitrary(fixture: Fixture, options: MoveOptions): fc.Arbitr
   const workspace = fc.nat({ max: fixture.workspaces.length - 1 });
   const pick = fc.nat({ max: 7 });
   const edge = edgeValues(spec, excluded);
+  const edgeFields = new Map(edge.classes.map((cls) => [cls, edgeField(cls, spec)]));
   const changes = spec.fields.map((f) => f.name).filter((f) => f !== spec.targetField);
   const worlds = RACE_WORLDS.filter((w) => allowsEvent(spec, w === 'revoke' ? 'revoke' : w));
 
@@ -129,7 +130,7 @@ export function moveArbitrary(fixture: Fixture, options: MoveOptions): fc.Arbitr
           edge.value(cls).map((value) => ({
             kind: 'edge' as const,
             ...m,
-            field: edgeField(cls, spec),
+            field: edgeFields.get(cls) ?? edgeField(cls, spec),
             value,
           })),
         ),

@@ -86,7 +86,9 @@ export function shapedId(
 ): string | undefined {
   const id = render(choice, n, sent);
   if (id === undefined || used.has(id) || sent.includes(id)) return undefined;
-  if (requestIdClasses(id, sent).some((c) => excluded.has(c))) return undefined;
+  // Classifying costs more than the rest of a fresh id: only when some class is excluded.
+  if (excluded.size > 0 && requestIdClasses(id, sent).some((c) => excluded.has(c)))
+    return undefined;
   return id;
 }
 

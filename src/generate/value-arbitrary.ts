@@ -14,15 +14,20 @@ import type { FieldValue, ValueField } from './value-fields.ts';
 /** Prefix of the intent record's keys that hold field values (see `withValues`). */
 export const VALUE_KEY = 'value:';
 
-/** An intent drawn with its field values as prefixed keys, with them gathered in `values`. */
+/**
+ * An intent drawn with its field values as prefixed keys, with them gathered in `values` (last,
+ * after the other keys in their order). Every intent passes through here: one pass, no spread.
+ */
 export function withValues(drawn: Readonly<Record<string, unknown>>): Move {
   const values: Record<string, FieldValue> = {};
-  const rest: Record<string, unknown> = {};
-  for (const [key, v] of Object.entries(drawn)) {
+  const move: Record<string, unknown> = {};
+  for (const key in drawn) {
+    const v = drawn[key];
     if (key.startsWith(VALUE_KEY)) values[key.slice(VALUE_KEY.length)] = v as FieldValue;
-    else rest[key] = v;
+    else move[key] = v;
   }
-  return { ...rest, values } as Move;
+  move.values = values;
+  return move as unknown as Move;
 }
 
 /**
