@@ -31,20 +31,15 @@ import {
   resolveBenchOptions,
 } from './bench-options.ts';
 import type { BenchReport, CheckerFigure, KillFigure, ThroughputSection } from './bench-report.ts';
-import { measureChecker } from './checker-time.ts';
-import { MODES, modePath } from './harness-throughput.ts';
+import { measureChecker, measureSoakCheck } from './checker-time.ts';
+import { HARNESS_PATHS, modePath } from './harness-throughput.ts';
 import { machineInfo } from './machine-info.ts';
 import { median } from './median.ts';
 import { startMemorySampler } from './memory-peak.ts';
 import { measurePostgresThroughput, POSTGRES_KILLS_SKIPPED } from './postgres-throughput.ts';
 import { scheduledStepMix, stepMix } from './step-mix.ts';
 import { checkTargets } from './targets.ts';
-import {
-  emptyTotals,
-  type PathName,
-  type PathTotals,
-  throughputSection,
-} from './throughput-totals.ts';
+import { emptyTotals, type PathTotals, throughputSection } from './throughput-totals.ts';
 import { timeToKill } from './time-to-kill.ts';
 
 /** Runs the whole bench and returns every figure as data. */
@@ -66,6 +61,10 @@ export async function runBench(options: BenchOptions = {}): Promise<BenchReport>
       );
   const checker = await measureCheckerRuns(o);
   memory.sample();
+  o.onProgress(
+    `soak check: ${o.soakEntries} calls from ${o.soakClients} clients, in a child process`,
+  );
+  const soakCheck = await measureSoakCheck(o.soakEntries, o.soakClients, 1);
   // The catalogue's mutants are SQLite plugins: timing them says nothing of a PostgreSQL handler.
   const kills = postgres ? [] : await measureKills(o, memory.sample);
   const partial = {
@@ -86,6 +85,7 @@ export async function runBench(options: BenchOptions = {}): Promise<BenchReport>
     kills,
     ...(postgres ? { killsSkipped: POSTGRES_KILLS_SKIPPED } : {}),
     checker,
+    soakCheck,
     memory: memory.stop(),
     elapsedSeconds: (performance.now() - started) / 1000,
   };
@@ -115,7 +115,7 @@ async function measureThroughput(
         () => rawPath(totals.raw, plugin, fileDb, reset, fixture, sequences),
         () => rawPath(totals.rawInMemory, plugin, memoryDb, reset, fixture, sequences),
         () => rawPath(totals.rawScheduledMix, plugin, fileDb, reset, fixture, scheduledSequences),
-        ...MODES.map((mode) => () => modePath(totals[mode as PathName], mode, o, seed)),
+        ...HARNESS_PATHS.map((p) => () => modePath(totals[p.name], p, o, seed)),
       ];
       if (round % 2 === 1) paths.reverse();
       for (const path of paths) {
