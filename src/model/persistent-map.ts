@@ -9,14 +9,21 @@
  * Iteration follows the keys' hashes, not insertion order: only maps whose readers sort or
  * sum (receipts, refusals, expiries) use it; the rows, which generation walks in order, stay Maps.
  *
- * Two more operations serve `state-key.ts`: `hashSum` memoises per node, so hashing a map one
+ * Two more operations serve `state-key.ts`: `hashSum` keeps its sums on the nodes, so hashing a map one
  * step away from a hashed one touches only the changed path; `sameEntries` skips every node the
  * two maps share.
  */
 
 type Key = string | number;
 
+/**
+ * Every node caches one hash sum (`hashSum`) and the token of the entry hash it was taken with:
+ * a field on the node costs the garbage collector nothing, where a WeakMap entry per node (an
+ * ephemeron) made every collection of a long search's heap walk a million of them.
+ */
 class Leaf<K, V> {
+  sum = 0;
+  sumToken: object | undefined = undefined;
   constructor(
     readonly hash: number,
     readonly key: K,
@@ -26,6 +33,8 @@ class Leaf<K, V> {
 
 /** Entries whose keys hash alike, all 32 bits. */
 class Collision<K, V> {
+  sum = 0;
+  sumToken: object | undefined = undefined;
   constructor(
     readonly hash: number,
     readonly leaves: readonly Leaf<K, V>[],
@@ -33,6 +42,8 @@ class Collision<K, V> {
 }
 
 class Branch<K, V> {
+  sum = 0;
+  sumToken: object | undefined = undefined;
   constructor(
     readonly bitmap: number,
     readonly children: readonly Node<K, V>[],
@@ -113,11 +124,12 @@ export class PersistentMap<K extends Key, V> implements ReadonlyMap<K, V> {
 
   /**
    * The sum, modulo 2^32, of `entryHash` over the entries: independent of order, like summing
-   * over a `Map`. Each node's sum is kept in `memo`, so a map sharing most nodes with one
-   * already summed costs only its new nodes.
+   * over a `Map`. Each node keeps its sum with `token`, which names the entry hash (the same
+   * token must always mean the same function), so a map sharing most nodes with one already
+   * summed costs only its new nodes. A node summed with another token is summed again.
    */
-  hashSum(entryHash: (key: K, value: V) => number, memo: WeakMap<object, number>): number {
-    return this.root === undefined ? 0 : sumNode(this.root, entryHash, memo);
+  hashSum(entryHash: (key: K, value: V) => number, token: object): number {
+    return this.root === undefined ? 0 : sumNode(this.root, entryHash, token);
   }
 
   private leafOf(key: K): Leaf<K, V> | undefined {
@@ -230,16 +242,16 @@ function* leavesOf<K, V>(node: Node<K, V>): Generator<Leaf<K, V>> {
 function sumNode<K, V>(
   node: Node<K, V>,
   entryHash: (key: K, value: V) => number,
-  memo: WeakMap<object, number>,
+  token: object,
 ): number {
-  let h = memo.get(node);
-  if (h !== undefined) return h;
-  h = 0;
+  if (node.sumToken === token) return node.sum;
+  let h = 0;
   if (node instanceof Leaf) h = entryHash(node.key, node.value) | 0;
   else if (node instanceof Collision)
     for (const l of node.leaves) h = (h + entryHash(l.key, l.value)) | 0;
-  else for (const child of node.children) h = (h + sumNode(child, entryHash, memo)) | 0;
-  memo.set(node, h);
+  else for (const child of node.children) h = (h + sumNode(child, entryHash, token)) | 0;
+  node.sum = h;
+  node.sumToken = token;
   return h;
 }
 

@@ -20,10 +20,10 @@ const receiptsHashes = new WeakMap<ReadonlyMap<string, Receipt>, number>();
 const receiptHashes = new WeakMap<Receipt, number>();
 const principalsHashes = new WeakMap<readonly Principal[], number>();
 const refusalsHashes = new WeakMap<ReadonlyMap<string, StoredRefusal>, number>();
-/** Per node of a `PersistentMap`, one memo per kind of entry hash (see `entriesHash`). */
-const receiptNodeSums = new WeakMap<object, number>();
-const refusalNodeSums = new WeakMap<object, number>();
-const expiryNodeSums = new WeakMap<object, number>();
+/** Tokens naming each kind of entry hash, for the sums a `PersistentMap` keeps on its nodes. */
+const receiptNodeSums = { entries: 'receipts' };
+const refusalNodeSums = { entries: 'refusals' };
+const expiryNodeSums = { entries: 'expiries' };
 
 /**
  * A 32-bit hash of a state; equal states (by `sameState`) always hash equal, whatever order their
@@ -134,10 +134,18 @@ function fieldsText(o: Readonly<Record<string, unknown>>, skip: readonly string[
 function hashReceipts(receipts: ReadonlyMap<string, Receipt>): number {
   let h = receiptsHashes.get(receipts);
   if (h !== undefined) return h;
-  // A receipt's own fields include its key, so the map key need not be hashed again.
-  h = entriesHash(receipts, (_, r) => hashReceipt(r), receiptNodeSums);
+  // A receipt's own fields include its key, so the map key need not be hashed again. A
+  // persistent map keeps each leaf's hash on the leaf, so it needs no per-receipt cache.
+  h =
+    receipts instanceof PersistentMap
+      ? entriesHash(receipts, receiptHashUncached, receiptNodeSums)
+      : entriesHash(receipts, (_, r) => hashReceipt(r), receiptNodeSums);
   receiptsHashes.set(receipts, h);
   return h;
+}
+
+function receiptHashUncached(_: string, r: Receipt): number {
+  return hashText(receiptText(r));
 }
 
 function hashReceipt(r: Receipt): number {
@@ -172,15 +180,15 @@ function refusalHash(key: string, r: StoredRefusal): number {
 
 /**
  * The map's size plus the sum of `entryHash` over its entries: summing makes it independent of
- * order. A `PersistentMap` sums per node through `memo`, so a map one step from a hashed one
+ * order. A `PersistentMap` keeps its sums on its nodes under `token`, so a map one step from a hashed one
  * costs its changed path, not its size.
  */
 function entriesHash<V>(
   map: ReadonlyMap<string, V>,
   entryHash: (key: string, value: V) => number,
-  memo: WeakMap<object, number>,
+  token: object,
 ): number {
-  if (map instanceof PersistentMap) return (map.size + map.hashSum(entryHash, memo)) | 0;
+  if (map instanceof PersistentMap) return (map.size + map.hashSum(entryHash, token)) | 0;
   let h = map.size;
   for (const [key, value] of map) h = (h + entryHash(key, value)) | 0;
   return h;
