@@ -43,7 +43,11 @@ export function checkHistory(
   const orders: PartOrder[] = [];
   const finals: ModelState[] = [];
   for (const part of parts) {
-    const result = searchPart(initial, part, budget, inFlight);
+    let result = searchPart(initial, part, budget, inFlight, resolved.horizonFrames);
+    // Backtracking went past the states kept: the same part, every state kept, same budget.
+    if (result.verdict === 'beyondHorizon') result = searchPart(initial, part, budget, inFlight);
+    if (result.verdict === 'beyondHorizon')
+      throw new Error('a search with no horizon went past it');
     if (result.verdict === 'unknown') return result;
     if (result.verdict === 'illegal') {
       const ids = part.map((e) => e.id).sort((a, b) => a - b);

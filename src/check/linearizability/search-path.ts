@@ -27,8 +27,11 @@ export interface SearchPath {
   readonly kinds: ChosenKind[];
   /** The call node of a required entry, or the index of a droppable call. */
   readonly marks: number[];
-  /** The state before the frame's entry. */
-  readonly states: ModelState[];
+  /**
+   * The state before the frame's entry; undefined once released (`releaseBelow`), for a search
+   * with a horizon that no longer backtracks that deep.
+   */
+  readonly states: (ModelState | undefined)[];
   /** The highest rank linearised before the frame's entry. */
   readonly maxRanks: number[];
   /** For a droppable call: the event-list node its level's scan had stopped at. */
@@ -66,6 +69,15 @@ export function popFrame(path: SearchPath): void {
   path.states.pop();
   path.maxRanks.pop();
   path.blockers.pop();
+}
+
+/**
+ * Forgets the state under frame `i`, so that a long path holds only its last frames' states
+ * (each state one step apart still holds the nodes its step copied): backtracking to it is then
+ * impossible and the search must say so.
+ */
+export function releaseState(path: SearchPath, i: number): void {
+  path.states[i] = undefined;
 }
 
 /** Index of the top frame (−1 when empty). */

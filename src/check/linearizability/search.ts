@@ -38,9 +38,10 @@ import {
   createSearchPath,
   popFrame,
   pushFrame,
+  releaseState,
   top,
 } from './search-path.ts';
-import { createVisited, linearisedKey, visit } from './visited.ts';
+import { createVisited, linearisedKey, rotate, visit } from './visited.ts';
 
 /** The verdict on one part: like `LinearizabilityResult` but without the partition. */
 export type PartResult =
@@ -57,17 +58,26 @@ export type PartResult =
       readonly stuck: number[];
       readonly stateAfterPrefix: ModelState;
     }
-  | { readonly verdict: 'unknown'; readonly reason: string };
+  | { readonly verdict: 'unknown'; readonly reason: string }
+  /** The search had to backtrack past its horizon: only a search without one can answer. */
+  | { readonly verdict: 'beyondHorizon' };
 
 /**
  * Searches for a linearisation of `entries` from `initial`, spending from the shared budget.
  * `inFlight` holds the ids that may be answered as in-flight conflicts (`in-flight.ts`).
+ *
+ * With a `horizon` (frames), the path keeps only its last `horizon` states and the memo two
+ * generations of `horizon` levels each, so a long history that needs no deep backtracking is
+ * checked in memory that does not grow with its length. An `ok` or `illegal` found so is exact
+ * (the memo only ever forgets, which costs pruning, not soundness); a backtrack past the
+ * horizon gives `beyondHorizon`, and the caller searches again without one.
  */
 export function searchPart(
   initial: ModelState,
   entries: readonly HistoryEntry[],
   budget: Budget,
   inFlight: ReadonlySet<number>,
+  horizon = Number.POSITIVE_INFINITY,
 ): PartResult {
   const list = buildEventList(entries);
   const { required, events, expected, droppable, droppableInvokedAt, next, time } = list;
@@ -91,6 +101,18 @@ export function searchPart(
   let dropFrom = -1; // ≥ 0 while scanning droppable calls: the scan goes on after this one
   let levelStart = true;
   let justAfter = NO_CALL; // the droppable call placed last, if the top frame is one
+  let deepest = 0; // the longest the path has been
+  let beyond = false; // set when backtracking reached a released state
+
+  /** After a push: release the state that fell behind the horizon, and age the memo. */
+  const pushed = (): void => {
+    const depth = path.ids.length;
+    if (depth > horizon) releaseState(path, depth - 1 - horizon);
+    if (depth > deepest) {
+      deepest = depth;
+      if (depth % horizon === 0) rotate(visited);
+    }
+  };
 
   const setKey = (rank: number): string =>
     keyDroppables && placedOrder.length > 0
@@ -104,6 +126,7 @@ export function searchPart(
     // Forced steps are not cached: their chains are deterministic, and the next choice is cached.
     if (kind === Chosen.forced || visit(visited, setKey(deeper), to)) {
       pushFrame(path, (required[rank] as HistoryEntry).id, kind, at, state, maxRank, NIL);
+      pushed();
       state = to;
       maxRank = deeper;
       levelStart = true;
@@ -150,6 +173,7 @@ export function searchPart(
       if (visit(visited, `${setKey(maxRank)}!${d}`, t.state)) {
         placed[d] = 1;
         pushFrame(path, entry.id, Chosen.droppable, d, state, maxRank, node);
+        pushed();
         state = t.state;
         levelStart = true;
         justAfter = d;
@@ -170,7 +194,12 @@ export function searchPart(
       const kind = path.kinds[i] as ChosenKind;
       const mark = path.marks[i] as number;
       const blocker = path.blockers[i] as number;
-      state = path.states[i] as ModelState;
+      const before = path.states[i];
+      if (before === undefined) {
+        beyond = true;
+        return false;
+      }
+      state = before;
       maxRank = path.maxRanks[i] as number;
       popFrame(path);
       notePop(longest, path.ids.length);
@@ -234,7 +263,7 @@ export function searchPart(
       dropFrom = pool.head;
     }
     if (tryDroppables() || backtrack()) continue;
-    return illegal();
+    return beyond ? { verdict: 'beyondHorizon' } : illegal();
   }
 
   function illegal(): PartResult {
