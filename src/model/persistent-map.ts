@@ -44,6 +44,14 @@ class Collision<K, V> {
 class Branch<K, V> {
   sum = 0;
   sumToken: object | undefined = undefined;
+  /**
+   * Set when this branch was copied from a summed one with one child changed: the old sum
+   * without that child, so that summing this one reads one child instead of up to 32. Numbers
+   * only, so no old version of the map is kept alive by it.
+   */
+  partialSum = 0;
+  partialToken: object | undefined = undefined;
+  partialAt = -1;
   constructor(
     readonly bitmap: number,
     readonly children: readonly Node<K, V>[],
@@ -166,14 +174,14 @@ function insert<K, V>(
       added.count = 1;
       const children = [...node.children];
       children.splice(at, 0, leaf);
-      return new Branch(node.bitmap | bit, children);
+      return derived(new Branch(node.bitmap | bit, children), node, undefined, at);
     }
     const child = node.children[at] as Node<K, V>;
     const next = insert(child, shift + BITS, leaf, added);
     if (next === child) return node;
     const children = [...node.children];
     children[at] = next;
-    return new Branch(node.bitmap, children);
+    return derived(new Branch(node.bitmap, children), node, child, at);
   }
   if (node.hash !== leaf.hash) {
     added.count = 1;
@@ -193,6 +201,26 @@ function insert<K, V>(
     leaves.push(leaf);
   }
   return new Collision(leaf.hash, leaves);
+}
+
+/**
+ * Notes on `copy` (made from `from` with child `at` replaced, or inserted when `replaced` is
+ * undefined) the sum of `from`'s other children, when `from` was summed.
+ */
+function derived<K, V>(
+  copy: Branch<K, V>,
+  from: Branch<K, V>,
+  replaced: Node<K, V> | undefined,
+  at: number,
+): Branch<K, V> {
+  const token = from.sumToken;
+  if (token === undefined) return copy;
+  if (replaced === undefined) copy.partialSum = from.sum;
+  else if (replaced.sumToken === token) copy.partialSum = (from.sum - replaced.sum) | 0;
+  else return copy;
+  copy.partialToken = token;
+  copy.partialAt = at;
+  return copy;
 }
 
 /** A branch holding two nodes whose hashes differ, at the first level where they do. */
@@ -249,6 +277,10 @@ function sumNode<K, V>(
   if (node instanceof Leaf) h = entryHash(node.key, node.value) | 0;
   else if (node instanceof Collision)
     for (const l of node.leaves) h = (h + entryHash(l.key, l.value)) | 0;
+  else if (node.partialToken === token)
+    h =
+      (node.partialSum + sumNode(node.children[node.partialAt] as Node<K, V>, entryHash, token)) |
+      0;
   else for (const child of node.children) h = (h + sumNode(child, entryHash, token)) | 0;
   node.sum = h;
   node.sumToken = token;
