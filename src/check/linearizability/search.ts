@@ -36,6 +36,7 @@ import {
   Chosen,
   type ChosenKind,
   createSearchPath,
+  pathIds,
   popFrame,
   pushFrame,
   releaseState,
@@ -91,7 +92,7 @@ export function searchPart(
   const accept = budget.options.acceptFinal;
   const visited = createVisited();
   const longest = createLongestPrefix();
-  const path = createSearchPath();
+  const path = createSearchPath(required.length + droppable.length);
   const placed = new Uint8Array(droppable.length);
   const placedOrder: number[] = [];
   let state = initial;
@@ -106,7 +107,7 @@ export function searchPart(
 
   /** After a push: release the state that fell behind the horizon, and age the memo. */
   const pushed = (): void => {
-    const depth = path.ids.length;
+    const depth = path.depth;
     if (depth > horizon) releaseState(path, depth - 1 - horizon);
     if (depth > deepest) {
       deepest = depth;
@@ -158,7 +159,7 @@ export function searchPart(
     const limit = node === NIL ? Number.POSITIVE_INFINITY : (time[node] as number);
     for (let d = pool.next[dropFrom] as number; d !== NO_CALL; d = pool.next[d] as number) {
       if ((droppableInvokedAt[d] as number) > limit) return false;
-      if (placed[d] || pruneIfDead(pool, d, state, path.ids.length)) continue;
+      if (placed[d] || pruneIfDead(pool, d, state, path.depth)) continue;
       // Lost calls placed back to back: a non-interfering pair commutes, so one order (by pool
       // index) suffices; the block's last call must still interfere with what follows it.
       if (justAfter !== NO_CALL && d < justAfter && !droppablesInterfere(pool, justAfter, d)) {
@@ -186,8 +187,8 @@ export function searchPart(
 
   /** Undoes frames up to a level with untried candidates; false when there is none. */
   const backtrack = (): boolean => {
-    if (beats(longest, path.ids.length)) {
-      keep(longest, path.ids, candidates(list, required), state);
+    if (beats(longest, path.depth)) {
+      keep(longest, path.ids, path.depth, candidates(list, required), state);
     }
     levelStart = false;
     for (let i = top(path); i >= 0; i = top(path)) {
@@ -202,8 +203,8 @@ export function searchPart(
       state = before;
       maxRank = path.maxRanks[i] as number;
       popFrame(path);
-      notePop(longest, path.ids.length);
-      restoreDeeperThan(pool, path.ids.length);
+      notePop(longest, path.depth);
+      restoreDeeperThan(pool, path.depth);
       const below = top(path);
       justAfter =
         below >= 0 && path.kinds[below] === Chosen.droppable
@@ -253,12 +254,12 @@ export function searchPart(
         continue;
       }
       if (node === NIL && (accept === undefined || accept(state))) {
-        const invokedAt = Float64Array.from(path.marks, (mark, i) =>
+        const invokedAt = Float64Array.from(path.marks.subarray(0, path.depth), (mark, i) =>
           path.kinds[i] === Chosen.droppable
             ? (droppableInvokedAt[mark] as number)
             : (time[mark] as number),
         );
-        return { verdict: 'ok', order: path.ids, invokedAt, finalState: state };
+        return { verdict: 'ok', order: pathIds(path), invokedAt, finalState: state };
       }
       dropFrom = pool.head;
     }
