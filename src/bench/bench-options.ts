@@ -42,6 +42,13 @@ export interface BenchOptions {
   historyClients?: number;
   /** Times the checker is timed (different seeds; the median is reported). Preset: 3, quick 1. */
   checkerRuns?: number;
+  /**
+   * Calls in the soak-shaped history (fresh request ids) checked in a child process. Preset:
+   * 1,000,000, the soak target's; quick 100,000 (then reported but not judged).
+   */
+  soakEntries?: number;
+  /** Clients in that history. Default 16. */
+  soakClients?: number;
   /** Called with one line whenever a section starts, for a progress display on stderr. */
   onProgress?: (line: string) => void;
 }
@@ -61,6 +68,8 @@ export interface ResolvedBenchOptions {
   readonly historyEntries: number;
   readonly historyClients: number;
   readonly checkerRuns: number;
+  readonly soakEntries: number;
+  readonly soakClients: number;
   readonly onProgress: (line: string) => void;
 }
 
@@ -88,6 +97,8 @@ export function resolveBenchOptions(
     historyEntries: options.historyEntries ?? 100_000,
     historyClients: options.historyClients ?? 8,
     checkerRuns: options.checkerRuns ?? (quick ? 1 : 3),
+    soakEntries: options.soakEntries ?? (quick ? 100_000 : 1_000_000),
+    soakClients: options.soakClients ?? 16,
     onProgress: options.onProgress ?? (() => {}),
   };
   for (const name of [
@@ -99,6 +110,8 @@ export function resolveBenchOptions(
     'historyEntries',
     'historyClients',
     'checkerRuns',
+    'soakEntries',
+    'soakClients',
   ] as const) {
     const value = resolved[name];
     if (!Number.isSafeInteger(value) || value < 1)

@@ -61,6 +61,11 @@ export interface ThroughputSection {
   readonly sequential: Throughput | Unavailable;
   readonly concurrent: Throughput | Unavailable;
   readonly scheduled: Throughput | Unavailable;
+  /**
+   * Scheduled mode on worker-thread lanes (`lanes: 'threads'`), as a handler that is not
+   * replayable runs (the wrapped libraries, most users' plugins), against the same raw mix.
+   */
+  readonly scheduledThreads: Throughput | Unavailable;
 }
 
 /** One seed's attempt to kill a mutant. */
@@ -103,6 +108,23 @@ export interface CheckerFigure {
   readonly verdicts: readonly string[];
 }
 
+/**
+ * The soak-sized check: a synthetic history of `entries` calls from `clients` clients (fresh
+ * request ids, as a soak's traffic), generated and checked in a child process of its own so that
+ * its memory is measured apart from the bench's.
+ */
+export interface SoakCheckFigure {
+  readonly entries: number;
+  readonly clients: number;
+  /** The check alone (generation not included). */
+  readonly seconds: number;
+  /** Generating the history, in the same child. */
+  readonly generateSeconds: number;
+  /** The child's maxRSS: generation, the history and the check. */
+  readonly maxRssMb: number;
+  readonly verdict: string;
+}
+
 /** Memory high-water marks of the bench process (worker threads included). */
 export interface MemoryFigure {
   /** `process.resourceUsage().maxRSS`. */
@@ -137,6 +159,7 @@ export interface BenchReport {
   /** Why no mutant was timed (a PostgreSQL plugin); absent when the catalogue ran. */
   readonly killsSkipped?: string;
   readonly checker: CheckerFigure;
+  readonly soakCheck: SoakCheckFigure;
   readonly memory: MemoryFigure;
   readonly targets: readonly TargetCheck[];
   readonly elapsedSeconds: number;

@@ -18,6 +18,7 @@ export function formatBench(r: BenchReport): string {
       : formatKills(r.kills, c.killSeeds)),
     '',
     `checker    ${r.checker.entries.toLocaleString('en-US')} calls from ${r.checker.clients} clients: ${seconds(r.checker.seconds)} median (${r.checker.perRun.map(seconds).join(', ')}), verdict ${[...new Set(r.checker.verdicts)].join('/')}`,
+    `soak check ${r.soakCheck.entries.toLocaleString('en-US')} calls from ${r.soakCheck.clients} clients, fresh request ids, in a child process: ${seconds(r.soakCheck.seconds)} (generated in ${seconds(r.soakCheck.generateSeconds)}), maxRSS ${Math.round(r.soakCheck.maxRssMb)} MB, verdict ${r.soakCheck.verdict}`,
     `memory     maxRSS ${Math.round(r.memory.maxRssMb)} MB, peak heap used ${Math.round(r.memory.peakHeapUsedMb)} MB`,
     '',
     'targets',
@@ -40,6 +41,7 @@ function formatThroughput(r: BenchReport): string[] {
     ['sequential', t.sequential],
     ['concurrent', t.concurrent],
     ['scheduled', t.scheduled],
+    ['sched., threads', t.scheduledThreads],
   ];
   const lines = [
     `throughput${'steps/s'.padStart(21)}  ${'× raw'.padStart(6)}  ${'steps/CPU-s'.padStart(11)}  ${'× raw'.padStart(6)}  steps/s per round`,
@@ -57,7 +59,7 @@ function formatThroughput(r: BenchReport): string[] {
   }
   lines.push(
     '  (× raw: the median over rounds of the speed over raw’s in the same round, on the same',
-    '   sequences: scheduled mode against raw on its own mix. steps/CPU-s',
+    '   sequences: scheduled mode, inline and on thread lanes, against raw on its own mix. steps/CPU-s',
     '   divides by the whole process’s CPU time, worker threads and V8’s compiler and GC threads',
     '   included; load from other work on the machine inflates it far less than wall time)',
   );

@@ -5,12 +5,30 @@
 
 import { checkHandler } from '../api/check-handler.ts';
 import { isInterruptedError, isReceiptcheckError, messageOf } from '../errors.ts';
-import type { Mode } from '../types/mode.ts';
+import type { LaneMode, Mode } from '../types/mode.ts';
 import type { ResolvedBenchOptions } from './bench-options.ts';
-import type { PathTotals } from './throughput-totals.ts';
+import type { PathName, PathTotals } from './throughput-totals.ts';
+
+/** One harness path of the throughput rounds: a mode, and for scheduled mode its lanes. */
+export interface HarnessPath {
+  readonly name: PathName;
+  readonly mode: Mode;
+  /** `checkHandler`'s `lanes`; absent for its default (`auto`). */
+  readonly lanes?: LaneMode;
+}
 
 /** The harness modes measured against raw, in round order. */
 export const MODES: readonly Mode[] = ['sequential', 'concurrent', 'scheduled'];
+
+/**
+ * Every harness path, in round order: each mode at its defaults, then scheduled mode forced onto
+ * worker-thread lanes, the carrier of every handler that is not declared replayable (issue 17
+ * asks 0.15 × raw of it; the reference, replayable, runs inline at its default).
+ */
+export const HARNESS_PATHS: readonly HarnessPath[] = [
+  ...MODES.map((mode) => ({ name: mode as PathName, mode })),
+  { name: 'scheduledThreads', mode: 'scheduled', lanes: 'threads' },
+];
 
 /** One measured check, or why the mode could not run. */
 export type HarnessMeasure =
@@ -30,6 +48,7 @@ export interface HarnessRun {
   readonly handler: string;
   readonly operation?: string | undefined;
   readonly mode: Mode;
+  readonly lanes?: LaneMode | undefined;
   readonly seed: number;
   readonly runs: number;
   readonly stepsMax: number;
@@ -49,6 +68,7 @@ export async function measureHarness(run: HarnessRun): Promise<HarnessMeasure> {
       handler: run.handler,
       ...(run.operation !== undefined ? { operation: run.operation } : {}),
       mode: run.mode,
+      ...(run.lanes !== undefined ? { lanes: run.lanes } : {}),
       seed: run.seed,
       runs: run.runs,
       stepsMax: run.stepsMax,
@@ -78,12 +98,12 @@ export function unavailableReason(thrown: unknown): string {
 }
 
 /**
- * One round of `mode` at `seed` into `entry`; once a mode turned out unavailable it is not tried
+ * One round of `path` at `seed` into `entry`; once a path turned out unavailable it is not tried
  * again. The same for every engine: `checkHandler` picks the runner from the plugin.
  */
 export async function modePath(
   entry: PathTotals,
-  mode: Mode,
+  path: HarnessPath,
   o: ResolvedBenchOptions,
   seed: number,
 ): Promise<void> {
@@ -91,7 +111,8 @@ export async function modePath(
   const measured = await measureHarness({
     handler: o.handler,
     operation: o.operation,
-    mode,
+    mode: path.mode,
+    lanes: path.lanes,
     seed,
     runs: o.runsPerRound,
     stepsMax: o.stepsMax,

@@ -11,9 +11,9 @@ import type { PostgresHandlerPlugin } from '../handlers/postgres/plugin.ts';
 import type { Fixture } from '../model/world.ts';
 import type { ResolvedBenchOptions } from './bench-options.ts';
 import type { ThroughputSection } from './bench-report.ts';
-import { MODES, modePath } from './harness-throughput.ts';
+import { HARNESS_PATHS, modePath } from './harness-throughput.ts';
 import { scheduledStepMix, stepMix } from './step-mix.ts';
-import { emptyTotals, type PathName, throughputSection } from './throughput-totals.ts';
+import { emptyTotals, throughputSection } from './throughput-totals.ts';
 
 /** Why the bench times no mutant for a PostgreSQL plugin. */
 export const POSTGRES_KILLS_SKIPPED =
@@ -21,6 +21,10 @@ export const POSTGRES_KILLS_SKIPPED =
 
 /** Why raw on an in-memory copy does not apply on PostgreSQL. */
 const NO_IN_MEMORY = 'does not apply on PostgreSQL (no in-memory copy of the template)';
+
+/** Why scheduled mode on thread lanes does not apply on PostgreSQL. */
+const NO_THREAD_LANES =
+  'does not apply on PostgreSQL (its scheduled mode has one kind of lane, measured above)';
 
 /** Raw against every harness mode for `plugin`, interleaved in rounds. */
 export async function measurePostgresThroughput(
@@ -31,6 +35,7 @@ export async function measurePostgresThroughput(
 ): Promise<ThroughputSection> {
   const totals = emptyTotals();
   totals.rawInMemory.unavailable = NO_IN_MEMORY;
+  totals.scheduledThreads.unavailable = NO_THREAD_LANES;
   const mix = { fixture, stepsMax: o.stepsMax, recreate: !!plugin.recreate };
   o.onProgress('starting PostgreSQL and making the template');
   // One warm connection for the whole bench, as on SQLite: the ceiling pays no set-up.
@@ -44,7 +49,7 @@ export async function measurePostgresThroughput(
       const paths: (() => Promise<void>)[] = [
         async () => void totals.raw.rounds.push(await raw.measure(sequences)),
         async () => void totals.rawScheduledMix.rounds.push(await raw.measure(scheduledSequences)),
-        ...MODES.map((mode) => () => modePath(totals[mode as PathName], mode, o, seed)),
+        ...HARNESS_PATHS.map((p) => () => modePath(totals[p.name], p, o, seed)),
       ];
       if (round % 2 === 1) paths.reverse();
       for (const path of paths) {

@@ -1,7 +1,10 @@
 /**
  * `runBench`: every bench figure in one process, one run, so ratios hold on a noisy machine.
  * Raw and the harness modes alternate in rounds (order reversed every other round) on the same
- * seeds, so a noisy spell hits all of them; then the checker, then time to kill each mutant.
+ * seeds, so a noisy spell hits all of them: sequential and concurrent mode with raw, then
+ * scheduled mode (inline and on thread lanes) with raw on its own mix, so that the two kinds of
+ * worker never hold memory at once; then the checker, the soak-sized check in a child process,
+ * and time to kill each mutant.
  *
  * The bench sits above `api/` like the CLI: it drives `checkHandler` as users do, and touches
  * SQLite only through `execute/` (the template, `openConnection`, the world functions). A
@@ -31,8 +34,8 @@ import {
   resolveBenchOptions,
 } from './bench-options.ts';
 import type { BenchReport, CheckerFigure, KillFigure, ThroughputSection } from './bench-report.ts';
-import { measureChecker } from './checker-time.ts';
-import { MODES, modePath } from './harness-throughput.ts';
+import { measureChecker, measureSoakCheck } from './checker-time.ts';
+import { HARNESS_PATHS, modePath } from './harness-throughput.ts';
 import { machineInfo } from './machine-info.ts';
 import { median } from './median.ts';
 import { startMemorySampler } from './memory-peak.ts';
@@ -66,6 +69,10 @@ export async function runBench(options: BenchOptions = {}): Promise<BenchReport>
       );
   const checker = await measureCheckerRuns(o);
   memory.sample();
+  o.onProgress(
+    `soak check: ${o.soakEntries} calls from ${o.soakClients} clients, in a child process`,
+  );
+  const soakCheck = await measureSoakCheck(o.soakEntries, o.soakClients, 1);
   // The catalogue's mutants are SQLite plugins: timing them says nothing of a PostgreSQL handler.
   const kills = postgres ? [] : await measureKills(o, memory.sample);
   const partial = {
@@ -86,6 +93,7 @@ export async function runBench(options: BenchOptions = {}): Promise<BenchReport>
     kills,
     ...(postgres ? { killsSkipped: POSTGRES_KILLS_SKIPPED } : {}),
     checker,
+    soakCheck,
     memory: memory.stop(),
     elapsedSeconds: (performance.now() - started) / 1000,
   };
@@ -105,32 +113,56 @@ async function measureThroughput(
   const memoryDb = openMemoryCopy(templateImage(plugin, fixture));
   const totals = emptyTotals();
   const mix = { fixture, stepsMax: o.stepsMax, recreate: !!plugin.recreate };
+  const raw = (path: PathTotals, db: Connection, sequences: readonly (readonly Event[])[]) => () =>
+    rawPath(path, plugin, db, reset, fixture, sequences);
+  const harness = (names: readonly PathName[], seed: number) =>
+    HARNESS_PATHS.filter((p) => names.includes(p.name)).map(
+      (p) => () => modePath(totals[p.name], p, o, seed),
+    );
   try {
-    for (let round = 0; round < o.rounds; round++) {
-      const seed = o.seed + round;
-      o.onProgress(`throughput round ${round + 1}/${o.rounds} (seed ${seed})`);
+    // Two phases, so that concurrent mode's warm pool and scheduled mode's lane workers (four
+    // threads each, 30-54 MB apiece) never coexist. Each mode's ratio is to a raw path in its own
+    // round, so splitting the rounds keeps every ratio within one phase.
+    await roundsOf(o, 'throughput', sample, (seed) => {
       const sequences = stepMix(mix, seed, o.runsPerRound);
-      const scheduledSequences = scheduledStepMix(mix, seed, o.runsPerRound);
-      const paths: (() => Promise<void>)[] = [
-        () => rawPath(totals.raw, plugin, fileDb, reset, fixture, sequences),
-        () => rawPath(totals.rawInMemory, plugin, memoryDb, reset, fixture, sequences),
-        () => rawPath(totals.rawScheduledMix, plugin, fileDb, reset, fixture, scheduledSequences),
-        ...MODES.map((mode) => () => modePath(totals[mode as PathName], mode, o, seed)),
+      return [
+        raw(totals.raw, fileDb, sequences),
+        raw(totals.rawInMemory, memoryDb, sequences),
+        ...harness(['sequential', 'concurrent'], seed),
       ];
-      if (round % 2 === 1) paths.reverse();
-      for (const path of paths) {
-        await path();
-        sample();
-      }
-    }
+    });
+    // Concurrent mode's warm pool has served its rounds; scheduled mode and the rest run without it.
+    await destroyIdlePool();
+    await roundsOf(o, 'scheduled throughput', sample, (seed) => [
+      raw(totals.rawScheduledMix, fileDb, scheduledStepMix(mix, seed, o.runsPerRound)),
+      ...harness(['scheduled', 'scheduledThreads'], seed),
+    ]);
   } finally {
     fileDb.close();
     memoryDb.close();
     files.dispose();
-    // Concurrent mode's warm pool has served its rounds; the checker and kills run without it.
     await destroyIdlePool();
   }
   return throughputSection(totals);
+}
+
+/** `o.rounds` rounds of the paths `round(seed)` lists, the order reversed every other round. */
+async function roundsOf(
+  o: ResolvedBenchOptions,
+  what: string,
+  sample: () => void,
+  round: (seed: number) => (() => Promise<void>)[],
+): Promise<void> {
+  for (let r = 0; r < o.rounds; r++) {
+    const seed = o.seed + r;
+    o.onProgress(`${what} round ${r + 1}/${o.rounds} (seed ${seed})`);
+    const paths = round(seed);
+    if (r % 2 === 1) paths.reverse();
+    for (const path of paths) {
+      await path();
+      sample();
+    }
+  }
 }
 
 async function rawPath(

@@ -28,7 +28,8 @@ export type PathName =
   | 'rawScheduledMix'
   | 'sequential'
   | 'concurrent'
-  | 'scheduled';
+  | 'scheduled'
+  | 'scheduledThreads';
 
 /** An empty totals record for every path. */
 export function emptyTotals(): Record<PathName, PathTotals> {
@@ -40,6 +41,7 @@ export function emptyTotals(): Record<PathName, PathTotals> {
     sequential: fresh(),
     concurrent: fresh(),
     scheduled: fresh(),
+    scheduledThreads: fresh(),
   };
 }
 
@@ -70,6 +72,7 @@ export function throughputSection(totals: Record<PathName, PathTotals>): Through
     sequential: mode('sequential', 'raw'),
     concurrent: mode('concurrent', 'raw'),
     scheduled: mode('scheduled', 'rawScheduledMix'),
+    scheduledThreads: mode('scheduledThreads', 'rawScheduledMix'),
   };
 }
 

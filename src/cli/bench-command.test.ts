@@ -1,5 +1,5 @@
 /**
- * `receiptcheck bench --quick --json` prints one object with every figure issue 6 asks for. A
+ * `receiptcheck bench --quick --json` prints one object with every figure issues 6 and 17 ask for. A
  * tiny configuration keeps it fast; no figure is compared with a time, only checked to be there.
  */
 import { afterAll, describe, expect, it } from 'vitest';
@@ -9,7 +9,9 @@ import { decodeJson } from '../report/encode.ts';
 import { memoryIo } from './io.ts';
 import { main } from './main.ts';
 
-const TINY = ['--rounds', '1', '--runs', '4', '--kill-seeds', '1', '--history', '400'];
+const TINY = [
+  ...['--rounds', '1', '--runs', '4', '--kill-seeds', '1', '--history', '400', '--soak', '400'],
+];
 
 describe('receiptcheck bench', () => {
   // The PostgreSQL bench's server lingers a moment for a next runner: stop it with the file.
@@ -35,7 +37,12 @@ describe('receiptcheck bench', () => {
     expect(t.sequential).toMatchObject({ available: true, steps: t.raw.steps });
     // Each mode is timed against raw on the very sequences it ran.
     expect(t.scheduled).toMatchObject({ available: true, steps: t.rawScheduledMix.steps });
-    for (const mode of [t.sequential, t.concurrent, t.scheduled]) {
+    // Thread lanes give the same traces as inline ones, so the same steps.
+    expect(t.scheduledThreads).toMatchObject({
+      available: true,
+      steps: t.rawScheduledMix.steps,
+    });
+    for (const mode of [t.sequential, t.concurrent, t.scheduled, t.scheduledThreads]) {
       if (mode.available) {
         expect(mode.ratioToRaw).toBeGreaterThan(0);
         expect(mode.cpuRatioToRaw).toBeGreaterThan(0);
@@ -56,11 +63,35 @@ describe('receiptcheck bench', () => {
     expect(r.checker.seconds).toEqual(expect.any(Number));
     expect(r.memory.maxRssMb).toBeGreaterThan(0);
     expect(r.memory.peakHeapUsedMb).toBeGreaterThan(0);
-    expect(r.targets.map((x) => x.figure)).toHaveLength(6);
+    expect(r.soakCheck).toMatchObject({ entries: 400, clients: 16, verdict: 'ok' });
+    expect(r.soakCheck.seconds).toEqual(expect.any(Number));
+    expect(r.soakCheck.generateSeconds).toEqual(expect.any(Number));
+    // The child's own maxRSS: a process of its own has one.
+    expect(r.soakCheck.maxRssMb).toBeGreaterThan(0);
+    expect(r.targets.map((x) => x.figure)).toEqual([
+      'sequential',
+      'concurrent',
+      'scheduled',
+      'scheduled, thread lanes',
+      'time to kill (worst median)',
+      'checker, 400-call history',
+      'soak check, 400 calls',
+      'peak memory (maxRSS)',
+    ]);
+    // Tiny histories say nothing about their targets.
+    expect(r.targets.find((x) => x.figure.startsWith('soak'))?.met).toBeNull();
     expect(r.elapsedSeconds).toBeGreaterThan(0);
 
     const table = io.err.join('');
-    for (const heading of ['throughput', 'time to kill', 'checker', 'memory', 'targets'])
+    for (const heading of [
+      'throughput',
+      'sched., threads',
+      'time to kill',
+      'checker',
+      'soak check',
+      'memory',
+      'targets',
+    ])
       expect(table).toContain(heading);
   });
 
@@ -93,6 +124,10 @@ describe('receiptcheck bench', () => {
     expect(t.sequential).toMatchObject({ available: true, steps: t.raw.steps });
     expect(t.concurrent).toMatchObject({ available: true, steps: t.raw.steps });
     expect(t.scheduled).toMatchObject({ available: true, steps: t.rawScheduledMix.steps });
+    expect(t.scheduledThreads).toMatchObject({
+      available: false,
+      reason: expect.stringContaining('PostgreSQL'),
+    });
     for (const mode of [t.sequential, t.concurrent, t.scheduled]) {
       if (!mode.available) throw new Error(mode.reason);
       expect(mode.ratioToRaw).toBeGreaterThan(0);
@@ -103,6 +138,7 @@ describe('receiptcheck bench', () => {
     expect(r.kills).toEqual([]);
     expect(r.killsSkipped).toContain('mutants --engine postgres');
     expect(r.checker).toMatchObject({ entries: 400, verdicts: ['ok'] });
+    expect(r.soakCheck).toMatchObject({ entries: 400, verdict: 'ok' });
     const table = io.err.join('');
     expect(table).toContain('PostgreSQL');
     expect(table).toContain('time to kill: skipped');

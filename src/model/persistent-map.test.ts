@@ -88,4 +88,25 @@ describe('PersistentMap', () => {
       }),
     );
   });
+
+  it('sums a map one step from a summed one as it sums it from scratch', () => {
+    // The search hashes each state one step from a hashed one: the copied branches then carry
+    // their old sum (`partialSum`), and a wrong one would show here against the plain Map's.
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 300 }), (ops) => {
+        const entryHash = (k: string, v: number) => k.length * 31 + v * 7;
+        const token = {};
+        let map = PersistentMap.empty<string, number>();
+        const plain = new Map<string, number>();
+        for (const [kind, k, v] of ops) {
+          map = kind === 'delete' ? map.without(k) : map.with(k, v);
+          if (kind === 'delete') plain.delete(k);
+          else plain.set(k, v);
+          const expected = [...plain].reduce((h, [k, v]) => (h + entryHash(k, v)) | 0, 0);
+          // One token throughout: summing with another would overwrite the nodes' sums.
+          expect(map.hashSum(entryHash, token)).toBe(expected);
+        }
+      }),
+    );
+  });
 });

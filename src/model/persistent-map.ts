@@ -9,14 +9,21 @@
  * Iteration follows the keys' hashes, not insertion order: only maps whose readers sort or
  * sum (receipts, refusals, expiries) use it; the rows, which generation walks in order, stay Maps.
  *
- * Two more operations serve `state-key.ts`: `hashSum` memoises per node, so hashing a map one
+ * Two more operations serve `state-key.ts`: `hashSum` keeps its sums on the nodes, so hashing a map one
  * step away from a hashed one touches only the changed path; `sameEntries` skips every node the
  * two maps share.
  */
 
 type Key = string | number;
 
+/**
+ * Every node caches one hash sum (`hashSum`) and the token of the entry hash it was taken with:
+ * a field on the node costs the garbage collector nothing, where a WeakMap entry per node (an
+ * ephemeron) made every collection of a long search's heap walk a million of them.
+ */
 class Leaf<K, V> {
+  sum = 0;
+  sumToken: object | undefined = undefined;
   constructor(
     readonly hash: number,
     readonly key: K,
@@ -26,6 +33,8 @@ class Leaf<K, V> {
 
 /** Entries whose keys hash alike, all 32 bits. */
 class Collision<K, V> {
+  sum = 0;
+  sumToken: object | undefined = undefined;
   constructor(
     readonly hash: number,
     readonly leaves: readonly Leaf<K, V>[],
@@ -33,6 +42,16 @@ class Collision<K, V> {
 }
 
 class Branch<K, V> {
+  sum = 0;
+  sumToken: object | undefined = undefined;
+  /**
+   * Set when this branch was copied from a summed one with one child changed: the old sum
+   * without that child, so that summing this one reads one child instead of up to 32. Numbers
+   * only, so no old version of the map is kept alive by it.
+   */
+  partialSum = 0;
+  partialToken: object | undefined = undefined;
+  partialAt = -1;
   constructor(
     readonly bitmap: number,
     readonly children: readonly Node<K, V>[],
@@ -113,11 +132,12 @@ export class PersistentMap<K extends Key, V> implements ReadonlyMap<K, V> {
 
   /**
    * The sum, modulo 2^32, of `entryHash` over the entries: independent of order, like summing
-   * over a `Map`. Each node's sum is kept in `memo`, so a map sharing most nodes with one
-   * already summed costs only its new nodes.
+   * over a `Map`. Each node keeps its sum with `token`, which names the entry hash (the same
+   * token must always mean the same function), so a map sharing most nodes with one already
+   * summed costs only its new nodes. A node summed with another token is summed again.
    */
-  hashSum(entryHash: (key: K, value: V) => number, memo: WeakMap<object, number>): number {
-    return this.root === undefined ? 0 : sumNode(this.root, entryHash, memo);
+  hashSum(entryHash: (key: K, value: V) => number, token: object): number {
+    return this.root === undefined ? 0 : sumNode(this.root, entryHash, token);
   }
 
   private leafOf(key: K): Leaf<K, V> | undefined {
@@ -154,14 +174,14 @@ function insert<K, V>(
       added.count = 1;
       const children = [...node.children];
       children.splice(at, 0, leaf);
-      return new Branch(node.bitmap | bit, children);
+      return derived(new Branch(node.bitmap | bit, children), node, undefined, at);
     }
     const child = node.children[at] as Node<K, V>;
     const next = insert(child, shift + BITS, leaf, added);
     if (next === child) return node;
     const children = [...node.children];
     children[at] = next;
-    return new Branch(node.bitmap, children);
+    return derived(new Branch(node.bitmap, children), node, child, at);
   }
   if (node.hash !== leaf.hash) {
     added.count = 1;
@@ -181,6 +201,26 @@ function insert<K, V>(
     leaves.push(leaf);
   }
   return new Collision(leaf.hash, leaves);
+}
+
+/**
+ * Notes on `copy` (made from `from` with child `at` replaced, or inserted when `replaced` is
+ * undefined) the sum of `from`'s other children, when `from` was summed.
+ */
+function derived<K, V>(
+  copy: Branch<K, V>,
+  from: Branch<K, V>,
+  replaced: Node<K, V> | undefined,
+  at: number,
+): Branch<K, V> {
+  const token = from.sumToken;
+  if (token === undefined) return copy;
+  if (replaced === undefined) copy.partialSum = from.sum;
+  else if (replaced.sumToken === token) copy.partialSum = (from.sum - replaced.sum) | 0;
+  else return copy;
+  copy.partialToken = token;
+  copy.partialAt = at;
+  return copy;
 }
 
 /** A branch holding two nodes whose hashes differ, at the first level where they do. */
@@ -230,16 +270,20 @@ function* leavesOf<K, V>(node: Node<K, V>): Generator<Leaf<K, V>> {
 function sumNode<K, V>(
   node: Node<K, V>,
   entryHash: (key: K, value: V) => number,
-  memo: WeakMap<object, number>,
+  token: object,
 ): number {
-  let h = memo.get(node);
-  if (h !== undefined) return h;
-  h = 0;
+  if (node.sumToken === token) return node.sum;
+  let h = 0;
   if (node instanceof Leaf) h = entryHash(node.key, node.value) | 0;
   else if (node instanceof Collision)
     for (const l of node.leaves) h = (h + entryHash(l.key, l.value)) | 0;
-  else for (const child of node.children) h = (h + sumNode(child, entryHash, memo)) | 0;
-  memo.set(node, h);
+  else if (node.partialToken === token)
+    h =
+      (node.partialSum + sumNode(node.children[node.partialAt] as Node<K, V>, entryHash, token)) |
+      0;
+  else for (const child of node.children) h = (h + sumNode(child, entryHash, token)) | 0;
+  node.sum = h;
+  node.sumToken = token;
   return h;
 }
 

@@ -44,6 +44,20 @@ describe('state fingerprints', () => {
     expect(stateKey(a)).toBe(stateKey(b));
   });
 
+  it('agree whether a state holds its receipts and rows in a Map or a persistent map', () => {
+    const a = reach([write(0, 'x', 1, 1), write(2, 'y', 20, 1)]);
+    // The same world with plain Maps and fresh row objects: nothing shared, nothing cached.
+    const b: ModelState = {
+      ...a,
+      rows: new Map([...a.rows].map(([id, row]) => [id, { ...row }])),
+      receipts: new Map([...a.receipts].map(([k, r]) => [k, { ...r }])),
+    };
+    expect(sameState(a, b)).toBe(true);
+    expect(stateHash(b)).toBe(stateHash(a));
+    const changed = reach([write(0, 'z', 1, 2)], a);
+    expect(stateHash(changed)).not.toBe(stateHash(a));
+  });
+
   it('tell apart worlds that differ in any field', () => {
     const variants: ModelState[] = [
       reach([write(0, 'x', 1, 1)]),

@@ -20,10 +20,10 @@ const receiptsHashes = new WeakMap<ReadonlyMap<string, Receipt>, number>();
 const receiptHashes = new WeakMap<Receipt, number>();
 const principalsHashes = new WeakMap<readonly Principal[], number>();
 const refusalsHashes = new WeakMap<ReadonlyMap<string, StoredRefusal>, number>();
-/** Per node of a `PersistentMap`, one memo per kind of entry hash (see `entriesHash`). */
-const receiptNodeSums = new WeakMap<object, number>();
-const refusalNodeSums = new WeakMap<object, number>();
-const expiryNodeSums = new WeakMap<object, number>();
+/** Tokens naming each kind of entry hash, for the sums a `PersistentMap` keeps on its nodes. */
+const receiptNodeSums = { entries: 'receipts' };
+const refusalNodeSums = { entries: 'refusals' };
+const expiryNodeSums = { entries: 'expiries' };
 
 /**
  * A 32-bit hash of a state; equal states (by `sameState`) always hash equal, whatever order their
@@ -111,10 +111,37 @@ function hashRows(rows: ReadonlyMap<number, Row>): number {
 function hashRow(row: Row): number {
   let h = rowHashes.get(row);
   if (h === undefined) {
-    h = hashText(rowText(row));
+    h = fieldsHash(row);
     rowHashes.set(row, h);
   }
   return h;
+}
+
+/**
+ * A hash of an object of primitive fields, equal whenever `sameFields` holds: a sum over its
+ * fields, so no sorting, and no text built (the search hashes a new row per write).
+ */
+function fieldsHash(o: Readonly<Record<string, unknown>>): number {
+  let h = 0;
+  for (const key of Object.keys(o)) h = (h + mix(keyHash(key), valueHash(o[key]))) | 0;
+  return h;
+}
+
+const keyHashes = new Map<string, number>();
+
+function keyHash(key: string): number {
+  let h = keyHashes.get(key);
+  if (h === undefined) {
+    h = hashText(key);
+    keyHashes.set(key, h);
+  }
+  return h;
+}
+
+/** Equal primitives hash equal; a number and its text may collide, which `sameFields` settles. */
+function valueHash(v: unknown): number {
+  if (typeof v === 'number' && (v | 0) === v) return mix(0x27d4eb2f, v);
+  return hashText(typeof v === 'string' ? v : String(v));
 }
 
 /** A row as text, its fields in name order: `1@team-a:intervalMinutes=30,version=2`. */
@@ -134,16 +161,30 @@ function fieldsText(o: Readonly<Record<string, unknown>>, skip: readonly string[
 function hashReceipts(receipts: ReadonlyMap<string, Receipt>): number {
   let h = receiptsHashes.get(receipts);
   if (h !== undefined) return h;
-  // A receipt's own fields include its key, so the map key need not be hashed again.
-  h = entriesHash(receipts, (_, r) => hashReceipt(r), receiptNodeSums);
+  // A receipt's own fields include its key, so the map key need not be hashed again. A
+  // persistent map keeps each leaf's hash on the leaf, so it needs no per-receipt cache.
+  h =
+    receipts instanceof PersistentMap
+      ? entriesHash(receipts, receiptHashUncached, receiptNodeSums)
+      : entriesHash(receipts, (_, r) => hashReceipt(r), receiptNodeSums);
   receiptsHashes.set(receipts, h);
   return h;
+}
+
+/** A receipt's hash over exactly the fields `sameReceipt` compares. */
+function receiptHashUncached(_: string, r: Receipt): number {
+  let h = mix(hashText(r.workspace), hashText(r.user));
+  h = mix(h, hashText(r.tool));
+  h = mix(h, hashText(r.requestId));
+  h = mix(h, fieldsHash(r.payload));
+  return mix(h, fieldsHash(r.result));
 }
 
 function hashReceipt(r: Receipt): number {
   let h = receiptHashes.get(r);
   if (h === undefined) {
-    h = hashText(receiptText(r));
+    // The same hash a persistent map's leaf gets: equal states hash alike whichever map holds them.
+    h = receiptHashUncached('', r);
     receiptHashes.set(r, h);
   }
   return h;
@@ -172,15 +213,15 @@ function refusalHash(key: string, r: StoredRefusal): number {
 
 /**
  * The map's size plus the sum of `entryHash` over its entries: summing makes it independent of
- * order. A `PersistentMap` sums per node through `memo`, so a map one step from a hashed one
+ * order. A `PersistentMap` keeps its sums on its nodes under `token`, so a map one step from a hashed one
  * costs its changed path, not its size.
  */
 function entriesHash<V>(
   map: ReadonlyMap<string, V>,
   entryHash: (key: string, value: V) => number,
-  memo: WeakMap<object, number>,
+  token: object,
 ): number {
-  if (map instanceof PersistentMap) return (map.size + map.hashSum(entryHash, memo)) | 0;
+  if (map instanceof PersistentMap) return (map.size + map.hashSum(entryHash, token)) | 0;
   let h = map.size;
   for (const [key, value] of map) h = (h + entryHash(key, value)) | 0;
   return h;

@@ -139,10 +139,10 @@ describe('checkHistory agrees with brute force', () => {
   it('on tiny random histories', () => {
     let illegal = 0;
     fc.assert(
-      fc.property(caseArb, fc.boolean(), (c, partition) => {
+      fc.property(caseArb, fc.boolean(), fc.constantFrom(1, 2, 512), (c, partition, horizon) => {
         const { initial, history } = sample(c);
         const expected = bruteForce(initial, history);
-        const result = checkHistory(initial, history, { partition });
+        const result = checkHistory(initial, history, { partition, horizonFrames: horizon });
         expect(result.verdict).toBe(expected ? 'ok' : 'illegal');
         if (!expected) illegal++;
       }),

@@ -23,18 +23,24 @@ import { witnessProblem } from './witness.ts';
 
 const initial = initialState(DEFAULT_FIXTURE);
 
-describe.each([true, false])('checkHistory pass/fail pairs (partition: %s)', (partition) => {
+// Horizon 1 keeps one state: every fixture that backtracks at all is searched again without one.
+describe.each([
+  { partition: true },
+  { partition: false },
+  { partition: true, horizonFrames: 1 },
+  { partition: false, horizonFrames: 2 },
+])('checkHistory pass/fail pairs (%o)', (options) => {
   for (const pair of FIXTURE_PAIRS) {
     for (const ok of pair.ok) {
       it(ok.name, () => {
-        const result = checkHistory(initial, ok.history, { partition });
+        const result = checkHistory(initial, ok.history, options);
         expect(result.verdict).toBe('ok');
         if (result.verdict === 'ok')
           expect(witnessProblem(initial, ok.history, result.order)).toBeUndefined();
       });
     }
     it(pair.bad.name, () => {
-      const result = checkHistory(initial, pair.bad.history, { partition });
+      const result = checkHistory(initial, pair.bad.history, options);
       expect(result.verdict).toBe('illegal');
       if (result.verdict !== 'illegal') return;
       expect(result.stuck).toContain(pair.bad.stuck);

@@ -2,7 +2,8 @@
  * The linearizability checker's entry point: is there one serial order of a concurrent history,
  * consistent with real time, in which the reference model gives exactly the observed outcomes?
  */
-import type { History, HistoryEntry } from '../../model/history.ts';
+import type { Event } from '../../model/events.ts';
+import type { History } from '../../model/history.ts';
 import type { ModelState } from '../../model/state.ts';
 import { startBudget } from './budget.ts';
 import { inFlightConflicts } from './in-flight.ts';
@@ -31,7 +32,7 @@ export function checkHistory(
   options?: LinearizabilityOptions,
 ): LinearizabilityResult {
   const resolved = resolveLinearizabilityOptions(options);
-  const byId = indexHistory(history);
+  validateHistory(history);
   const parts =
     resolved.partition && resolved.acceptFinal === undefined
       ? partitionHistory(initial, history)
@@ -43,7 +44,11 @@ export function checkHistory(
   const orders: PartOrder[] = [];
   const finals: ModelState[] = [];
   for (const part of parts) {
-    const result = searchPart(initial, part, budget, inFlight);
+    let result = searchPart(initial, part, budget, inFlight, resolved.horizonFrames);
+    // Backtracking went past the states kept: the same part, every state kept, same budget.
+    if (result.verdict === 'beyondHorizon') result = searchPart(initial, part, budget, inFlight);
+    if (result.verdict === 'beyondHorizon')
+      throw new Error('a search with no horizon went past it');
     if (result.verdict === 'unknown') return result;
     if (result.verdict === 'illegal') {
       const ids = part.map((e) => e.id).sort((a, b) => a - b);
@@ -61,15 +66,27 @@ export function checkHistory(
   if (orders.length <= 1)
     return { verdict: 'ok', order: orders[0]?.order ?? [], finalState: finals[0] ?? initial };
   const order = mergeOrders(orders);
-  const events = () => order.map((id) => (byId.get(id) as HistoryEntry).event);
+  const events = () => {
+    const byId = new Map(history.map((entry) => [entry.id, entry.event]));
+    return order.map((id) => byId.get(id) as Event);
+  };
   return { verdict: 'ok', order, finalState: mergeStates(initial, finals, events) };
 }
 
-function indexHistory(history: History): Map<number, HistoryEntry> {
-  const byId = new Map<number, HistoryEntry>();
+/**
+ * Rejects malformed input. Ids are by convention indices, so they are told apart in a bitmap
+ * when they are small integers (a million-entry history then costs no Map); any others in a Set.
+ */
+function validateHistory(history: History): void {
+  const seen = new Uint8Array(history.length);
+  const others = new Set<number>();
   for (const entry of history) {
-    if (byId.has(entry.id))
+    const id = entry.id;
+    const small = Number.isInteger(id) && id >= 0 && id < seen.length;
+    if (small ? seen[id] === 1 : others.has(id))
       throw new RangeError(`Expected unique history ids, got ${entry.id} twice`);
+    if (small) seen[id] = 1;
+    else others.add(id);
     if (!Number.isFinite(entry.invokedAt)) {
       throw new RangeError(
         `Expected entry ${entry.id} to have a finite "invokedAt", got ${String(entry.invokedAt)}`,
@@ -81,7 +98,5 @@ function indexHistory(history: History): Map<number, HistoryEntry> {
         `Expected entry ${entry.id} to complete no earlier than it was invoked, got ${entry.invokedAt}..${String(done)}`,
       );
     }
-    byId.set(entry.id, entry);
   }
-  return byId;
 }

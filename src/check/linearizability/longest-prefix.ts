@@ -37,16 +37,20 @@ export function beats(record: LongestPrefix, pathLength: number): boolean {
   return pathLength > record.ids.length || (pathLength === 0 && record.stuck.length === 0);
 }
 
-/** Makes the live path, the state it reached, and what was stuck after it, the new record. */
+/**
+ * Makes the live path (its first `length` ids), the state it reached, and what was stuck after
+ * it, the new record.
+ */
 export function keep(
   record: LongestPrefix,
-  path: readonly number[],
+  path: ArrayLike<number>,
+  length: number,
   stuck: number[],
   state: ModelState,
 ): void {
-  for (let i = record.agree; i < path.length; i++) record.ids[i] = path[i] as number;
-  record.ids.length = path.length;
-  record.agree = path.length;
+  for (let i = record.agree; i < length; i++) record.ids[i] = path[i] as number;
+  record.ids.length = length;
+  record.agree = length;
   record.stuck = stuck.sort((a, b) => a - b);
   record.state = state;
 }

@@ -37,16 +37,10 @@ export function mergeStates(
     finals.some((f) => f.clock !== initial.clock)
   )
     return run(initial, replay()).state;
-  const rows = new Map(initial.rows);
   const created = new Map(initial.created);
-  const receipts = new Map(initial.receipts);
-  const refusals = new Map(initial.refusals);
-  const expiresAt = new Map(initial.expiresAt);
-  const claims = new Map(initial.claims);
   const principals = [...initial.principals];
   let storeFailing = initial.storeFailing;
   for (const final of finals) {
-    overlay(rows, initial.rows, final.rows);
     // Parts key the rows they create from the same counter; those ids are opaque (predicted
     // ids never split a history), so each new row gets a key of its own here.
     for (const [key, row] of final.created) {
@@ -55,10 +49,6 @@ export function mergeStates(
       while (created.has(free)) free++;
       created.set(free, free === key ? row : { ...row, id: free });
     }
-    overlay(receipts, initial.receipts, final.receipts);
-    overlay(refusals, initial.refusals, final.refusals);
-    overlay(expiresAt, initial.expiresAt, final.expiresAt);
-    overlay(claims, initial.claims, final.claims);
     final.principals.forEach((p, i) => {
       if (p !== initial.principals[i]) principals[i] = p;
     });
@@ -66,19 +56,48 @@ export function mergeStates(
   }
   return {
     ...initial,
-    rows,
+    rows: merged(
+      initial.rows,
+      finals.map((f) => f.rows),
+    ),
     created,
-    receipts,
-    refusals,
+    receipts: merged(
+      initial.receipts,
+      finals.map((f) => f.receipts),
+    ),
+    refusals: merged(
+      initial.refusals,
+      finals.map((f) => f.refusals),
+    ),
     principals,
     storeFailing,
-    expiresAt,
-    claims,
+    expiresAt: merged(
+      initial.expiresAt,
+      finals.map((f) => f.expiresAt),
+    ),
+    claims: merged(
+      initial.claims,
+      finals.map((f) => f.claims),
+    ),
   };
 }
 
-function overlay<K, V>(into: Map<K, V>, base: ReadonlyMap<K, V>, final: ReadonlyMap<K, V>): void {
-  if (final === base) return;
-  for (const [key, value] of final) if (base.get(key) !== value) into.set(key, value);
-  for (const key of base.keys()) if (!final.has(key)) into.delete(key);
+/**
+ * One map of the merged state. A map only one part changed is that part's own map, taken as it
+ * is (the other parts left every entry of it as in `base`): a soak's receipts, a million of
+ * them and all in one part, are not copied. Several changed ones are overlaid on a copy.
+ */
+function merged<K, V>(
+  base: ReadonlyMap<K, V>,
+  finals: readonly ReadonlyMap<K, V>[],
+): ReadonlyMap<K, V> {
+  const changed = finals.filter((map) => map !== base);
+  if (changed.length === 0) return base;
+  if (changed.length === 1) return changed[0] as ReadonlyMap<K, V>;
+  const into = new Map(base);
+  for (const final of changed) {
+    for (const [key, value] of final) if (base.get(key) !== value) into.set(key, value);
+    for (const key of base.keys()) if (!final.has(key)) into.delete(key);
+  }
+  return into;
 }

@@ -21,6 +21,12 @@ export interface LinearizabilityOptions {
   readonly acceptFinal?: (state: ModelState) => boolean;
   /** Milliseconds clock for the time limit. Default `performance.now`; tests inject their own. */
   readonly clock?: () => number;
+  /**
+   * Frames of the search path whose states are kept (see `searchPart`): a long history that never
+   * backtracks further is checked in memory that does not grow with it; one that does is searched
+   * again without a horizon. Default 512. Tests set it small to send fixtures both ways.
+   */
+  readonly horizonFrames?: number;
 }
 
 /** The same options, resolved. */
@@ -31,6 +37,7 @@ export interface ResolvedLinearizabilityOptions {
   readonly partition: boolean;
   readonly acceptFinal: ((state: ModelState) => boolean) | undefined;
   readonly clock: () => number;
+  readonly horizonFrames: number;
 }
 
 /** Fills in defaults and rejects nonsense early, with a message that says what to pass instead. */
@@ -44,6 +51,7 @@ export function resolveLinearizabilityOptions(
     partition: options.partition ?? true,
     acceptFinal: options.acceptFinal,
     clock: options.clock ?? (() => performance.now()),
+    horizonFrames: positive('horizonFrames', options.horizonFrames ?? 512, true),
   };
 }
 

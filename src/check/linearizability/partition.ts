@@ -115,12 +115,17 @@ function joinFootprint(
         );
       }
       const row = numbered(pieces, pieces.rows, event.request[spec.targetField] as number);
-      const key = numbered(
-        pieces,
-        pieces.keys[group] as Map<string, number>,
-        event.request.requestId as string,
-      );
-      union(pieces.parent, row, key);
+      // With the store flag in every valid call's footprint, a receipt key joins the store's
+      // part through its row whatever else it touches: numbering keys would change no part, and
+      // costs a Map entry per request id (a soak mints one per intent).
+      if (!storeChanges) {
+        const key = numbered(
+          pieces,
+          pieces.keys[group] as Map<string, number>,
+          event.request.requestId as string,
+        );
+        union(pieces.parent, row, key);
+      }
       if (scope >= 0) union(pieces.parent, row, scope);
       if (storeChanges) union(pieces.parent, row, storePiece(pieces));
       return row;

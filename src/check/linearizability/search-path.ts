@@ -20,24 +20,41 @@ export const Chosen = {
 /** A frame's `Chosen` value. */
 export type ChosenKind = (typeof Chosen)[keyof typeof Chosen];
 
-/** The path, bottom first. */
+/**
+ * The path, bottom first, in arrays sized once for the deepest it can go (every entry placed):
+ * a million-entry path costs 21 bytes a frame and no growth, where six growing Arrays held
+ * twice that and copied themselves on the way.
+ */
 export interface SearchPath {
+  /** Frames on the path. */
+  depth: number;
   /** Entry ids in linearisation order: the witness when the search succeeds. */
-  readonly ids: number[];
-  readonly kinds: ChosenKind[];
+  readonly ids: Float64Array;
+  readonly kinds: Uint8Array;
   /** The call node of a required entry, or the index of a droppable call. */
-  readonly marks: number[];
-  /** The state before the frame's entry. */
-  readonly states: ModelState[];
+  readonly marks: Int32Array;
+  /**
+   * The state before the frame's entry; undefined once released (`releaseState`), for a search
+   * with a horizon that no longer backtracks that deep.
+   */
+  readonly states: (ModelState | undefined)[];
   /** The highest rank linearised before the frame's entry. */
-  readonly maxRanks: number[];
+  readonly maxRanks: Int32Array;
   /** For a droppable call: the event-list node its level's scan had stopped at. */
-  readonly blockers: number[];
+  readonly blockers: Int32Array;
 }
 
-/** An empty path. */
-export function createSearchPath(): SearchPath {
-  return { ids: [], kinds: [], marks: [], states: [], maxRanks: [], blockers: [] };
+/** An empty path that can hold `capacity` frames. */
+export function createSearchPath(capacity: number): SearchPath {
+  return {
+    depth: 0,
+    ids: new Float64Array(capacity),
+    kinds: new Uint8Array(capacity),
+    marks: new Int32Array(capacity),
+    states: [],
+    maxRanks: new Int32Array(capacity),
+    blockers: new Int32Array(capacity),
+  };
 }
 
 /** Pushes a frame. */
@@ -50,25 +67,35 @@ export function pushFrame(
   maxRankBefore: number,
   blocker: number,
 ): void {
-  path.ids.push(id);
-  path.kinds.push(kind);
-  path.marks.push(mark);
-  path.states.push(before);
-  path.maxRanks.push(maxRankBefore);
-  path.blockers.push(blocker);
+  const i = path.depth++;
+  path.ids[i] = id;
+  path.kinds[i] = kind;
+  path.marks[i] = mark;
+  path.states[i] = before;
+  path.maxRanks[i] = maxRankBefore;
+  path.blockers[i] = blocker;
 }
 
 /** Pops the top frame; the caller reads it first through `top`. */
 export function popFrame(path: SearchPath): void {
-  path.ids.pop();
-  path.kinds.pop();
-  path.marks.pop();
-  path.states.pop();
-  path.maxRanks.pop();
-  path.blockers.pop();
+  path.states[--path.depth] = undefined;
+}
+
+/**
+ * Forgets the state under frame `i`, so that a long path holds only its last frames' states
+ * (each state one step apart still holds the nodes its step copied): backtracking to it is then
+ * impossible and the search must say so.
+ */
+export function releaseState(path: SearchPath, i: number): void {
+  path.states[i] = undefined;
 }
 
 /** Index of the top frame (−1 when empty). */
 export function top(path: SearchPath): number {
-  return path.ids.length - 1;
+  return path.depth - 1;
+}
+
+/** The ids on the path, bottom first, as a plain array. */
+export function pathIds(path: SearchPath): number[] {
+  return Array.from(path.ids.subarray(0, path.depth));
 }

@@ -36,11 +36,13 @@ import {
   Chosen,
   type ChosenKind,
   createSearchPath,
+  pathIds,
   popFrame,
   pushFrame,
+  releaseState,
   top,
 } from './search-path.ts';
-import { createVisited, linearisedKey, visit } from './visited.ts';
+import { createVisited, linearisedKey, rotate, visit } from './visited.ts';
 
 /** The verdict on one part: like `LinearizabilityResult` but without the partition. */
 export type PartResult =
@@ -57,17 +59,26 @@ export type PartResult =
       readonly stuck: number[];
       readonly stateAfterPrefix: ModelState;
     }
-  | { readonly verdict: 'unknown'; readonly reason: string };
+  | { readonly verdict: 'unknown'; readonly reason: string }
+  /** The search had to backtrack past its horizon: only a search without one can answer. */
+  | { readonly verdict: 'beyondHorizon' };
 
 /**
  * Searches for a linearisation of `entries` from `initial`, spending from the shared budget.
  * `inFlight` holds the ids that may be answered as in-flight conflicts (`in-flight.ts`).
+ *
+ * With a `horizon` (frames), the path keeps only its last `horizon` states and the memo two
+ * generations of `horizon` levels each, so a long history that needs no deep backtracking is
+ * checked in memory that does not grow with its length. An `ok` or `illegal` found so is exact
+ * (the memo only ever forgets, which costs pruning, not soundness); a backtrack past the
+ * horizon gives `beyondHorizon`, and the caller searches again without one.
  */
 export function searchPart(
   initial: ModelState,
   entries: readonly HistoryEntry[],
   budget: Budget,
   inFlight: ReadonlySet<number>,
+  horizon = Number.POSITIVE_INFINITY,
 ): PartResult {
   const list = buildEventList(entries);
   const { required, events, expected, droppable, droppableInvokedAt, next, time } = list;
@@ -81,7 +92,7 @@ export function searchPart(
   const accept = budget.options.acceptFinal;
   const visited = createVisited();
   const longest = createLongestPrefix();
-  const path = createSearchPath();
+  const path = createSearchPath(required.length + droppable.length);
   const placed = new Uint8Array(droppable.length);
   const placedOrder: number[] = [];
   let state = initial;
@@ -91,6 +102,18 @@ export function searchPart(
   let dropFrom = -1; // ≥ 0 while scanning droppable calls: the scan goes on after this one
   let levelStart = true;
   let justAfter = NO_CALL; // the droppable call placed last, if the top frame is one
+  let deepest = 0; // the longest the path has been
+  let beyond = false; // set when backtracking reached a released state
+
+  /** After a push: release the state that fell behind the horizon, and age the memo. */
+  const pushed = (): void => {
+    const depth = path.depth;
+    if (depth > horizon) releaseState(path, depth - 1 - horizon);
+    if (depth > deepest) {
+      deepest = depth;
+      if (depth % horizon === 0) rotate(visited);
+    }
+  };
 
   const setKey = (rank: number): string =>
     keyDroppables && placedOrder.length > 0
@@ -104,6 +127,7 @@ export function searchPart(
     // Forced steps are not cached: their chains are deterministic, and the next choice is cached.
     if (kind === Chosen.forced || visit(visited, setKey(deeper), to)) {
       pushFrame(path, (required[rank] as HistoryEntry).id, kind, at, state, maxRank, NIL);
+      pushed();
       state = to;
       maxRank = deeper;
       levelStart = true;
@@ -135,7 +159,7 @@ export function searchPart(
     const limit = node === NIL ? Number.POSITIVE_INFINITY : (time[node] as number);
     for (let d = pool.next[dropFrom] as number; d !== NO_CALL; d = pool.next[d] as number) {
       if ((droppableInvokedAt[d] as number) > limit) return false;
-      if (placed[d] || pruneIfDead(pool, d, state, path.ids.length)) continue;
+      if (placed[d] || pruneIfDead(pool, d, state, path.depth)) continue;
       // Lost calls placed back to back: a non-interfering pair commutes, so one order (by pool
       // index) suffices; the block's last call must still interfere with what follows it.
       if (justAfter !== NO_CALL && d < justAfter && !droppablesInterfere(pool, justAfter, d)) {
@@ -150,6 +174,7 @@ export function searchPart(
       if (visit(visited, `${setKey(maxRank)}!${d}`, t.state)) {
         placed[d] = 1;
         pushFrame(path, entry.id, Chosen.droppable, d, state, maxRank, node);
+        pushed();
         state = t.state;
         levelStart = true;
         justAfter = d;
@@ -162,19 +187,24 @@ export function searchPart(
 
   /** Undoes frames up to a level with untried candidates; false when there is none. */
   const backtrack = (): boolean => {
-    if (beats(longest, path.ids.length)) {
-      keep(longest, path.ids, candidates(list, required), state);
+    if (beats(longest, path.depth)) {
+      keep(longest, path.ids, path.depth, candidates(list, required), state);
     }
     levelStart = false;
     for (let i = top(path); i >= 0; i = top(path)) {
       const kind = path.kinds[i] as ChosenKind;
       const mark = path.marks[i] as number;
       const blocker = path.blockers[i] as number;
-      state = path.states[i] as ModelState;
+      const before = path.states[i];
+      if (before === undefined) {
+        beyond = true;
+        return false;
+      }
+      state = before;
       maxRank = path.maxRanks[i] as number;
       popFrame(path);
-      notePop(longest, path.ids.length);
-      restoreDeeperThan(pool, path.ids.length);
+      notePop(longest, path.depth);
+      restoreDeeperThan(pool, path.depth);
       const below = top(path);
       justAfter =
         below >= 0 && path.kinds[below] === Chosen.droppable
@@ -224,17 +254,17 @@ export function searchPart(
         continue;
       }
       if (node === NIL && (accept === undefined || accept(state))) {
-        const invokedAt = Float64Array.from(path.marks, (mark, i) =>
+        const invokedAt = Float64Array.from(path.marks.subarray(0, path.depth), (mark, i) =>
           path.kinds[i] === Chosen.droppable
             ? (droppableInvokedAt[mark] as number)
             : (time[mark] as number),
         );
-        return { verdict: 'ok', order: path.ids, invokedAt, finalState: state };
+        return { verdict: 'ok', order: pathIds(path), invokedAt, finalState: state };
       }
       dropFrom = pool.head;
     }
     if (tryDroppables() || backtrack()) continue;
-    return illegal();
+    return beyond ? { verdict: 'beyondHorizon' } : illegal();
   }
 
   function illegal(): PartResult {

@@ -47,52 +47,67 @@ export function syntheticHistory(options: SyntheticOptions): SyntheticHistory {
   const fixture = options.fixture ?? DEFAULT_FIXTURE;
   const ops = serialScript(random, options.entries, options);
   const spread = 10 * clients;
-  const drafts: {
-    op: SerialOp;
-    client: number;
-    invokedAt: number;
-    completedAt: number;
-    serial: number;
-  }[] = [];
-  const lastOf = new Map<number, number>();
+  // Per serial position, in typed arrays: a million-entry history makes no draft objects.
+  const n = ops.length;
+  const clientOf = new Int32Array(n);
+  const invoked = new Float64Array(n);
+  const completed = new Float64Array(n);
+  const lastOf = new Int32Array(clients).fill(-1);
 
-  ops.forEach((op, serial) => {
+  for (let serial = 0; serial < n; serial++) {
+    const op = ops[serial] as SerialOp;
     const point = 10 * serial;
     if (op.harness) {
-      drafts.push({
-        op,
-        client: HARNESS_CLIENT,
-        invokedAt: point - random.int(4),
-        completedAt: point + random.int(4),
-        serial,
-      });
-      return;
+      clientOf[serial] = HARNESS_CLIENT;
+      invoked[serial] = point - random.int(4);
+      completed[serial] = point + random.int(4);
+      continue;
     }
     const client = random.int(clients);
-    const previous = lastOf.get(client);
+    const previous = lastOf[client] as number;
     let invokedAt = Math.max(0, point - random.int(spread));
-    if (previous !== undefined) {
+    if (previous >= 0) {
       // The previous call ends somewhere after its own point; this one starts after that.
-      const before = drafts[previous] as (typeof drafts)[number];
-      const gap = point - 10 * before.serial;
-      before.completedAt = 10 * before.serial + random.int(Math.ceil(gap / 2));
-      invokedAt = before.completedAt + 1 + random.int(point - before.completedAt);
+      const gap = point - 10 * previous;
+      const end = 10 * previous + random.int(Math.ceil(gap / 2));
+      completed[previous] = end;
+      invokedAt = end + 1 + random.int(point - end);
     }
-    lastOf.set(client, drafts.length);
-    drafts.push({ op, client, invokedAt, completedAt: point + random.int(spread), serial });
-  });
+    lastOf[client] = serial;
+    clientOf[serial] = client;
+    invoked[serial] = invokedAt;
+    completed[serial] = point + random.int(spread);
+  }
 
-  drafts.sort((a, b) => a.invokedAt - b.invokedAt || a.serial - b.serial);
-  const idOfSerial: number[] = [];
-  const history: HistoryEntry[] = drafts.map((d, id) => {
-    idOfSerial[d.serial] = id;
-    const base = { id, client: d.client, event: d.op.event, invokedAt: d.invokedAt };
-    if (d.op.unknown) return base;
-    return d.op.observed
-      ? { ...base, completedAt: d.completedAt, observed: d.op.observed }
-      : { ...base, completedAt: d.completedAt };
+  const bySerial = Array.from({ length: n }, (_, serial) => serial);
+  bySerial.sort((a, b) => (invoked[a] as number) - (invoked[b] as number) || a - b);
+  const idOfSerial = new Int32Array(n);
+  const history: HistoryEntry[] = new Array(n);
+  for (let id = 0; id < n; id++) {
+    const serial = bySerial[id] as number;
+    idOfSerial[serial] = id;
+    const op = ops[serial] as SerialOp;
+    const client = clientOf[serial] as number;
+    const invokedAt = invoked[serial] as number;
+    const event = op.event;
+    // Keys in one order (id, client, event, invokedAt, completedAt, observed), as ever.
+    history[id] = op.unknown
+      ? { id, client, event, invokedAt }
+      : op.observed
+        ? {
+            id,
+            client,
+            event,
+            invokedAt,
+            completedAt: completed[serial] as number,
+            observed: op.observed,
+          }
+        : { id, client, event, invokedAt, completedAt: completed[serial] as number };
+  }
+  const witness: number[] = [];
+  ops.forEach((op, serial) => {
+    if (op.applied) witness.push(idOfSerial[serial] as number);
   });
-  const witness = ops.flatMap((op, serial) => (op.applied ? [idOfSerial[serial] as number] : []));
   const initial = initialState(fixture);
   if (!options.corrupt) return { initial, history, witness };
 

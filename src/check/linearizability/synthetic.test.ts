@@ -33,9 +33,9 @@ describe('synthetic histories', () => {
 
   it('linearizable histories pass, with a valid witness and its final state, partitioned or not', () => {
     fc.assert(
-      fc.property(options, fc.boolean(), (o, partition) => {
+      fc.property(options, fc.boolean(), fc.constantFrom(1, 8, 512), (o, partition, horizon) => {
         const { initial, history } = syntheticHistory(o);
-        const result = checkHistory(initial, history, { partition });
+        const result = checkHistory(initial, history, { partition, horizonFrames: horizon });
         expect(result.verdict).toBe('ok');
         if (result.verdict !== 'ok') return;
         expect(witnessProblem(initial, history, result.order)).toBeUndefined();
@@ -52,9 +52,9 @@ describe('synthetic histories', () => {
 
   it('a history with one impossible outcome is rejected, partitioned or not', () => {
     fc.assert(
-      fc.property(options, fc.boolean(), (o, partition) => {
+      fc.property(options, fc.boolean(), fc.constantFrom(1, 8, 512), (o, partition, horizon) => {
         const { initial, history, corruptedId } = syntheticHistory({ ...o, corrupt: true });
-        const result = checkHistory(initial, history, { partition });
+        const result = checkHistory(initial, history, { partition, horizonFrames: horizon });
         expect(result.verdict).toBe('illegal');
         if (result.verdict !== 'illegal') return;
         expect(result.longestPrefix).not.toContain(corruptedId);

@@ -12,15 +12,30 @@ import type { ModelState } from '../../model/state.ts';
 import { sameState, stateHash } from '../../model/state-key.ts';
 import { type EventList, HEAD, isCallNode, NIL, rankOf } from './event-list.ts';
 
-/** Pairs seen so far, bucketed by set key and state hash; hash hits are confirmed with `sameState`. */
+/**
+ * Pairs seen so far, bucketed by set key and state hash; hash hits are confirmed with `sameState`.
+ * A search with a horizon (`search.ts`) keeps two generations: `older` is still looked up, and
+ * `rotate` drops it. Forgetting a pair only costs pruning, never soundness: a pair is recorded
+ * once its subtree is entered, and a pair not found is simply searched again.
+ */
 export interface Visited {
-  readonly buckets: Map<string, ModelState[]>;
+  buckets: Map<string, ModelState[]>;
+  older: Map<string, ModelState[]> | undefined;
   size: number;
 }
 
 /** An empty cache. */
 export function createVisited(): Visited {
-  return { buckets: new Map(), size: 0 };
+  return { buckets: new Map(), older: undefined, size: 0 };
+}
+
+/** Drops the older generation and starts a new one; `size` counts what is left. */
+export function rotate(visited: Visited): void {
+  visited.older = visited.buckets;
+  visited.buckets = new Map();
+  let size = 0;
+  for (const bucket of visited.older.values()) size += bucket.length;
+  visited.size = size;
 }
 
 /**
@@ -44,6 +59,8 @@ export function linearisedKey(list: EventList, maxRank: number): string {
 /** Records the pair and says whether it is new (false: seen before, prune this branch). */
 export function visit(visited: Visited, setKey: string, state: ModelState): boolean {
   const key = `${setKey}#${stateHash(state)}`;
+  const old = visited.older?.get(key);
+  if (old) for (const seen of old) if (sameState(seen, state)) return false;
   const bucket = visited.buckets.get(key);
   if (!bucket) {
     visited.buckets.set(key, [state]);

@@ -1,6 +1,7 @@
 /**
  * `receiptcheck bench`: how fast the harness explores against the handler's own ceiling, how
- * soon it kills each catalogued mutant, how fast the checker is, and peak memory, in one run.
+ * soon it kills each catalogued mutant, how fast the checker is (on the bench's history and a
+ * soak-sized one), and peak memory, in one run.
  * Prints a table, or with `--json` one object. Targets are reported, never enforced: exit 0.
  */
 import type { Command } from 'commander';
@@ -28,6 +29,7 @@ interface BenchFlags {
   mutants?: string;
   history?: number;
   checkerRuns?: number;
+  soak?: number;
   verbose?: boolean;
 }
 
@@ -49,7 +51,7 @@ export function registerBench(program: Command, ctx: CliContext): void {
     .option('--json', 'print exactly one JSON object on stdout (the table goes to stderr)')
     .option(
       '--quick',
-      'the under-a-minute preset: 3 rounds x 100 runs, 3 kill seeds, checker timed once',
+      'the under-a-minute preset: 3 rounds x 100 runs, 3 kill seeds, checker timed once, a 100,000-call soak check (not judged)',
     )
     .option('--rounds <n>', 'interleaved throughput rounds (default: 5, quick 3)', parseInteger)
     .option('--runs <n>', 'sequences per mode per round (default: 300, quick 100)', parseInteger)
@@ -71,6 +73,11 @@ export function registerBench(program: Command, ctx: CliContext): void {
       parseInteger,
     )
     .option('--checker-runs <n>', 'times the checker is timed (default: 3, quick 1)', parseInteger)
+    .option(
+      '--soak <calls>',
+      'calls in the soak-sized history, 16 clients (default: 1000000, quick 100000)',
+      parseInteger,
+    )
     .option('--verbose', 'print stacks with errors')
     .addHelpText(
       'after',
@@ -80,18 +87,26 @@ export function registerBench(program: Command, ctx: CliContext): void {
                outside the timed part: the ceiling; also on an in-memory copy
   sequential   checkHandler end to end (generation, execution, model, checks, fresh
   concurrent   databases), steps per second and as a ratio to raw; raw and the modes
-  scheduled    alternate in rounds, the order reversed every other round
+  scheduled    alternate in rounds, the order reversed every other round; scheduled mode
+               twice: at its default (inline lanes for a replayable handler such as the
+               reference) and forced onto worker-thread lanes, as every handler not declared
+               replayable runs
   time to kill for each catalogued mutant, in the mode the catalogue names, at default
                settings: runs and seconds until the first failure, and the shrunk length,
                median over seeds 1..n (a survival counts as infinite)
   checker      seconds to check a synthetic linearizable history from 8 clients
-  memory       the process's maxRSS (worker threads included) and peak heap
+  soak check   seconds and peak memory to check a 1,000,000-call history from 16 clients
+               with fresh request ids (a soak's shape), generated and checked in a child
+               process whose maxRSS is its own; quick uses 100,000 calls and does not judge it
+  memory       the process's maxRSS (worker threads included, the soak check's child not)
+               and peak heap
 
 A PostgreSQL plugin (--handler pg-reference, or your own) is measured by the same method on an
 embedded server (or the one RECEIPTCHECK_DATABASE_URL names): raw on one connection to
 a database made from the template, reset between sequences outside the timed part, against the
-three modes; smaller presets (3 rounds x 40 runs, quick 2 x 10); no in-memory raw path, and no
-time to kill (the catalogue is SQLite's: \`receiptcheck mutants --engine postgres\`).
+three modes (no thread-lane row: its scheduled mode has one kind of lane); smaller presets
+(3 rounds x 40 runs, quick 2 x 10); no in-memory raw path, and no time to kill (the catalogue
+is SQLite's: \`receiptcheck mutants --engine postgres\`).
 
 Targets (the speed and memory goals in the README's Performance section) are printed with a ✓ or
 ✗; the command exits 0 either way.
@@ -129,6 +144,7 @@ function benchOptions(flags: BenchFlags): BenchOptions {
       : {}),
     ...(flags.history !== undefined ? { historyEntries: flags.history } : {}),
     ...(flags.checkerRuns !== undefined ? { checkerRuns: flags.checkerRuns } : {}),
+    ...(flags.soak !== undefined ? { soakEntries: flags.soak } : {}),
   };
 }
 
