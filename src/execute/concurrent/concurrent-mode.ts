@@ -13,6 +13,7 @@ import { onInterrupt } from '../interrupt.ts';
 import type { ModeRunner } from '../mode-runner.ts';
 import { SharedDatabase } from '../scheduled/shared-database.ts';
 import { tempRoot } from '../temp-dirs.ts';
+import { LaneBoard } from './lane-board.ts';
 import { BROADCAST_LIMIT_MS, releaseEverywhere, runConcurrent } from './run-concurrent.ts';
 import { giveBackWorkerPool, takeWorkerPool } from './warm-pool.ts';
 import type { WorkerPool } from './worker-pool.ts';
@@ -64,7 +65,8 @@ export async function concurrentRunner(
     await close();
     throw thrown;
   }
-  const ctx = { pool, database: () => database, plugin, handlerPath, ...options };
+  const board = new LaneBoard(options.workers);
+  const ctx = { pool, database: () => database, board, plugin, handlerPath, ...options };
   return {
     async execute(steps: readonly Step[]): Promise<ConcurrentExecution> {
       if (pool.cold) await warm(pool, handlerPath);

@@ -6,9 +6,10 @@
  * cross as plain `{code, message}` (`ErrorData`), never as thrown objects.
  */
 import type { ErrorData } from '../../errors.ts';
-import type { CallEvent, WorldEvent } from '../../model/events.ts';
+import type { CallEvent, Step, WorldEvent } from '../../model/events.ts';
 import type { Observed } from '../../model/outcome.ts';
 import type { Principal } from '../../model/world.ts';
+import type { LaneBoardRef } from './lane-board.ts';
 
 /** A barrier for `parties` tasks (see `gate.ts`); each task that carries it waits for the others. */
 export interface GateRef {
@@ -63,6 +64,23 @@ export type WorkerTask =
       readonly client: number;
       readonly granted: boolean;
     })
+  /**
+   * Concurrent mode: part `part` of a whole run (`run-plan.ts`), meeting the other parts on
+   * `board`, journaling what it finished there; `limitMs` is the longest wait for another part.
+   */
+  | (TaskBase & {
+      readonly type: 'part';
+      readonly part: number;
+      readonly size: number;
+      readonly steps: readonly Step[];
+      readonly run: number;
+      readonly handlerPath: string;
+      readonly dbPath: string;
+      readonly principals: readonly Principal[];
+      readonly scopes: ScopeTableRef;
+      readonly callTimeoutMs: number;
+      readonly board: LaneBoardRef;
+    })
   /** Close this worker's connections (`dbPath`'s and any older one). Carries a gate so every worker gets one. */
   | (TaskBase & { readonly type: 'release'; readonly dbPath: string; readonly gate: GateRef });
 
@@ -80,6 +98,8 @@ export type WorkerReply = (
     }
   | { readonly type: 'applied'; readonly invokedAt: number; readonly completedAt: number }
   | { readonly type: 'released' }
+  /** A part's end: every operation it finished is in its journal; `aborted` when it gave up early. */
+  | { readonly type: 'ran'; readonly aborted: boolean }
   | { readonly type: 'failed'; readonly error: ErrorData }
 ) & { readonly output?: string };
 
