@@ -5,12 +5,12 @@
  * finished before still belong in the history, and a reply message would have died with the
  * worker. A line is published by storing the journal's new length after writing its bytes.
  *
- * JSON would turn NaN, ±Infinity and -0 into other values and drop `undefined` in arrays, which
- * a handler's outcome might hold; they are written tagged, as `{"$n": "NaN"}` and so on.
+ * Lines are `tagged-json.ts`, which keeps the numbers plain JSON would change.
  */
 import type { ErrorData } from '../../errors.ts';
 import type { Observed } from '../../model/outcome.ts';
 import type { LaneBoardRef } from './lane-board.ts';
+import { decodeTagged, encodeTagged } from './tagged-json.ts';
 
 /** One finished operation of a part; times are `sharedClockMs()` readings. */
 export type JournalEntry =
@@ -44,7 +44,7 @@ export function writeEntry(ref: LaneBoardRef, part: number, entry: JournalEntry)
   const buffer = ref.journals[part] as SharedArrayBuffer;
   const length = new Int32Array(buffer, 0, 1);
   const used = Atomics.load(length, 0);
-  const line = `${JSON.stringify(entry, tag)}\n`;
+  const line = `${encodeTagged(entry)}\n`;
   const bytes = Buffer.from(buffer, HEADER);
   if (Buffer.byteLength(line) > bytes.length - used) return false;
   const written = bytes.write(line, used);
@@ -58,33 +58,5 @@ export function readEntries(ref: LaneBoardRef, part: number): JournalEntry[] {
   const used = Atomics.load(new Int32Array(buffer, 0, 1), 0);
   if (used === 0) return [];
   const text = Buffer.from(buffer, HEADER, used).toString('utf8');
-  return JSON.parse(`[${text.slice(0, -1).replaceAll('\n', ',')}]`, untag) as JournalEntry[];
-}
-
-function tag(_key: string, value: unknown): unknown {
-  if (typeof value === 'number') {
-    if (Number.isNaN(value)) return { $n: 'NaN' };
-    if (value === Number.POSITIVE_INFINITY) return { $n: 'Infinity' };
-    if (value === Number.NEGATIVE_INFINITY) return { $n: '-Infinity' };
-    if (Object.is(value, -0)) return { $n: '-0' };
-  }
-  if (value === undefined) return { $n: 'undefined' };
-  return value;
-}
-
-const SPECIAL: Readonly<Record<string, unknown>> = {
-  NaN: Number.NaN,
-  Infinity: Number.POSITIVE_INFINITY,
-  '-Infinity': Number.NEGATIVE_INFINITY,
-  '-0': -0,
-  undefined: undefined,
-};
-
-function untag(_key: string, value: unknown): unknown {
-  if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
-    const o = value as Record<string, unknown>;
-    const n = o.$n;
-    if (typeof n === 'string' && n in SPECIAL && Object.keys(o).length === 1) return SPECIAL[n];
-  }
-  return value;
+  return decodeTagged(`[${text.slice(0, -1).replaceAll('\n', ',')}]`) as JournalEntry[];
 }

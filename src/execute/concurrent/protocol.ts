@@ -26,6 +26,21 @@ export interface ScopeTableRef {
 /** World events a worker applies to the database (scope changes go through `scope` tasks). */
 export type DatabaseEvent = Exclude<WorldEvent, { kind: 'revoke' } | { kind: 'restore' }>;
 
+/**
+ * Part `part` of run number `run` (`run-plan.ts`), on a pool of `size`; it journals what it
+ * finished on the board. Plain data: it crosses in a mailbox, as tagged JSON.
+ */
+export interface PartJob {
+  readonly part: number;
+  readonly size: number;
+  readonly steps: readonly Step[];
+  readonly run: number;
+  readonly handlerPath: string;
+  readonly dbPath: string;
+  readonly principals: readonly Principal[];
+  readonly callTimeoutMs: number;
+}
+
 /** What every task carries: how long any wait inside the worker may last, in ms. */
 interface TaskBase {
   readonly limitMs: number;
@@ -64,21 +79,22 @@ export type WorkerTask =
       readonly client: number;
       readonly granted: boolean;
     })
+  /** Concurrent mode: a part of a whole run (see `PartJob`), meeting the other parts on `board`. */
+  | (TaskBase &
+      PartJob & {
+        readonly type: 'part';
+        readonly scopes: ScopeTableRef;
+        readonly board: LaneBoardRef;
+      })
   /**
-   * Concurrent mode: part `part` of a whole run (`run-plan.ts`), meeting the other parts on
-   * `board`, journaling what it finished there; `limitMs` is the longest wait for another part.
+   * Concurrent mode: serve parts posted to `mailbox` (`mailbox.ts`) after job number `since`,
+   * until told to quit; `board` and `scopes` are the runner's, for every run.
    */
   | (TaskBase & {
-      readonly type: 'part';
-      readonly part: number;
-      readonly size: number;
-      readonly steps: readonly Step[];
-      readonly run: number;
-      readonly handlerPath: string;
-      readonly dbPath: string;
-      readonly principals: readonly Principal[];
+      readonly type: 'serve';
+      readonly mailbox: SharedArrayBuffer;
+      readonly since: number;
       readonly scopes: ScopeTableRef;
-      readonly callTimeoutMs: number;
       readonly board: LaneBoardRef;
     })
   /** Close this worker's connections (`dbPath`'s and any older one). Carries a gate so every worker gets one. */
@@ -100,6 +116,8 @@ export type WorkerReply = (
   | { readonly type: 'released' }
   /** A part's end: every operation it finished is in its journal; `aborted` when it gave up early. */
   | { readonly type: 'ran'; readonly aborted: boolean }
+  /** A `serve` task's end, once told to quit. */
+  | { readonly type: 'served' }
   | { readonly type: 'failed'; readonly error: ErrorData }
 ) & { readonly output?: string };
 

@@ -7,14 +7,17 @@
  * trip to a worker per step (on this kind of VM a futex wake-up costs tens of µs each way), a
  * file copied, released on every worker and unlinked, and a fixed 1 ms spin per group. Now:
  *
- * - one task per part (`run-plan.ts`): part 0 runs every plain step back to back on its worker,
- *   and only a run with concurrent groups uses more workers, one per lane of its widest wave;
+ * - one job per part (`run-plan.ts`), handed to a worker already waiting for it through shared
+ *   memory (`part-servers.ts`, `mailbox.ts`): part 0 runs every plain step back to back on its
+ *   worker, and only a run with concurrent groups uses more workers, one per lane of its widest
+ *   wave;
  * - the lanes of a wave meet on shared memory (`lane-board.ts`), still on separate threads and
  *   connections, released together once all of them are running, with no fixed delay;
  * - the main thread does not take part until the run ends: it reads each part's journal
  *   (`part-journal.ts`), in step and lane order, into the history;
  * - the hang watch (`hang-watch.ts`) is one timer reading what each part is running; a call past
- *   the budget gets its worker terminated (piscina starts a fresh one), as before. The run stops
+ *   the budget gets its worker terminated (piscina starts a fresh one), as before; the runner
+ *   then quits the other serve tasks and warms the pool again before the next run. The run stops
  *   there with `hang` set; the history holds the waves before the hung one, from the journals,
  *   the terminated part's included, and the snapshot what the database held.
  */
@@ -32,19 +35,18 @@ import { openConnection } from '../databases.ts';
 import { throwIfInterrupted } from '../interrupt.ts';
 import type { SharedDatabase } from '../scheduled/shared-database.ts';
 import { type FoundHang, watchParts } from './hang-watch.ts';
-import { abortRun, type LaneBoard, runningOf } from './lane-board.ts';
+import { abortRun, type LaneBoard } from './lane-board.ts';
 import { operationError, rebase, recordOperation, summariseEvent } from './operation.ts';
 import { type JournalEntry, readEntries } from './part-journal.ts';
+import type { PartServers } from './part-servers.ts';
+import type { ScopeTableRef } from './protocol.ts';
 import { planRun, waveStart } from './run-plan.ts';
-import { createScopeTable } from './scope-table.ts';
+import { resetScopeTable } from './scope-table.ts';
 import { sharedClockMs } from './shared-clock.ts';
 import type { PoolReply, WorkerPool } from './worker-pool.ts';
 
 /** How long a task sent to every worker (warm-up, release) may wait for all of them, in ms. */
 export const BROADCAST_LIMIT_MS = 30_000;
-
-/** Beyond a part's own longest wait, how long before its task is stopped regardless, in ms. */
-const PART_LIMIT_SLACK_MS = 60_000;
 
 /** What a concurrent run needs besides the sequence. */
 export interface ConcurrentContext {
@@ -53,6 +55,10 @@ export interface ConcurrentContext {
   readonly database: () => SharedDatabase;
   /** The shared memory the parts meet on. */
   readonly board: LaneBoard;
+  /** The workers serving parts. */
+  readonly servers: PartServers;
+  /** The principals' scopes, reset before each run. */
+  readonly scopes: ScopeTableRef;
   readonly plugin: HandlerPlugin;
   readonly handlerPath: string;
   readonly fixture: Fixture;
@@ -76,23 +82,21 @@ export async function runConcurrent(
   const size = ctx.pool.size;
   const plan = planRun(steps, size);
   const board = ctx.board.prepare(plan.waves, plan.parts);
-  const scopes = createScopeTable(ctx.fixture.principals, operationOf(ctx.fixture).scope);
+  const { scopes } = ctx;
+  resetScopeTable(scopes, ctx.fixture.principals, operationOf(ctx.fixture).scope);
   const started = sharedClockMs();
-  const stops = Array.from({ length: plan.parts }, () => new AbortController());
   let found: FoundHang | undefined;
   const unwatch = watchParts(board, plan.parts, ctx.callTimeoutMs, (f) => {
     found = f;
     abortRun(board);
-    stops[f.part]?.abort();
+    ctx.servers.stop(f.part);
   });
-  const limitMs = ctx.callTimeoutMs * (steps.length + 2) + PART_LIMIT_SLACK_MS;
   let replies: PoolReply[];
   try {
     replies = await Promise.all(
-      stops.map((stop, part) =>
-        ctx.pool.run(
+      Array.from({ length: plan.parts }, (_, part) =>
+        ctx.servers.run(
           {
-            type: 'part',
             part,
             size,
             steps,
@@ -100,24 +104,16 @@ export async function runConcurrent(
             handlerPath: ctx.handlerPath,
             dbPath: database.path,
             principals: ctx.fixture.principals,
-            scopes,
             callTimeoutMs: ctx.callTimeoutMs,
-            board,
-            limitMs: ctx.callTimeoutMs,
           },
-          limitMs,
-          stop.signal,
+          board,
+          scopes,
         ),
       ),
     );
   } finally {
     unwatch();
   }
-  // A part stopped past even the safety limit counts as hung where it was.
-  replies.forEach((reply, part) => {
-    const at = reply.type === 'stopped' ? runningOf(board, part) : undefined;
-    if (at && !found) found = { part, step: at.step, lane: at.lane };
-  });
   const done = new Map<number, JournalEntry>();
   const failures: JournalEntry[] = [];
   for (let part = 0; part < plan.parts; part++)

@@ -20,6 +20,7 @@ import type { GateRef, WorkerReply, WorkerTask } from '../concurrent/protocol.ts
 import { runConnection } from '../concurrent/run-connection.ts';
 import { runPart } from '../concurrent/run-part.ts';
 import { beginScopeRead, endScopeRead, writeScope } from '../concurrent/scope-table.ts';
+import { serveParts } from '../concurrent/serve-parts.ts';
 import { sharedClockMs } from '../concurrent/shared-clock.ts';
 import { contain } from '../contain/contain.ts';
 import { keepAll, takeOutput } from '../contain/handler-output.ts';
@@ -58,6 +59,8 @@ async function carryOut(task: WorkerTask): Promise<WorkerReply> {
         for (const path of [...connections.keys()]) release(path);
         return blocked ?? { type: 'released' };
       }
+      case 'serve':
+        return await serveParts(task, carryOut, takeOutput);
       case 'part':
         // Each operation as its own task would run, output kept for the part's one reply.
         return await runPart(task, carryOut);
