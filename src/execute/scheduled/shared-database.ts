@@ -38,7 +38,8 @@ export class SharedDatabase {
   private readonly dir: string;
   private readonly root: string;
   private readonly kind: string;
-  private readonly template: string;
+  /** This database's own copy of the template (what `reset` brings it back to). */
+  readonly template: string;
   private readonly resetToTemplate: ResetToTemplate;
 
   /**
