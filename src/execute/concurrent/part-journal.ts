@@ -9,7 +9,6 @@
  */
 import type { ErrorData } from '../../errors.ts';
 import type { Observed } from '../../model/outcome.ts';
-import type { Snapshot } from '../../model/world.ts';
 import type { LaneBoardRef } from './lane-board.ts';
 import { decodeTagged, encodeTagged } from './tagged-json.ts';
 
@@ -31,13 +30,6 @@ export type JournalEntry =
       readonly completedAt: number;
     }
   | { readonly k: 'unsent'; readonly step: number; readonly lane: number; readonly at: number }
-  /** Part 0's last entry: the plugin's snapshot at the run's end (unchecked), `step` -1. */
-  | {
-      readonly k: 'snapshot';
-      readonly step: number;
-      readonly lane: number;
-      readonly snapshot: Snapshot;
-    }
   | {
       readonly k: 'failed';
       readonly step: number;

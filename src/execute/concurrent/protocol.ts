@@ -8,7 +8,7 @@
 import type { ErrorData } from '../../errors.ts';
 import type { CallEvent, Step, WorldEvent } from '../../model/events.ts';
 import type { Observed } from '../../model/outcome.ts';
-import type { Principal, Snapshot } from '../../model/world.ts';
+import type { Principal } from '../../model/world.ts';
 import type { LaneBoardRef } from './lane-board.ts';
 
 /** A barrier for `parties` tasks (see `gate.ts`); each task that carries it waits for the others. */
@@ -37,8 +37,6 @@ export interface PartJob {
   readonly run: number;
   readonly handlerPath: string;
   readonly dbPath: string;
-  /** Part 0 resets `dbPath` to this template first, on its own connection. */
-  readonly templatePath: string;
   readonly principals: readonly Principal[];
   readonly callTimeoutMs: number;
 }
@@ -99,14 +97,6 @@ export type WorkerTask =
       readonly scopes: ScopeTableRef;
       readonly board: LaneBoardRef;
     })
-  /** Reset this worker's connection to `dbPath` to the template at `templatePath`. */
-  | (TaskBase & { readonly type: 'reset'; readonly dbPath: string; readonly templatePath: string })
-  /** The plugin's snapshot of `dbPath`, read on this worker's connection. */
-  | (TaskBase & {
-      readonly type: 'snapshot';
-      readonly handlerPath: string;
-      readonly dbPath: string;
-    })
   /** Close this worker's connections (`dbPath`'s and any older one). Carries a gate so every worker gets one. */
   | (TaskBase & { readonly type: 'release'; readonly dbPath: string; readonly gate: GateRef });
 
@@ -126,8 +116,6 @@ export type WorkerReply = (
   | { readonly type: 'released' }
   /** A part's end: every operation it finished is in its journal; `aborted` when it gave up early. */
   | { readonly type: 'ran'; readonly aborted: boolean }
-  | { readonly type: 'reset' }
-  | { readonly type: 'snapshot'; readonly snapshot: Snapshot }
   /** A `serve` task's end, once told to quit. */
   | { readonly type: 'served' }
   | { readonly type: 'failed'; readonly error: ErrorData }

@@ -76,8 +76,9 @@ export async function runConcurrent(
   runNumber: number,
 ): Promise<ConcurrentExecution> {
   throwIfInterrupted();
-  // Part 0 resets it first (every worker is idle between runs, none inside a transaction).
   const database = ctx.database();
+  // Every worker is idle between runs, and none ends an operation inside a transaction.
+  database.reset();
   const size = ctx.pool.size;
   const plan = planRun(steps, size);
   const board = ctx.board.prepare(plan.waves, plan.parts);
@@ -102,7 +103,6 @@ export async function runConcurrent(
             run: runNumber,
             handlerPath: ctx.handlerPath,
             dbPath: database.path,
-            templatePath: database.template,
             principals: ctx.fixture.principals,
             callTimeoutMs: ctx.callTimeoutMs,
           },
@@ -116,19 +116,12 @@ export async function runConcurrent(
   }
   const done = new Map<number, JournalEntry>();
   const failures: JournalEntry[] = [];
-  let read: Snapshot | undefined;
   for (let part = 0; part < plan.parts; part++)
     for (const entry of readEntries(board, part)) {
       if (entry.k === 'failed') failures.push(entry);
-      else if (entry.k === 'snapshot') read = entry.snapshot;
       else done.set(key(entry.step, entry.lane), entry);
     }
   let hang: Hang | undefined;
-  if (found && found.step < 0)
-    throw new ReceiptcheckError(
-      'E_CALL_TIMEOUT',
-      `handler "${ctx.plugin.name}": snapshot(db) did not return within ${ctx.callTimeoutMs} ms, so its worker was stopped`,
-    );
   if (found) {
     const { step, lane } = found;
     hang = {
@@ -164,11 +157,7 @@ export async function runConcurrent(
         observations.push({ step, lane, event, observed: r.observed });
     }
   }
-  // After a hang part 0 may be gone: this thread reads what the database holds.
-  const snapshot =
-    read && !hang
-      ? checkSnapshotShape(read, ctx.plugin.name, pluginOperation(ctx.plugin))
-      : snapshotOf(ctx.plugin, database.db);
+  const snapshot = snapshotOf(ctx.plugin, database.db);
   return {
     mode: 'concurrent',
     trace: { observations, snapshot },

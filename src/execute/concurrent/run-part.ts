@@ -75,21 +75,6 @@ export async function runPart(
     return false;
   };
 
-  // Part 0 brings the database back to the template, before any other part can meet it, on the
-  // connection that then runs the plain steps: its page cache stays warm.
-  if (part === 0) {
-    const reset = await perform({
-      type: 'reset',
-      dbPath: task.dbPath,
-      templatePath: task.templatePath,
-      limitMs: task.limitMs,
-    });
-    if (reset.type === 'failed') {
-      journal({ k: 'failed', step: -1, lane: -1, error: reset.error });
-      abortRun(board);
-      return gaveUp;
-    }
-  }
   for (const item of items) {
     if (aborted(board)) return gaveUp;
     let ok: boolean;
@@ -120,30 +105,6 @@ export async function runPart(
         break;
     }
     if (!ok) {
-      abortRun(board);
-      return gaveUp;
-    }
-  }
-  if (part === 0) {
-    // Watched like an operation, one step past the last (`hang-watch.ts` reports it as such).
-    markRunning(board, part, -1, 0);
-    const read = await perform({
-      type: 'snapshot',
-      handlerPath: task.handlerPath,
-      dbPath: task.dbPath,
-      limitMs: task.limitMs,
-    });
-    markIdle(board, part);
-    if (read.type !== 'snapshot') {
-      const error =
-        read.type === 'failed'
-          ? read.error
-          : ({ code: 'E_WORKER', message: `unexpected reply ${read.type}` } as const);
-      journal({ k: 'failed', step: -1, lane: -1, error });
-      abortRun(board);
-      return gaveUp;
-    }
-    if (!journal({ k: 'snapshot', step: -1, lane: -1, snapshot: read.snapshot })) {
       abortRun(board);
       return gaveUp;
     }

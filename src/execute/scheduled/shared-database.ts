@@ -38,8 +38,7 @@ export class SharedDatabase {
   private readonly dir: string;
   private readonly root: string;
   private readonly kind: string;
-  /** This database's own copy of the template (what `reset` brings it back to). */
-  readonly template: string;
+  private readonly template: string;
   private readonly resetToTemplate: ResetToTemplate;
 
   /**

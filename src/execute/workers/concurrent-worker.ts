@@ -26,10 +26,8 @@ import { contain } from '../contain/contain.ts';
 import { keepAll, takeOutput } from '../contain/handler-output.ts';
 import { openConnection, rollbackLeaked } from '../databases.ts';
 import { loadPlugin } from '../load-plugin.ts';
-import { type ResetToTemplate, templateResetter } from '../reset-to-template.ts';
 
 const connections = new Map<string, Connection>();
-const resetters = new Map<string, ResetToTemplate>();
 /** The connection object of the run in progress, for a plugin that is not `replayable`. */
 let runView:
   | { readonly run: number; readonly base: Connection; readonly db: Connection }
@@ -66,13 +64,6 @@ async function carryOut(task: WorkerTask): Promise<WorkerReply> {
       case 'part':
         // Each operation as its own task would run, output kept for the part's one reply.
         return await runPart(task, carryOut);
-      case 'reset':
-        resetterFor(task.templatePath)(connection(task.dbPath));
-        return { type: 'reset' };
-      case 'snapshot': {
-        const plugin = await loadPlugin(task.handlerPath);
-        return { type: 'snapshot', snapshot: plugin.snapshot(connection(task.dbPath)) };
-      }
       case 'call':
         return await call(task);
       case 'world':
@@ -139,16 +130,6 @@ async function world(task: Extract<WorkerTask, { type: 'world' }>): Promise<Work
     );
   }
   return { type: 'applied', invokedAt, completedAt: sharedClockMs() };
-}
-
-/** The reset to the template at `path`, read once per template (`reset-to-template.ts`). */
-function resetterFor(path: string): ResetToTemplate {
-  let reset = resetters.get(path);
-  if (!reset) {
-    reset = templateResetter(path);
-    resetters.set(path, reset);
-  }
-  return reset;
 }
 
 function release(dbPath: string): void {
