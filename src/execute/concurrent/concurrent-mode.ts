@@ -6,7 +6,6 @@
 import { ReceiptcheckError } from '../../errors.ts';
 import type { HandlerPlugin } from '../../handlers/plugin.ts';
 import type { Step } from '../../model/events.ts';
-import { operationOf } from '../../model/state.ts';
 import type { Fixture } from '../../model/world.ts';
 import type { ConcurrentExecution } from '../../types/execution.ts';
 import { DatabaseFiles } from '../databases.ts';
@@ -14,10 +13,7 @@ import { onInterrupt } from '../interrupt.ts';
 import type { ModeRunner } from '../mode-runner.ts';
 import { SharedDatabase } from '../scheduled/shared-database.ts';
 import { tempRoot } from '../temp-dirs.ts';
-import { LaneBoard } from './lane-board.ts';
-import { PartServers } from './part-servers.ts';
 import { BROADCAST_LIMIT_MS, releaseEverywhere, runConcurrent } from './run-concurrent.ts';
-import { createScopeTable } from './scope-table.ts';
 import { giveBackWorkerPool, takeWorkerPool } from './warm-pool.ts';
 import type { WorkerPool } from './worker-pool.ts';
 
@@ -53,11 +49,8 @@ export async function concurrentRunner(
   let runs = 0;
   const close = async () => {
     try {
-      // A pool kept for the next check runs nothing and holds no connection (`warm-pool.ts`).
-      if (reusable) {
-        await servers.quitAll();
-        await releaseEverywhere(pool, database.path);
-      }
+      // A pool kept for the next check holds no connection (`warm-pool.ts`).
+      if (reusable) await releaseEverywhere(pool, database.path);
       await giveBackWorkerPool(pool, handlerPath, reusable);
     } finally {
       database.dispose();
@@ -71,26 +64,10 @@ export async function concurrentRunner(
     await close();
     throw thrown;
   }
-  const board = new LaneBoard(options.workers);
-  const servers = new PartServers(pool, options.callTimeoutMs);
-  const scopes = createScopeTable(options.fixture.principals, operationOf(options.fixture).scope);
-  const ctx = {
-    pool,
-    database: () => database,
-    board,
-    servers,
-    scopes,
-    plugin,
-    handlerPath,
-    ...options,
-  };
+  const ctx = { pool, database: () => database, plugin, handlerPath, ...options };
   return {
     async execute(steps: readonly Step[]): Promise<ConcurrentExecution> {
-      if (pool.cold) {
-        // A warm-up needs every worker idle.
-        await servers.quitAll();
-        await warm(pool, handlerPath);
-      }
+      if (pool.cold) await warm(pool, handlerPath);
       reusable = false;
       const execution = await runConcurrent(ctx, steps, runs++);
       // A stopped worker may have died holding the file's lock: the next run gets another file.

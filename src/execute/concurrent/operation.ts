@@ -22,7 +22,7 @@ import type { PoolReply } from './worker-pool.ts';
 /** Where operations run: the plugin, the database, the shared scopes, the per-call limit. */
 export interface OperationTarget {
   readonly handlerPath: string;
-  readonly fixture: Pick<Fixture, 'principals'>;
+  readonly fixture: Fixture;
   readonly dbPath: string;
   readonly scopes: ScopeTableRef;
   readonly callTimeoutMs: number;
@@ -71,13 +71,11 @@ export interface RecordedOperation {
 /**
  * Records `event` from its reply (undefined for a lost request); `client` is who issued it, in
  * the history's sense (a lane or a soak client; -1 for the harness). The reply must be a success.
- * A lost request is stamped `unsentAt`, or now.
  */
 export function recordOperation(
   event: Event,
   reply: PoolReply | undefined,
   client: number,
-  unsentAt?: number,
 ): RecordedOperation {
   if (event.kind !== 'call') {
     if (reply?.type !== 'applied')
@@ -86,7 +84,7 @@ export function recordOperation(
   }
   const unsent = unsentOutcome(event);
   if (unsent) {
-    const now = unsentAt ?? sharedClockMs();
+    const now = sharedClockMs();
     const observed: Observed = unsent;
     return { entry: { client, event, invokedAt: now, completedAt: now, observed }, observed };
   }

@@ -6,10 +6,9 @@
  * cross as plain `{code, message}` (`ErrorData`), never as thrown objects.
  */
 import type { ErrorData } from '../../errors.ts';
-import type { CallEvent, Step, WorldEvent } from '../../model/events.ts';
+import type { CallEvent, WorldEvent } from '../../model/events.ts';
 import type { Observed } from '../../model/outcome.ts';
 import type { Principal } from '../../model/world.ts';
-import type { LaneBoardRef } from './lane-board.ts';
 
 /** A barrier for `parties` tasks (see `gate.ts`); each task that carries it waits for the others. */
 export interface GateRef {
@@ -25,21 +24,6 @@ export interface ScopeTableRef {
 
 /** World events a worker applies to the database (scope changes go through `scope` tasks). */
 export type DatabaseEvent = Exclude<WorldEvent, { kind: 'revoke' } | { kind: 'restore' }>;
-
-/**
- * Part `part` of run number `run` (`run-plan.ts`), on a pool of `size`; it journals what it
- * finished on the board. Plain data: it crosses in a mailbox, as tagged JSON.
- */
-export interface PartJob {
-  readonly part: number;
-  readonly size: number;
-  readonly steps: readonly Step[];
-  readonly run: number;
-  readonly handlerPath: string;
-  readonly dbPath: string;
-  readonly principals: readonly Principal[];
-  readonly callTimeoutMs: number;
-}
 
 /** What every task carries: how long any wait inside the worker may last, in ms. */
 interface TaskBase {
@@ -79,24 +63,6 @@ export type WorkerTask =
       readonly client: number;
       readonly granted: boolean;
     })
-  /** Concurrent mode: a part of a whole run (see `PartJob`), meeting the other parts on `board`. */
-  | (TaskBase &
-      PartJob & {
-        readonly type: 'part';
-        readonly scopes: ScopeTableRef;
-        readonly board: LaneBoardRef;
-      })
-  /**
-   * Concurrent mode: serve parts posted to `mailbox` (`mailbox.ts`) after job number `since`,
-   * until told to quit; `board` and `scopes` are the runner's, for every run.
-   */
-  | (TaskBase & {
-      readonly type: 'serve';
-      readonly mailbox: SharedArrayBuffer;
-      readonly since: number;
-      readonly scopes: ScopeTableRef;
-      readonly board: LaneBoardRef;
-    })
   /** Close this worker's connections (`dbPath`'s and any older one). Carries a gate so every worker gets one. */
   | (TaskBase & { readonly type: 'release'; readonly dbPath: string; readonly gate: GateRef });
 
@@ -114,10 +80,6 @@ export type WorkerReply = (
     }
   | { readonly type: 'applied'; readonly invokedAt: number; readonly completedAt: number }
   | { readonly type: 'released' }
-  /** A part's end: every operation it finished is in its journal; `aborted` when it gave up early. */
-  | { readonly type: 'ran'; readonly aborted: boolean }
-  /** A `serve` task's end, once told to quit. */
-  | { readonly type: 'served' }
   | { readonly type: 'failed'; readonly error: ErrorData }
 ) & { readonly output?: string };
 

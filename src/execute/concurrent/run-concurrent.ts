@@ -1,25 +1,11 @@
 /**
  * Concurrent execution of one sequence on the runner's database, reset to the template first
- * (`SharedDatabase`: in place, on a file the workers keep open). Records a `History` (see
- * `operation.ts` for what each kind of step leaves in it) beside the usual `Trace`.
- *
- * The design, for speed without losing what the mode checks. A run used to cost a message round
- * trip to a worker per step (on this kind of VM a futex wake-up costs tens of µs each way), a
- * file copied, released on every worker and unlinked, and a fixed 1 ms spin per group. Now:
- *
- * - one job per part (`run-plan.ts`), handed to a worker already waiting for it through shared
- *   memory (`part-servers.ts`, `mailbox.ts`): part 0 runs every plain step back to back on its
- *   worker, and only a run with concurrent groups uses more workers, one per lane of its widest
- *   wave;
- * - the lanes of a wave meet on shared memory (`lane-board.ts`), still on separate threads and
- *   connections, released together once all of them are running, with no fixed delay;
- * - the main thread does not take part until the run ends: it reads each part's journal
- *   (`part-journal.ts`), in step and lane order, into the history;
- * - the hang watch (`hang-watch.ts`) is one timer reading what each part is running; a call past
- *   the budget gets its worker terminated (piscina starts a fresh one), as before; the runner
- *   then quits the other serve tasks and warms the pool again before the next run. The run stops
- *   there with `hang` set; the history holds the waves before the hung one, from the journals,
- *   the terminated part's included, and the snapshot what the database held.
+ * (`SharedDatabase`: in place, on files the workers keep open): plain steps run one at a time on any
+ * worker; the events of a concurrent group run on distinct workers, released together through a
+ * shared barrier (`gate.ts`), so they really overlap on separate connections. Records a
+ * `History` (see `operation.ts` for what each kind of step leaves in it) beside the usual
+ * `Trace`. A group larger than the pool runs in waves of `pool.size` lanes, each wave released
+ * together.
  */
 import { ReceiptcheckError } from '../../errors.ts';
 import { type Connection, type HandlerPlugin, pluginOperation } from '../../handlers/plugin.ts';
@@ -34,16 +20,20 @@ import type { Hang } from '../../types/verdict.ts';
 import { openConnection } from '../databases.ts';
 import { throwIfInterrupted } from '../interrupt.ts';
 import type { SharedDatabase } from '../scheduled/shared-database.ts';
-import { type FoundHang, watchParts } from './hang-watch.ts';
-import { abortRun, type LaneBoard } from './lane-board.ts';
-import { operationError, rebase, recordOperation, summariseEvent } from './operation.ts';
-import { type JournalEntry, readEntries } from './part-journal.ts';
-import type { PartServers } from './part-servers.ts';
-import type { ScopeTableRef } from './protocol.ts';
-import { planRun, waveStart } from './run-plan.ts';
-import { resetScopeTable } from './scope-table.ts';
+import { createGate } from './gate.ts';
+import {
+  isProblem,
+  type OperationTarget,
+  operationError,
+  operationTask,
+  type RecordedOperation,
+  rebase,
+  recordOperation,
+  summariseEvent,
+} from './operation.ts';
+import { createScopeTable } from './scope-table.ts';
 import { sharedClockMs } from './shared-clock.ts';
-import type { PoolReply, WorkerPool } from './worker-pool.ts';
+import type { WorkerPool } from './worker-pool.ts';
 
 /** How long a task sent to every worker (warm-up, release) may wait for all of them, in ms. */
 export const BROADCAST_LIMIT_MS = 30_000;
@@ -53,12 +43,6 @@ export interface ConcurrentContext {
   readonly pool: WorkerPool;
   /** The database every run resets and runs on; replaced after a hang (see `concurrent-mode.ts`). */
   readonly database: () => SharedDatabase;
-  /** The shared memory the parts meet on. */
-  readonly board: LaneBoard;
-  /** The workers serving parts. */
-  readonly servers: PartServers;
-  /** The principals' scopes, reset before each run. */
-  readonly scopes: ScopeTableRef;
   readonly plugin: HandlerPlugin;
   readonly handlerPath: string;
   readonly fixture: Fixture;
@@ -66,9 +50,10 @@ export interface ConcurrentContext {
 }
 
 /**
- * Runs `steps` as run number `runNumber`. A call that does not return within the call budget is
- * a hang (see above); the caller must then replace the database, since the stopped worker's
- * connection may hold its lock.
+ * Runs `steps` as run number `runNumber`. A call that does not return within the call budget is a
+ * hang: its worker is terminated (piscina starts a fresh one), the run stops there with `hang`
+ * set, and the history and snapshot hold what happened before it; the caller must then replace
+ * the database (the stopped worker's connection may hold its lock).
  */
 export async function runConcurrent(
   ctx: ConcurrentContext,
@@ -77,87 +62,52 @@ export async function runConcurrent(
 ): Promise<ConcurrentExecution> {
   throwIfInterrupted();
   const database = ctx.database();
-  // Every worker is idle between runs, and none ends an operation inside a transaction.
+  // Every worker is idle between runs, and none ends a task inside a transaction.
   database.reset();
-  const size = ctx.pool.size;
-  const plan = planRun(steps, size);
-  const board = ctx.board.prepare(plan.waves, plan.parts);
-  const { scopes } = ctx;
-  resetScopeTable(scopes, ctx.fixture.principals, operationOf(ctx.fixture).scope);
+  const target: OperationTarget = {
+    ...ctx,
+    dbPath: database.path,
+    run: runNumber,
+    scopes: createScopeTable(ctx.fixture.principals, operationOf(ctx.fixture).scope),
+  };
   const started = sharedClockMs();
-  let found: FoundHang | undefined;
-  const unwatch = watchParts(board, plan.parts, ctx.callTimeoutMs, (f) => {
-    found = f;
-    abortRun(board);
-    ctx.servers.stop(f.part);
-  });
-  let replies: PoolReply[];
-  try {
-    replies = await Promise.all(
-      Array.from({ length: plan.parts }, (_, part) =>
-        ctx.servers.run(
-          {
-            part,
-            size,
-            steps,
-            run: runNumber,
-            handlerPath: ctx.handlerPath,
-            dbPath: database.path,
-            principals: ctx.fixture.principals,
-            callTimeoutMs: ctx.callTimeoutMs,
-          },
-          board,
-          scopes,
-        ),
-      ),
-    );
-  } finally {
-    unwatch();
-  }
-  const done = new Map<number, JournalEntry>();
-  const failures: JournalEntry[] = [];
-  for (let part = 0; part < plan.parts; part++)
-    for (const entry of readEntries(board, part)) {
-      if (entry.k === 'failed') failures.push(entry);
-      else done.set(key(entry.step, entry.lane), entry);
-    }
-  let hang: Hang | undefined;
-  if (found) {
-    const { step, lane } = found;
-    hang = {
-      step,
-      lane,
-      event: eventAt(steps, step, lane),
-      limitMs: ctx.callTimeoutMs,
-      how: 'thread',
-    };
-  } else throwFailure(ctx, steps, failures, replies);
-
   const history: HistoryEntry[] = [];
   const places: Place[] = [];
   const returnedAt: (number | undefined)[] = [];
   const observations: Observation[] = [];
-  run: for (const [step, s] of steps.entries()) {
-    const events = s.kind === 'concurrent' ? s.events : [s];
-    for (const [lane, event] of events.entries()) {
-      if (hang && step === hang.step && waveStart(lane, size) === waveStart(hang.lane, size))
-        break run;
-      const entry = done.get(key(step, lane));
-      if (!entry) throw new Error(`no record of step ${step + 1}, lane ${lane + 1}`);
-      const r = recordOperation(
-        event,
-        replyOf(entry),
-        lane,
-        entry.k === 'unsent' ? entry.at : undefined,
-      );
-      history.push({ ...rebase(r.entry, started), id: history.length });
-      places.push({ step, lane });
-      returnedAt.push(r.returnedAt === undefined ? undefined : r.returnedAt - started);
-      if (event.kind === 'call' && r.observed)
-        observations.push({ step, lane, event, observed: r.observed });
+  let failure: { thrown: unknown } | undefined;
+  let hang: Hang | undefined;
+  try {
+    run: for (const [step, s] of steps.entries()) {
+      const events = s.kind === 'concurrent' ? s.events : [s];
+      for (let from = 0; from < events.length; from += ctx.pool.size) {
+        const wave = events.slice(from, from + ctx.pool.size);
+        const recorded = await runWave(ctx, target, wave, step, from);
+        if (!Array.isArray(recorded)) {
+          hang = recorded;
+          break run;
+        }
+        for (const [i, r] of recorded.entries()) {
+          const event = wave[i] as Event;
+          const lane = from + i;
+          history.push({ ...rebase(r.entry, started), id: history.length });
+          places.push({ step, lane });
+          returnedAt.push(r.returnedAt === undefined ? undefined : r.returnedAt - started);
+          if (event.kind === 'call' && r.observed)
+            observations.push({ step, lane, event, observed: r.observed });
+        }
+      }
     }
+  } catch (thrown) {
+    failure = { thrown };
   }
-  const snapshot = snapshotOf(ctx.plugin, database.db);
+  let snapshot: Snapshot | undefined;
+  try {
+    if (!failure) snapshot = snapshotOf(ctx.plugin, database.db);
+  } catch (thrown) {
+    failure = { thrown };
+  }
+  if (failure || !snapshot) throw failure?.thrown;
   return {
     mode: 'concurrent',
     trace: { observations, snapshot },
@@ -168,52 +118,38 @@ export async function runConcurrent(
   };
 }
 
-/** The reply a journal entry stands for (none for a lost request). */
-function replyOf(entry: JournalEntry): PoolReply | undefined {
-  switch (entry.k) {
-    case 'called':
-      return { type: 'called', ...entry };
-    case 'applied':
-      return { type: 'applied', ...entry };
-    default:
-      return undefined;
-  }
-}
-
-function key(step: number, lane: number): number {
-  return step * 65_536 + lane;
-}
-
-function eventAt(steps: readonly Step[], step: number, lane: number): Event {
-  const s = steps[step] as Step;
-  return (s.kind === 'concurrent' ? s.events[lane] : s) as Event;
-}
-
-/** Throws the first failure of the run, in step and lane order, if any operation or part failed. */
-function throwFailure(
+async function runWave(
   ctx: ConcurrentContext,
-  steps: readonly Step[],
-  failures: readonly JournalEntry[],
-  replies: readonly PoolReply[],
-): void {
-  const first = [...failures].sort((a, b) => a.step - b.step || a.lane - b.lane)[0];
-  if (first?.k === 'failed') {
-    if (first.step < 0) throw ReceiptcheckError.fromData(first.error);
-    const s = steps[first.step] as Step;
-    const events = s.kind === 'concurrent' ? s.events : [s];
-    const from = waveStart(first.lane, ctx.pool.size);
-    const wave = events.slice(from, from + ctx.pool.size);
-    const lane = wave.length > 1 || from > 0 ? ` (lane ${first.lane + 1})` : '';
-    const where = `step ${first.step + 1}${lane}, ${summariseEvent(eventAt(steps, first.step, first.lane))}`;
-    throw operationError(where, ctx.plugin.name, { type: 'failed', error: first.error });
+  target: OperationTarget,
+  wave: readonly Event[],
+  step: number,
+  firstLane: number,
+): Promise<RecordedOperation[] | Hang> {
+  const sent = wave.filter((e) => operationTask(target, e) !== undefined).length;
+  const gate = sent > 1 ? createGate(sent) : undefined;
+  const replies = await Promise.all(
+    wave.map((event) => {
+      const task = operationTask(target, event, gate);
+      return task ? ctx.pool.run(task, ctx.callTimeoutMs) : undefined;
+    }),
+  );
+  // A stopped call is the cause; lanes that then timed out waiting on it are consequences.
+  const problems = replies
+    .map((reply, i) => ({ reply, i }))
+    .filter((x) => isProblem(x.reply))
+    .sort((a, b) => Number(b.reply?.type === 'stopped') - Number(a.reply?.type === 'stopped'));
+  const first = problems[0];
+  if (first?.reply?.type === 'stopped') {
+    const event = wave[first.i] as Event;
+    const lane = firstLane + first.i;
+    return { step, lane, event, limitMs: first.reply.afterMs, how: 'thread' };
   }
-  const dead = replies.find((r) => r.type === 'failed');
-  if (dead?.type === 'failed') throw operationError('a concurrent run', ctx.plugin.name, dead);
-  if (replies.some((r) => r.type === 'ran' && r.aborted))
-    throw new ReceiptcheckError(
-      'E_WORKER',
-      'a part of a concurrent run gave up with no cause recorded',
-    );
+  if (first?.reply) {
+    const lane = firstLane + first.i;
+    const where = `step ${step + 1}${wave.length > 1 || firstLane > 0 ? ` (lane ${lane + 1})` : ''}, ${summariseEvent(wave[first.i] as Event)}`;
+    throw operationError(where, ctx.plugin.name, first.reply);
+  }
+  return wave.map((event, i) => recordOperation(event, replies[i], firstLane + i));
 }
 
 /**

@@ -37,22 +37,6 @@ export function createScopeTable(principals: readonly Principal[], scope: string
 }
 
 /**
- * Sets `table` back to the start of a run: every lock free, each principal's scope as in
- * `principals` (the table `createScopeTable` made for them). No thread may be using it.
- */
-export function resetScopeTable(
-  table: ScopeTableRef,
-  principals: readonly Principal[],
-  scope: string,
-): void {
-  const cells = new Int32Array(table.buffer);
-  cells.fill(0);
-  principals.forEach((p, i) => {
-    cells[i * CELLS + GRANTED] = p.scopes.includes(scope) ? 1 : 0;
-  });
-}
-
-/**
  * Takes `client`'s lock shared and returns whether the write scope is granted; undefined when
  * `limitMs` passed first. Worker side (it may block). Pair with `endScopeRead`.
  */

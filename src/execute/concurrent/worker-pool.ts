@@ -32,10 +32,9 @@ export interface WorkerPool {
    * Runs one task; resolves to the worker's reply. After `timeoutMs` (counted from now, queueing
    * included) the worker is terminated and the reply is `stopped`; the caller names the step in
    * its own message. A worker that died is a `failed` reply with code `E_WORKER`. Rejects only
-   * with `InterruptedError`, once the process is interrupted. `stop` ends it the same way
-   * earlier (the caller's own hang watch), the reply `stopped` after `timeoutMs` still.
+   * with `InterruptedError`, once the process is interrupted.
    */
-  run(task: WorkerTask, timeoutMs: number, stop?: AbortSignal): Promise<PoolReply>;
+  run(task: WorkerTask, timeoutMs: number): Promise<PoolReply>;
   /** Runs `make(gate)` once on every worker (the gate keeps them apart); all must be idle. */
   broadcast(make: (gate: GateRef) => WorkerTask, limitMs: number): Promise<PoolReply[]>;
   /** Whether a worker was terminated since the last `markWarm()` (its replacement is cold). */
@@ -91,16 +90,10 @@ export function createWorkerPool(size: number): WorkerPool {
   let destroyed: Promise<void> | undefined;
   let untrack = onInterrupt(() => pool.destroy());
 
-  const run = async (
-    task: WorkerTask,
-    timeoutMs: number,
-    stop?: AbortSignal,
-  ): Promise<PoolReply> => {
+  const run = async (task: WorkerTask, timeoutMs: number): Promise<PoolReply> => {
     throwIfInterrupted();
     const abort = new AbortController();
     const timer = setTimeout(() => abort.abort(), timeoutMs);
-    const stopNow = () => abort.abort();
-    stop?.addEventListener('abort', stopNow, { once: true });
     let reply: PoolReply;
     try {
       reply = await piscina.run(task, { signal: abort.signal });
@@ -121,7 +114,6 @@ export function createWorkerPool(size: number): WorkerPool {
           };
     } finally {
       clearTimeout(timer);
-      stop?.removeEventListener('abort', stopNow);
     }
     // Ctrl-C destroys the pool under running tasks: their failures are not findings.
     throwIfInterrupted();

@@ -18,9 +18,7 @@ import { applyCall, applyWorldEvent } from '../apply-event.ts';
 import { passGate } from '../concurrent/gate.ts';
 import type { GateRef, WorkerReply, WorkerTask } from '../concurrent/protocol.ts';
 import { runConnection } from '../concurrent/run-connection.ts';
-import { runPart } from '../concurrent/run-part.ts';
 import { beginScopeRead, endScopeRead, writeScope } from '../concurrent/scope-table.ts';
-import { serveParts } from '../concurrent/serve-parts.ts';
 import { sharedClockMs } from '../concurrent/shared-clock.ts';
 import { contain } from '../contain/contain.ts';
 import { keepAll, takeOutput } from '../contain/handler-output.ts';
@@ -59,11 +57,6 @@ async function carryOut(task: WorkerTask): Promise<WorkerReply> {
         for (const path of [...connections.keys()]) release(path);
         return blocked ?? { type: 'released' };
       }
-      case 'serve':
-        return await serveParts(task, carryOut, takeOutput);
-      case 'part':
-        // Each operation as its own task would run, output kept for the part's one reply.
-        return await runPart(task, carryOut);
       case 'call':
         return await call(task);
       case 'world':
