@@ -1,6 +1,6 @@
 /**
- * The concurrent mode runner: a pool of `workers` threads, each with its own connection, one
- * fresh database per sequence; each run returns its history and trace for the linearizability
+ * The concurrent mode runner: a pool of `workers` threads, each with its own connection to the
+ * runner's one database file, reset to the template before each sequence; each run returns its history and trace for the linearizability
  * judge (`check/check-concurrent-run.ts`). Create once per check, `close()` when done.
  */
 import { ReceiptcheckError } from '../../errors.ts';
@@ -11,7 +11,9 @@ import type { ConcurrentExecution } from '../../types/execution.ts';
 import { DatabaseFiles } from '../databases.ts';
 import { onInterrupt } from '../interrupt.ts';
 import type { ModeRunner } from '../mode-runner.ts';
-import { BROADCAST_LIMIT_MS, runConcurrent } from './run-concurrent.ts';
+import { SharedDatabase } from '../scheduled/shared-database.ts';
+import { tempRoot } from '../temp-dirs.ts';
+import { BROADCAST_LIMIT_MS, releaseEverywhere, runConcurrent } from './run-concurrent.ts';
 import { giveBackWorkerPool, takeWorkerPool } from './warm-pool.ts';
 import type { WorkerPool } from './worker-pool.ts';
 
@@ -33,16 +35,25 @@ export async function concurrentRunner(
   handlerPath: string,
   options: ConcurrentModeOptions,
 ): Promise<ModeRunner> {
-  const files = new DatabaseFiles(plugin, options.fixture);
-  const untrack = onInterrupt(() => files.dispose());
+  const template = new DatabaseFiles(plugin, options.fixture);
+  let database: SharedDatabase;
+  try {
+    database = new SharedDatabase(template.templatePath, tempRoot(true), 'concurrent');
+  } finally {
+    template.dispose();
+  }
+  const untrack = onInterrupt(() => database.dispose());
   // The last check's pool when it ran this handler: its workers are already started and loaded.
   const pool = takeWorkerPool(options.workers, handlerPath);
   let reusable = false;
+  let runs = 0;
   const close = async () => {
     try {
+      // A pool kept for the next check holds no connection (`warm-pool.ts`).
+      if (reusable) await releaseEverywhere(pool, database.path);
       await giveBackWorkerPool(pool, handlerPath, reusable);
     } finally {
-      files.dispose();
+      database.dispose();
       untrack();
     }
   };
@@ -53,13 +64,15 @@ export async function concurrentRunner(
     await close();
     throw thrown;
   }
-  const ctx = { pool, files, plugin, handlerPath, ...options };
+  const ctx = { pool, database: () => database, plugin, handlerPath, ...options };
   return {
     async execute(steps: readonly Step[]): Promise<ConcurrentExecution> {
       if (pool.cold) await warm(pool, handlerPath);
       reusable = false;
-      const execution = await runConcurrent(ctx, steps);
-      // Kept for the next check only when every worker let go of its run and none was stopped.
+      const execution = await runConcurrent(ctx, steps, runs++);
+      // A stopped worker may have died holding the file's lock: the next run gets another file.
+      if (execution.hang) database = database.replace();
+      // Kept for the next check only when every worker finished its run and none was stopped.
       reusable = execution.hang === undefined;
       return execution;
     },

@@ -26,6 +26,8 @@ export interface OperationTarget {
   readonly dbPath: string;
   readonly scopes: ScopeTableRef;
   readonly callTimeoutMs: number;
+  /** Concurrent mode's run number (see `run-connection.ts`); absent for soak traffic. */
+  readonly run?: number;
 }
 
 /** The task for `event`, or undefined for a lost request (it never reaches a worker). */
@@ -36,12 +38,13 @@ export function operationTask(
 ): WorkerTask | undefined {
   const base = { limitMs: target.callTimeoutMs, ...(gate ? { gate } : {}) };
   const { handlerPath, dbPath, scopes } = target;
+  const run = target.run === undefined ? {} : { run: target.run };
   switch (event.kind) {
     case 'call': {
       if (unsentOutcome(event)) return undefined;
       const principal = target.fixture.principals[event.client];
       if (!principal) throw new RangeError(`no principal for client ${event.client}`);
-      return { ...base, type: 'call', handlerPath, dbPath, scopes, principal, event };
+      return { ...base, ...run, type: 'call', handlerPath, dbPath, scopes, principal, event };
     }
     case 'revoke':
     case 'restore':
@@ -53,7 +56,7 @@ export function operationTask(
         granted: event.kind === 'restore',
       };
     default:
-      return { ...base, type: 'world', handlerPath, dbPath, event };
+      return { ...base, ...run, type: 'world', handlerPath, dbPath, event };
   }
 }
 

@@ -44,6 +44,8 @@ export type WorkerTask =
       readonly scopes: ScopeTableRef;
       readonly principal: Principal;
       readonly event: CallEvent;
+      /** Concurrent mode's run number: a plugin that is not `replayable` gets a connection object per run. */
+      readonly run?: number;
     })
   /** A move, delete, re-create or receipt-store change, through the plugin. */
   | (TaskBase & {
@@ -51,6 +53,8 @@ export type WorkerTask =
       readonly handlerPath: string;
       readonly dbPath: string;
       readonly event: DatabaseEvent;
+      /** As for `call`. */
+      readonly run?: number;
     })
   /** A revoke or restore: a write to the shared scope table, between that principal's calls. */
   | (TaskBase & {
@@ -59,7 +63,7 @@ export type WorkerTask =
       readonly client: number;
       readonly granted: boolean;
     })
-  /** Close this worker's connection to `dbPath`. Carries a gate so every worker gets one. */
+  /** Close this worker's connections (`dbPath`'s and any older one). Carries a gate so every worker gets one. */
   | (TaskBase & { readonly type: 'release'; readonly dbPath: string; readonly gate: GateRef });
 
 /**

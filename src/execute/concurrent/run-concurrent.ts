@@ -1,5 +1,6 @@
 /**
- * Concurrent execution of one sequence on a fresh database: plain steps run one at a time on any
+ * Concurrent execution of one sequence on the runner's database, reset to the template first
+ * (`SharedDatabase`: in place, on files the workers keep open): plain steps run one at a time on any
  * worker; the events of a concurrent group run on distinct workers, released together through a
  * shared barrier (`gate.ts`), so they really overlap on separate connections. Records a
  * `History` (see `operation.ts` for what each kind of step leaves in it) beside the usual
@@ -7,7 +8,7 @@
  * together.
  */
 import { ReceiptcheckError } from '../../errors.ts';
-import { type HandlerPlugin, pluginOperation } from '../../handlers/plugin.ts';
+import { type Connection, type HandlerPlugin, pluginOperation } from '../../handlers/plugin.ts';
 import type { Event, Step } from '../../model/events.ts';
 import type { HistoryEntry } from '../../model/history.ts';
 import { checkSnapshotShape } from '../../model/outcome-shape.ts';
@@ -16,8 +17,9 @@ import type { Fixture, Snapshot } from '../../model/world.ts';
 import type { ConcurrentExecution, Place } from '../../types/execution.ts';
 import type { Observation } from '../../types/trace.ts';
 import type { Hang } from '../../types/verdict.ts';
-import { type DatabaseFiles, openConnection } from '../databases.ts';
+import { openConnection } from '../databases.ts';
 import { throwIfInterrupted } from '../interrupt.ts';
+import type { SharedDatabase } from '../scheduled/shared-database.ts';
 import { createGate } from './gate.ts';
 import {
   isProblem,
@@ -39,7 +41,8 @@ export const BROADCAST_LIMIT_MS = 30_000;
 /** What a concurrent run needs besides the sequence. */
 export interface ConcurrentContext {
   readonly pool: WorkerPool;
-  readonly files: DatabaseFiles;
+  /** The database every run resets and runs on; replaced after a hang (see `concurrent-mode.ts`). */
+  readonly database: () => SharedDatabase;
   readonly plugin: HandlerPlugin;
   readonly handlerPath: string;
   readonly fixture: Fixture;
@@ -47,19 +50,24 @@ export interface ConcurrentContext {
 }
 
 /**
- * Runs `steps`. A call that does not return within the call budget is a hang: its worker is
- * terminated (piscina starts a fresh one), the run stops there with `hang` set, and the history
- * and snapshot hold what happened before it. Leaves no file behind.
+ * Runs `steps` as run number `runNumber`. A call that does not return within the call budget is a
+ * hang: its worker is terminated (piscina starts a fresh one), the run stops there with `hang`
+ * set, and the history and snapshot hold what happened before it; the caller must then replace
+ * the database (the stopped worker's connection may hold its lock).
  */
 export async function runConcurrent(
   ctx: ConcurrentContext,
   steps: readonly Step[],
+  runNumber: number,
 ): Promise<ConcurrentExecution> {
   throwIfInterrupted();
-  const dbPath = ctx.files.fresh();
+  const database = ctx.database();
+  // Every worker is idle between runs, and none ends a task inside a transaction.
+  database.reset();
   const target: OperationTarget = {
     ...ctx,
-    dbPath,
+    dbPath: database.path,
+    run: runNumber,
     scopes: createScopeTable(ctx.fixture.principals, operationOf(ctx.fixture).scope),
   };
   const started = sharedClockMs();
@@ -95,13 +103,9 @@ export async function runConcurrent(
   }
   let snapshot: Snapshot | undefined;
   try {
-    // Every worker closes its connection before the file goes; a first failure is the one to report.
-    await releaseEverywhere(ctx.pool, dbPath);
-    if (!failure) snapshot = readSnapshot(ctx.plugin, dbPath);
+    if (!failure) snapshot = snapshotOf(ctx.plugin, database.db);
   } catch (thrown) {
-    failure ??= { thrown };
-  } finally {
-    ctx.files.remove(dbPath);
+    failure = { thrown };
   }
   if (failure || !snapshot) throw failure?.thrown;
   return {
@@ -166,8 +170,13 @@ export async function releaseEverywhere(pool: WorkerPool, dbPath: string): Promi
 export function readSnapshot(plugin: HandlerPlugin, path: string): Snapshot {
   const db = openConnection(path);
   try {
-    return checkSnapshotShape(plugin.snapshot(db), plugin.name, pluginOperation(plugin));
+    return snapshotOf(plugin, db);
   } finally {
     db.close();
   }
+}
+
+/** The plugin's snapshot of `db`, checked for shape. */
+function snapshotOf(plugin: HandlerPlugin, db: Connection): Snapshot {
+  return checkSnapshotShape(plugin.snapshot(db), plugin.name, pluginOperation(plugin));
 }

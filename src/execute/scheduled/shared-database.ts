@@ -1,5 +1,6 @@
 /**
- * The one database a scheduled runner's runs share, reset to the template before each run.
+ * The one database a scheduled or concurrent runner's runs share, reset to the template before
+ * each run.
  *
  * Why not a fresh file per run, as elsewhere: scheduled mode's lanes each hold a connection, and
  * a fresh file means every lane opens, loads the schema and closes again on every run; measured
@@ -36,13 +37,18 @@ export class SharedDatabase {
   readonly db: Connection;
   private readonly dir: string;
   private readonly root: string;
+  private readonly kind: string;
   private readonly template: string;
   private readonly resetToTemplate: ResetToTemplate;
 
-  /** Copies the template at `templatePath` into a new directory under `root`. */
-  constructor(templatePath: string, root = tempRoot(true)) {
+  /**
+   * Copies the template at `templatePath` into a new directory under `root`, named for the mode
+   * that uses it (`kind`).
+   */
+  constructor(templatePath: string, root = tempRoot(true), kind = 'scheduled') {
     this.root = root;
-    this.dir = makeTempDir('scheduled', root);
+    this.kind = kind;
+    this.dir = makeTempDir(kind, root);
     this.template = join(this.dir, 'template.sqlite');
     copyFileSync(templatePath, this.template);
     this.resetToTemplate = templateResetter(this.template);
@@ -61,7 +67,7 @@ export class SharedDatabase {
    * the coordinator's connection, which may still hold a lock or a statement mid-way.
    */
   replace(): SharedDatabase {
-    const fresh = new SharedDatabase(this.template, this.root);
+    const fresh = new SharedDatabase(this.template, this.root, this.kind);
     this.dispose();
     return fresh;
   }

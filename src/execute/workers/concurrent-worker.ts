@@ -1,9 +1,10 @@
 /**
  * The concurrent-mode worker module, run by piscina through `ts-worker-entry.mjs`: one
  * `WorkerTask` at a time per worker thread. It loads each handler plugin once (`loadPlugin`
- * caches by path) and keeps one connection per database path, opened with the harness's
- * `openConnection`, until a `release` task closes it. The plugin only ever sees that connection:
- * the harness owns it, as the plugin contract requires.
+ * caches by path) and keeps one connection to the database it is working on, opened with the
+ * harness's `openConnection`, until a `release` task closes it or a task names another file.
+ * The plugin only ever sees that connection (or, in concurrent mode, a per-run object standing
+ * for it: `run-connection.ts`): the harness owns it, as the plugin contract requires.
  *
  * Never throws: every failure comes back as a `failed` reply carrying `{code, message}`.
  */
@@ -16,6 +17,7 @@ import { scopedAs } from '../../model/world.ts';
 import { applyCall, applyWorldEvent } from '../apply-event.ts';
 import { passGate } from '../concurrent/gate.ts';
 import type { GateRef, WorkerReply, WorkerTask } from '../concurrent/protocol.ts';
+import { runConnection } from '../concurrent/run-connection.ts';
 import { beginScopeRead, endScopeRead, writeScope } from '../concurrent/scope-table.ts';
 import { sharedClockMs } from '../concurrent/shared-clock.ts';
 import { contain } from '../contain/contain.ts';
@@ -24,6 +26,10 @@ import { openConnection, rollbackLeaked } from '../databases.ts';
 import { loadPlugin } from '../load-plugin.ts';
 
 const connections = new Map<string, Connection>();
+/** The connection object of the run in progress, for a plugin that is not `replayable`. */
+let runView:
+  | { readonly run: number; readonly base: Connection; readonly db: Connection }
+  | undefined;
 
 // For the worker's life: what the plugin prints goes back with each reply, and what it lets
 // escape (an exception from a callback, a rejection nobody handles, `process.exit`) is charged
@@ -47,7 +53,8 @@ async function carryOut(task: WorkerTask): Promise<WorkerReply> {
       case 'release': {
         // Close even when the gate failed: the gate only spreads the task over the workers.
         const blocked = gate(task.gate, task.limitMs);
-        release(task.dbPath);
+        // Every connection: one to a file replaced after a hang is stale too.
+        for (const path of [...connections.keys()]) release(path);
         return blocked ?? { type: 'released' };
       }
       case 'call':
@@ -73,7 +80,7 @@ async function carryOut(task: WorkerTask): Promise<WorkerReply> {
 
 async function call(task: Extract<WorkerTask, { type: 'call' }>): Promise<WorkerReply> {
   const plugin = await loadPlugin(task.handlerPath);
-  const db = connection(task.dbPath);
+  const db = connectionFor(plugin, task.dbPath, task.run);
   const blocked = gate(task.gate, task.limitMs);
   if (blocked) return blocked;
   const invokedAt = sharedClockMs();
@@ -102,7 +109,7 @@ async function call(task: Extract<WorkerTask, { type: 'call' }>): Promise<Worker
 
 async function world(task: Extract<WorkerTask, { type: 'world' }>): Promise<WorkerReply> {
   const plugin = await loadPlugin(task.handlerPath);
-  const db = connection(task.dbPath);
+  const db = connectionFor(plugin, task.dbPath, task.run);
   const blocked = gate(task.gate, task.limitMs);
   if (blocked) return blocked;
   const invokedAt = sharedClockMs();
@@ -123,13 +130,24 @@ function release(dbPath: string): void {
   connections.delete(dbPath);
 }
 
+/** This worker's connection to `path`; one to another file is closed first (one database at a time). */
 function connection(path: string): Connection {
   let db = connections.get(path);
   if (!db) {
+    for (const other of [...connections.keys()]) release(other);
     db = openConnection(path);
     connections.set(path, db);
   }
   return db;
+}
+
+/** The connection a plugin is given for a task of run `run` (see `run-connection.ts`). */
+function connectionFor(plugin: HandlerPlugin, path: string, run: number | undefined): Connection {
+  const db = connection(path);
+  if (run === undefined || plugin.replayable) return db;
+  if (runView?.run !== run || runView.base !== db)
+    runView = { run, base: db, db: runConnection(db) };
+  return runView.db;
 }
 
 /** Waits at the group's barrier, if any; a reply when it could not be passed. */
