@@ -172,14 +172,14 @@ function insert<K, V>(
     const at = popcount(node.bitmap & (bit - 1));
     if ((node.bitmap & bit) === 0) {
       added.count = 1;
-      const children = [...node.children];
+      const children = node.children.slice();
       children.splice(at, 0, leaf);
       return derived(new Branch(node.bitmap | bit, children), node, undefined, at);
     }
     const child = node.children[at] as Node<K, V>;
     const next = insert(child, shift + BITS, leaf, added);
     if (next === child) return node;
-    const children = [...node.children];
+    const children = node.children.slice();
     children[at] = next;
     return derived(new Branch(node.bitmap, children), node, child, at);
   }
@@ -250,7 +250,7 @@ function remove<K, V>(
   const child = node.children[at] as Node<K, V>;
   const next = remove(child, shift + BITS, hash, key);
   if (next === child) return node;
-  const children = [...node.children];
+  const children = node.children.slice();
   if (next === undefined) children.splice(at, 1);
   else children[at] = next;
   const bitmap = next === undefined ? node.bitmap & ~bit : node.bitmap;
