@@ -141,8 +141,10 @@ export class PersistentMap<K extends Key, V> implements ReadonlyMap<K, V> {
   }
 
   private leafOf(key: K): Leaf<K, V> | undefined {
-    const hash = hashKey(key);
     let node = this.root;
+    // An empty map (a model's refusals and expiries, most of the time) costs no hashing of the key.
+    if (node === undefined) return undefined;
+    const hash = hashKey(key);
     for (let shift = 0; node !== undefined; shift += BITS) {
       if (node instanceof Leaf) return node.key === key ? node : undefined;
       if (node instanceof Collision) return node.leaves.find((l) => l.key === key);
