@@ -3,6 +3,8 @@
 // (the check's wall-clock budget, default the checker's 10,000: raise it on a loaded machine). A large pool
 // (1000000000) gives a soak's shape, where nearly every intent mints a fresh request id and the
 // model's receipts grow with the history; the default 256 is the bench's checker history.
+// The bench's soak child runs with `CHECKER_CHILD_FLAGS` (src/execute/checker-thread.ts): for its
+// memory figure run `node --max-old-space-size=1536 tools/time-checker.mjs 1000000 16 1000000000`.
 import { register } from 'tsx/esm/api';
 
 register();

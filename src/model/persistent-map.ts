@@ -141,8 +141,10 @@ export class PersistentMap<K extends Key, V> implements ReadonlyMap<K, V> {
   }
 
   private leafOf(key: K): Leaf<K, V> | undefined {
-    const hash = hashKey(key);
     let node = this.root;
+    // An empty map (a model's refusals and expiries, most of the time) costs no hashing of the key.
+    if (node === undefined) return undefined;
+    const hash = hashKey(key);
     for (let shift = 0; node !== undefined; shift += BITS) {
       if (node instanceof Leaf) return node.key === key ? node : undefined;
       if (node instanceof Collision) return node.leaves.find((l) => l.key === key);
@@ -172,14 +174,14 @@ function insert<K, V>(
     const at = popcount(node.bitmap & (bit - 1));
     if ((node.bitmap & bit) === 0) {
       added.count = 1;
-      const children = [...node.children];
+      const children = node.children.slice();
       children.splice(at, 0, leaf);
       return derived(new Branch(node.bitmap | bit, children), node, undefined, at);
     }
     const child = node.children[at] as Node<K, V>;
     const next = insert(child, shift + BITS, leaf, added);
     if (next === child) return node;
-    const children = [...node.children];
+    const children = node.children.slice();
     children[at] = next;
     return derived(new Branch(node.bitmap, children), node, child, at);
   }
@@ -250,7 +252,7 @@ function remove<K, V>(
   const child = node.children[at] as Node<K, V>;
   const next = remove(child, shift + BITS, hash, key);
   if (next === child) return node;
-  const children = [...node.children];
+  const children = node.children.slice();
   if (next === undefined) children.splice(at, 1);
   else children[at] = next;
   const bitmap = next === undefined ? node.bitmap & ~bit : node.bitmap;

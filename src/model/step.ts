@@ -179,8 +179,10 @@ function call(state: ModelState, event: CallEvent, crashAfterClaim = false): Tra
     payload,
     result,
   });
+  // One new state per write: the row, the receipt and its expiry in a single copy of the state.
   let next: ModelState = {
-    ...withRow(state, effect.row),
+    ...state,
+    rows: rowsWith(state.rows, effect.row),
     receipts,
     expiresAt: storedNow(state, key),
   };
@@ -278,10 +280,16 @@ export function samePayload(a: Payload, b: Payload): boolean {
 }
 
 function withRow(state: ModelState, row: Row): ModelState {
-  if (state.rows.get(row.id) === row) return state;
-  const rows = new Map(state.rows);
-  rows.set(row.id, row);
-  return { ...state, rows };
+  const rows = rowsWith(state.rows, row);
+  return rows === state.rows ? state : { ...state, rows };
+}
+
+/** `rows` with `row` in place of the one with its id; `rows` itself when it already held it. */
+function rowsWith(rows: ReadonlyMap<number, Row>, row: Row): ReadonlyMap<number, Row> {
+  if (rows.get(row.id) === row) return rows;
+  const copy = new Map(rows);
+  copy.set(row.id, row);
+  return copy;
 }
 
 function withScope(state: ModelState, client: number, granted: boolean): ModelState {
