@@ -10,8 +10,9 @@ import type { LanePoint, StepSchedule } from '../../../types/schedule.ts';
 import type { GrantKind, TraceEntry } from '../../../types/scheduled-trace.ts';
 import { CallHung } from '../../call-watch.ts';
 import { type Task, wait } from '../../task.ts';
-import type { Lane } from '../lanes.ts';
+import type { GrantAtOnce, Lane } from '../lanes.ts';
 import { Grant, type GrantCode, type PassedPoint, type Report } from '../protocol.ts';
+import { chooseLane } from './choose-lane.ts';
 import { decide, runAhead, type SchedulerState } from './decide.ts';
 import { arrive, block, finish, type LaneState, laneState } from './lane-state.ts';
 import { applyScopeChange, type StepContext } from './step-context.ts';
@@ -34,6 +35,13 @@ export class GatedStep {
   private decision = 0;
   private grants = 0;
   private last: number | undefined;
+  /** A report `atOnce` already folded in, so `await` does not fold it in again. */
+  private absorbed: Report | undefined;
+  /** What `atOnce` threw, rethrown once the lane is back (not thrown into the handler's code). */
+  private failure: { thrown: unknown } | undefined;
+  /** The lane being awaited and whether `atOnce` may grant it; see `await`. */
+  private awaited: LaneState | undefined;
+  private readonly atOnce: GrantAtOnce = (report) => this.grantAtOnce(report);
 
   constructor(
     private readonly ctx: StepContext,
@@ -49,7 +57,9 @@ export class GatedStep {
   /**
    * Sends each lane its event, then waits for every lane to reach its first point. Lanes run
    * side by side only up to there: the handler's code before its first statement, on connections
-   * already open, touching nothing shared, so the order they get there in does not matter.
+   * already open, touching nothing shared, so the order they get there in does not matter. The
+   * lane the first decision would pick if every lane reached a point is awaited last: an inline
+   * lane that is then picked goes on at once instead of pausing to be replayed.
    */
   *start(): Task<void> {
     const started: LaneState[] = [];
@@ -95,7 +105,17 @@ export class GatedStep {
       } else worker.send({ type: 'world', dbPath, event: e });
       started.push(s);
     }
-    for (const s of started) yield* this.await(s, this.workers.get(s.lane) as Lane);
+    const first = this.likelyFirst();
+    const last = started.findIndex((s) => s.lane === first);
+    if (last >= 0) started.push(...started.splice(last, 1));
+    for (const [i, s] of started.entries())
+      yield* this.await(s, this.workers.get(s.lane) as Lane, i === started.length - 1);
+  }
+
+  /** The lane the first decision picks when every lane not done yet reaches a point. */
+  private likelyFirst(): number | undefined {
+    const live = this.lanes.filter((s) => s.status === 'parked').map((s) => s.lane);
+    return live.length === 0 ? undefined : chooseLane(live, undefined, this.plan.choices[0] ?? 0);
   }
 
   /** Grants until every lane is done, crashed or stopped. */
@@ -136,16 +156,7 @@ export class GatedStep {
         continue;
       }
       const worker = this.workers.get(s.lane) as Lane;
-      const others = live.filter((o) => o !== s);
-      const budget =
-        kind === 'run' && s.point === 'statement'
-          ? runAhead(
-              s.lane,
-              others,
-              this.at(),
-              Math.min(this.ctx.runAheadMax, this.ctx.grantsMax - this.grants),
-            )
-          : 0;
+      const budget = kind === 'run' && s.point === 'statement' ? this.budgetFor(s, live) : 0;
       worker.grant(GRANTS[kind], budget);
       if (s.point === 'reply' && kind === 'run') {
         s.status = 'done';
@@ -198,14 +209,59 @@ export class GatedStep {
    * under the call budget; a thread lane is waited for at most the budget. Either way a lane that
    * does not get there in time is a hang.
    */
-  private *await(s: LaneState, worker: Lane): Task<void> {
+  private *await(s: LaneState, worker: Lane, atOnce = true): Task<void> {
     const { watch } = this.ctx;
     const activity = { step: this.step, lane: s.lane, event: s.event };
     yield* watch.enter(activity);
-    const report = worker.next(this.ctx.callTimeoutMs);
+    this.awaited = atOnce ? s : undefined;
+    const report = worker.next(this.ctx.callTimeoutMs, this.atOnce);
+    this.awaited = undefined;
     if (!report) throw new CallHung(watch.hang(activity, worker.onThisThread ? 'busy' : 'thread'));
     watch.leave(worker.onThisThread ? 'busy' : 'thread');
-    this.absorb(s, report);
+    const failure = this.failure;
+    this.failure = undefined;
+    if (failure) throw failure.thrown;
+    if (report !== this.absorbed) this.absorb(s, report);
+    this.absorbed = undefined;
+  }
+
+  /**
+   * At a point the awaited inline lane just reached: folds its report in, and when the loop's
+   * next decision would be a plain run for this very lane, makes that grant now (the same trace
+   * entry, clock, choice and budget as `loop`), so the lane goes on instead of pausing to be
+   * replayed. Only while every lane has reached a point (not while `start` awaits the others).
+   */
+  private grantAtOnce(report: Report): { grant: GrantCode; budget: number } | undefined {
+    const s = this.awaited;
+    if (!s || this.failure) return undefined;
+    try {
+      this.absorb(s, report);
+      this.absorbed = report;
+      if (s.status !== 'parked' || (s.point !== 'statement' && s.point !== 'start')) return;
+      if (this.grants >= this.ctx.grantsMax) return;
+      const live = this.live();
+      const d = decide(live, this.at());
+      if (d.kind !== 'choose' || d.lane !== s.lane || this.planned(s) !== 'run') return;
+      if (d.chose) this.decision++;
+      this.grant(s, 'run', d.chose);
+      this.absorbed = undefined;
+      const budget = s.point === 'statement' ? this.budgetFor(s, live) : 0;
+      return { grant: Grant.run, budget };
+    } catch (thrown) {
+      // Thrown here it would go through the handler's code, which may catch it.
+      this.failure = { thrown };
+      return undefined;
+    }
+  }
+
+  /** The run-ahead budget of a statement grant to `s` (see `runAhead`). */
+  private budgetFor(s: LaneState, live: readonly LaneState[]): number {
+    return runAhead(
+      s.lane,
+      live.filter((o) => o !== s),
+      this.at(),
+      Math.min(this.ctx.runAheadMax, this.ctx.grantsMax - this.grants),
+    );
   }
 
   private absorb(s: LaneState, report: Report): void {
