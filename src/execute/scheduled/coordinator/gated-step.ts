@@ -12,10 +12,10 @@ import { CallHung } from '../../call-watch.ts';
 import { type Task, wait } from '../../task.ts';
 import type { GrantAtOnce, Lane } from '../lanes.ts';
 import { Grant, type GrantCode, type PassedPoint, type Report } from '../protocol.ts';
-import { chooseLane } from './choose-lane.ts';
-import { decide, runAhead, type SchedulerState } from './decide.ts';
+import { decide, firstPick, runAhead, type SchedulerState } from './decide.ts';
 import { arrive, block, finish, type LaneState, laneState } from './lane-state.ts';
 import { applyScopeChange, type StepContext } from './step-context.ts';
+import { stallEntry, stopLivelock } from './stuck-lanes.ts';
 
 const GRANTS: Record<GrantKind, GrantCode> = {
   run: Grant.run,
@@ -105,17 +105,14 @@ export class GatedStep {
       } else worker.send({ type: 'world', dbPath, event: e });
       started.push(s);
     }
-    const first = this.likelyFirst();
+    const first = firstPick(
+      this.lanes.filter((s) => s.status === 'parked'),
+      this.plan.choices,
+    );
     const last = started.findIndex((s) => s.lane === first);
     if (last >= 0) started.push(...started.splice(last, 1));
     for (const [i, s] of started.entries())
       yield* this.await(s, this.workers.get(s.lane) as Lane, i === started.length - 1);
-  }
-
-  /** The lane the first decision picks when every lane not done yet reaches a point. */
-  private likelyFirst(): number | undefined {
-    const live = this.lanes.filter((s) => s.status === 'parked').map((s) => s.lane);
-    return live.length === 0 ? undefined : chooseLane(live, undefined, this.plan.choices[0] ?? 0);
   }
 
   /** Grants until every lane is done, crashed or stopped. */
@@ -123,16 +120,10 @@ export class GatedStep {
     for (;;) {
       const live = this.live();
       if (live.length === 0) return;
-      if (this.grants >= this.ctx.grantsMax) return yield* this.stopLivelock(live);
+      if (this.grants >= this.ctx.grantsMax) return yield* stopLivelock(this.ctx, this.step, live);
       const d = decide(live, this.at());
       if (d.kind === 'stall') {
-        this.ctx.entries.push({
-          step: this.step,
-          lane: -1,
-          point: 'stall',
-          grant: 'run',
-          sql: `lanes ${d.lanes.map((l) => l + 1).join(', ')} all blocked; nothing running can release the lock; the virtual clock jumps ${d.until - this.clock} ms to the first busy timeout`,
-        });
+        this.ctx.entries.push(stallEntry(this.step, d.lanes, this.clock, d.until));
         this.clock = d.until;
         continue;
       }
@@ -312,24 +303,5 @@ export class GatedStep {
   private applyScope(event: Event): void {
     if (event.kind !== 'revoke' && event.kind !== 'restore') return;
     applyScopeChange(this.ctx, event.client, event.kind === 'restore');
-  }
-
-  /** Lanes that never finish: each is stopped (its transaction rolls back) and reported unexpected. */
-  private *stopLivelock(live: readonly LaneState[]): Task<void> {
-    for (const s of live) {
-      this.ctx.entries.push({
-        step: this.step,
-        lane: s.lane,
-        point: s.point,
-        grant: 'crash',
-        ...(s.sql ? { sql: s.sql } : {}),
-      });
-      yield* wait(this.ctx.lanes.kill(s.lane));
-      s.status = 'done';
-      s.observed = {
-        kind: 'unexpected',
-        message: `livelock: lane ${s.lane + 1} of step ${this.step + 1} did not finish within ${this.ctx.grantsMax} scheduler grants (a handler retrying a lock forever?)`,
-      };
-    }
   }
 }
