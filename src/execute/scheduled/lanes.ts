@@ -7,14 +7,6 @@
  */
 import type { CommandBody, GrantCode, Report } from './protocol.ts';
 
-/**
- * The coordinator's grant decided at the point a lane just reached, while the lane waits there:
- * the grant and its run-ahead budget when the schedule gives this lane the next grant anyway,
- * undefined when another lane must run first (or when the decision cannot be made yet). The
- * report it is handed is then the coordinator's already; `next` still returns the lane's next one.
- */
-export type GrantAtOnce = (report: Report) => { grant: GrantCode; budget: number } | undefined;
-
 /** One lane. */
 export interface Lane {
   /**
@@ -26,12 +18,8 @@ export interface Lane {
   send(command: CommandBody): void;
   /** Lets the parked lane go on with `grant`, passing up to `budget` points before it parks again. */
   grant(grant: GrantCode, budget?: number): void;
-  /**
-   * The lane's next report, or undefined when none came within `timeoutMs`. An inline lane asks
-   * `atOnce` at each point it would pause at, so it goes on without unwinding when it is granted
-   * anyway (a worker thread parks whatever: its hand-off costs no replay).
-   */
-  next(timeoutMs: number, atOnce?: GrantAtOnce): Report | undefined;
+  /** The lane's next report, or undefined when none came within `timeoutMs`. */
+  next(timeoutMs: number): Report | undefined;
 }
 
 /** A runner's lanes, by number. */

@@ -18,7 +18,6 @@ import {
   isWriteText,
 } from './connection/statement-kind.ts';
 import { chooseLane } from './coordinator/choose-lane.ts';
-import { decide, firstPick } from './coordinator/decide.ts';
 
 describe('chooseLane', () => {
   it('0 keeps the last lane running; others rotate from it', () => {
@@ -31,28 +30,6 @@ describe('chooseLane', () => {
     expect(chooseLane([0, 2], 1, 0)).toBe(2);
     expect(chooseLane([0, 2], 3, 0)).toBe(0);
     expect(chooseLane([2, 0], undefined, 0)).toBe(0);
-  });
-});
-
-describe('firstPick', () => {
-  it("names the lane a step's first decision grants when every lane is parked", () => {
-    const lanes = fc.uniqueArray(fc.nat(5), { minLength: 1, maxLength: 5 });
-    const choices = fc.array(fc.nat(7), { maxLength: 3 });
-    fc.assert(
-      fc.property(lanes, choices, (numbers, drawn) => {
-        const parked = numbers.map((lane) => ({
-          lane,
-          status: 'parked' as const,
-          blockedAt: 0,
-          blockedEpoch: 0,
-          timeoutMs: 0,
-        }));
-        const at = { clock: 0, epoch: 0, choices: drawn, decision: 0, last: undefined };
-        const d = decide(parked, at);
-        expect(d.kind === 'choose' && d.lane).toBe(firstPick(parked, drawn));
-      }),
-    );
-    expect(firstPick([], [1])).toBeUndefined();
   });
 });
 

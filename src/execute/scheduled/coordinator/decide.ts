@@ -61,23 +61,6 @@ export function decide(live: readonly LaneView[], at: SchedulerState): Decision 
 }
 
 /**
- * The lane the step's first decision picks when `parked` (the lanes not yet done) all reach a
- * point, none blocked: undefined when there are none. A guess made before they get there (one
- * may end without a point), good enough to choose which lane is started last.
- */
-export function firstPick(
-  parked: readonly { readonly lane: number }[],
-  choices: readonly number[],
-): number | undefined {
-  if (parked.length === 0) return undefined;
-  return chooseLane(
-    parked.map((s) => s.lane),
-    undefined,
-    choices[0] ?? 0,
-  );
-}
-
-/**
  * How many grants right after the one `lane` is getting now (a statement run, at clock `at.clock`
  * already advanced) would go to `lane` again, assuming each of its statements completes: its
  * worker may pass that many yield points without parking. `others` are the other live lanes;

@@ -10,12 +10,11 @@ import type { LanePoint, StepSchedule } from '../../../types/schedule.ts';
 import type { GrantKind, TraceEntry } from '../../../types/scheduled-trace.ts';
 import { CallHung } from '../../call-watch.ts';
 import { type Task, wait } from '../../task.ts';
-import type { GrantAtOnce, Lane } from '../lanes.ts';
+import type { Lane } from '../lanes.ts';
 import { Grant, type GrantCode, type PassedPoint, type Report } from '../protocol.ts';
-import { decide, firstPick, runAhead, type SchedulerState } from './decide.ts';
+import { decide, runAhead, type SchedulerState } from './decide.ts';
 import { arrive, block, finish, type LaneState, laneState } from './lane-state.ts';
 import { applyScopeChange, type StepContext } from './step-context.ts';
-import { stallEntry, stopLivelock } from './stuck-lanes.ts';
 
 const GRANTS: Record<GrantKind, GrantCode> = {
   run: Grant.run,
@@ -35,13 +34,6 @@ export class GatedStep {
   private decision = 0;
   private grants = 0;
   private last: number | undefined;
-  /** A report `atOnce` already folded in, so `await` does not fold it in again. */
-  private absorbed: Report | undefined;
-  /** What `atOnce` threw, rethrown once the lane is back (not thrown into the handler's code). */
-  private failure: { thrown: unknown } | undefined;
-  /** The lane being awaited and whether `atOnce` may grant it; see `await`. */
-  private awaited: LaneState | undefined;
-  private readonly atOnce: GrantAtOnce = (report) => this.grantAtOnce(report);
 
   constructor(
     private readonly ctx: StepContext,
@@ -57,9 +49,7 @@ export class GatedStep {
   /**
    * Sends each lane its event, then waits for every lane to reach its first point. Lanes run
    * side by side only up to there: the handler's code before its first statement, on connections
-   * already open, touching nothing shared, so the order they get there in does not matter. The
-   * lane the first decision would pick if every lane reached a point is awaited last: an inline
-   * lane that is then picked goes on at once instead of pausing to be replayed.
+   * already open, touching nothing shared, so the order they get there in does not matter.
    */
   *start(): Task<void> {
     const started: LaneState[] = [];
@@ -105,14 +95,7 @@ export class GatedStep {
       } else worker.send({ type: 'world', dbPath, event: e });
       started.push(s);
     }
-    const first = firstPick(
-      this.lanes.filter((s) => s.status === 'parked'),
-      this.plan.choices,
-    );
-    const last = started.findIndex((s) => s.lane === first);
-    if (last >= 0) started.push(...started.splice(last, 1));
-    for (const [i, s] of started.entries())
-      yield* this.await(s, this.workers.get(s.lane) as Lane, i === started.length - 1);
+    for (const s of started) yield* this.await(s, this.workers.get(s.lane) as Lane);
   }
 
   /** Grants until every lane is done, crashed or stopped. */
@@ -120,10 +103,16 @@ export class GatedStep {
     for (;;) {
       const live = this.live();
       if (live.length === 0) return;
-      if (this.grants >= this.ctx.grantsMax) return yield* stopLivelock(this.ctx, this.step, live);
+      if (this.grants >= this.ctx.grantsMax) return yield* this.stopLivelock(live);
       const d = decide(live, this.at());
       if (d.kind === 'stall') {
-        this.ctx.entries.push(stallEntry(this.step, d.lanes, this.clock, d.until));
+        this.ctx.entries.push({
+          step: this.step,
+          lane: -1,
+          point: 'stall',
+          grant: 'run',
+          sql: `lanes ${d.lanes.map((l) => l + 1).join(', ')} all blocked; nothing running can release the lock; the virtual clock jumps ${d.until - this.clock} ms to the first busy timeout`,
+        });
         this.clock = d.until;
         continue;
       }
@@ -147,7 +136,16 @@ export class GatedStep {
         continue;
       }
       const worker = this.workers.get(s.lane) as Lane;
-      const budget = kind === 'run' && s.point === 'statement' ? this.budgetFor(s, live) : 0;
+      const others = live.filter((o) => o !== s);
+      const budget =
+        kind === 'run' && s.point === 'statement'
+          ? runAhead(
+              s.lane,
+              others,
+              this.at(),
+              Math.min(this.ctx.runAheadMax, this.ctx.grantsMax - this.grants),
+            )
+          : 0;
       worker.grant(GRANTS[kind], budget);
       if (s.point === 'reply' && kind === 'run') {
         s.status = 'done';
@@ -200,59 +198,14 @@ export class GatedStep {
    * under the call budget; a thread lane is waited for at most the budget. Either way a lane that
    * does not get there in time is a hang.
    */
-  private *await(s: LaneState, worker: Lane, atOnce = true): Task<void> {
+  private *await(s: LaneState, worker: Lane): Task<void> {
     const { watch } = this.ctx;
     const activity = { step: this.step, lane: s.lane, event: s.event };
     yield* watch.enter(activity);
-    this.awaited = atOnce ? s : undefined;
-    const report = worker.next(this.ctx.callTimeoutMs, this.atOnce);
-    this.awaited = undefined;
+    const report = worker.next(this.ctx.callTimeoutMs);
     if (!report) throw new CallHung(watch.hang(activity, worker.onThisThread ? 'busy' : 'thread'));
     watch.leave(worker.onThisThread ? 'busy' : 'thread');
-    const failure = this.failure;
-    this.failure = undefined;
-    if (failure) throw failure.thrown;
-    if (report !== this.absorbed) this.absorb(s, report);
-    this.absorbed = undefined;
-  }
-
-  /**
-   * At a point the awaited inline lane just reached: folds its report in, and when the loop's
-   * next decision would be a plain run for this very lane, makes that grant now (the same trace
-   * entry, clock, choice and budget as `loop`), so the lane goes on instead of pausing to be
-   * replayed. Only while every lane has reached a point (not while `start` awaits the others).
-   */
-  private grantAtOnce(report: Report): { grant: GrantCode; budget: number } | undefined {
-    const s = this.awaited;
-    if (!s || this.failure) return undefined;
-    try {
-      this.absorb(s, report);
-      this.absorbed = report;
-      if (s.status !== 'parked' || (s.point !== 'statement' && s.point !== 'start')) return;
-      if (this.grants >= this.ctx.grantsMax) return;
-      const live = this.live();
-      const d = decide(live, this.at());
-      if (d.kind !== 'choose' || d.lane !== s.lane || this.planned(s) !== 'run') return;
-      if (d.chose) this.decision++;
-      this.grant(s, 'run', d.chose);
-      this.absorbed = undefined;
-      const budget = s.point === 'statement' ? this.budgetFor(s, live) : 0;
-      return { grant: Grant.run, budget };
-    } catch (thrown) {
-      // Thrown here it would go through the handler's code, which may catch it.
-      this.failure = { thrown };
-      return undefined;
-    }
-  }
-
-  /** The run-ahead budget of a statement grant to `s` (see `runAhead`). */
-  private budgetFor(s: LaneState, live: readonly LaneState[]): number {
-    return runAhead(
-      s.lane,
-      live.filter((o) => o !== s),
-      this.at(),
-      Math.min(this.ctx.runAheadMax, this.ctx.grantsMax - this.grants),
-    );
+    this.absorb(s, report);
   }
 
   private absorb(s: LaneState, report: Report): void {
@@ -303,5 +256,24 @@ export class GatedStep {
   private applyScope(event: Event): void {
     if (event.kind !== 'revoke' && event.kind !== 'restore') return;
     applyScopeChange(this.ctx, event.client, event.kind === 'restore');
+  }
+
+  /** Lanes that never finish: each is stopped (its transaction rolls back) and reported unexpected. */
+  private *stopLivelock(live: readonly LaneState[]): Task<void> {
+    for (const s of live) {
+      this.ctx.entries.push({
+        step: this.step,
+        lane: s.lane,
+        point: s.point,
+        grant: 'crash',
+        ...(s.sql ? { sql: s.sql } : {}),
+      });
+      yield* wait(this.ctx.lanes.kill(s.lane));
+      s.status = 'done';
+      s.observed = {
+        kind: 'unexpected',
+        message: `livelock: lane ${s.lane + 1} of step ${this.step + 1} did not finish within ${this.ctx.grantsMax} scheduler grants (a handler retrying a lock forever?)`,
+      };
+    }
   }
 }

@@ -13,7 +13,6 @@
 
 import { REPLAYED, type StatementOutcome } from '../connection/scheduled-connection.ts';
 import { GateLogic, type GatePlan } from '../gate-logic.ts';
-import type { GrantAtOnce } from '../lanes.ts';
 import type { GrantCode, Report } from '../protocol.ts';
 
 /** Statements tried after a caught pause before a warning says why the run seems to hang. */
@@ -58,7 +57,6 @@ export class InlineGate extends GateLogic {
   private cursor = 0;
   private readCursor = 0;
   private resume: Resume | undefined;
-  private atOnce: GrantAtOnce | undefined;
   private reports: Report[] = [];
   private sql = '';
   private args: readonly unknown[] | undefined;
@@ -72,7 +70,6 @@ export class InlineGate extends GateLogic {
     reads: boolean[],
     resume: Resume | undefined,
     reports: Report[],
-    atOnce: GrantAtOnce | undefined,
   ): void {
     this.resetPoints(plan);
     this.pausing = false;
@@ -84,7 +81,6 @@ export class InlineGate extends GateLogic {
     this.readCursor = 0;
     this.resume = resume;
     this.reports = reports;
-    this.atOnce = atOnce;
   }
 
   /** The start was granted in an earlier attempt: count it without parking. */
@@ -151,12 +147,9 @@ export class InlineGate extends GateLogic {
     this.reports.push(report);
   }
 
-  /**
-   * The first park of an attempt is where the last one paused: it takes the grant. A later one
-   * goes on when the coordinator grants it at once (`atOnce`), else pauses.
-   */
+  /** The first park of an attempt is where the last one paused: it takes the grant. Any later one pauses. */
   protected park(report: Report): GrantCode {
-    const resume = this.resume ?? this.atOnce?.(report);
+    const resume = this.resume;
     if (resume) {
       this.resume = undefined;
       this.budget = resume.budget;

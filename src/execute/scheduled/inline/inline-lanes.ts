@@ -3,9 +3,7 @@
  * no hand-off, nothing left to timing. Each lane has its own connection to the run's database,
  * as a worker would. A command runs in attempts (`inline-gate.ts`): an attempt replays what the
  * call already did, takes the grant at the point it paused last, and runs on until the next point
- * where a worker would park, where it pauses again unless the coordinator grants it that point at
- * once (`GrantAtOnce`: the schedule runs this lane next anyway); the reports are the ones a worker
- * would send.
+ * where a worker would park, where it pauses again; the reports are the ones a worker would send.
  *
  * A handler that turns out not to be replayable (it returned a promise, or a replay took another
  * path) stops the run with `E_NOT_REPLAYABLE`; the runner then starts over on worker threads.
@@ -18,7 +16,7 @@ import { type Principal, scopedAs } from '../../../model/world.ts';
 import { applyCallSync, applyWorldEvent } from '../../apply-event.ts';
 import { ScheduledConnection } from '../connection/scheduled-connection.ts';
 import { WORLD_PLAN } from '../gate-logic.ts';
-import type { GrantAtOnce, Lane, Lanes } from '../lanes.ts';
+import type { Lane, Lanes } from '../lanes.ts';
 import { type CommandBody, Grant, type GrantCode, type Report } from '../protocol.ts';
 import { openSharedConnection } from '../shared-database.ts';
 import { InlineGate, type LoggedOutcome, Pause, type Resume } from './inline-gate.ts';
@@ -59,8 +57,8 @@ class InlineLane implements Lane {
     this.pending = { grant, budget };
   }
 
-  next(_timeoutMs: number, atOnce?: GrantAtOnce): Report | undefined {
-    if (this.reports.length === 0 && !this.over) this.attempt(atOnce);
+  next(): Report | undefined {
+    if (this.reports.length === 0 && !this.over) this.attempt();
     return this.reports.shift();
   }
 
@@ -78,7 +76,7 @@ class InlineLane implements Lane {
   }
 
   /** Runs the command from its start, replaying, up to its next report. */
-  private attempt(atOnce: GrantAtOnce | undefined): void {
+  private attempt(): void {
     const command = this.command as CommandBody;
     const conn = this.connect(command.dbPath);
     if (this.atReply) {
@@ -86,7 +84,7 @@ class InlineLane implements Lane {
       return;
     }
     const plan = command.type === 'call' ? command : WORLD_PLAN;
-    this.gate.begin(plan, this.log, this.reads, this.pending, this.reports, atOnce);
+    this.gate.begin(plan, this.log, this.reads, this.pending, this.reports);
     this.pending = undefined;
     let replying = false;
     try {
