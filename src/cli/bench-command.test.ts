@@ -35,6 +35,9 @@ describe('receiptcheck bench', () => {
       expect(raw.stepsPerCpuSecond).toBeGreaterThan(0);
     }
     expect(t.sequential).toMatchObject({ available: true, steps: t.raw.steps });
+    // The untimed warm-up round is not among the one timed round.
+    for (const path of [t.raw, t.rawInMemory, t.rawScheduledMix, t.sequential])
+      if (path.available) expect(path.perRound).toHaveLength(1);
     // Each mode is timed against raw on the very sequences it ran.
     expect(t.scheduled).toMatchObject({ available: true, steps: t.rawScheduledMix.steps });
     // Thread lanes give the same traces as inline ones, so the same steps.

@@ -90,7 +90,9 @@ export function registerBench(program: Command, ctx: CliContext): void {
   scheduled    alternate in rounds, the order reversed every other round; scheduled mode
                twice: at its default (inline lanes for a replayable handler such as the
                reference) and forced onto worker-thread lanes, as every handler not declared
-               replayable runs
+               replayable runs; before the timed rounds, one untimed warm-up round runs
+               every path once (raw too), so that none is timed cold: steady state, not
+               V8's warm-up, the worker pool's start or the first statements' compilation
   time to kill for each catalogued mutant, in the mode the catalogue names, at default
                settings: runs and seconds until the first failure, and the shrunk length,
                median over seeds 1..n (a survival counts as infinite)
