@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { benchRounds } from './bench-rounds.ts';
 import { emptyTotals, type PathName, type PathTotals } from './throughput-totals.ts';
 
-const o = { rounds: 2, seed: 10, onProgress: () => {} };
+const o = { rounds: 2, seed: 10, warmUpSeconds: 0, onProgress: () => {} };
 const measure = { steps: 1, seconds: 1, cpuSeconds: 1 };
 
 /** Two paths, `raw` and `sequential`, each logging its name and seed and recording one round. */
@@ -63,5 +63,20 @@ describe('benchRounds', () => {
     expect(totals.concurrent.unavailable).toBe('not available yet');
     expect(totals.raw.unavailable).toBe('does not apply');
     expect(totals.sequential.rounds).toHaveLength(2);
+  });
+
+  it('repeats each path on earlier seeds until its CPU budget is spent, within a cap', async () => {
+    const log: string[] = [];
+    const totals = emptyTotals();
+    // Fake paths take next to no CPU: a budget of 1,000 s stops only at the cap.
+    await benchRounds({ ...o, warmUpSeconds: 1000 }, 'test', totals, () => {}, paths(log));
+    const warm = log.slice(0, -4);
+    expect(warm.filter((l) => l.startsWith('raw@'))).toHaveLength(30);
+    expect(warm.filter((l) => l.startsWith('sequential@'))).toHaveLength(30);
+    // One path at a time, each on seeds 9, 8, 7, …: never a timed round's.
+    expect(warm.slice(0, 3)).toEqual(['raw@9', 'raw@8', 'raw@7']);
+    expect(warm.every((l) => Number(l.split('@')[1]) < o.seed)).toBe(true);
+    expect(log.slice(-4)).toEqual(['raw@10', 'sequential@10', 'sequential@11', 'raw@11']);
+    expect(totals.raw.rounds).toHaveLength(2);
   });
 });

@@ -1,16 +1,20 @@
 /**
- * `benchRounds`: the bench's interleaved rounds, after one untimed warm-up round. Every path of
- * the warm-up (raw, raw in memory, each mode) runs once on a seed no timed round uses, into
- * totals that are thrown away, so that no path is timed cold: the first calls of a fresh process
- * run on V8's interpreter and baseline code, start concurrent mode's worker pool, compile the
- * handler's statements and load the plugin, and whichever path came first in round 1 paid for
- * all of that. Standard benchmarking practice, and fair to every path: raw warms too, by the
- * same rule. Only the timed rounds are reported; a mode found unavailable in the warm-up is
- * reported as such without being tried again.
+ * `benchRounds`: the bench's interleaved rounds, after an untimed warm-up. In the warm-up every
+ * path (raw, raw in memory, each mode) runs on seeds no timed round uses, into totals that are
+ * thrown away, again and again until it has spent `o.warmUpSeconds` of CPU (at least once), so
+ * that no path is timed cold: the first calls of a fresh process run on V8's interpreter and
+ * baseline code, start concurrent mode's worker pool, compile the handler's statements and load
+ * the plugin, and a sequential check reached its steady speed only after about ten 100-run checks.
+ * Standard benchmarking practice, and fair to every path: raw warms too, by the same rule. Only
+ * the timed rounds are reported; a mode found unavailable in the warm-up is reported as such
+ * without being tried again.
  */
 
 import type { ResolvedBenchOptions } from './bench-options.ts';
 import { emptyTotals, type PathName, type PathTotals } from './throughput-totals.ts';
+
+/** Most times one path runs in the warm-up, whatever its CPU time (an unavailable mode takes none). */
+const WARM_UP_REPEATS_MAX = 30;
 
 /** The paths of one round at `seed`, each measuring into `totals`. */
 export type RoundPaths = (
@@ -19,12 +23,12 @@ export type RoundPaths = (
 ) => (() => Promise<void>)[];
 
 /**
- * One warm-up round at seed `o.seed - 1`, untimed, then `o.rounds` timed rounds into `totals`
- * (round r at `o.seed + r`), the order of the paths reversed every other round, `sample` called
- * after each path (memory is sampled in the warm-up too: it counts towards the peak).
+ * The warm-up (seeds `o.seed - 1`, `o.seed - 2`, …, untimed), then `o.rounds` timed rounds into
+ * `totals` (round r at `o.seed + r`), the order of the paths reversed every other round, `sample`
+ * called after each path (memory is sampled in the warm-up too: it counts towards the peak).
  */
 export async function benchRounds(
-  o: Pick<ResolvedBenchOptions, 'rounds' | 'seed' | 'onProgress'>,
+  o: Pick<ResolvedBenchOptions, 'rounds' | 'seed' | 'warmUpSeconds' | 'onProgress'>,
   what: string,
   totals: Record<PathName, PathTotals>,
   sample: () => void,
@@ -36,10 +40,16 @@ export async function benchRounds(
     const reason = totals[name].unavailable;
     if (reason !== undefined) warmUp[name].unavailable = reason;
   }
-  o.onProgress(`${what} warm-up round, untimed (seed ${o.seed - 1})`);
-  for (const path of round(o.seed - 1, warmUp)) {
-    await path();
-    sample();
+  o.onProgress(`${what} warm-up, untimed (${o.warmUpSeconds} CPU-s a path)`);
+  const count = round(o.seed - 1, warmUp).length;
+  for (let i = 0; i < count; i++) {
+    const cpu = process.cpuUsage();
+    for (let k = 0; k < WARM_UP_REPEATS_MAX; k++) {
+      await round(o.seed - 1 - k, warmUp)[i]?.();
+      sample();
+      const used = process.cpuUsage(cpu);
+      if ((used.user + used.system) / 1e6 >= o.warmUpSeconds) break;
+    }
   }
   for (const name of Object.keys(warmUp) as PathName[]) {
     const reason = warmUp[name].unavailable;

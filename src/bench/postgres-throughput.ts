@@ -4,7 +4,7 @@
  * the harness in every mode alternate in rounds on the same seeds, the order reversed every
  * other round, and each mode is a ratio to raw on the sequences it ran. PostgreSQL has no
  * in-memory copy of the template, so that raw path is reported as not applying. An untimed
- * warm-up round comes first, as on SQLite.
+ * warm-up comes first, as on SQLite.
  */
 
 import { PostgresRawLoop } from '../execute/postgres/raw-loop.ts';
@@ -43,7 +43,7 @@ export async function measurePostgresThroughput(
   // One warm connection for the whole bench, as on SQLite: the ceiling pays no set-up.
   const raw = await PostgresRawLoop.open(plugin, fixture);
   try {
-    // After an untimed warm-up round, as on SQLite (`bench-rounds.ts`).
+    // After an untimed warm-up, as on SQLite (`bench-rounds.ts`).
     await benchRounds(o, 'PostgreSQL throughput', totals, sample, (seed, into) => {
       const sequences = stepMix(mix, seed, o.runsPerRound);
       const scheduledSequences = scheduledStepMix(mix, seed, o.runsPerRound);

@@ -1,8 +1,8 @@
 /**
  * `runBench`: every bench figure in one process, one run, so ratios hold on a noisy machine.
  * Raw and the harness modes alternate in rounds (order reversed every other round) on the same
- * seeds, so a noisy spell hits all of them, after an untimed warm-up round in which every path
- * runs once, so that none is timed cold (`bench-rounds.ts`; raw warms by the same rule): sequential and concurrent mode with raw, then
+ * seeds, so a noisy spell hits all of them, after an untimed warm-up in which every path runs
+ * for a CPU second, so that none is timed cold (`bench-rounds.ts`; raw warms by the same rule): sequential and concurrent mode with raw, then
  * scheduled mode (inline and on thread lanes) with raw on its own mix, so that the two kinds of
  * worker never hold memory at once; then the checker, the soak-sized check in a child process,
  * and time to kill each mutant.
@@ -89,6 +89,7 @@ export async function runBench(options: BenchOptions = {}): Promise<BenchReport>
       stepsMax: o.stepsMax,
       workers: o.workers,
       seed: o.seed,
+      warmUpSeconds: o.warmUpSeconds,
       killSeeds: o.killSeeds,
     },
     throughput,
@@ -127,7 +128,7 @@ async function measureThroughput(
     // Two phases, so that concurrent mode's warm pool and scheduled mode's lane workers (four
     // threads each, 30-54 MB apiece) never coexist. Each mode's ratio is to a raw path in its own
     // round, so splitting the rounds keeps every ratio within one phase.
-    // Each phase starts with an untimed warm-up round (`bench-rounds.ts`).
+    // Each phase starts with an untimed warm-up (`bench-rounds.ts`).
     await benchRounds(o, 'throughput', totals, sample, (seed, into) => {
       const sequences = stepMix(mix, seed, o.runsPerRound);
       return [

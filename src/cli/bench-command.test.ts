@@ -11,6 +11,7 @@ import { main } from './main.ts';
 
 const TINY = [
   ...['--rounds', '1', '--runs', '4', '--kill-seeds', '1', '--history', '400', '--soak', '400'],
+  ...['--warm-up', '0'],
 ];
 
 describe('receiptcheck bench', () => {
@@ -23,7 +24,13 @@ describe('receiptcheck bench', () => {
     const code = await main(['bench', '--quick', '--json', ...TINY, ...mutants], io);
     expect(code).toBe(0);
     const r = decodeJson(io.out.join('')) as BenchReport;
-    expect(r.config).toMatchObject({ quick: true, rounds: 1, runsPerRound: 4, killSeeds: 1 });
+    expect(r.config).toMatchObject({
+      quick: true,
+      rounds: 1,
+      runsPerRound: 4,
+      killSeeds: 1,
+      warmUpSeconds: 0,
+    });
     expect(r.machine.nproc).toBeGreaterThan(0);
     expect(r.machine.node).toBe(process.version);
 
