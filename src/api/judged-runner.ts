@@ -8,6 +8,7 @@ import { judgeRun } from '../check/judge-run.ts';
 import { takeOutput } from '../execute/contain/handler-output.ts';
 import type { GeneratedCase, ModeRunner } from '../execute/mode-runner.ts';
 import { drive, type Task, wait } from '../execute/task.ts';
+import { modelWalkOf } from '../generate/model-walk.ts';
 import { type SequenceOptions, sequenceArbitrary } from '../generate/sequence-arbitrary.ts';
 import type { Step } from '../model/events.ts';
 import type { FixtureWithPolicy } from '../model/state.ts';
@@ -96,7 +97,8 @@ function judge(
   steps: readonly Step[],
   execution: Execution,
 ): JudgedRun {
-  const judgement = judgeRun(fixture, steps, execution);
+  // Generation already stepped the model over generated steps: the judge reads that walk.
+  const judgement = judgeRun(fixture, steps, execution, modelWalkOf(steps, fixture));
   const detail = runDetail(execution, judgement);
   const output = takeOutput();
   return {

@@ -30,6 +30,11 @@ export interface BenchOptions {
   /** First seed; round r uses `seed + r`. Default 42. */
   seed?: number;
   /**
+   * CPU seconds each path runs, untimed, before the timed rounds (`bench-rounds.ts`; at least one
+   * run of it, whatever this says; 0: exactly one). Default 1.
+   */
+  warmUpSeconds?: number;
+  /**
    * Seeds per mutant for time to kill (1..n). Preset: 5, as the issue asks; quick 3, since a
    * concurrent mutant's check with its shrinking takes seconds and quick must stay under a minute.
    */
@@ -63,6 +68,7 @@ export interface ResolvedBenchOptions {
   readonly stepsMax: number;
   readonly workers: number;
   readonly seed: number;
+  readonly warmUpSeconds: number;
   readonly killSeeds: number;
   readonly mutants: readonly string[] | undefined;
   readonly historyEntries: number;
@@ -92,6 +98,7 @@ export function resolveBenchOptions(
     stepsMax: options.stepsMax ?? 20,
     workers: options.workers ?? 4,
     seed: options.seed ?? DEFAULT_SEED,
+    warmUpSeconds: options.warmUpSeconds ?? 1,
     killSeeds: options.killSeeds ?? (quick ? 3 : 5),
     mutants: options.mutants,
     historyEntries: options.historyEntries ?? 100_000,
@@ -120,6 +127,11 @@ export function resolveBenchOptions(
         `bench option ${name} must be a positive integer (got ${value})`,
       );
   }
+  if (!(Number.isFinite(resolved.warmUpSeconds) && resolved.warmUpSeconds >= 0))
+    throw new ReceiptcheckError(
+      'E_BAD_OPTION',
+      `bench option warmUpSeconds must be a number of seconds, 0 or more (got ${resolved.warmUpSeconds})`,
+    );
   if (!Number.isSafeInteger(resolved.seed))
     throw new ReceiptcheckError(
       'E_BAD_OPTION',

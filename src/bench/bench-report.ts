@@ -147,7 +147,15 @@ export interface BenchReport {
   readonly machine: MachineInfo;
   readonly config: Pick<
     ResolvedBenchOptions,
-    'handler' | 'quick' | 'rounds' | 'runsPerRound' | 'stepsMax' | 'workers' | 'seed' | 'killSeeds'
+    | 'handler'
+    | 'quick'
+    | 'rounds'
+    | 'runsPerRound'
+    | 'stepsMax'
+    | 'workers'
+    | 'seed'
+    | 'warmUpSeconds'
+    | 'killSeeds'
   > & {
     /** The operation measured (`set-interval` by default). */
     readonly operation: string;

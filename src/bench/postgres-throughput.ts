@@ -3,7 +3,8 @@
  * plugin's calls and world events on one warm connection, `execute/postgres/raw-loop.ts`) and
  * the harness in every mode alternate in rounds on the same seeds, the order reversed every
  * other round, and each mode is a ratio to raw on the sequences it ran. PostgreSQL has no
- * in-memory copy of the template, so that raw path is reported as not applying.
+ * in-memory copy of the template, so that raw path is reported as not applying. An untimed
+ * warm-up comes first, as on SQLite.
  */
 
 import { PostgresRawLoop } from '../execute/postgres/raw-loop.ts';
@@ -11,6 +12,7 @@ import type { PostgresHandlerPlugin } from '../handlers/postgres/plugin.ts';
 import type { Fixture } from '../model/world.ts';
 import type { ResolvedBenchOptions } from './bench-options.ts';
 import type { ThroughputSection } from './bench-report.ts';
+import { benchRounds } from './bench-rounds.ts';
 import { HARNESS_PATHS, modePath } from './harness-throughput.ts';
 import { scheduledStepMix, stepMix } from './step-mix.ts';
 import { emptyTotals, throughputSection } from './throughput-totals.ts';
@@ -41,22 +43,16 @@ export async function measurePostgresThroughput(
   // One warm connection for the whole bench, as on SQLite: the ceiling pays no set-up.
   const raw = await PostgresRawLoop.open(plugin, fixture);
   try {
-    for (let round = 0; round < o.rounds; round++) {
-      const seed = o.seed + round;
-      o.onProgress(`PostgreSQL throughput round ${round + 1}/${o.rounds} (seed ${seed})`);
+    // After an untimed warm-up, as on SQLite (`bench-rounds.ts`).
+    await benchRounds(o, 'PostgreSQL throughput', totals, sample, (seed, into) => {
       const sequences = stepMix(mix, seed, o.runsPerRound);
       const scheduledSequences = scheduledStepMix(mix, seed, o.runsPerRound);
-      const paths: (() => Promise<void>)[] = [
-        async () => void totals.raw.rounds.push(await raw.measure(sequences)),
-        async () => void totals.rawScheduledMix.rounds.push(await raw.measure(scheduledSequences)),
-        ...HARNESS_PATHS.map((p) => () => modePath(totals[p.name], p, o, seed)),
+      return [
+        async () => void into.raw.rounds.push(await raw.measure(sequences)),
+        async () => void into.rawScheduledMix.rounds.push(await raw.measure(scheduledSequences)),
+        ...HARNESS_PATHS.map((p) => () => modePath(into[p.name], p, o, seed)),
       ];
-      if (round % 2 === 1) paths.reverse();
-      for (const path of paths) {
-        await path();
-        sample();
-      }
-    }
+    });
   } finally {
     await raw.close();
   }

@@ -1,7 +1,8 @@
 /**
  * `runBench`: every bench figure in one process, one run, so ratios hold on a noisy machine.
  * Raw and the harness modes alternate in rounds (order reversed every other round) on the same
- * seeds, so a noisy spell hits all of them: sequential and concurrent mode with raw, then
+ * seeds, so a noisy spell hits all of them, after an untimed warm-up in which every path runs
+ * for a CPU second, so that none is timed cold (`bench-rounds.ts`; raw warms by the same rule): sequential and concurrent mode with raw, then
  * scheduled mode (inline and on thread lanes) with raw on its own mix, so that the two kinds of
  * worker never hold memory at once; then the checker, the soak-sized check in a child process,
  * and time to kill each mutant.
@@ -34,6 +35,7 @@ import {
   resolveBenchOptions,
 } from './bench-options.ts';
 import type { BenchReport, CheckerFigure, KillFigure, ThroughputSection } from './bench-report.ts';
+import { benchRounds } from './bench-rounds.ts';
 import { measureChecker, measureSoakCheck } from './checker-time.ts';
 import { HARNESS_PATHS, modePath } from './harness-throughput.ts';
 import { machineInfo } from './machine-info.ts';
@@ -87,6 +89,7 @@ export async function runBench(options: BenchOptions = {}): Promise<BenchReport>
       stepsMax: o.stepsMax,
       workers: o.workers,
       seed: o.seed,
+      warmUpSeconds: o.warmUpSeconds,
       killSeeds: o.killSeeds,
     },
     throughput,
@@ -99,6 +102,8 @@ export async function runBench(options: BenchOptions = {}): Promise<BenchReport>
   };
   return { ...partial, targets: checkTargets(partial) };
 }
+
+type Totals = Record<PathName, PathTotals>;
 
 async function measureThroughput(
   o: ResolvedBenchOptions,
@@ -115,27 +120,28 @@ async function measureThroughput(
   const mix = { fixture, stepsMax: o.stepsMax, recreate: !!plugin.recreate };
   const raw = (path: PathTotals, db: Connection, sequences: readonly (readonly Event[])[]) => () =>
     rawPath(path, plugin, db, reset, fixture, sequences);
-  const harness = (names: readonly PathName[], seed: number) =>
+  const harness = (into: Totals, names: readonly PathName[], seed: number) =>
     HARNESS_PATHS.filter((p) => names.includes(p.name)).map(
-      (p) => () => modePath(totals[p.name], p, o, seed),
+      (p) => () => modePath(into[p.name], p, o, seed),
     );
   try {
     // Two phases, so that concurrent mode's warm pool and scheduled mode's lane workers (four
     // threads each, 30-54 MB apiece) never coexist. Each mode's ratio is to a raw path in its own
     // round, so splitting the rounds keeps every ratio within one phase.
-    await roundsOf(o, 'throughput', sample, (seed) => {
+    // Each phase starts with an untimed warm-up (`bench-rounds.ts`).
+    await benchRounds(o, 'throughput', totals, sample, (seed, into) => {
       const sequences = stepMix(mix, seed, o.runsPerRound);
       return [
-        raw(totals.raw, fileDb, sequences),
-        raw(totals.rawInMemory, memoryDb, sequences),
-        ...harness(['sequential', 'concurrent'], seed),
+        raw(into.raw, fileDb, sequences),
+        raw(into.rawInMemory, memoryDb, sequences),
+        ...harness(into, ['sequential', 'concurrent'], seed),
       ];
     });
     // Concurrent mode's warm pool has served its rounds; scheduled mode and the rest run without it.
     await destroyIdlePool();
-    await roundsOf(o, 'scheduled throughput', sample, (seed) => [
-      raw(totals.rawScheduledMix, fileDb, scheduledStepMix(mix, seed, o.runsPerRound)),
-      ...harness(['scheduled', 'scheduledThreads'], seed),
+    await benchRounds(o, 'scheduled throughput', totals, sample, (seed, into) => [
+      raw(into.rawScheduledMix, fileDb, scheduledStepMix(mix, seed, o.runsPerRound)),
+      ...harness(into, ['scheduled', 'scheduledThreads'], seed),
     ]);
   } finally {
     fileDb.close();
@@ -144,25 +150,6 @@ async function measureThroughput(
     await destroyIdlePool();
   }
   return throughputSection(totals);
-}
-
-/** `o.rounds` rounds of the paths `round(seed)` lists, the order reversed every other round. */
-async function roundsOf(
-  o: ResolvedBenchOptions,
-  what: string,
-  sample: () => void,
-  round: (seed: number) => (() => Promise<void>)[],
-): Promise<void> {
-  for (let r = 0; r < o.rounds; r++) {
-    const seed = o.seed + r;
-    o.onProgress(`${what} round ${r + 1}/${o.rounds} (seed ${seed})`);
-    const paths = round(seed);
-    if (r % 2 === 1) paths.reverse();
-    for (const path of paths) {
-      await path();
-      sample();
-    }
-  }
 }
 
 async function rawPath(

@@ -43,6 +43,7 @@ function report(
       runsPerRound: 1,
       stepsMax: 20,
       workers: 4,
+      warmUpSeconds: 1,
       seed: 42,
       killSeeds: 1,
       operation: 'set-interval',

@@ -3,8 +3,8 @@
  * against the model's state, and every invariant. Pure; the verdict is data.
  */
 
-import { flatten } from '../model/flatten.ts';
-import { sameOutcome } from '../model/outcome.ts';
+import type { Event, Step } from '../model/events.ts';
+import { type Observed, sameOutcome } from '../model/outcome.ts';
 import { initialState, toSnapshot } from '../model/state.ts';
 import { step } from '../model/step.ts';
 import type { Failure, RunVerdict } from '../types/verdict.ts';
@@ -12,29 +12,48 @@ import { checkInvariants } from './invariants/all-invariants.ts';
 import type { RunRecord } from './run-record.ts';
 import { diffSnapshots } from './snapshot-diff.ts';
 
-/** Checks a sequential run against the model. */
+/**
+ * Checks a sequential run against the model. With `run.walk` (generation's own stepping of the
+ * model over these steps) it reads each outcome and the final state from there instead of
+ * stepping the model a second time; the verdict is the same either way.
+ */
 export function checkRun(run: RunRecord): RunVerdict {
   const failures: Failure[] = [];
-  let state = initialState(run.fixture);
+  const walk = run.walk;
+  let state = walk ? walk.state : initialState(run.fixture);
   let next = 0;
-  for (const placed of flatten(run.steps)) {
-    const t = step(state, placed.event);
-    state = t.state;
-    if (placed.event.kind !== 'call' || !t.outcome) continue;
+  let index = 0;
+  const judgeEvent = (event: Event, at: number, lane: number) => {
+    let outcome: Observed | undefined;
+    if (walk) outcome = walk.outcomes[index++];
+    else {
+      const t = step(state, event);
+      state = t.state;
+      outcome = t.outcome;
+    }
+    if (event.kind !== 'call' || !outcome) return;
     const actual = run.trace.observations[next++];
-    if (!actual)
-      throw new Error(`trace has no observation for the call at step ${placed.step + 1}`);
-    if (!sameOutcome(t.outcome, actual.observed)) {
+    if (!actual) throw new Error(`trace has no observation for the call at step ${at + 1}`);
+    if (!sameOutcome(outcome, actual.observed))
       failures.push({
         kind: 'outcome',
-        step: placed.step,
-        lane: placed.lane,
-        event: placed.event,
-        expected: t.outcome,
+        step: at,
+        lane,
+        event,
+        expected: outcome,
         actual: actual.observed,
       });
-    }
+  };
+  // Groups in lane order, as `flatten` walks them (and generation's walk was recorded).
+  for (let at = 0; at < run.steps.length; at++) {
+    const s = run.steps[at] as Step;
+    if (s.kind !== 'concurrent') judgeEvent(s, at, 0);
+    else
+      for (let lane = 0; lane < s.events.length; lane++)
+        judgeEvent(s.events[lane] as Event, at, lane);
   }
+  if (walk && index !== walk.outcomes.length)
+    throw new Error(`the model's walk has ${walk.outcomes.length} events, the steps ${index}`);
   const differences = diffSnapshots(toSnapshot(state), run.trace.snapshot, state.operation);
   if (differences.length > 0) failures.push({ kind: 'snapshot', differences });
   for (const v of checkInvariants(run)) failures.push({ kind: 'invariant', ...v });

@@ -13,6 +13,7 @@ import type { RunVerdict } from '../types/verdict.ts';
 import { checkConcurrentRun } from './check-concurrent-run.ts';
 import { checkRun } from './check-run.ts';
 import { checkScheduledRun } from './check-scheduled-run.ts';
+import type { RunRecord } from './run-record.ts';
 
 /** A verdict, the trace the invariants read, and the serial order it rests on (when the mode has one). */
 export type Judgement =
@@ -31,11 +32,15 @@ export type Judgement =
       readonly order: readonly Place[];
     };
 
-/** Judges one executed sequence against the model started from `fixture`. */
+/**
+ * Judges one executed sequence against the model started from `fixture`. `walk`: the model's
+ * walk over `steps` that generation already made (`RunRecord.walk`), read by sequential runs.
+ */
 export function judgeRun(
   fixture: FixtureWithPolicy,
   steps: readonly Step[],
   execution: Execution,
+  walk?: RunRecord['walk'],
 ): Judgement {
   if (execution.hang) {
     const verdict: RunVerdict = {
@@ -51,7 +56,8 @@ export function judgeRun(
   switch (execution.mode) {
     case 'sequential': {
       const { trace } = execution;
-      return { mode: 'sequential', verdict: checkRun({ fixture, steps, trace }), trace };
+      const verdict = checkRun({ fixture, steps, trace, ...(walk ? { walk } : {}) });
+      return { mode: 'sequential', verdict, trace };
     }
     case 'concurrent': {
       const { verdict, order } = checkConcurrentRun({ fixture, steps, ...execution });

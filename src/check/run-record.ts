@@ -4,8 +4,9 @@
  */
 
 import type { Step } from '../model/events.ts';
+import type { Observed } from '../model/outcome.ts';
 import { declaresExpiry, resolvePolicy } from '../model/policy.ts';
-import { type FixtureWithPolicy, operationOf } from '../model/state.ts';
+import { type FixtureWithPolicy, type ModelState, operationOf } from '../model/state.ts';
 import type { Fixture, Receipt } from '../model/world.ts';
 import type { Observation, Trace } from '../types/trace.ts';
 
@@ -14,6 +15,15 @@ export interface RunRecord {
   readonly fixture: Fixture;
   readonly steps: readonly Step[];
   readonly trace: Trace;
+  /**
+   * The model already stepped over `steps` from `initialState(fixture)`, when generation did it
+   * (`generate/model-walk.ts`): each event's outcome in `flatten` order, and the final state.
+   * Absent, the checker steps the model itself; present, it must be exactly that walk.
+   */
+  readonly walk?: {
+    readonly outcomes: readonly (Observed | undefined)[];
+    readonly state: ModelState;
+  };
 }
 
 /** The receipt key a call by `client` with `requestId` is stored under (workspace, user, tool, id). */

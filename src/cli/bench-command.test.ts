@@ -11,6 +11,7 @@ import { main } from './main.ts';
 
 const TINY = [
   ...['--rounds', '1', '--runs', '4', '--kill-seeds', '1', '--history', '400', '--soak', '400'],
+  ...['--warm-up', '0'],
 ];
 
 describe('receiptcheck bench', () => {
@@ -23,7 +24,13 @@ describe('receiptcheck bench', () => {
     const code = await main(['bench', '--quick', '--json', ...TINY, ...mutants], io);
     expect(code).toBe(0);
     const r = decodeJson(io.out.join('')) as BenchReport;
-    expect(r.config).toMatchObject({ quick: true, rounds: 1, runsPerRound: 4, killSeeds: 1 });
+    expect(r.config).toMatchObject({
+      quick: true,
+      rounds: 1,
+      runsPerRound: 4,
+      killSeeds: 1,
+      warmUpSeconds: 0,
+    });
     expect(r.machine.nproc).toBeGreaterThan(0);
     expect(r.machine.node).toBe(process.version);
 
@@ -35,6 +42,9 @@ describe('receiptcheck bench', () => {
       expect(raw.stepsPerCpuSecond).toBeGreaterThan(0);
     }
     expect(t.sequential).toMatchObject({ available: true, steps: t.raw.steps });
+    // The untimed warm-up round is not among the one timed round.
+    for (const path of [t.raw, t.rawInMemory, t.rawScheduledMix, t.sequential])
+      if (path.available) expect(path.perRound).toHaveLength(1);
     // Each mode is timed against raw on the very sequences it ran.
     expect(t.scheduled).toMatchObject({ available: true, steps: t.rawScheduledMix.steps });
     // Thread lanes give the same traces as inline ones, so the same steps.

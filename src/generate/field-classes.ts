@@ -98,10 +98,10 @@ function ruleAccepts(rule: FieldRule, value: unknown): boolean {
 
 /** The classes of `value` sent in `field`. */
 export function valueClasses(field: ArgumentField, value: unknown): ClassName[] {
-  const declared = field.invalid?.some((v) => Object.is(v, value))
-    ? [`${field.name} declared invalid`]
-    : [];
-  return [...ruleClasses(field.name, field.rule, value), ...declared];
+  const classes = ruleClasses(field.name, field.rule, value);
+  if (field.invalid?.some((v) => Object.is(v, value)))
+    classes.push(`${field.name} declared invalid`);
+  return classes;
 }
 
 function ruleClasses(name: string, rule: FieldRule, value: unknown): ClassName[] {

@@ -142,11 +142,13 @@ export function requestClasses(
   earlier: Iterable<string>,
   spec: OperationSpec = DEFAULT_OPERATION,
 ): ClassName[] {
-  const out: ClassName[] = [...requestIdClasses(request.requestId, earlier)];
+  // Counted for every call of every run: one array, filled in place.
+  const out: ClassName[] = requestIdClasses(request.requestId, earlier);
   if (!isRequestId(request.requestId)) return out;
   for (const field of spec.fields) {
-    out.push(...valueClasses(field, request[field.name]));
-    if (!fieldHolds(field, request[field.name])) break;
+    const value = request[field.name];
+    for (const c of valueClasses(field, value)) out.push(c);
+    if (!fieldHolds(field, value)) break;
   }
   return out;
 }

@@ -8,12 +8,13 @@ import type { CallEvent, CallRequest, Delivery, Event, Step, WorldEvent } from '
 import { type OperationSpec, type Row, targetRows } from '../model/operation.ts';
 import { expiryLifetime } from '../model/policy.ts';
 import { initialState, type ModelState, operationOf } from '../model/state.ts';
-import { step } from '../model/step.ts';
+import { step, type Transition } from '../model/step.ts';
 import { invalidField } from '../model/validate.ts';
 import type { Fixture } from '../model/world.ts';
 import { type ClientKnowledge, initialKnowledge, learn, sentIds } from './client-knowledge.ts';
 import type { ClassName } from './field-classes.ts';
 import { clientsOutside } from './input-classes.ts';
+import { keepModelWalk } from './model-walk.ts';
 import type { Move, VersionChoice } from './moves.ts';
 import { type IdChoice, shapedId } from './request-ids.ts';
 import { type FieldValue, type ValueField, valueFields } from './value-fields.ts';
@@ -41,6 +42,7 @@ export function resolveMoves(
     const s = r.resolve(move);
     if (s) steps.push(s);
   }
+  keepModelWalk(steps, { fixture, outcomes: r.outcomes, state: r.modelState });
   return steps;
 }
 
@@ -101,6 +103,8 @@ type Values = Readonly<Record<string, FieldValue>>;
 
 class Resolver {
   private state: ModelState;
+  /** The model's outcome for every event emitted so far, in order (`model-walk.ts`). */
+  readonly outcomes: Transition['outcome'][] = [];
   private readonly clients: ClientKnowledge[];
   private readonly excluded: ReadonlySet<ClassName>;
   /** Clients whose principal is in no excluded class. */
@@ -126,6 +130,11 @@ class Resolver {
     this.anyIds = basis.anyIds;
     this.fields = basis.fields;
     this.version = basis.version;
+  }
+
+  /** The model's state after every event emitted so far. */
+  get modelState(): ModelState {
+    return this.state;
   }
 
   resolve(move: Move): Step | undefined {
@@ -298,6 +307,7 @@ class Resolver {
     for (const event of events) {
       const t = step(this.state, event);
       this.state = t.state;
+      this.outcomes.push(t.outcome);
       if (event.kind === 'call') {
         const k = this.clients[event.client];
         if (k) learn(k, event, t.outcome, this.state);

@@ -6,10 +6,11 @@
 
 import { inputClassesOf } from '../generate/field-classes.ts';
 import { principalClasses, requestClasses } from '../generate/input-classes.ts';
-import type { Step } from '../model/events.ts';
+import type { Event, Step } from '../model/events.ts';
+import type { OperationSpec } from '../model/operation.ts';
 import { type FixtureWithPolicy, operationOf } from '../model/state.ts';
 import { isRequestId } from '../model/validate.ts';
-import { afterScopeChange, DEFAULT_FIXTURE } from '../model/world.ts';
+import { afterScopeChange, DEFAULT_FIXTURE, type Principal } from '../model/world.ts';
 import type { InputCoverage } from '../types/input-coverage.ts';
 
 /** An input coverage record for `fixture`'s operation, with every count at zero. */
@@ -23,33 +24,68 @@ export function emptyInputCoverage(fixture: FixtureWithPolicy = DEFAULT_FIXTURE)
  * when that principal may write, it also counts its request's classes up to the first invalid
  * field, since rule 1 decides before any field is read and the rules stop at the first bad one.
  * Events of a concurrent group count in lane order.
+ *
+ * Called for every run of every check: it walks the steps in place (no flattened copy, no
+ * closure per run) and keeps each client's earlier request ids in a `Set`, made on its first id.
  */
 export function countInputCoverage(
   steps: readonly Step[],
   fixture: FixtureWithPolicy,
   into: InputCoverage,
 ): void {
-  const spec = operationOf(fixture);
-  let principals = fixture.principals;
-  const earlier = fixture.principals.map((): string[] => []);
-  const count = (classes: readonly string[]) => {
-    for (const c of classes) into[c] = (into[c] ?? 0) + 1;
+  const run: CoverageRun = {
+    fixture,
+    spec: operationOf(fixture),
+    principals: fixture.principals,
+    sent: new Array(fixture.principals.length),
+    into,
   };
-  for (const event of steps.flatMap((s) => (s.kind === 'concurrent' ? s.events : [s]))) {
-    if (event.kind === 'revoke' || event.kind === 'restore') {
-      principals = afterScopeChange(principals, event, spec.scope);
-      continue;
-    }
-    if (event.kind !== 'call') continue;
-    const principal = principals[event.client];
-    const sent = earlier[event.client];
-    if (!principal || !sent) continue;
-    if (event.delivery !== 'lostRequest') {
-      count(principalClasses(fixture, event.client, principal));
-      if (principal.scopes.includes(spec.scope)) count(requestClasses(event.request, sent, spec));
-    }
-    const id = event.request.requestId;
-    if (isRequestId(id) && !sent.includes(id)) sent.push(id);
+  for (const step of steps) {
+    if (step.kind !== 'concurrent') countEvent(run, step);
+    else for (const event of step.events) countEvent(run, event);
+  }
+}
+
+/** What `countInputCoverage` carries from one event of a run to the next. */
+interface CoverageRun {
+  readonly fixture: FixtureWithPolicy;
+  readonly spec: OperationSpec;
+  /** The principals as earlier revokes and restores left them. */
+  principals: readonly Principal[];
+  /** Per client, the valid request ids it sent so far (absent before its first). */
+  readonly sent: (Set<string> | undefined)[];
+  readonly into: InputCoverage;
+}
+
+const NOTHING_SENT: ReadonlySet<string> = new Set();
+
+function countEvent(run: CoverageRun, event: Event): void {
+  if (event.kind === 'revoke' || event.kind === 'restore') {
+    run.principals = afterScopeChange(run.principals, event, run.spec.scope);
+    return;
+  }
+  if (event.kind !== 'call') return;
+  const client = event.client;
+  const principal = run.principals[client];
+  // Only the fixture's clients are counted (the principals keep the fixture's length).
+  if (!principal || !(client >= 0 && client < run.sent.length)) return;
+  const sent = run.sent[client];
+  if (event.delivery !== 'lostRequest') {
+    addAll(run.into, principalClasses(run.fixture, client, principal));
+    if (principal.scopes.includes(run.spec.scope))
+      addAll(run.into, requestClasses(event.request, sent ?? NOTHING_SENT, run.spec));
+  }
+  const id = event.request.requestId;
+  if (isRequestId(id)) {
+    if (sent) sent.add(id);
+    else run.sent[client] = new Set([id]);
+  }
+}
+
+function addAll(into: InputCoverage, classes: readonly string[]): void {
+  for (let i = 0; i < classes.length; i++) {
+    const c = classes[i] as string;
+    into[c] = (into[c] ?? 0) + 1;
   }
 }
 

@@ -14,7 +14,7 @@ import { encodeJson } from '../../report/encode.ts';
 import type { CliContext } from '../cli-context.ts';
 import { DEFAULTS, helpBlocks } from '../command-help.ts';
 import { EXIT } from '../exit-codes.ts';
-import { parseInteger } from '../parse-flags.ts';
+import { parseInteger, parseNumber } from '../parse-flags.ts';
 
 interface BenchFlags {
   handler?: string;
@@ -25,6 +25,7 @@ interface BenchFlags {
   runs?: number;
   workers?: number;
   seed?: number;
+  warmUp?: number;
   killSeeds?: number;
   mutants?: string;
   history?: number;
@@ -62,6 +63,11 @@ export function registerBench(program: Command, ctx: CliContext): void {
     )
     .option('--seed <s>', 'first seed; round r uses seed + r (default: 42)', parseInteger)
     .option(
+      '--warm-up <seconds>',
+      'CPU seconds each path runs untimed before the timed rounds, at least once (default: 1)',
+      parseNumber,
+    )
+    .option(
       '--kill-seeds <n>',
       'seeds per mutant for time to kill, 1..n (default: 5, quick 3)',
       parseInteger,
@@ -90,7 +96,10 @@ export function registerBench(program: Command, ctx: CliContext): void {
   scheduled    alternate in rounds, the order reversed every other round; scheduled mode
                twice: at its default (inline lanes for a replayable handler such as the
                reference) and forced onto worker-thread lanes, as every handler not declared
-               replayable runs
+               replayable runs; before the timed rounds, an untimed warm-up runs every
+               path (raw too) for a CPU second each (--warm-up), on seeds no timed round
+               uses, so that none is timed cold: steady state, not V8's warm-up, the
+               worker pool's start or the first statements' compilation
   time to kill for each catalogued mutant, in the mode the catalogue names, at default
                settings: runs and seconds until the first failure, and the shrunk length,
                median over seeds 1..n (a survival counts as infinite)
@@ -138,6 +147,7 @@ function benchOptions(flags: BenchFlags): BenchOptions {
     ...(flags.runs !== undefined ? { runsPerRound: flags.runs } : {}),
     ...(flags.workers !== undefined ? { workers: flags.workers } : {}),
     ...(flags.seed !== undefined ? { seed: flags.seed } : {}),
+    ...(flags.warmUp !== undefined ? { warmUpSeconds: flags.warmUp } : {}),
     ...(flags.killSeeds !== undefined ? { killSeeds: flags.killSeeds } : {}),
     ...(flags.mutants !== undefined
       ? { mutants: mutantNames(flags.mutants, flags.operation) }

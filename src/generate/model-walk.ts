@@ -1,0 +1,39 @@
+/**
+ * The model's walk over a generated sequence, kept from generation for the judge. The resolver
+ * (`resolve.ts`) steps the model over every event it emits, in the order sequential execution
+ * and `check/check-run.ts` walk them (`flatten`: groups in lane order), from `initialState` of
+ * the fixture it resolves for; the judge stepped it all again, a third of what judging a
+ * sequential run cost. Pure data, held weakly by the steps array itself, so a shrink (a new
+ * array, resolved again) gets its own walk and a case read from a file has none and is stepped
+ * as before.
+ */
+import type { Step } from '../model/events.ts';
+import type { ModelState } from '../model/state.ts';
+import type { Transition } from '../model/step.ts';
+import type { Fixture } from '../model/world.ts';
+
+/** What the model gave for each event of a sequence, and where it ended. */
+export interface ModelWalk {
+  /** The fixture the walk started from (`initialState(fixture)`). */
+  readonly fixture: Fixture;
+  /** Each event's outcome, in `flatten` order; undefined for an event with none. */
+  readonly outcomes: readonly Transition['outcome'][];
+  /** The model's state after the last event. */
+  readonly state: ModelState;
+}
+
+const walks = new WeakMap<readonly Step[], ModelWalk>();
+
+/** Keeps `walk` as the model's walk over `steps` (called by the resolver, once per sequence). */
+export function keepModelWalk(steps: readonly Step[], walk: ModelWalk): void {
+  walks.set(steps, walk);
+}
+
+/**
+ * The walk generation made over `steps` from `fixture`, or undefined: steps not generated here
+ * (a saved case, a test's literal), or generated for another fixture object.
+ */
+export function modelWalkOf(steps: readonly Step[], fixture: Fixture): ModelWalk | undefined {
+  const walk = walks.get(steps);
+  return walk?.fixture === fixture ? walk : undefined;
+}
