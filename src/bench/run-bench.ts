@@ -23,6 +23,7 @@ import {
 } from '../execute/databases.ts';
 import { measureRaw } from '../execute/raw-loop.ts';
 import { type ResetToTemplate, templateResetter } from '../execute/reset-to-template.ts';
+import { closeIdleLaneWorkers } from '../execute/scheduled/threads/lane-workers.ts';
 import { requireSqlite } from '../handlers/engine.ts';
 import type { Connection, HandlerPlugin } from '../handlers/plugin.ts';
 import { isPostgresPlugin } from '../handlers/postgres/plugin.ts';
@@ -147,7 +148,10 @@ async function measureThroughput(
     fileDb.close();
     memoryDb.close();
     files.dispose();
+    // Neither kind of worker is needed again; idle, they would still count in the peak memory
+    // of the checker and the mutants timed next.
     await destroyIdlePool();
+    await closeIdleLaneWorkers();
   }
   return throughputSection(totals);
 }

@@ -97,6 +97,11 @@ export class LaneWorkers implements Lanes {
     await worker.terminate();
   }
 
+  /** Threads started and not yet terminated. */
+  get size(): number {
+    return this.threads.size;
+  }
+
   /** Starts lanes `0..count-1` at once, so the first run does not start them one by one. */
   async warm(count: number): Promise<void> {
     await Promise.all(Array.from({ length: count }, async (_, lane) => this.get(lane)));
@@ -164,4 +169,21 @@ export function returnLaneWorkers(
     }, IDLE_KEEP_MS).unref(),
   };
   list.push(entry);
+}
+
+/** Worker threads in returned sets, waiting for the next runner (for tests and leak checks). */
+export function idleLaneWorkerThreads(): number {
+  return [...idle.values()].flat().reduce((n, entry) => n + entry.workers.size, 0);
+}
+
+/**
+ * Terminates every returned set now rather than after `IDLE_KEEP_MS`: for a caller that knows no
+ * scheduled check of these handlers follows soon (the bench, before it times the checker and the
+ * mutants, so that idle lane workers do not count against its peak memory).
+ */
+export async function closeIdleLaneWorkers(): Promise<void> {
+  const entries = [...idle.values()].flat();
+  idle.clear();
+  for (const entry of entries) clearTimeout(entry.timer);
+  await Promise.allSettled(entries.map((entry) => entry.workers.closeAll()));
 }
