@@ -10,7 +10,7 @@ import { resolvePolicy } from '../model/policy.ts';
 import { type FixtureWithPolicy, initialState } from '../model/state.ts';
 import { step as modelStep } from '../model/step.ts';
 import { DEFAULT_FIXTURE } from '../model/world.ts';
-import { clockStep } from './resolve.ts';
+import { clockStep } from './clock-step.ts';
 import { sequenceArbitrary } from './sequence-arbitrary.ts';
 
 const HOUR = 3_600_000;

@@ -49,6 +49,9 @@ export interface IdChoice {
   readonly pick: number;
 }
 
+/** The plain `r<n>` shape: the choice of every request the generator makes without drawing one. */
+export const SIMPLE_ID: IdChoice = { shape: 'simple', pick: 0 };
+
 /**
  * Mostly `simple`, one draw in `oneIn` another shape. Cross-shrinking lets any shape shrink to
  * `simple`, so counterexamples keep an unusual id only when the failure needs it.

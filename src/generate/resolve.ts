@@ -4,26 +4,22 @@
  * the client really sent, a new intent expects the version the client really saw, and a
  * re-create only follows a delete. A move that cannot apply (no request to retry) is dropped.
  */
-import type { CallEvent, CallRequest, Delivery, Event, Step, WorldEvent } from '../model/events.ts';
-import { type OperationSpec, type Row, targetRows } from '../model/operation.ts';
+import type { CallEvent, CallRequest, Delivery, Event, Step } from '../model/events.ts';
+import type { OperationSpec, Row } from '../model/operation.ts';
 import { expiryLifetime } from '../model/policy.ts';
-import { initialState, type ModelState, operationOf } from '../model/state.ts';
+import type { ModelState } from '../model/state.ts';
 import { step, type Transition } from '../model/step.ts';
 import { invalidField } from '../model/validate.ts';
 import type { Fixture } from '../model/world.ts';
 import { type ClientKnowledge, initialKnowledge, learn, sentIds } from './client-knowledge.ts';
+import { clockStep } from './clock-step.ts';
 import type { ClassName } from './field-classes.ts';
-import { clientsOutside } from './input-classes.ts';
 import { keepModelWalk } from './model-walk.ts';
 import type { Move, VersionChoice } from './moves.ts';
-import { type IdChoice, shapedId } from './request-ids.ts';
-import { type FieldValue, type ValueField, valueFields } from './value-fields.ts';
-import { versionField } from './versioning.ts';
-
-/** An id no fixture row has, so some calls target a missing row. */
-export const MISSING_ID = 999;
-
-const SIMPLE: IdChoice = { shape: 'simple', pick: 0 };
+import { type RequestMaker, raceEvents, type Values } from './race-events.ts';
+import { type IdChoice, SIMPLE_ID, shapedId } from './request-ids.ts';
+import { MISSING_ID, type ResolverBasis, resolverBasis } from './resolver-basis.ts';
+import type { FieldValue, ValueField } from './value-fields.ts';
 
 /** How moves resolve: the input classes no new request id may fall in (default none). */
 export interface ResolveOptions {
@@ -46,62 +42,7 @@ export function resolveMoves(
   return steps;
 }
 
-/**
- * What every resolution for one fixture and one set of excluded classes starts from. It derives
- * from the fixture alone, and every sequence (and every shrink) resolves again, so it is built
- * once per fixture and kept: rebuilding it was a tenth of generation's time. The state is shared
- * safely because the model's `step` never changes the state it is given.
- */
-interface ResolverBasis {
-  readonly excluded: ReadonlySet<ClassName>;
-  readonly spec: OperationSpec;
-  readonly initial: ModelState;
-  /** Clients whose principal is in no excluded class. */
-  readonly allowed: readonly number[];
-  /** The fixture's target rows, which moves, deletes and missing targets pick among. */
-  readonly rows: readonly Row[];
-  /** The target rows' ids and `MISSING_ID`, which `anyTarget` picks among. */
-  readonly anyIds: readonly number[];
-  readonly fields: readonly ValueField[];
-  /** The expected version's field, for a versioned operation. */
-  readonly version: string | undefined;
-}
-
-/** Bases by fixture, then by the excluded classes (sorted, NUL-joined). */
-const bases = new WeakMap<Fixture, Map<string, ResolverBasis>>();
-
-/** The basis for `fixture` without `excluded`'s classes, built on first use. */
-function resolverBasis(fixture: Fixture, excluded: readonly ClassName[]): ResolverBasis {
-  let byExcluded = bases.get(fixture);
-  if (!byExcluded) {
-    byExcluded = new Map();
-    bases.set(fixture, byExcluded);
-  }
-  const key = excluded.length === 0 ? '' : [...new Set(excluded)].sort().join('\u0000');
-  let basis = byExcluded.get(key);
-  if (!basis) {
-    const spec = operationOf(fixture);
-    const excludedSet = new Set(excluded);
-    const rows = targetRows(fixture, spec);
-    basis = {
-      excluded: excludedSet,
-      spec,
-      initial: initialState(fixture),
-      allowed: clientsOutside(fixture, excludedSet),
-      rows,
-      anyIds: [...rows.map((a) => a.id), MISSING_ID],
-      fields: valueFields(spec, rows),
-      version: versionField(spec),
-    };
-    byExcluded.set(key, basis);
-  }
-  return basis;
-}
-
-/** Field values by name, for the fields a move does not set itself. */
-type Values = Readonly<Record<string, FieldValue>>;
-
-class Resolver {
+class Resolver implements RequestMaker {
   private state: ModelState;
   /** The model's outcome for every event emitted so far, in order (`model-walk.ts`). */
   readonly outcomes: Transition['outcome'][] = [];
@@ -109,13 +50,13 @@ class Resolver {
   private readonly excluded: ReadonlySet<ClassName>;
   /** Clients whose principal is in no excluded class. */
   private readonly allowed: readonly number[];
-  private readonly spec: OperationSpec;
+  readonly spec: OperationSpec;
   /** The fixture's target rows, which moves, deletes and missing targets pick among. */
   private readonly rows: readonly Row[];
   private readonly anyIds: readonly number[];
-  private readonly fields: readonly ValueField[];
+  readonly fields: readonly ValueField[];
   /** The expected version's field, for a versioned operation. */
-  private readonly version: string | undefined;
+  readonly version: string | undefined;
 
   constructor(
     private readonly fixture: Fixture,
@@ -138,7 +79,11 @@ class Resolver {
   }
 
   resolve(move: Move): Step | undefined {
-    if (move.kind === 'race') return this.race(move);
+    if (move.kind === 'race') {
+      const events = raceEvents(this, move);
+      this.apply(events);
+      return { kind: 'concurrent', events };
+    }
     const event = this.event(move);
     if (event) this.apply([event]);
     return event;
@@ -208,7 +153,7 @@ class Resolver {
    * `request` with `change` made: another target, the expected version one ahead, or the other
    * usual value of a value field. A change the operation has no field for leaves it as it was.
    */
-  private changed(request: CallRequest, change: string): CallRequest {
+  changed(request: CallRequest, change: string): CallRequest {
     const target = this.spec.targetField;
     if (change === 'target')
       return { ...request, [target]: this.otherTarget(request[target] as number) };
@@ -217,90 +162,6 @@ class Resolver {
     if (!field) return { ...request };
     const [a, b] = field.usual;
     return { ...request, [change]: request[change] === a ? b : a };
-  }
-
-  /** A concurrent group: every member is chosen from what the clients knew before it. */
-  private race(move: Extract<Move, { kind: 'race' }>): Step | undefined {
-    const [a = 0, b = 0] = move.clients;
-    const first = this.fields[0];
-    const [i0 = first?.usual[0], i1 = first?.usual[1]] = move.values;
-    // Values with the first value field set to `v`, the others at their usual value.
-    const at = (v: FieldValue | undefined): Values =>
-      first && v !== undefined ? { [first.field.name]: v } : {};
-    const target = this.spec.targetField;
-    const events: Event[] = [];
-    switch (move.shape) {
-      case 'duplicate': {
-        const request = this.newRequest(a, move.target, at(i0), 'known');
-        for (let n = 0; n < Math.max(2, move.clients.length - 1); n++)
-          events.push(this.call(a, request, 'delivered', n === 0 ? 'new' : 'retry'));
-        break;
-      }
-      case 'mismatch': {
-        const request = this.newRequest(a, move.target, at(i0), 'known');
-        const other =
-          first && i0 !== undefined
-            ? { ...request, [first.field.name]: i0 !== i1 ? i1 : bumped(i0, first) }
-            : this.changed(request, 'target');
-        events.push(
-          this.call(a, request, 'delivered', 'new'),
-          this.call(a, other, 'delivered', 'reuse'),
-        );
-        break;
-      }
-      case 'crossPrincipal': {
-        const other = b === a ? this.otherClient(a) : b;
-        const firstRequest = this.newRequest(a, move.target, at(i0), 'known', SIMPLE, other);
-        const second = this.arguments(other, move.target, at(i1), 'known', {
-          requestId: firstRequest.requestId,
-        }) as CallRequest;
-        events.push(
-          this.call(a, firstRequest, 'delivered', 'new'),
-          this.call(other, second, 'delivered', 'new'),
-        );
-        break;
-      }
-      case 'sameVersion': {
-        const firstRequest = this.newRequest(a, move.target, at(i0), 'known');
-        const shared = [target, ...(this.version ? [this.version] : [])];
-        for (const [n, c] of move.clients.entries()) {
-          const request =
-            n === 0
-              ? firstRequest
-              : {
-                  ...this.newRequest(c, move.target, at(move.values[n] ?? i1), 'known'),
-                  ...Object.fromEntries(shared.map((f) => [f, firstRequest[f]])),
-                };
-          events.push(this.call(c, request, 'delivered', 'new'));
-        }
-        break;
-      }
-      case 'disjoint':
-        for (const [n, c] of move.clients.entries())
-          events.push(
-            this.call(
-              c,
-              this.newRequest(c, move.target + n, at(move.values[n] ?? i0), 'known'),
-              'delivered',
-              'new',
-            ),
-          );
-        break;
-      case 'worldRace': {
-        const request = this.newRequest(a, move.target, at(i0), 'known');
-        const id = request[target] as number;
-        const world: WorldEvent =
-          move.world === 'revoke'
-            ? { kind: 'revoke', client: a }
-            : move.world === 'delete'
-              ? { kind: 'delete', resourceId: id }
-              : { kind: 'move', resourceId: id, workspace: this.otherWorkspace(id) };
-        events.push(this.call(a, request, 'delivered', 'new'), world);
-        break;
-      }
-    }
-    this.apply(events);
-    return { kind: 'concurrent', events };
   }
 
   private apply(events: readonly Event[]): void {
@@ -315,7 +176,7 @@ class Resolver {
     }
   }
 
-  private call(
+  call(
     client: number,
     request: CallRequest,
     delivery: Delivery,
@@ -325,12 +186,12 @@ class Resolver {
   }
 
   /** A fresh request id and arguments, mostly aimed at a row in the client's own workspace. */
-  private newRequest(
+  newRequest(
     client: number,
     target: number,
     values: Values,
     version: VersionChoice,
-    idChoice: IdChoice = SIMPLE,
+    idChoice: IdChoice = SIMPLE_ID,
     sharedWith?: number,
   ): CallRequest {
     const k = this.knowledge(client);
@@ -345,7 +206,7 @@ class Resolver {
    * client expects (versioned operations only), and `values`, a field missing there at its
    * usual value. Set on `into` (a request begun with its id) and returned.
    */
-  private arguments(
+  arguments(
     client: number,
     target: number,
     values: Values,
@@ -403,7 +264,7 @@ class Resolver {
   }
 
   /** The next client after `a` (wrapping round) whose principal is in no excluded class. */
-  private otherClient(a: number): number {
+  otherClient(a: number): number {
     return this.allowed.find((c) => c > a) ?? this.allowed.find((c) => c !== a) ?? a;
   }
 
@@ -420,7 +281,7 @@ class Resolver {
     return this.fixture.workspaces[index % this.fixture.workspaces.length] as string;
   }
 
-  private otherWorkspace(id: number): string {
+  otherWorkspace(id: number): string {
     const current = this.state.rows.get(id)?.workspace;
     return this.fixture.workspaces.find((w) => w !== current) ?? this.workspace(0);
   }
@@ -430,24 +291,4 @@ class Resolver {
     if (!k) throw new RangeError(`no client ${client}`);
     return k;
   }
-}
-
-/**
- * A value of `field` other than `v`, for a mismatched duplicate whose two draws were equal: one
- * more for a number (as `set-interval` always did, even past its maximum), else the other usual
- * value.
- */
-function bumped(v: FieldValue, field: ValueField): FieldValue {
-  if (typeof v === 'number') return v + 1;
-  return v === field.usual[0] ? field.usual[1] : field.usual[0];
-}
-
-/**
- * How far one clock advance moves time under a declared expiry of `lifetime` ms: about 2/5 of it
- * (two stay within it, three pass it) or 1.5 times it. No run of consecutive advances adds up to
- * the lifetime itself, so a run never lands on the boundary, where a library's own rounding
- * (seconds, `<` or `<=`) and the wall clock's drift during a call would decide.
- */
-export function clockStep(lifetime: number, long: boolean): number {
-  return long ? Math.round(lifetime * 1.5) : Math.max(1, Math.round((lifetime * 2) / 5));
 }

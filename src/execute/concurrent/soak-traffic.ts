@@ -9,7 +9,7 @@
  * Clients `c` speak as principal `c mod principals`. The driver, not this file, decides timing.
  */
 import { type SeededRandom, seededRandom } from '../../check/linearizability/seeded-random.ts';
-import { clockStep } from '../../generate/resolve.ts';
+import { clockStep } from '../../generate/clock-step.ts';
 import type { CallEvent, CallRequest, Delivery, Event } from '../../model/events.ts';
 import { type ArgumentField, type Row, targetRows } from '../../model/operation.ts';
 import type { Observed } from '../../model/outcome.ts';

@@ -1,0 +1,143 @@
+/**
+ * A race move made concrete: the events of one concurrent group, each member chosen from what the
+ * clients knew before the group (`resolve.ts` applies them to the model together). Pure.
+ */
+import type { CallEvent, CallRequest, Delivery, Event, WorldEvent } from '../model/events.ts';
+import type { OperationSpec } from '../model/operation.ts';
+import type { Move, VersionChoice } from './moves.ts';
+import { type IdChoice, SIMPLE_ID } from './request-ids.ts';
+import type { FieldValue, ValueField } from './value-fields.ts';
+
+/** Field values by name, for the fields a move does not set itself. */
+export type Values = Readonly<Record<string, FieldValue>>;
+
+/** What a race needs of the resolver: the operation's fields and how it makes requests. */
+export interface RequestMaker {
+  readonly spec: OperationSpec;
+  readonly fields: readonly ValueField[];
+  /** The expected version's field, for a versioned operation. */
+  readonly version: string | undefined;
+  /** A call event. */
+  call(
+    client: number,
+    request: CallRequest,
+    delivery: Delivery,
+    intent: CallEvent['intent'],
+  ): CallEvent;
+  /** A fresh request id and arguments (see the resolver). */
+  newRequest(
+    client: number,
+    target: number,
+    values: Values,
+    version: VersionChoice,
+    idChoice?: IdChoice,
+    sharedWith?: number,
+  ): CallRequest;
+  /** A new intent's arguments, set on `into`. */
+  arguments(
+    client: number,
+    target: number,
+    values: Values,
+    version: VersionChoice,
+    into?: Record<string, unknown>,
+  ): Omit<CallRequest, 'requestId'>;
+  /** `request` with `change` made. */
+  changed(request: CallRequest, change: string): CallRequest;
+  /** The next client after `a` whose principal is in no excluded class. */
+  otherClient(a: number): number;
+  /** A workspace other than row `id`'s. */
+  otherWorkspace(id: number): string;
+}
+
+/**
+ * A concurrent group's events: every member is chosen from what the clients knew before it (the
+ * resolver applies them all together once they are made).
+ */
+export function raceEvents(r: RequestMaker, move: Extract<Move, { kind: 'race' }>): Event[] {
+  const [a = 0, b = 0] = move.clients;
+  const first = r.fields[0];
+  const [i0 = first?.usual[0], i1 = first?.usual[1]] = move.values;
+  // Values with the first value field set to `v`, the others at their usual value.
+  const at = (v: FieldValue | undefined): Values =>
+    first && v !== undefined ? { [first.field.name]: v } : {};
+  const target = r.spec.targetField;
+  const events: Event[] = [];
+  switch (move.shape) {
+    case 'duplicate': {
+      const request = r.newRequest(a, move.target, at(i0), 'known');
+      for (let n = 0; n < Math.max(2, move.clients.length - 1); n++)
+        events.push(r.call(a, request, 'delivered', n === 0 ? 'new' : 'retry'));
+      break;
+    }
+    case 'mismatch': {
+      const request = r.newRequest(a, move.target, at(i0), 'known');
+      const other =
+        first && i0 !== undefined
+          ? { ...request, [first.field.name]: i0 !== i1 ? i1 : bumped(i0, first) }
+          : r.changed(request, 'target');
+      events.push(r.call(a, request, 'delivered', 'new'), r.call(a, other, 'delivered', 'reuse'));
+      break;
+    }
+    case 'crossPrincipal': {
+      const other = b === a ? r.otherClient(a) : b;
+      const firstRequest = r.newRequest(a, move.target, at(i0), 'known', SIMPLE_ID, other);
+      const second = r.arguments(other, move.target, at(i1), 'known', {
+        requestId: firstRequest.requestId,
+      }) as CallRequest;
+      events.push(
+        r.call(a, firstRequest, 'delivered', 'new'),
+        r.call(other, second, 'delivered', 'new'),
+      );
+      break;
+    }
+    case 'sameVersion': {
+      const firstRequest = r.newRequest(a, move.target, at(i0), 'known');
+      const shared = [target, ...(r.version ? [r.version] : [])];
+      for (const [n, c] of move.clients.entries()) {
+        const request =
+          n === 0
+            ? firstRequest
+            : {
+                ...r.newRequest(c, move.target, at(move.values[n] ?? i1), 'known'),
+                ...Object.fromEntries(shared.map((f) => [f, firstRequest[f]])),
+              };
+        events.push(r.call(c, request, 'delivered', 'new'));
+      }
+      break;
+    }
+    case 'disjoint':
+      for (const [n, c] of move.clients.entries())
+        events.push(
+          r.call(
+            c,
+            r.newRequest(c, move.target + n, at(move.values[n] ?? i0), 'known'),
+            'delivered',
+            'new',
+          ),
+        );
+      break;
+    case 'worldRace': {
+      const request = r.newRequest(a, move.target, at(i0), 'known');
+      const id = request[target] as number;
+      const world: WorldEvent =
+        move.world === 'revoke'
+          ? { kind: 'revoke', client: a }
+          : move.world === 'delete'
+            ? { kind: 'delete', resourceId: id }
+            : { kind: 'move', resourceId: id, workspace: r.otherWorkspace(id) };
+      events.push(r.call(a, request, 'delivered', 'new'), world);
+      break;
+    }
+  }
+  return events;
+}
+
+/**
+ * A value of `field` other than `v`, for a mismatched duplicate whose two draws were equal: one
+ * more for a number (as `set-interval` always did, even past its maximum), else the other usual
+ * value.
+ */
+function bumped(v: FieldValue, field: ValueField): FieldValue {
+  if (typeof v === 'number') return v + 1;
+  return v === field.usual[0] ? field.usual[1] : field.usual[0];
+}
