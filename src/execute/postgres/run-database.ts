@@ -80,8 +80,7 @@ export class RunDatabase {
     setup: (db: pg.Client, fixture: Fixture) => Promise<void>,
     track: (database: string) => void,
   ): Promise<RunDatabase> {
-    const template = await server.createDatabase();
-    track(template);
+    const template = await server.createDatabase(undefined, track);
     const db = new pg.Client(server.connectionFor(template));
     await db.connect();
     let state: SetupState;
@@ -91,8 +90,7 @@ export class RunDatabase {
     } finally {
       await db.end();
     }
-    const name = await server.createDatabase(template);
-    track(name);
+    const name = await server.createDatabase(template, track);
     return new RunDatabase(server, template, name, state);
   }
 
@@ -115,8 +113,7 @@ export class RunDatabase {
     const now = (await harness.query<{ fingerprint: string }>(FINGERPRINT)).rows[0]?.fingerprint;
     if (now !== s.fingerprint || (!s.superuser && s.triggers.size > 0)) {
       const old = this.name;
-      this.name = await this.server.createDatabase(this.template);
-      track(this.name);
+      this.name = await this.server.createDatabase(this.template, track);
       await this.server.dropDatabase(old);
       return false;
     }

@@ -43,6 +43,20 @@ describe('the embedded PostgreSQL server', () => {
     expect(ourDirs()).toEqual([]);
   }, 60_000);
 
+  it('drops a database asked for while it was still being made (Ctrl-C mid-create)', async () => {
+    const server = await acquirePostgres('');
+    const drops: Promise<void>[] = [];
+    const name = await server.createDatabase(undefined, (n) => drops.push(server.dropDatabase(n)));
+    await Promise.all(drops);
+    const left = await oneValue(
+      server.connectionFor('postgres'),
+      `SELECT count(*)::int FROM pg_database WHERE datname = '${name}'`,
+    );
+    expect(left).toBe(0);
+    await server.release();
+    await stopEmbeddedPostgres();
+  }, 60_000);
+
   it('uses an existing server by URL, and leaves only its own databases there', async () => {
     const other = await startEmbeddedServer();
     try {

@@ -22,8 +22,12 @@ export interface PostgresServer {
   readonly description: string;
   /** Connection settings for `database` on this server. */
   connectionFor(database: string): pg.ClientConfig;
-  /** A new database named after this process, empty or copied from `template`; returns its name. */
-  createDatabase(template?: string): Promise<string>;
+  /**
+   * A new database named after this process, empty or copied from `template`; returns its name.
+   * `named` hears the name before the database is made, so that a caller dropping what it made
+   * on Ctrl-C knows of a database whose creation was under way (its drop is `IF EXISTS`).
+   */
+  createDatabase(template?: string, named?: (database: string) => void): Promise<string>;
   /** Drops `database`, ending any connection still open on it. */
   dropDatabase(database: string): Promise<void>;
   /** Lets the server go; the embedded server stops once no runner holds it. */
@@ -107,6 +111,8 @@ function server(
     base.connectionString
       ? { connectionString: withDatabase(base.connectionString, database) }
       : { ...base, database };
+  /** Databases whose `CREATE DATABASE` is under way, by name. */
+  const creating = new Map<string, Promise<unknown>>();
   const admin = async <T>(sql: string): Promise<T> => {
     const client = new pg.Client(
       base.connectionString
@@ -130,12 +136,24 @@ function server(
   return {
     description,
     connectionFor,
-    async createDatabase(template) {
+    async createDatabase(template, named) {
       const name = `receiptcheck_${process.pid}_${++created}`;
-      await admin(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
+      const made = admin(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
+      creating.set(
+        name,
+        made.catch(() => {}),
+      );
+      named?.(name);
+      try {
+        await made;
+      } finally {
+        creating.delete(name);
+      }
       return name;
     },
     async dropDatabase(database) {
+      // A drop of a database still being made (Ctrl-C mid-create) waits for it, or finds nothing.
+      await creating.get(database);
       await admin(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
     },
     release,
