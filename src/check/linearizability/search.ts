@@ -257,11 +257,14 @@ export function searchPart(
         continue;
       }
       if (node === NIL && (accept === undefined || accept(state))) {
-        const invokedAt = Float64Array.from(path.marks.subarray(0, path.depth), (mark, i) =>
-          path.kinds[i] === Chosen.droppable
-            ? (droppableInvokedAt[mark] as number)
-            : (time[mark] as number),
-        );
+        const invokedAt = new Float64Array(path.depth);
+        for (let i = 0; i < path.depth; i++) {
+          const mark = path.marks[i] as number;
+          invokedAt[i] =
+            path.kinds[i] === Chosen.droppable
+              ? (droppableInvokedAt[mark] as number)
+              : (time[mark] as number);
+        }
         return { verdict: 'ok', order: pathIds(path), invokedAt, finalState: state };
       }
       dropFrom = pool.head;
