@@ -159,14 +159,14 @@ function fieldsText(o: Readonly<Record<string, unknown>>, skip: readonly string[
 }
 
 function hashReceipts(receipts: ReadonlyMap<string, Receipt>): number {
+  // A receipt's own fields include its key, so the map key need not be hashed again. A
+  // persistent map keeps each node's sum on the node, its root's too, so it needs no cache
+  // here: a WeakMap entry per map (a fresh write makes one) is an ephemeron every collection walks.
+  if (receipts instanceof PersistentMap)
+    return entriesHash(receipts, receiptHashUncached, receiptNodeSums);
   let h = receiptsHashes.get(receipts);
   if (h !== undefined) return h;
-  // A receipt's own fields include its key, so the map key need not be hashed again. A
-  // persistent map keeps each leaf's hash on the leaf, so it needs no per-receipt cache.
-  h =
-    receipts instanceof PersistentMap
-      ? entriesHash(receipts, receiptHashUncached, receiptNodeSums)
-      : entriesHash(receipts, (_, r) => hashReceipt(r), receiptNodeSums);
+  h = entriesHash(receipts, (_, r) => hashReceipt(r), receiptNodeSums);
   receiptsHashes.set(receipts, h);
   return h;
 }

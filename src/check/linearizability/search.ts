@@ -83,10 +83,13 @@ export function searchPart(
   const list = buildEventList(entries);
   const { required, events, expected, droppable, droppableInvokedAt, next, time } = list;
   const policy = initial.policy;
-  const mayFly = Uint8Array.from(required, (e) => (inFlight.has(e.id) ? 1 : 0));
-  const inert = Uint8Array.from(expected, (seen, r) =>
-    isInert(seen, policy, mayFly[r] === 1) ? 1 : 0,
-  );
+  // Filled by index: `Uint8Array.from` with a map function walks an iterator, an object per entry.
+  const mayFly = new Uint8Array(required.length);
+  const inert = new Uint8Array(required.length);
+  for (let r = 0; r < required.length; r++) {
+    mayFly[r] = inFlight.has((required[r] as HistoryEntry).id) ? 1 : 0;
+    inert[r] = isInert(expected[r], policy, mayFly[r] === 1) ? 1 : 0;
+  }
   // Under storesRefusals a placed droppable call is not implied by the state, so it joins the key.
   const keyDroppables = policy.storesRefusals;
   const accept = budget.options.acceptFinal;
@@ -254,11 +257,14 @@ export function searchPart(
         continue;
       }
       if (node === NIL && (accept === undefined || accept(state))) {
-        const invokedAt = Float64Array.from(path.marks.subarray(0, path.depth), (mark, i) =>
-          path.kinds[i] === Chosen.droppable
-            ? (droppableInvokedAt[mark] as number)
-            : (time[mark] as number),
-        );
+        const invokedAt = new Float64Array(path.depth);
+        for (let i = 0; i < path.depth; i++) {
+          const mark = path.marks[i] as number;
+          invokedAt[i] =
+            path.kinds[i] === Chosen.droppable
+              ? (droppableInvokedAt[mark] as number)
+              : (time[mark] as number);
+        }
         return { verdict: 'ok', order: pathIds(path), invokedAt, finalState: state };
       }
       dropFrom = pool.head;
