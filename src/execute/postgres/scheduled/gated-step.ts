@@ -15,13 +15,15 @@
  */
 import { type Event, unsentOutcome } from '../../../model/events.ts';
 import { withWriteScope } from '../../../model/world.ts';
-import type { LanePoint, StepSchedule } from '../../../types/schedule.ts';
-import type { GrantKind, LaneRecord, TraceEntry } from '../../../types/scheduled-trace.ts';
+import type { StepSchedule } from '../../../types/schedule.ts';
+import type { GrantKind, LaneRecord } from '../../../types/scheduled-trace.ts';
 import { paramText } from '../../scheduled/connection/param-text.ts';
 import { CrashSignal } from '../../scheduled/connection/scheduled-connection.ts';
-import { decide, type SchedulerState } from '../../scheduled/coordinator/decide.ts';
+import { decide } from '../../scheduled/coordinator/decide.ts';
+import { GrantBook } from '../../scheduled/coordinator/grant-book.ts';
 import {
   arrive,
+  block,
   finish,
   type LaneState,
   laneRecord,
@@ -55,24 +57,17 @@ export async function runPgGatedStep(
 class PgGatedStep {
   readonly lanes: LaneState[];
   private readonly flights: LaneFlights;
-  private readonly crash: LanePoint | undefined;
-  private readonly fault: LanePoint | undefined;
-  private clock = 0;
-  private epoch = 0;
-  private decision = 0;
-  private grants = 0;
-  private last: number | undefined;
+  private readonly book: GrantBook;
 
   constructor(
     private readonly ctx: PgStepContext,
     private readonly step: number,
     events: readonly Event[],
-    private readonly plan: StepSchedule,
+    plan: StepSchedule,
   ) {
     this.lanes = events.map((event, lane) => laneState(lane, event, 'start'));
     this.flights = new LaneFlights(ctx.watch, ctx.callTimeoutMs);
-    this.crash = plan.crash && { lane: plan.crash.lane % events.length, at: plan.crash.at };
-    this.fault = plan.fault && { lane: plan.fault.lane % events.length, at: plan.fault.at };
+    this.book = new GrantBook(step, plan, events.length, ctx);
   }
 
   /** Opens each lane's connection and runs each lane that need not park at its start up to its first point. */
@@ -104,7 +99,7 @@ class PgGatedStep {
       const conn = await this.ctx.lane(s.lane);
       this.flights.add(s.lane, conn);
       if (e.kind === 'call') {
-        const crashAt = this.crash?.lane === s.lane ? this.crash.at : -1;
+        const crashAt = this.book.crashAt(s.lane);
         s.parksAtReply = crashAt > 0;
         if (scopeRace || crashAt === 0) {
           s.yieldIndex = 0; // parked at its start, a point of its own
@@ -123,8 +118,8 @@ class PgGatedStep {
     for (;;) {
       const live = this.lanes.filter((s) => s.status === 'parked' || s.status === 'blocked');
       if (live.length === 0) return;
-      if (this.grants >= this.ctx.grantsMax) return this.stopLivelock(live);
-      const d = decide(live, this.at());
+      if (this.book.grants >= this.ctx.grantsMax) return this.stopLivelock(live);
+      const d = decide(live, this.book.state());
       if (d.kind !== 'choose') {
         // PostgreSQL waits for ever, and the cycles lanes close are broken as they close: what
         // is left waits on something outside the run.
@@ -138,9 +133,8 @@ class PgGatedStep {
         throw new LaneHung(this.step, live[0]?.lane ?? 0, this.ctx.callTimeoutMs);
       }
       const s = this.lanes[d.lane] as LaneState;
-      if (d.chose) this.decision++;
-      const kind = this.planned(s);
-      this.grant(s, kind, d.chose);
+      const kind = this.book.planned(s);
+      this.book.grant(s, kind, d.chose);
       await this.carryOut(s, kind);
       await this.quiesce();
     }
@@ -150,42 +144,6 @@ class PgGatedStep {
   async crashAll(): Promise<void> {
     for (const s of this.lanes)
       if (s.status === 'parked' || s.status === 'blocked') await this.kill(s).catch(() => {});
-  }
-
-  private at(): SchedulerState {
-    const { clock, epoch, decision, last } = this;
-    return { clock, epoch, choices: this.plan.choices, decision, last };
-  }
-
-  private planned(s: LaneState): GrantKind {
-    if (s.event.kind !== 'call') return 'run';
-    if (s.lane === this.crash?.lane && s.yieldIndex === this.crash.at) return 'crash';
-    const faulting =
-      s.status === 'parked' &&
-      s.point === 'statement' &&
-      s.lane === this.fault?.lane &&
-      s.writeIndex === this.fault.at;
-    return faulting ? 'fault' : 'run';
-  }
-
-  private grant(s: LaneState, kind: GrantKind, chose: boolean): void {
-    const entry: TraceEntry = {
-      step: this.step,
-      lane: s.lane,
-      point: s.point,
-      grant: kind,
-      ...(s.sql !== undefined ? { sql: s.sql } : {}),
-      ...(s.params && s.point === 'statement' ? { params: s.params } : {}),
-      ...(chose ? { chose } : {}),
-    };
-    s.entry = entry;
-    s.entryAt = this.ctx.entries.length;
-    this.ctx.entries.push(entry);
-    if (s.point === 'start') s.startAt = s.entryAt;
-    if (kind === 'fault') s.faulted = true;
-    this.last = s.lane;
-    this.clock++;
-    this.grants++;
   }
 
   /** What the grant means at the lane's point. */
@@ -202,7 +160,7 @@ class PgGatedStep {
       if (s.entry) s.entry.result = 'ok';
       s.lastRunAt = s.entryAt;
       s.status = 'done';
-      this.epoch++;
+      this.book.changed();
       return;
     }
     if (kind === 'crash') return this.kill(s);
@@ -220,17 +178,12 @@ class PgGatedStep {
       this.flights.send(s.lane, fault ? FAULT_SQL : (s.sql ?? ''), values, fault || s.write);
     }
     if ((await this.settle(s)) === 'blocked') {
-      if (s.entry) s.entry.result = 'blocked';
-      if (s.status !== 'blocked') {
-        s.status = 'blocked';
-        s.blockedAt = this.clock;
-        s.timeoutMs = Number.POSITIVE_INFINITY; // PostgreSQL waits for ever (no lock_timeout)
-      }
-      s.blockedEpoch = this.epoch;
+      // PostgreSQL waits for ever (no lock_timeout).
+      block(s, Number.POSITIVE_INFINITY, this.book.clock, this.book.epoch);
       return;
     }
     const { answer, end } = this.flights.take(s.lane);
-    if (finish(s, end)) this.epoch++;
+    if (finish(s, end)) this.book.changed();
     s.status = 'parked';
     this.flights.get(s.lane)?.conn.resume(answer);
     await this.awaitReport(s);
@@ -304,14 +257,14 @@ class PgGatedStep {
     if (!c.conn.inTransaction) return;
     await c.conn.client.query('ROLLBACK');
     c.changes.reset();
-    this.epoch++;
+    this.book.changed();
   }
 
   /** Crashes the lane here: its backend ends (rolled back, locks gone), its client hears nothing. */
   private async kill(s: LaneState): Promise<void> {
     const c = this.flights.get(s.lane);
     s.status = 'crashed';
-    this.epoch++;
+    this.book.changed();
     if (!c) return;
     c.conn.crashed = true;
     this.ctx.retire(s.lane);
