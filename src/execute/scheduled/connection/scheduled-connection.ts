@@ -194,6 +194,9 @@ export class ScheduledConnection implements YieldPoints {
    */
   resetBaseline(): void {
     this.holdsSnapshot = false;
+    // Nothing that changes rows ran since the baseline was read: it still holds (each run's
+    // `startRun` on the coordinator's connection, now that resets run on a connection of their own).
+    if (!this.mayHaveChanged) return;
     this.mayHaveChanged = false;
     this.baseline = this.totalChanges.get() as number;
   }
