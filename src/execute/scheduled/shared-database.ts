@@ -47,7 +47,7 @@ export class SharedDatabase {
   /** Only resets run here, foreign keys off for its life (see the file comment). */
   private readonly resetter: Connection;
   private readonly dataVersion: Database.Statement;
-  /** `resetter`'s `PRAGMA data_version` right after its last reset; undefined before the first. */
+  /** `resetter`'s `PRAGMA data_version` at its last reset; undefined before the first. */
   private resetAt: unknown;
 
   /**
@@ -76,9 +76,11 @@ export class SharedDatabase {
     // A connection's data_version moves when any other connection commits (schema changes
     // included), and the resetter commits nothing but resets: unmoved, the file is still the
     // template, as for a run whose calls were all refused or rolled back (a fifth of generated runs).
-    if (this.resetAt !== undefined && this.dataVersion.get() === this.resetAt) return;
+    // Its own commits leave it where it was, so the value read now also holds after this reset.
+    const seen = this.dataVersion.get();
+    if (seen === this.resetAt) return;
     this.resetToTemplate(this.resetter);
-    this.resetAt = this.dataVersion.get();
+    this.resetAt = seen;
   }
 
   /**
