@@ -79,17 +79,22 @@ export abstract class GateLogic implements StatementGate {
     if (this.budget > 0 && !planned) {
       this.budget--;
       this.passing = true;
-      this.passed.push({ point: 'statement', sql, ...(params ? { params } : {}), write });
+      this.passed.push(
+        params ? { point: 'statement', sql, params, write } : { point: 'statement', sql, write },
+      );
       return 'pass';
     }
     this.passing = false;
-    return this.park({
-      type: 'statement',
-      sql,
-      ...(params ? { params } : {}),
-      write,
-      ...this.takeEnds(),
-    });
+    // Built without spreads: this runs at every parked statement of every lane.
+    const prev = this.last;
+    const passed = this.passed;
+    this.last = undefined;
+    this.passed = [];
+    const report: Report = params
+      ? { type: 'statement', sql, params, write, passed }
+      : { type: 'statement', sql, write, passed };
+    if (prev) (report as { prev?: StatementEnd }).prev = prev;
+    return this.park(report);
   }
 
   /** Records how a statement ended, for the next report. */

@@ -105,6 +105,12 @@ export class ScheduledConnection implements YieldPoints {
   private baseline = 0;
   /** Inside a transaction that has touched the database: SQLite would not wait on a lock now. */
   private holdsSnapshot = false;
+  /**
+   * Whether a statement that may change rows ran since `baseline` was read: until one does,
+   * `total_changes()` cannot have moved, and reading it after every statement that ends outside a
+   * transaction was a few percent of a run.
+   */
+  private mayHaveChanged = false;
   private readonly totalChanges: Database.Statement;
 
   constructor(
@@ -123,7 +129,13 @@ export class ScheduledConnection implements YieldPoints {
   }
 
   /** Runs one execution (with bound parameters `args`) as a yield point (see the file comment). */
-  execute<T>(sql: string, write: boolean, body: () => T, args?: readonly unknown[]): T {
+  execute<T>(
+    sql: string,
+    write: boolean,
+    body: () => T,
+    args?: readonly unknown[],
+    changesRows = write,
+  ): T {
     if (this.crashedHere) throw new CrashSignal();
     const grant = this.gate.statement(sql, write, args);
     if (grant === REPLAYED) return this.gate.replayed?.(sql, args) as T;
@@ -137,6 +149,7 @@ export class ScheduledConnection implements YieldPoints {
       this.gate.ended(sql, { ...this.settle(sql, false), result: 'SQLITE_BUSY' });
       return this.fail(new Database.SqliteError('database is locked', 'SQLITE_BUSY'));
     }
+    if (changesRows) this.mayHaveChanged = true;
     for (;;) {
       try {
         const value = body();
@@ -181,6 +194,10 @@ export class ScheduledConnection implements YieldPoints {
    */
   resetBaseline(): void {
     this.holdsSnapshot = false;
+    // Nothing that changes rows ran since the baseline was read: it still holds (each run's
+    // `startRun` on the coordinator's connection, now that resets run on a connection of their own).
+    if (!this.mayHaveChanged) return;
+    this.mayHaveChanged = false;
     this.baseline = this.totalChanges.get() as number;
   }
 
@@ -225,6 +242,8 @@ export class ScheduledConnection implements YieldPoints {
       return { result: 'ok', durable: false };
     }
     this.holdsSnapshot = false;
+    if (!this.mayHaveChanged) return { result: 'ok', durable: false };
+    this.mayHaveChanged = false;
     const total = this.totalChanges.get() as number;
     const durable = ok && !isRollback(sql) && total > this.baseline;
     this.baseline = total;
@@ -246,7 +265,10 @@ function proxyFor(conn: ScheduledConnection): Connection {
       return new ScheduledStatement(conn, real.prepare(sql), () => proxy);
     },
     exec(sql: string) {
-      conn.execute(sql, !isTransactionControl(sql) && isWriteText(sql), () => real.exec(sql));
+      const control = isTransactionControl(sql);
+      // `exec` runs a whole script: only a lone transaction statement surely changes no rows.
+      const changesRows = !control || sql.includes(';');
+      conn.execute(sql, !control && isWriteText(sql), () => real.exec(sql), undefined, changesRows);
       return proxy;
     },
     pragma(source: string, options?: { simple?: boolean }) {

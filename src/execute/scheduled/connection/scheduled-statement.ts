@@ -11,6 +11,8 @@ import type { YieldPoints } from './yield-point.ts';
 /** A prepared statement whose executions are yield points. */
 export class ScheduledStatement {
   private readonly write: boolean;
+  /** SQLite's own answer: a read-only statement cannot change `total_changes()`. */
+  private readonly changesRows: boolean;
 
   constructor(
     private readonly conn: YieldPoints,
@@ -18,6 +20,7 @@ export class ScheduledStatement {
     private readonly db: () => Connection,
   ) {
     this.write = !real.readonly && !isTransactionControl(real.source);
+    this.changesRows = !real.readonly;
   }
 
   get source(): string {
@@ -36,13 +39,31 @@ export class ScheduledStatement {
     return this.db();
   }
   run(...args: unknown[]): Database.RunResult {
-    return this.conn.execute(this.real.source, this.write, () => this.real.run(...args), args);
+    return this.conn.execute(
+      this.real.source,
+      this.write,
+      () => this.real.run(...args),
+      args,
+      this.changesRows,
+    );
   }
   get(...args: unknown[]): unknown {
-    return this.conn.execute(this.real.source, this.write, () => this.real.get(...args), args);
+    return this.conn.execute(
+      this.real.source,
+      this.write,
+      () => this.real.get(...args),
+      args,
+      this.changesRows,
+    );
   }
   all(...args: unknown[]): unknown[] {
-    return this.conn.execute(this.real.source, this.write, () => this.real.all(...args), args);
+    return this.conn.execute(
+      this.real.source,
+      this.write,
+      () => this.real.all(...args),
+      args,
+      this.changesRows,
+    );
   }
   /** Rows are read within the one yield point, then handed out: a lazy cursor would span points. */
   iterate(...args: unknown[]): IterableIterator<unknown> {
@@ -51,6 +72,7 @@ export class ScheduledStatement {
       this.write,
       () => [...this.real.iterate(...args)],
       args,
+      this.changesRows,
     );
     return rows[Symbol.iterator]();
   }

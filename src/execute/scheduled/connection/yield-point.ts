@@ -7,8 +7,17 @@
 
 /** The connection side of a yield point. */
 export interface YieldPoints {
-  /** Runs `body` (one statement, `sql`) once the lane's gate lets it; `write` marks a write. */
-  execute<T>(sql: string, write: boolean, body: () => T, args?: readonly unknown[]): T;
+  /**
+   * Runs `body` (one statement, `sql`) once the lane's gate lets it; `write` marks a write (a
+   * fault target), `changesRows` (default `write`) one that may change rows at all.
+   */
+  execute<T>(
+    sql: string,
+    write: boolean,
+    body: () => T,
+    args?: readonly unknown[],
+    changesRows?: boolean,
+  ): T;
   /** Whether the real connection holds an open transaction now. */
   inTransactionNow(): boolean;
 }

@@ -15,8 +15,17 @@ export function chooseLane(
   choice: number,
 ): number {
   if (candidates.length === 0) throw new RangeError('chooseLane needs at least one candidate');
-  const sorted = [...candidates].sort((a, b) => a - b);
-  const from = last === undefined ? 0 : sorted.findIndex((lane) => lane >= last);
-  const start = Math.max(0, from);
+  // Called at every grant and in every run-ahead look, nearly always with lanes in order already:
+  // copied and sorted only when they are not.
+  const sorted = inOrder(candidates) ? candidates : [...candidates].sort((a, b) => a - b);
+  let start = 0;
+  if (last !== undefined) while (start < sorted.length && (sorted[start] as number) < last) start++;
+  if (start === sorted.length) start = 0;
   return sorted[(start + choice) % sorted.length] as number;
+}
+
+function inOrder(lanes: readonly number[]): boolean {
+  for (let i = 1; i < lanes.length; i++)
+    if ((lanes[i - 1] as number) > (lanes[i] as number)) return false;
+  return true;
 }

@@ -61,31 +61,32 @@ export function decide(live: readonly LaneView[], at: SchedulerState): Decision 
 }
 
 /**
- * How many grants right after the one `lane` is getting now (a statement run, at clock `at.clock`
- * already advanced) would go to `lane` again, assuming each of its statements completes: its
+ * How many grants right after the one `_lane` is getting now (a statement run, at clock `at.clock`
+ * already advanced) would go to `_lane` again, assuming each of its statements completes: its
  * worker may pass that many yield points without parking. `others` are the other live lanes;
- * once `lane` completes a statement every blocked one is a candidate again. Stops before a
- * forced give-up and at `max`.
+ * once `_lane` completes a statement every blocked one is a candidate again. Stops before a
+ * forced give-up and at `max`. Which lane it is does not matter, only how many run beside it.
  */
 export function runAhead(
-  lane: number,
+  _lane: number,
   others: readonly LaneView[],
   at: SchedulerState,
   max: number,
 ): number {
-  const forcedAt = Math.min(
-    Number.POSITIVE_INFINITY,
-    ...others.filter((s) => s.status === 'blocked').map((s) => s.blockedAt + s.timeoutMs),
-  );
+  let forcedAt = Number.POSITIVE_INFINITY;
+  for (const s of others)
+    if (s.status === 'blocked') forcedAt = Math.min(forcedAt, s.blockedAt + s.timeoutMs);
   const limit = Math.min(max, forcedAt - at.clock);
   if (others.length === 0) return Math.max(0, limit);
-  const candidates = [lane, ...others.map((s) => s.lane)];
+  // `chooseLane` over the lane and the others, starting from it, keeps it exactly when the
+  // choice is a whole number of turns round them: counted here without building the candidates.
+  const lanes = others.length + 1;
   let decision = at.decision;
   let n = 0;
   while (n < limit) {
     // Past the drawn choices every choice is 0, which keeps the lane running: no need to look further.
     if (decision >= at.choices.length) return limit;
-    if (chooseLane(candidates, lane, at.choices[decision] ?? 0) !== lane) break;
+    if ((at.choices[decision] ?? 0) % lanes !== 0) break;
     decision++;
     n++;
   }

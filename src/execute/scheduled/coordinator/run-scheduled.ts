@@ -19,7 +19,7 @@ import { operationOf } from '../../../model/state.ts';
 import type { Fixture, Snapshot } from '../../../model/world.ts';
 import type { ScheduledExecution } from '../../../types/execution.ts';
 import { type Schedule, stepScheduleAt } from '../../../types/schedule.ts';
-import type { LaneRecord } from '../../../types/scheduled-trace.ts';
+import type { LaneRecord, TraceEntry } from '../../../types/scheduled-trace.ts';
 import type { Hang } from '../../../types/verdict.ts';
 import { watchedSnapshot } from '../../apply-event.ts';
 import type { CallWatch } from '../../call-watch.ts';
@@ -210,17 +210,15 @@ function note(run: StepContext, step: number, point: 'scope' | 'world', sql: str
 }
 
 function logStatements(run: StepContext, step: number, log: readonly LoggedStatement[]): void {
-  for (const s of log)
-    run.entries.push({
-      step,
-      lane: 0,
-      point: 'statement',
-      grant: 'run',
-      sql: s.sql,
-      ...(s.params ? { params: s.params } : {}),
-      result: s.result,
-      ...(s.durable ? { durable: true } : {}),
-    });
+  // Each entry built in one literal, keys in the order a spread gave them (a case file shows them).
+  for (const s of log) {
+    const { sql, params, result } = s;
+    const entry: TraceEntry = params
+      ? { step, lane: 0, point: 'statement', grant: 'run', sql, params, result }
+      : { step, lane: 0, point: 'statement', grant: 'run', sql, result };
+    if (s.durable) entry.durable = true;
+    run.entries.push(entry);
+  }
 }
 
 /** A world event in a few words, for the lanes view; `noun` names a target row (`automation`). */

@@ -26,7 +26,9 @@ export class StatementLog implements StatementGate {
   }
 
   ended(sql: string, end: StatementEnd): void {
-    this.log.push({ sql, ...(this.params ? { params: this.params } : {}), ...end });
+    const { params } = this;
+    const { result, durable } = end;
+    this.log.push(params ? { sql, params, result, durable } : { sql, result, durable });
     this.params = undefined;
   }
 

@@ -1,0 +1,91 @@
+/**
+ * The scheduler's hot pure functions against their definitions: `chooseLane` (which skips its
+ * copy and sort when the candidates are in lane order) against rotation over the sorted lanes, and
+ * `runAhead` (which counts whole turns instead of asking `chooseLane` at each decision) against
+ * asking `chooseLane` at each decision, on generated lanes, choices and clocks.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { chooseLane } from './choose-lane.ts';
+import { type LaneView, runAhead, type SchedulerState } from './decide.ts';
+
+/** chooseLane as its doc defines it: rotate over the sorted lanes from `last` (or the next after it). */
+function rotation(candidates: readonly number[], last: number | undefined, choice: number): number {
+  const sorted = [...candidates].sort((a, b) => a - b);
+  const from = last === undefined ? 0 : sorted.findIndex((lane) => lane >= last);
+  return sorted[(Math.max(0, from) + choice) % sorted.length] as number;
+}
+
+/** runAhead as its doc defines it: the decisions in a row that would pick `lane` again. */
+function grantsInARow(
+  lane: number,
+  others: readonly LaneView[],
+  at: SchedulerState,
+  max: number,
+): number {
+  const forced = others
+    .filter((s) => s.status === 'blocked')
+    .map((s) => s.blockedAt + s.timeoutMs - at.clock);
+  const limit = Math.min(max, ...forced);
+  if (others.length === 0) return Math.max(0, limit);
+  const candidates = [lane, ...others.map((s) => s.lane)];
+  let n = 0;
+  for (let d = at.decision; n < limit; d++, n++) {
+    if (d >= at.choices.length) return limit;
+    if (chooseLane(candidates, lane, at.choices[d] ?? 0) !== lane) break;
+  }
+  return n;
+}
+
+const lanes = fc.uniqueArray(fc.nat({ max: 5 }), { minLength: 1, maxLength: 5 });
+
+describe('chooseLane', () => {
+  it('rotates over the sorted candidates, in order or not', () => {
+    fc.assert(
+      fc.property(
+        lanes,
+        fc.option(fc.nat({ max: 6 }), { nil: undefined }),
+        fc.nat({ max: 7 }),
+        (candidates, last, choice) => {
+          expect(chooseLane(candidates, last, choice)).toBe(rotation(candidates, last, choice));
+        },
+      ),
+    );
+  });
+});
+
+describe('runAhead', () => {
+  it('counts the decisions in a row that keep the lane, up to a forced give-up and the budget', () => {
+    const view = (lane: number, blocked: boolean, blockedAt: number, timeoutMs: number) =>
+      ({
+        lane,
+        status: blocked ? 'blocked' : 'parked',
+        blockedAt,
+        blockedEpoch: 0,
+        timeoutMs,
+      }) as LaneView;
+    fc.assert(
+      fc.property(
+        lanes,
+        fc.array(fc.tuple(fc.boolean(), fc.nat({ max: 30 }), fc.nat({ max: 30 })), {
+          minLength: 5,
+          maxLength: 5,
+        }),
+        fc.array(fc.nat({ max: 3 }), { maxLength: 12 }),
+        fc.nat({ max: 12 }),
+        fc.nat({ max: 40 }),
+        fc.nat({ max: 20 }),
+        ([lane, ...rest], blocks, choices, decision, clock, max) => {
+          const others = rest.map((l, i) => {
+            const [blocked, at, timeout] = blocks[i] as [boolean, number, number];
+            return view(l, blocked, at, timeout);
+          });
+          const at: SchedulerState = { clock, epoch: 0, choices, decision, last: lane };
+          expect(runAhead(lane as number, others, at, max)).toBe(
+            grantsInARow(lane as number, others, at, max),
+          );
+        },
+      ),
+    );
+  });
+});
