@@ -6,13 +6,14 @@
 
 import { ReceiptcheckError } from '../../../errors.ts';
 import { type Event, unsentOutcome } from '../../../model/events.ts';
-import type { LanePoint, StepSchedule } from '../../../types/schedule.ts';
-import type { GrantKind, TraceEntry } from '../../../types/scheduled-trace.ts';
+import type { StepSchedule } from '../../../types/schedule.ts';
+import type { GrantKind } from '../../../types/scheduled-trace.ts';
 import { CallHung } from '../../call-watch.ts';
 import { type Task, wait } from '../../task.ts';
 import type { Lane } from '../lanes.ts';
 import { Grant, type GrantCode, type PassedPoint, type Report } from '../protocol.ts';
-import { decide, runAhead, type SchedulerState } from './decide.ts';
+import { decide, runAhead } from './decide.ts';
+import { GrantBook } from './grant-book.ts';
 import { arrive, block, finish, type LaneState, laneState } from './lane-state.ts';
 import { applyScopeChange, type StepContext } from './step-context.ts';
 
@@ -27,23 +28,16 @@ const GRANTS: Record<GrantKind, GrantCode> = {
 export class GatedStep {
   readonly lanes: LaneState[];
   private readonly workers = new Map<number, Lane>();
-  private readonly crash: LanePoint | undefined;
-  private readonly fault: LanePoint | undefined;
-  private clock = 0;
-  private epoch = 0;
-  private decision = 0;
-  private grants = 0;
-  private last: number | undefined;
+  private readonly book: GrantBook;
 
   constructor(
     private readonly ctx: StepContext,
     private readonly step: number,
     events: readonly Event[],
-    private readonly plan: StepSchedule,
+    plan: StepSchedule,
   ) {
     this.lanes = events.map((event, lane) => laneState(lane, event, 'start'));
-    this.crash = plan.crash && { lane: plan.crash.lane % events.length, at: plan.crash.at };
-    this.fault = plan.fault && { lane: plan.fault.lane % events.length, at: plan.fault.at };
+    this.book = new GrantBook(step, plan, events.length, ctx);
   }
 
   /**
@@ -76,8 +70,8 @@ export class GatedStep {
         const principal = this.ctx.principals[e.client];
         if (!principal)
           throw new RangeError(`step ${this.step + 1}: no principal for client ${e.client}`);
-        const crashAt = this.crash?.lane === s.lane ? this.crash.at : -1;
-        const faultAt = this.fault?.lane === s.lane ? this.fault.at : -1;
+        const crashAt = this.book.crashAt(s.lane);
+        const faultAt = this.book.faultAt(s.lane);
         const parkAtStart = scopeRace || crashAt === 0;
         s.parksAtReply = crashAt > 0;
         if (!parkAtStart) s.yieldIndex = 0;
@@ -103,36 +97,35 @@ export class GatedStep {
     for (;;) {
       const live = this.live();
       if (live.length === 0) return;
-      if (this.grants >= this.ctx.grantsMax) return yield* this.stopLivelock(live);
-      const d = decide(live, this.at());
+      if (this.book.grants >= this.ctx.grantsMax) return yield* this.stopLivelock(live);
+      const d = decide(live, this.book.state());
       if (d.kind === 'stall') {
         this.ctx.entries.push({
           step: this.step,
           lane: -1,
           point: 'stall',
           grant: 'run',
-          sql: `lanes ${d.lanes.map((l) => l + 1).join(', ')} all blocked; nothing running can release the lock; the virtual clock jumps ${d.until - this.clock} ms to the first busy timeout`,
+          sql: `lanes ${d.lanes.map((l) => l + 1).join(', ')} all blocked; nothing running can release the lock; the virtual clock jumps ${d.until - this.book.clock} ms to the first busy timeout`,
         });
-        this.clock = d.until;
+        this.book.clock = d.until;
         continue;
       }
       const s = this.lanes[d.lane] as LaneState;
       const chose = d.kind === 'choose' && d.chose;
-      if (chose) this.decision++;
-      const kind = d.kind === 'giveUp' ? 'giveUp' : this.planned(s);
-      this.grant(s, kind, chose);
+      const kind = d.kind === 'giveUp' ? 'giveUp' : this.book.planned(s);
+      this.book.grant(s, kind, chose);
       if (s.point === 'scope') {
         this.applyScope(s.event);
         if (s.entry) s.entry.result = 'ok';
         s.lastRunAt = s.entryAt;
         s.status = 'done';
-        this.epoch++;
+        this.book.changed();
         continue;
       }
       if (kind === 'crash' && this.ctx.crashMode === 'thread') {
         yield* wait(this.ctx.lanes.kill(s.lane));
         s.status = 'crashed';
-        this.epoch++;
+        this.book.changed();
         continue;
       }
       const worker = this.workers.get(s.lane) as Lane;
@@ -142,8 +135,8 @@ export class GatedStep {
           ? runAhead(
               s.lane,
               others,
-              this.at(),
-              Math.min(this.ctx.runAheadMax, this.ctx.grantsMax - this.grants),
+              this.book.state(),
+              Math.min(this.ctx.runAheadMax, this.ctx.grantsMax - this.book.grants),
             )
           : 0;
       worker.grant(GRANTS[kind], budget);
@@ -157,38 +150,6 @@ export class GatedStep {
 
   private live(): LaneState[] {
     return this.lanes.filter((s) => s.status === 'parked' || s.status === 'blocked');
-  }
-
-  private at(): SchedulerState {
-    const { clock, epoch, decision, last } = this;
-    return { clock, epoch, choices: this.plan.choices, decision, last };
-  }
-
-  /** What the entry plans at the lane's current point: a crash, a fault, or a plain run. */
-  private planned(s: LaneState): GrantKind {
-    if (s.event.kind !== 'call') return 'run';
-    if (s.lane === this.crash?.lane && s.yieldIndex === this.crash.at) return 'crash';
-    const faulting =
-      s.status === 'parked' && s.lane === this.fault?.lane && s.writeIndex === this.fault.at;
-    return faulting ? 'fault' : 'run';
-  }
-
-  private grant(s: LaneState, kind: GrantKind, chose: boolean): void {
-    // Keys in this order (a case file shows them), without a spread per optional field.
-    const entry = { step: this.step, lane: s.lane, point: s.point, grant: kind } as {
-      -readonly [K in keyof TraceEntry]: TraceEntry[K];
-    };
-    if (s.sql !== undefined) entry.sql = s.sql;
-    if (s.params && s.point === 'statement') entry.params = s.params;
-    if (chose) entry.chose = chose;
-    s.entry = entry;
-    s.entryAt = this.ctx.entries.length;
-    this.ctx.entries.push(entry);
-    if (s.point === 'start') s.startAt = s.entryAt;
-    if (kind === 'fault') s.faulted = true;
-    this.last = s.lane;
-    this.clock++;
-    this.grants++;
   }
 
   /**
@@ -214,7 +175,7 @@ export class GatedStep {
         return;
       case 'crashed':
         s.status = 'crashed';
-        this.epoch++;
+        this.book.changed();
         return;
       case 'failed':
         throw ReceiptcheckError.fromData(report.error);
@@ -222,7 +183,7 @@ export class GatedStep {
       case 'blocked':
       case 'reply':
       case 'done':
-        if (finish(s, report.prev)) this.epoch++;
+        if (finish(s, report.prev)) this.book.changed();
         for (const p of report.passed) this.pass(s, p);
         break;
       default:
@@ -230,7 +191,7 @@ export class GatedStep {
     }
     if (report.type === 'statement')
       arrive(s, 'statement', report.sql, report.write, report.params);
-    else if (report.type === 'blocked') block(s, report.timeoutMs, this.clock, this.epoch);
+    else if (report.type === 'blocked') block(s, report.timeoutMs, this.book.clock, this.book.epoch);
     else if (report.type === 'done') s.status = 'done';
     else if (report.type === 'reply') {
       s.observed = report.observed;
@@ -242,13 +203,12 @@ export class GatedStep {
   /** Records a point the worker passed under its budget, as the grant it stands for. */
   private pass(s: LaneState, p: PassedPoint): void {
     arrive(s, p.point, p.sql, p.write, p.params);
-    const d = decide(this.live(), this.at());
-    if (d.kind !== 'choose' || d.lane !== s.lane || this.planned(s) !== 'run')
+    const d = decide(this.live(), this.book.state());
+    if (d.kind !== 'choose' || d.lane !== s.lane || this.book.planned(s) !== 'run')
       throw new Error(`step ${this.step + 1} lane ${s.lane + 1}: a run-ahead went past a decision`);
-    if (d.chose) this.decision++;
-    this.grant(s, 'run', d.chose);
+    this.book.grant(s, 'run', d.chose);
     if (p.point === 'reply' || p.end?.result === 'blocked') return;
-    if (finish(s, p.end)) this.epoch++;
+    if (finish(s, p.end)) this.book.changed();
   }
 
   private applyScope(event: Event): void {

@@ -76,15 +76,13 @@ export class GrantBook {
    */
   grant(s: LaneState, kind: GrantKind, chose: boolean): void {
     if (chose) this.decision++;
-    const entry: TraceEntry = {
-      step: this.step,
-      lane: s.lane,
-      point: s.point,
-      grant: kind,
-      ...(s.sql !== undefined ? { sql: s.sql } : {}),
-      ...(s.params && s.point === 'statement' ? { params: s.params } : {}),
-      ...(chose ? { chose } : {}),
+    // Keys in this order (a case file shows them), without a spread per optional field.
+    const entry = { step: this.step, lane: s.lane, point: s.point, grant: kind } as {
+      -readonly [K in keyof TraceEntry]: TraceEntry[K];
     };
+    if (s.sql !== undefined) entry.sql = s.sql;
+    if (s.params && s.point === 'statement') entry.params = s.params;
+    if (chose) entry.chose = chose;
     s.entry = entry;
     s.entryAt = this.trace.entries.length;
     this.trace.entries.push(entry);
