@@ -191,7 +191,8 @@ export class GatedStep {
     }
     if (report.type === 'statement')
       arrive(s, 'statement', report.sql, report.write, report.params);
-    else if (report.type === 'blocked') block(s, report.timeoutMs, this.book.clock, this.book.epoch);
+    else if (report.type === 'blocked')
+      block(s, report.timeoutMs, this.book.clock, this.book.epoch);
     else if (report.type === 'done') s.status = 'done';
     else if (report.type === 'reply') {
       s.observed = report.observed;
