@@ -6,7 +6,8 @@
 // (latest invocation before earliest return), and a pair when its two intervals intersect;
 // startSkewMs and durationMs are the 10th, 50th and 90th percentiles of a group's spread of
 // invocations and of its operations' durations. Also prints the CPU seconds (every thread of the
-// process, and per thread from /proc: main, each worker, V8's helpers) and wall time of the runs,
+// process, and from /proc: the main thread, the threads the runner started (its workers and
+// theirs), and the helpers that were there before) and wall time of the runs,
 // and how many runs failed (a mutant's kills). Timing decides the figures: a measurement, never a
 // test; compare variants interleaved, on the same seeds, minutes apart at most.
 import { register } from 'tsx/esm/api';
@@ -21,6 +22,22 @@ const [handler = 'reference', seedText = '1', runsText = '300', workersText = '4
   process.argv.slice(2);
 const seed = Number(seedText);
 const runs = Number(runsText);
+// CPU per thread from /proc (Linux): the main thread, the pool's workers, and the rest.
+const { readdirSync, readFileSync } = await import('node:fs');
+const threadTicks = () => {
+  const ticks = new Map();
+  for (const tid of readdirSync('/proc/self/task')) {
+    try {
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks.set(tid, { comm, ticks: Number(fields[11]) + Number(fields[12]) });
+    } catch {}
+  }
+  return ticks;
+};
+// Threads that exist before the runner starts: the main thread and V8's and libuv's helpers.
+const preexisting = new Set(threadTicks().keys());
 const resolved = resolveOptions({ handler, seed, runs, workers: Number(workersText) });
 const { runner, plugin } = await prepareRun({ ...resolved, mode: 'concurrent' });
 const arbitrary = runner.caseArbitrary({
@@ -50,20 +67,6 @@ const quantiles = (xs) =>
   [0.1, 0.5, 0.9].map((q) =>
     Number((xs.sort((a, b) => a - b)[Math.floor(q * (xs.length - 1))] ?? 0).toFixed(3)),
   );
-// CPU per thread from /proc (Linux): the main thread, the pool's workers, and the rest.
-const { readdirSync, readFileSync } = await import('node:fs');
-const threadTicks = () => {
-  const ticks = new Map();
-  for (const tid of readdirSync('/proc/self/task')) {
-    try {
-      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-      const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      ticks.set(tid, { comm, ticks: Number(fields[11]) + Number(fields[12]) });
-    } catch {}
-  }
-  return ticks;
-};
 const ticksBefore = threadTicks();
 let ticksAfter = ticksBefore;
 const cpu = process.cpuUsage();
@@ -112,11 +115,11 @@ try {
   await destroyIdlePool();
 }
 const used = process.cpuUsage(cpu);
-const byThread = {};
+const byThread = { main: 0, pool: 0, helpers: 0 };
 for (const [tid, t] of ticksAfter) {
   const spent = (t.ticks - (ticksBefore.get(tid)?.ticks ?? 0)) / 100;
-  // Worker threads are all named "node": the largest ones are the pool's lanes.
-  if (spent > 0) byThread[tid === String(process.pid) ? 'main' : tid] = spent;
+  const kind = tid === String(process.pid) ? 'main' : preexisting.has(tid) ? 'helpers' : 'pool';
+  byThread[kind] = Number((byThread[kind] + spent).toFixed(2));
 }
 const cpuS = (used.user + used.system) / 1e6;
 const wallS = (performance.now() - wall) / 1000;
