@@ -29,6 +29,20 @@ describe('per-call budget in concurrent mode', () => {
     expect(performance.now() - started).toBeLessThan(TIMEOUT_MS + 10_000);
   });
 
+  it('keeps the steps finished before a hang in the same batch of plain steps', async () => {
+    // Steps 0 and 1 ran as one task on one worker; its reply died with it, its journal did not.
+    const run = await runner.execute([call('r0', 1, 30), call('r1', 3, 30), call('r2', 2, 30)]);
+    expect(run.verdict).toEqual({
+      verdict: 'failed',
+      failures: [expect.objectContaining({ kind: 'hang', step: 2, lane: 0 })],
+    });
+    const history = run.detail?.mode === 'concurrent' ? run.detail.history : [];
+    expect(history.map((e) => [e.event, e.observed?.kind])).toEqual([
+      [call('r0', 1, 30), 'ok'],
+      [call('r1', 3, 30), expect.any(String)],
+    ]);
+  });
+
   it('stops a call awaiting forever inside a group and names its lane', async () => {
     const run = await runner.execute([together(call('r0', 1, 30), call('r1', 2, 60))]);
     expect(run.verdict).toEqual({

@@ -84,7 +84,8 @@ export function recordOperation(
   }
   const unsent = unsentOutcome(event);
   if (unsent) {
-    const now = sharedClockMs();
+    // Stamped by the worker when it stood among a batch's steps (`plain-batch.ts`), else here.
+    const now = reply?.type === 'stamped' ? reply.at : sharedClockMs();
     const observed: Observed = unsent;
     return { entry: { client, event, invokedAt: now, completedAt: now, observed }, observed };
   }

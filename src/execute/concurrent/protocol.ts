@@ -63,8 +63,26 @@ export type WorkerTask =
       readonly client: number;
       readonly granted: boolean;
     })
+  /**
+   * Consecutive plain steps, run one after the other on this worker (`plain-batch.ts`), each
+   * journalled as it finishes (`batch-journal.ts`); ends at the first that fails, or early when the
+   * journal is full (the rest comes in another batch).
+   */
+  | (TaskBase & {
+      readonly type: 'batch';
+      readonly items: readonly BatchItem[];
+      readonly journal: SharedArrayBuffer;
+    })
   /** Close this worker's connections (`dbPath`'s and any older one). Carries a gate so every worker gets one. */
   | (TaskBase & { readonly type: 'release'; readonly dbPath: string; readonly gate: GateRef });
+
+/**
+ * One item of a batch: a call, world event or scope change, or `stamp` for a lost request, which
+ * runs nothing but is stamped where it stands between its neighbours.
+ */
+export type BatchItem =
+  | Extract<WorkerTask, { readonly type: 'call' | 'world' | 'scope' }>
+  | { readonly type: 'stamp' };
 
 /**
  * Worker → main thread. Times are `sharedClockMs()` readings. Any reply may carry what plugin code
@@ -80,6 +98,9 @@ export type WorkerReply = (
     }
   | { readonly type: 'applied'; readonly invokedAt: number; readonly completedAt: number }
   | { readonly type: 'released' }
+  | { readonly type: 'stamped'; readonly at: number }
+  /** A batch's replies in item order, each with its own `output`: all of them, or up to the first that failed, or as many as the journal held. */
+  | { readonly type: 'batched'; readonly replies: readonly WorkerReply[] }
   | { readonly type: 'failed'; readonly error: ErrorData }
 ) & { readonly output?: string };
 

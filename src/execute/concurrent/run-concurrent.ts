@@ -1,7 +1,7 @@
 /**
  * Concurrent execution of one sequence on the runner's database, reset to the template first
- * (`SharedDatabase`: in place, on files the workers keep open): plain steps run one at a time on any
- * worker; the events of a concurrent group run on distinct workers, released together through a
+ * (`SharedDatabase`: in place, on files the workers keep open): the plain steps between two groups
+ * run back to back on one worker, as one task (`plain-batch.ts`); the events of a concurrent group run on distinct workers, released together through a
  * shared barrier (`gate.ts`), so they really overlap on separate connections. Records a
  * `History` (see `operation.ts` for what each kind of step leaves in it) beside the usual
  * `Trace`. A group larger than the pool runs in waves of `pool.size` lanes, each wave released
@@ -31,6 +31,7 @@ import {
   recordOperation,
   summariseEvent,
 } from './operation.ts';
+import { runPlainSteps } from './plain-batch.ts';
 import { createScopeTable } from './scope-table.ts';
 import { sharedClockMs } from './shared-clock.ts';
 import type { WorkerPool } from './worker-pool.ts';
@@ -78,8 +79,29 @@ export async function runConcurrent(
   let failure: { thrown: unknown } | undefined;
   let hang: Hang | undefined;
   try {
-    run: for (const [step, s] of steps.entries()) {
-      const events = s.kind === 'concurrent' ? s.events : [s];
+    const add = (r: RecordedOperation, event: Event, step: number, lane: number) => {
+      history.push({ ...rebase(r.entry, started), id: history.length });
+      places.push({ step, lane });
+      returnedAt.push(r.returnedAt === undefined ? undefined : r.returnedAt - started);
+      if (event.kind === 'call' && r.observed)
+        observations.push({ step, lane, event, observed: r.observed });
+    };
+    let step = 0;
+    run: while (step < steps.length) {
+      const s = steps[step] as Step;
+      if (s.kind !== 'concurrent') {
+        // The plain steps up to the next group go to one worker as one task (`plain-batch.ts`).
+        const events = plainStepsFrom(steps, step);
+        const plain = await runPlainSteps(ctx, target, events, step);
+        for (const [i, r] of plain.recorded.entries()) add(r, events[i] as Event, step + i, 0);
+        if (plain.hang) {
+          hang = plain.hang;
+          break;
+        }
+        step += events.length;
+        continue;
+      }
+      const events = s.events;
       for (let from = 0; from < events.length; from += ctx.pool.size) {
         const wave = events.slice(from, from + ctx.pool.size);
         const recorded = await runWave(ctx, target, wave, step, from);
@@ -87,16 +109,9 @@ export async function runConcurrent(
           hang = recorded;
           break run;
         }
-        for (const [i, r] of recorded.entries()) {
-          const event = wave[i] as Event;
-          const lane = from + i;
-          history.push({ ...rebase(r.entry, started), id: history.length });
-          places.push({ step, lane });
-          returnedAt.push(r.returnedAt === undefined ? undefined : r.returnedAt - started);
-          if (event.kind === 'call' && r.observed)
-            observations.push({ step, lane, event, observed: r.observed });
-        }
+        for (const [i, r] of recorded.entries()) add(r, wave[i] as Event, step, from + i);
       }
+      step++;
     }
   } catch (thrown) {
     failure = { thrown };
@@ -116,6 +131,17 @@ export async function runConcurrent(
     returnedAt,
     ...(hang ? { hang } : {}),
   };
+}
+
+/** The plain steps from `from` up to the next group or the end. */
+function plainStepsFrom(steps: readonly Step[], from: number): Event[] {
+  const events: Event[] = [];
+  for (let i = from; i < steps.length; i++) {
+    const s = steps[i] as Step;
+    if (s.kind === 'concurrent') break;
+    events.push(s);
+  }
+  return events;
 }
 
 async function runWave(

@@ -32,9 +32,11 @@ export interface WorkerPool {
    * Runs one task; resolves to the worker's reply. After `timeoutMs` (counted from now, queueing
    * included) the worker is terminated and the reply is `stopped`; the caller names the step in
    * its own message. A worker that died is a `failed` reply with code `E_WORKER`. Rejects only
-   * with `InterruptedError`, once the process is interrupted.
+   * with `InterruptedError`, once the process is interrupted. `later`, when given, is asked each
+   * time the deadline passes: a positive number of ms puts it off by that much (a batch of plain
+   * steps has a budget per step, `plain-batch.ts`).
    */
-  run(task: WorkerTask, timeoutMs: number): Promise<PoolReply>;
+  run(task: WorkerTask, timeoutMs: number, later?: () => number): Promise<PoolReply>;
   /** Runs `make(gate)` once on every worker (the gate keeps them apart); all must be idle. */
   broadcast(make: (gate: GateRef) => WorkerTask, limitMs: number): Promise<PoolReply[]>;
   /** Whether a worker was terminated since the last `markWarm()` (its replacement is cold). */
@@ -90,10 +92,22 @@ export function createWorkerPool(size: number): WorkerPool {
   let destroyed: Promise<void> | undefined;
   let untrack = onInterrupt(() => pool.destroy());
 
-  const run = async (task: WorkerTask, timeoutMs: number): Promise<PoolReply> => {
+  const run = async (
+    task: WorkerTask,
+    timeoutMs: number,
+    later?: () => number,
+  ): Promise<PoolReply> => {
     throwIfInterrupted();
     const abort = new AbortController();
-    const timer = setTimeout(() => abort.abort(), timeoutMs);
+    let timer: NodeJS.Timeout | undefined;
+    const arm = (ms: number) => {
+      timer = setTimeout(() => {
+        const more = later?.() ?? 0;
+        if (more > 0) arm(more);
+        else abort.abort();
+      }, ms);
+    };
+    arm(timeoutMs);
     let reply: PoolReply;
     try {
       reply = await piscina.run(task, { signal: abort.signal });

@@ -15,6 +15,7 @@ import { pluginOperation } from '../../handlers/plugin.ts';
 import type { Observed } from '../../model/outcome.ts';
 import { scopedAs } from '../../model/world.ts';
 import { applyCall, applyWorldEvent } from '../apply-event.ts';
+import { startItem, writeReply } from '../concurrent/batch-journal.ts';
 import { passGate } from '../concurrent/gate.ts';
 import type { GateRef, WorkerReply, WorkerTask } from '../concurrent/protocol.ts';
 import { runConnection } from '../concurrent/run-connection.ts';
@@ -57,6 +58,8 @@ async function carryOut(task: WorkerTask): Promise<WorkerReply> {
         for (const path of [...connections.keys()]) release(path);
         return blocked ?? { type: 'released' };
       }
+      case 'batch':
+        return await batch(task);
       case 'call':
         return await call(task);
       case 'world':
@@ -76,6 +79,27 @@ async function carryOut(task: WorkerTask): Promise<WorkerReply> {
   } catch (thrown) {
     return { type: 'failed', error: toErrorData(thrown) };
   }
+}
+
+/**
+ * Runs a batch's items in order, each reply with what the plugin printed during it and written to
+ * the journal as well, so that a stop at a later item loses none of them (`batch-journal.ts`).
+ */
+async function batch(task: Extract<WorkerTask, { type: 'batch' }>): Promise<WorkerReply> {
+  const replies: WorkerReply[] = [];
+  for (const [i, item] of task.items.entries()) {
+    startItem(task.journal, i);
+    const done =
+      item.type === 'stamp'
+        ? ({ type: 'stamped', at: sharedClockMs() } as const)
+        : await carryOut(item);
+    const output = takeOutput();
+    const reply = output ? { ...done, output } : done;
+    replies.push(reply);
+    // A full journal ends the batch here, answered in full: the rest comes in the next one.
+    if (!writeReply(task.journal, reply) || reply.type === 'failed') break;
+  }
+  return { type: 'batched', replies };
 }
 
 async function call(task: Extract<WorkerTask, { type: 'call' }>): Promise<WorkerReply> {
