@@ -43,6 +43,11 @@ export interface SharedMemory {
   readonly scopes: SharedArrayBuffer;
 }
 
+/** The coordinator's current run, shared by a runner's workers (`LaneWorkers.startRun`). */
+export interface RunCount {
+  readonly current: number;
+}
+
 /** One live worker. */
 export class LaneWorker implements Lane {
   readonly onThisThread = false;
@@ -58,7 +63,11 @@ export class LaneWorker implements Lane {
   private seq = 0;
 
   /** Starts the thread; call `ready()` before sending it anything. */
-  constructor(handlerPath: string, shared: SharedMemory) {
+  constructor(
+    handlerPath: string,
+    shared: SharedMemory,
+    private readonly runs: RunCount = { current: 0 },
+  ) {
     const { port1, port2 } = new MessageChannel();
     const slot = new SharedArrayBuffer(4 * Slot.size);
     const data: ScheduledWorkerData = {
@@ -115,7 +124,7 @@ export class LaneWorker implements Lane {
   send(command: CommandBody): void {
     this.command++;
     this.seq = 0;
-    this.port.postMessage({ ...command, id: this.command });
+    this.port.postMessage({ ...command, id: this.command, run: this.runs.current });
   }
 
   /** Lets the parked worker go on with `grant`, passing up to `budget` points before it parks again. */
