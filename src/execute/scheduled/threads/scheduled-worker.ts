@@ -111,21 +111,28 @@ function crashAt(conn: ScheduledConnection): void {
 
 /**
  * The lane's connection for `command`: the one kept from the last command when it is to the same
- * database and alive. A new run of a plugin not declared replayable gets a new connection object
- * over the same warm connection, so that state the plugin keeps per connection object does not
- * outlive the database's reset (as a fresh database per run would not let it).
+ * database. A new object over the same warm connection when the last one crashed (its proxy stays
+ * poisoned for whatever the crashed call still runs), or, for a plugin not declared replayable,
+ * when a new run begins, so that state the plugin keeps per connection object does not outlive
+ * the database's reset (as a fresh database per run would not let it).
+ *
+ * A crash rolls the real connection back rather than closing it (`closeOnCrash` false), as an
+ * inline lane's does: between statements SQLite cannot tell the two apart (the transaction and
+ * its locks are gone either way), and reopening cost the lane about a tenth of its CPU (the open,
+ * the pragma, the schema loaded again by the first statement).
  */
 function connect(p: HandlerPlugin, command: Command): ScheduledConnection {
   const { dbPath: path, run } = command;
-  if (connection && connection.path === path && !connection.conn.crashed) {
-    if (connection.run !== run && p.replayable !== true)
-      connection = { path, run, conn: new ScheduledConnection(connection.conn.real, gate) };
+  if (connection && connection.path === path) {
+    const { conn } = connection;
+    if (conn.crashed || (connection.run !== run && p.replayable !== true))
+      connection = { path, run, conn: new ScheduledConnection(conn.real, gate, false) };
     connection.run = run;
     return connection.conn;
   }
-  if (connection && !connection.conn.crashed) connection.conn.real.close();
+  connection?.conn.real.close();
   // Lanes open one at a time (the coordinator starts them in turn), so opening meets no lock.
-  const conn = new ScheduledConnection(openSharedConnection(path), gate);
+  const conn = new ScheduledConnection(openSharedConnection(path), gate, false);
   connection = { path, run, conn };
   return conn;
 }
