@@ -23,7 +23,10 @@ import {
 } from '../execute/databases.ts';
 import { measureRaw } from '../execute/raw-loop.ts';
 import { type ResetToTemplate, templateResetter } from '../execute/reset-to-template.ts';
-import { closeIdleLaneWorkers } from '../execute/scheduled/threads/lane-workers.ts';
+import {
+  closeIdleLaneWorkers,
+  startLaneWorkers,
+} from '../execute/scheduled/threads/lane-workers.ts';
 import { requireSqlite } from '../handlers/engine.ts';
 import type { Connection, HandlerPlugin } from '../handlers/plugin.ts';
 import { isPostgresPlugin } from '../handlers/postgres/plugin.ts';
@@ -67,6 +70,7 @@ export async function runBench(options: BenchOptions = {}): Promise<BenchReport>
     : await measureThroughput(
         o,
         requireSqlite(prepared.plugin, 'bench'),
+        prepared.handlerPath,
         prepared.fixture,
         memory.sample,
       );
@@ -109,6 +113,7 @@ type Totals = Record<PathName, PathTotals>;
 async function measureThroughput(
   o: ResolvedBenchOptions,
   plugin: HandlerPlugin,
+  handlerPath: string,
   fixture: Fixture,
   sample: () => void,
 ): Promise<ThroughputSection> {
@@ -140,6 +145,13 @@ async function measureThroughput(
     });
     // Concurrent mode's warm pool has served its rounds; scheduled mode and the rest run without it.
     await destroyIdlePool();
+    // The lane workers start before the warm-up, untimed: starting four threads (tsx in each) took
+    // the thread-lane path's whole warm-up CPU second, so its warm-up ended after one check and the
+    // timed rounds met workers whose code V8 was still compiling. They wait for the first check
+    // (`IDLE_KEEP_MS`); a plugin that cannot load in a worker is reported by the check itself.
+    await startLaneWorkers(handlerPath, fixture.principals.length, laneCount(o.workers)).catch(
+      () => {},
+    );
     await benchRounds(o, 'scheduled throughput', totals, sample, (seed, into) => [
       raw(into.rawScheduledMix, fileDb, scheduledStepMix(mix, seed, o.runsPerRound)),
       ...harness(into, ['scheduled', 'scheduledThreads'], seed),
@@ -154,6 +166,11 @@ async function measureThroughput(
     await closeIdleLaneWorkers();
   }
   return throughputSection(totals);
+}
+
+/** The lane workers a scheduled runner starts with (`LaneChoice.useThreads`). */
+function laneCount(workers: number): number {
+  return Math.min(4, Math.max(1, workers));
 }
 
 async function rawPath(

@@ -33,6 +33,11 @@ export interface Lanes {
   get(lane: number): Lane | Promise<Lane>;
   /** Stops lane `lane` (its connection closes, rolling back); the next `get` gives a fresh one. */
   kill(lane: number): void | Promise<void>;
+  /**
+   * A run begins: the database was just reset to the template. Lanes that carry a connection
+   * across runs give a plugin not declared replayable a new connection object from here on.
+   */
+  startRun?(): void;
   /** Stops every lane. Safe to call twice. */
   closeAll(): Promise<void>;
 }

@@ -76,8 +76,12 @@ export type CommandBody =
   /** One world event, gated: park before every statement. */
   | { readonly type: 'world'; readonly dbPath: string; readonly event: DatabaseEvent };
 
-/** Coordinator → worker, as it crosses: `id` numbers a worker's commands from 1. */
-export type Command = CommandBody & { readonly id: number };
+/**
+ * Coordinator → worker, as it crosses: `id` numbers a worker's commands from 1; `run` numbers the
+ * runner's runs, so that a worker gives a plugin not declared replayable a connection object of
+ * each run's own (the database is reset in place between runs, `shared-database.ts`).
+ */
+export type Command = CommandBody & { readonly id: number; readonly run: number };
 
 /** How the statement a worker last ran ended. */
 export interface StatementEnd {

@@ -36,8 +36,8 @@ export interface ScheduledModeOptions {
   /** Longest wait for one lane's next statement or reply, in ms, before the call counts as hung. */
   readonly callTimeoutMs: number;
   /**
-   * How a planned crash kills a lane. `connection` (default): the lane's connection is closed at
-   * the yield point, which is what SQLite sees when a process dies (rollback, locks released),
+   * How a planned crash kills a lane. `connection` (default): the lane's connection is rolled
+   * back at the yield point, which is what SQLite sees when a process dies (locks released),
    * and nothing more from that call reaches the database; the worker thread lives on, so a crash
    * costs nothing. `thread`: the worker thread is terminated (`worker.terminate()`), so in-memory
    * state of the plugin dies too; a new worker (about a quarter second with tsx) replaces it.

@@ -17,9 +17,9 @@
  * that already read, and SQLITE_BUSY_SNAPSHOT, go to the handler at once: SQLite does not wait
  * for those either.
  *
- * A crash grant closes the real connection (SQLite rolls back the open transaction and releases
- * its locks, as when a process dies; an inline lane only rolls back, which SQLite cannot tell
- * apart between statements) and poisons the proxy: every later use throws, so nothing more from
+ * A crash grant rolls the real connection back (SQLite drops the open transaction and releases
+ * its locks, as when a process dies and its connection closes, which SQLite cannot tell apart
+ * from a rollback between statements) and poisons the proxy: every later use throws, so nothing more from
  * that call reaches the database. The proxy's `inTransaction` goes through the gate too, since a
  * handler branches on it and a replay must see what the first run saw.
  */
@@ -214,9 +214,10 @@ export class ScheduledConnection implements YieldPoints {
 
   /**
    * Dies at this point: what the connection held is rolled back and its locks released, and the
-   * proxy is poisoned. With `closeOnCrash` (a worker's connection) the real connection closes, as
-   * when a process dies; without (an inline lane's), it only rolls back, which is all SQLite sees
-   * of a close between statements, so that `revive` can give it to the lane's next call.
+   * proxy is poisoned. With `closeOnCrash` the real connection closes, as when a process dies;
+   * without (an inline lane's, a worker lane's), it only rolls back, which is all SQLite sees of
+   * a close between statements, so that the lane's next call can have it (`revive`, or a new
+   * `ScheduledConnection` over it).
    */
   crash(): never {
     this.crashedHere = true;

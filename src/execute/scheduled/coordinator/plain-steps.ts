@@ -27,7 +27,7 @@ export interface PlainCall {
 /** The coordinator's runner of plain steps, on one connection for the runner's life. */
 export class PlainSteps {
   private readonly log = new StatementLog();
-  private readonly conn: ScheduledConnection;
+  private conn: ScheduledConnection;
 
   constructor(
     private readonly plugin: HandlerPlugin,
@@ -36,9 +36,15 @@ export class PlainSteps {
     this.conn = new ScheduledConnection(db as Database.Database, this.log);
   }
 
-  /** The database was just reset: what it changed is not this run's doing. */
+  /**
+   * The database was just reset: what it changed is not this run's doing. A plugin not declared
+   * replayable may keep state per connection object (a wrapped library's instance in a
+   * `WeakMap`), which must not outlive the database it was about: it gets a new object over the
+   * same warm connection, as a fresh database per run would give it.
+   */
   startRun(): void {
-    this.conn.resetBaseline();
+    if (this.plugin.replayable === true) this.conn.resetBaseline();
+    else this.conn = new ScheduledConnection(this.conn.real, this.log);
   }
 
   /** Calls the handler as `principal`. */

@@ -109,6 +109,7 @@ export function scheduledAttempt(
 function begin(ctx: RunContext, lanes: LaneRecord[]): StepContext {
   ctx.database.reset();
   ctx.plain.startRun();
+  ctx.lanes.startRun?.();
   lanes.length = 0;
   const run: StepContext = {
     lanes: ctx.lanes,

@@ -38,6 +38,8 @@ export class LaneWorkers implements Lanes {
   private readonly threads = new Set<LaneWorker>();
   /** Bumped by `closeAll`: a start begun before it gives up instead of trying again. */
   private generation = 0;
+  /** The run the coordinator is in, stamped on every command (`startRun`). */
+  private readonly runs = { current: 0 };
 
   constructor(
     private readonly handlerPath: string,
@@ -79,7 +81,7 @@ export class LaneWorkers implements Lanes {
   private async start(attempts: number): Promise<LaneWorker> {
     throwIfInterrupted('while starting a lane worker');
     const generation = this.generation;
-    const started = new LaneWorker(this.handlerPath, this.shared);
+    const started = new LaneWorker(this.handlerPath, this.shared, this.runs);
     this.threads.add(started);
     try {
       await started.ready(WORKER_START_MS);
@@ -95,6 +97,11 @@ export class LaneWorkers implements Lanes {
   private async stop(worker: LaneWorker): Promise<void> {
     this.threads.delete(worker);
     await worker.terminate();
+  }
+
+  /** A run begins: commands from now on carry its number, so workers can tell runs apart. */
+  startRun(): void {
+    this.runs.current++;
   }
 
   /** Threads started and not yet terminated. */
@@ -169,6 +176,25 @@ export function returnLaneWorkers(
     }, IDLE_KEEP_MS).unref(),
   };
   list.push(entry);
+}
+
+/**
+ * Starts `count` lane workers for `handlerPath` and lends them to the next runner, as a runner
+ * that closes would: for a caller about to time scheduled checks on thread lanes (the bench, so
+ * that its warm-up spends its CPU on checks rather than on starting threads, a quarter second
+ * each). Throws what a worker that cannot load the plugin reports.
+ */
+export async function startLaneWorkers(
+  handlerPath: string,
+  principals: number,
+  count: number,
+): Promise<void> {
+  const workers = borrowLaneWorkers(handlerPath, principals);
+  try {
+    await workers.warm(count);
+  } finally {
+    returnLaneWorkers(workers, handlerPath, principals);
+  }
 }
 
 /** Worker threads in returned sets, waiting for the next runner (for tests and leak checks). */

@@ -26,7 +26,7 @@ import { LaneGate } from './lane-gate.ts';
 const data = workerData as ScheduledWorkerData;
 const gate = new LaneGate(data.port, data.slot, data.doorbell);
 const scopes = new Int32Array(data.scopes);
-let connection: { path: string; conn: ScheduledConnection } | undefined;
+let connection: { path: string; run: number; conn: ScheduledConnection } | undefined;
 
 // For the worker's life: what the plugin prints goes back with the reports, and what it lets
 // escape (an exception from a callback, a rejection nobody handles, `process.exit`) is charged
@@ -50,7 +50,7 @@ data.port.on('message', (command: Command) => {
 
 async function carryOut(command: Command): Promise<void> {
   if (!plugin) throw new Error('the plugin did not load');
-  const conn = connect(command.dbPath);
+  const conn = connect(plugin, command);
   switch (command.type) {
     case 'world':
       gate.reset(command.id, WORLD_PLAN);
@@ -109,12 +109,31 @@ function crashAt(conn: ScheduledConnection): void {
   }
 }
 
-function connect(path: string): ScheduledConnection {
-  if (connection && connection.path === path && !connection.conn.crashed) return connection.conn;
-  if (connection && !connection.conn.crashed) connection.conn.real.close();
+/**
+ * The lane's connection for `command`: the one kept from the last command when it is to the same
+ * database. A new object over the same warm connection when the last one crashed (its proxy stays
+ * poisoned for whatever the crashed call still runs), or, for a plugin not declared replayable,
+ * when a new run begins, so that state the plugin keeps per connection object does not outlive
+ * the database's reset (as a fresh database per run would not let it).
+ *
+ * A crash rolls the real connection back rather than closing it (`closeOnCrash` false), as an
+ * inline lane's does: between statements SQLite cannot tell the two apart (the transaction and
+ * its locks are gone either way), and reopening cost the lane about a tenth of its CPU (the open,
+ * the pragma, the schema loaded again by the first statement).
+ */
+function connect(p: HandlerPlugin, command: Command): ScheduledConnection {
+  const { dbPath: path, run } = command;
+  if (connection && connection.path === path) {
+    const { conn } = connection;
+    if (conn.crashed || (connection.run !== run && p.replayable !== true))
+      connection = { path, run, conn: new ScheduledConnection(conn.real, gate, false) };
+    connection.run = run;
+    return connection.conn;
+  }
+  connection?.conn.real.close();
   // Lanes open one at a time (the coordinator starts them in turn), so opening meets no lock.
-  const conn = new ScheduledConnection(openSharedConnection(path), gate);
-  connection = { path, conn };
+  const conn = new ScheduledConnection(openSharedConnection(path), gate, false);
+  connection = { path, run, conn };
   return conn;
 }
 
