@@ -94,15 +94,17 @@ function isA(f: Failure): boolean {
 }
 
 describe('express-idempotency in concurrent mode', () => {
-  it('passes or fails with A only', async () => {
+  it('passes or fails with A or B only', async () => {
     const result = await checkHandler({
       handler: 'express-idempotency',
       mode: 'concurrent',
       runs: 60,
       seed: 4,
     });
+    // B (a reuse told keyReuse while racing a claim that is then withdrawn) has F1's shape;
+    // scheduled mode finds it at will, real threads only when their timing lets the race happen.
     const failures = result.counterexample?.failures ?? [];
-    expect(failures.filter((f) => !isA(f))).toEqual([]);
+    expect(failures.filter((f) => !isA(f) && !isF1(f))).toEqual([]);
   });
 });
 
