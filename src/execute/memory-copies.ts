@@ -1,0 +1,199 @@
+/**
+ * Sequential mode's fresh database per sequence, without opening one per sequence. Opening an
+ * in-memory copy of the template, loading its schema on the first statement and preparing the
+ * handler's statements again took about a fifth of a sequential step's CPU: more than the
+ * handler's own SQL in memory. So one copy is kept, and before it is lent again it is brought
+ * back to the template's exact contents: every table's rows deleted and the template's rows put
+ * back under their own rowids, `sqlite_sequence` included, in one transaction on statements
+ * prepared once. The schema is untouched, so the statements a handler cached stay compiled.
+ *
+ * A reset is only done when nothing but rows can differ from a fresh copy: the kept copy is
+ * checked first for a temporary schema object, an attached database, and the connection settings
+ * a handler might have changed (`PRAGMA foreign_keys`, `user_version`, `query_only`, …) against a
+ * fresh copy's values (`memory-template.ts`), and for the schema version, which every DDL
+ * statement bumps. A changed schema is compared with the template's: triggers left behind (the
+ * store-failure world event's) are dropped, and anything else (a table a handler made or
+ * altered) gets a fresh copy instead, as does any other difference, or a reset that fails: a
+ * transaction a handler left open is rolled back first, as the runner does anyway. A template
+ * with triggers or virtual tables never reuses its copy.
+ *
+ * What a reused connection cannot hide: `last_insert_rowid()` and `total_changes()` carry over
+ * (as on any pooled connection in production), `PRAGMA schema_version` reads higher after a
+ * trigger came and went, and functions or collations a plugin registered stay registered. A
+ * plugin not declared `replayable` is given a new connection object per sequence over the kept
+ * one (`run-sequential.ts`), as concurrent mode does, so state it keeps per connection object
+ * does not outlive the sequence.
+ */
+import type Database from 'better-sqlite3';
+import type { Connection } from '../handlers/plugin.ts';
+import { openMemoryCopy, rollbackLeaked } from './databases.ts';
+import {
+  quote,
+  readTemplateContents,
+  SCHEMA_SQL,
+  STATE_SQL,
+  stateStatements,
+  type TableRows,
+  type TemplateContents,
+} from './memory-template.ts';
+
+/** A database in the template's state, lent for one sequence. */
+export interface MemoryLease {
+  readonly db: Connection;
+  /** True when the database was lent before (reset since): state kept per connection object would carry over. */
+  readonly reused: boolean;
+  /** Gives the database back: `clean` when the run ended normally, else it is closed. */
+  release(clean: boolean): void;
+}
+
+/** The kept copy with the statements its resets run, prepared on it once. */
+interface Kept {
+  readonly db: Connection;
+  /** The schema version at which the schema was last seen equal to the template's. */
+  aligned: number;
+  readonly state: readonly Database.Statement[];
+  readonly schema: Database.Statement;
+  /** Foreign keys are enforced and some table has one: they are off while rows are put back. */
+  readonly foreignKeys: boolean;
+  readonly clear: readonly Database.Statement[];
+  readonly insert: readonly Database.Statement[];
+}
+
+/** Lends in-memory copies of one template `image` (`templateImage`), one kept for reuse. */
+export class MemoryCopies {
+  private readonly template: TemplateContents | undefined;
+  private kept: Kept | undefined;
+  /** The kept copy is out on a lease (a second lease at once gets a fresh copy). */
+  private lent = false;
+  /** The kept copy has been lent since it was opened or reset. */
+  private used = false;
+
+  constructor(
+    private readonly image: Buffer,
+    private readonly busyTimeoutMs?: number,
+  ) {
+    const db = this.open();
+    try {
+      this.template = readTemplateContents(db);
+    } finally {
+      closeQuietly(db);
+    }
+  }
+
+  /** A database holding exactly the template: the kept copy, reset, when possible; else a fresh one. */
+  lease(): MemoryLease {
+    if (!this.template || this.lent) return this.freshLease();
+    let reused = false;
+    if (this.kept && this.used) {
+      if (resetKept(this.kept, this.template)) reused = true;
+      else this.drop();
+    }
+    if (!this.kept) this.kept = prepareKept(this.open(), this.template);
+    const kept = this.kept;
+    this.lent = true;
+    this.used = true;
+    let released = false;
+    return {
+      db: kept.db,
+      reused,
+      release: (clean) => {
+        if (released) return;
+        released = true;
+        this.lent = false;
+        if (!clean && this.kept === kept) this.drop();
+      },
+    };
+  }
+
+  /** Closes the kept copy. */
+  close(): void {
+    if (!this.lent) this.drop();
+  }
+
+  private freshLease(): MemoryLease {
+    const db = this.open();
+    return { db, reused: false, release: () => closeQuietly(db) };
+  }
+
+  private open(): Connection {
+    return openMemoryCopy(this.image, this.busyTimeoutMs);
+  }
+
+  private drop(): void {
+    const kept = this.kept;
+    this.kept = undefined;
+    this.used = false;
+    if (kept) closeQuietly(kept.db);
+  }
+}
+
+function prepareKept(db: Connection, template: TemplateContents): Kept {
+  return {
+    db,
+    aligned: template.state[0] as number,
+    state: stateStatements(db),
+    schema: db.prepare(SCHEMA_SQL).raw(true),
+    foreignKeys:
+      template.foreignKeys && template.state[STATE_SQL.indexOf('PRAGMA foreign_keys')] === 1,
+    clear: template.tables.map((t) => db.prepare(t.clearSql)),
+    insert: template.tables.map((t) => db.prepare(t.insertSql)),
+  };
+}
+
+/** Brings `kept` back to the template's rows; false when only a fresh copy can (see above). */
+function resetKept(kept: Kept, template: TemplateContents): boolean {
+  const { db } = kept;
+  try {
+    if (!db.open) return false;
+    rollbackLeaked(db);
+    // The schema version first: it differs after any DDL, and is then compared apart.
+    const version = (kept.state[0] as Database.Statement).get() as number;
+    for (let i = 1; i < kept.state.length; i++)
+      if ((kept.state[i] as Database.Statement).get() !== template.state[i]) return false;
+    if (version !== kept.aligned && !alignSchema(kept, template)) return false;
+    // Outside the transaction: inside one, SQLite ignores the pragma. Setting a pragma takes
+    // effect when it is prepared, so these cannot be prepared once.
+    if (kept.foreignKeys) db.pragma('foreign_keys = OFF');
+    db.exec('BEGIN');
+    try {
+      for (let i = 0; i < template.tables.length; i++) {
+        (kept.clear[i] as Database.Statement).run();
+        const insert = kept.insert[i] as Database.Statement;
+        for (const row of (template.tables[i] as TableRows).rows) insert.run(row);
+      }
+      db.exec('COMMIT');
+    } catch (thrown) {
+      rollbackLeaked(db);
+      throw thrown;
+    } finally {
+      if (kept.foreignKeys) db.pragma('foreign_keys = ON');
+    }
+    return true;
+  } catch {
+    // A connection a handler left busy (an open iterator) or broke: a fresh copy instead.
+    return false;
+  }
+}
+
+/**
+ * After DDL: drops the triggers a run left (the template has none) when the rest of the schema is
+ * the template's; false when anything else changed.
+ */
+function alignSchema(kept: Kept, template: TemplateContents): boolean {
+  const objects = kept.schema.all() as [string, string, string, string | null][];
+  const triggers = objects.filter(([type]) => type === 'trigger');
+  const rest = objects.filter(([type]) => type !== 'trigger');
+  if (JSON.stringify(rest) !== template.schema) return false;
+  for (const [, name] of triggers) kept.db.exec(`DROP TRIGGER main.${quote(name)}`);
+  kept.aligned = (kept.state[0] as Database.Statement).get() as number;
+  return true;
+}
+
+/** Closes `db`; a connection a stopped call left mid-statement may refuse, and is dropped. */
+export function closeQuietly(db: Connection): void {
+  try {
+    db.close();
+  } catch {
+    // Garbage collection closes it.
+  }
+}
