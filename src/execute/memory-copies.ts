@@ -33,7 +33,6 @@ import {
   SCHEMA_SQL,
   STATE_SQL,
   stateStatements,
-  type TableRows,
   type TemplateContents,
 } from './memory-template.ts';
 
@@ -55,8 +54,11 @@ interface Kept {
   readonly schema: Database.Statement;
   /** Foreign keys are enforced and some table has one: they are off while rows are put back. */
   readonly foreignKeys: boolean;
-  readonly clear: readonly Database.Statement[];
-  readonly insert: readonly Database.Statement[];
+  /** Per table, its delete and then its inserts (`TableRows`), with their values. */
+  readonly restore: readonly {
+    readonly statement: Database.Statement;
+    readonly values: readonly unknown[];
+  }[];
 }
 
 /** Lends in-memory copies of one template `image` (`templateImage`), one kept for reuse. */
@@ -135,8 +137,10 @@ function prepareKept(db: Connection, template: TemplateContents): Kept {
     schema: db.prepare(SCHEMA_SQL).raw(true),
     foreignKeys:
       template.foreignKeys && template.state[STATE_SQL.indexOf('PRAGMA foreign_keys')] === 1,
-    clear: template.tables.map((t) => db.prepare(t.clearSql)),
-    insert: template.tables.map((t) => db.prepare(t.insertSql)),
+    restore: template.tables.flatMap((t) => [
+      { statement: db.prepare(t.clearSql), values: [] },
+      ...t.inserts.map((insert) => ({ statement: db.prepare(insert.sql), values: insert.values })),
+    ]),
   };
 }
 
@@ -154,17 +158,9 @@ function resetKept(kept: Kept, template: TemplateContents): boolean {
     // Outside the transaction: inside one, SQLite ignores the pragma. Setting a pragma takes
     // effect when it is prepared, so these cannot be prepared once.
     if (kept.foreignKeys) db.pragma('foreign_keys = OFF');
-    db.exec('BEGIN');
+    // No transaction around them: a reset that fails half-way closes the copy anyway.
     try {
-      for (let i = 0; i < template.tables.length; i++) {
-        (kept.clear[i] as Database.Statement).run();
-        const insert = kept.insert[i] as Database.Statement;
-        for (const row of (template.tables[i] as TableRows).rows) insert.run(row);
-      }
-      db.exec('COMMIT');
-    } catch (thrown) {
-      rollbackLeaked(db);
-      throw thrown;
+      for (const { statement, values } of kept.restore) statement.run(values);
     } finally {
       if (kept.foreignKeys) db.pragma('foreign_keys = ON');
     }

@@ -38,12 +38,18 @@ export const STATE_SQL = [
 export const SCHEMA_SQL =
   'SELECT type, name, tbl_name, sql FROM main.sqlite_master ORDER BY type, name';
 
-/** A table's template rows, and how to put them back. */
+/** A table's template rows, and how to put them back: a delete, then a few multi-row inserts. */
 export interface TableRows {
   readonly clearSql: string;
-  readonly insertSql: string;
-  readonly rows: readonly unknown[][];
+  readonly inserts: readonly { readonly sql: string; readonly values: readonly unknown[] }[];
 }
+
+/**
+ * Parameters per insert, at most: SQLite's historical limit. Each statement run costs a native
+ * call, which in the middle of a check (its caches cold) costs several times its tight-loop
+ * figure, so rows go back many at a time.
+ */
+const PARAMETERS_MAX = 999;
 
 /** What a reset restores. */
 export interface TemplateContents {
@@ -118,12 +124,17 @@ function tableRows(db: Connection, name: string, withoutRowid: boolean): TableRo
     .prepare(`SELECT ${listed.join(', ')} FROM main.${quote(name)}`)
     .raw(true)
     .all() as unknown[][];
-  const places = listed.map(() => '?').join(', ');
-  return {
-    clearSql: `DELETE FROM main.${quote(name)}`,
-    insertSql: `INSERT INTO main.${quote(name)} (${listed.join(', ')}) VALUES (${places})`,
-    rows,
-  };
+  const row = `(${listed.map(() => '?').join(', ')})`;
+  const perInsert = Math.max(1, Math.floor(PARAMETERS_MAX / listed.length));
+  const inserts = [];
+  for (let from = 0; from < rows.length; from += perInsert) {
+    const chunk = rows.slice(from, from + perInsert);
+    inserts.push({
+      sql: `INSERT INTO main.${quote(name)} (${listed.join(', ')}) VALUES ${chunk.map(() => row).join(', ')}`,
+      values: chunk.flat(),
+    });
+  }
+  return { clearSql: `DELETE FROM main.${quote(name)}`, inserts };
 }
 
 /** `name` as an SQL identifier. */
