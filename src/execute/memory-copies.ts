@@ -54,6 +54,8 @@ interface Kept {
   readonly schema: Database.Statement;
   /** Foreign keys are enforced and some table has one: they are off while rows are put back. */
   readonly foreignKeys: boolean;
+  readonly begin: Database.Statement;
+  readonly commit: Database.Statement;
   /** Per table, its delete and then its inserts (`TableRows`), with their values. */
   readonly restore: readonly {
     readonly statement: Database.Statement;
@@ -137,6 +139,8 @@ function prepareKept(db: Connection, template: TemplateContents): Kept {
     schema: db.prepare(SCHEMA_SQL).raw(true),
     foreignKeys:
       template.foreignKeys && template.state[STATE_SQL.indexOf('PRAGMA foreign_keys')] === 1,
+    begin: db.prepare('BEGIN'),
+    commit: db.prepare('COMMIT'),
     restore: template.tables.flatMap((t) => [
       { statement: db.prepare(t.clearSql), values: [] },
       ...t.inserts.map((insert) => ({ statement: db.prepare(insert.sql), values: insert.values })),
@@ -146,28 +150,39 @@ function prepareKept(db: Connection, template: TemplateContents): Kept {
 
 /** Brings `kept` back to the template's rows; false when only a fresh copy can (see above). */
 function resetKept(kept: Kept, template: TemplateContents): boolean {
-  const { db } = kept;
   try {
-    if (!db.open) return false;
-    rollbackLeaked(db);
-    // The schema version first: it differs after any DDL, and is then compared apart.
+    if (!kept.db.open) return false;
+    rollbackLeaked(kept.db);
+    if (!settingsAsFresh(kept, template)) return false;
+    // The schema version apart: any DDL bumps it, and the schema is then compared.
     const version = (kept.state[0] as Database.Statement).get() as number;
-    for (let i = 1; i < kept.state.length; i++)
-      if ((kept.state[i] as Database.Statement).get() !== template.state[i]) return false;
     if (version !== kept.aligned && !alignSchema(kept, template)) return false;
-    // Outside the transaction: inside one, SQLite ignores the pragma. Setting a pragma takes
-    // effect when it is prepared, so these cannot be prepared once.
-    if (kept.foreignKeys) db.pragma('foreign_keys = OFF');
-    // No transaction around them: a reset that fails half-way closes the copy anyway.
-    try {
-      for (const { statement, values } of kept.restore) statement.run(values);
-    } finally {
-      if (kept.foreignKeys) db.pragma('foreign_keys = ON');
-    }
+    restoreRows(kept);
     return true;
   } catch {
     // A connection a handler left busy (an open iterator) or broke: a fresh copy instead.
     return false;
+  }
+}
+
+/** Whether every setting `STATE_SQL` reads but the schema version is as on a fresh copy. */
+function settingsAsFresh(kept: Kept, template: TemplateContents): boolean {
+  for (let i = 1; i < kept.state.length; i++)
+    if ((kept.state[i] as Database.Statement).get() !== template.state[i]) return false;
+  return true;
+}
+
+/** Deletes every table's rows and inserts the template's. */
+function restoreRows(kept: Kept): void {
+  // Setting a pragma takes effect when it is prepared: this one cannot be prepared once.
+  if (kept.foreignKeys) kept.db.pragma('foreign_keys = OFF');
+  // One transaction: each statement would otherwise journal and commit on its own.
+  try {
+    kept.begin.run();
+    for (const { statement, values } of kept.restore) statement.run(values);
+    kept.commit.run();
+  } finally {
+    if (kept.foreignKeys) kept.db.pragma('foreign_keys = ON');
   }
 }
 
