@@ -65,7 +65,13 @@ interface Kept {
 
 /** Lends in-memory copies of one template `image` (`templateImage`), one kept for reuse. */
 export class MemoryCopies {
-  private readonly template: TemplateContents | undefined;
+  /**
+   * What a reset restores, read from a fresh copy at the first reset (a one-run check pays for no
+   * more than its copy); `undefined` when this template cannot be reset, `null` until read.
+   */
+  private template: TemplateContents | undefined | null = null;
+  private keptDb: Connection | undefined;
+  /** The kept copy's reset statements, prepared at its first reset. */
   private kept: Kept | undefined;
   /** The kept copy is out on a lease (a second lease at once gets a fresh copy). */
   private lent = false;
@@ -75,36 +81,29 @@ export class MemoryCopies {
   constructor(
     private readonly image: Buffer,
     private readonly busyTimeoutMs?: number,
-  ) {
-    const db = this.open();
-    try {
-      this.template = readTemplateContents(db);
-    } finally {
-      closeQuietly(db);
-    }
-  }
+  ) {}
 
   /** A database holding exactly the template: the kept copy, reset, when possible; else a fresh one. */
   lease(): MemoryLease {
-    if (!this.template || this.lent) return this.freshLease();
+    if (this.template === undefined || this.lent) return this.freshLease();
     let reused = false;
-    if (this.kept && this.used) {
-      if (resetKept(this.kept, this.template)) reused = true;
+    if (this.keptDb && this.used) {
+      if (this.resetKept(this.keptDb)) reused = true;
       else this.drop();
     }
-    if (!this.kept) this.kept = prepareKept(this.open(), this.template);
-    const kept = this.kept;
+    if (!this.keptDb) this.keptDb = this.open();
+    const db = this.keptDb;
     this.lent = true;
     this.used = true;
     let released = false;
     return {
-      db: kept.db,
+      db,
       reused,
       release: (clean) => {
         if (released) return;
         released = true;
         this.lent = false;
-        if (!clean && this.kept === kept) this.drop();
+        if (!clean && this.keptDb === db) this.drop();
       },
     };
   }
@@ -112,6 +111,20 @@ export class MemoryCopies {
   /** Closes the kept copy. */
   close(): void {
     if (!this.lent) this.drop();
+  }
+
+  private resetKept(db: Connection): boolean {
+    if (this.template === null) {
+      const fresh = this.open();
+      try {
+        this.template = readTemplateContents(fresh);
+      } finally {
+        closeQuietly(fresh);
+      }
+    }
+    if (!this.template) return false;
+    this.kept ??= prepareKept(db, this.template);
+    return resetKept(this.kept, this.template);
   }
 
   private freshLease(): MemoryLease {
@@ -124,10 +137,11 @@ export class MemoryCopies {
   }
 
   private drop(): void {
-    const kept = this.kept;
+    const db = this.keptDb;
+    this.keptDb = undefined;
     this.kept = undefined;
     this.used = false;
-    if (kept) closeQuietly(kept.db);
+    if (db) closeQuietly(db);
   }
 }
 
