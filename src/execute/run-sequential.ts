@@ -15,7 +15,9 @@ import type { SequentialExecution } from '../types/execution.ts';
 import type { Observation } from '../types/trace.ts';
 import { watchedCall, watchedSnapshot, watchedWorldEvent } from './apply-event.ts';
 import type { CallWatch } from './call-watch.ts';
-import { openMemoryCopy, rollbackLeaked } from './databases.ts';
+import { runConnection } from './concurrent/run-connection.ts';
+import { rollbackLeaked } from './databases.ts';
+import type { MemoryCopies } from './memory-copies.ts';
 import type { RunAttempt } from './mode-runner.ts';
 import type { Task } from './task.ts';
 
@@ -23,23 +25,28 @@ import type { Task } from './task.ts';
 export const UNREADABLE_SNAPSHOT: Snapshot = { automations: [], receipts: [] };
 
 /**
- * Runs `steps` against `plugin` on a fresh copy of the template `image` (`templateImage`). The
- * copy is an in-memory database deserialised from those bytes: one connection cannot tell it
- * from a file copy, and it costs about a tenth of a millisecond instead of a file copy, an open,
- * the WAL set-up, a close and three unlinks. Concurrent and scheduled modes, whose connections
- * must share a database, keep files. A hang ends the run with `hang` set and what ran before it.
+ * Runs `steps` against `plugin` on an in-memory database holding the template (`copies`: a copy
+ * kept from the last sequence and reset to the template's rows, or a fresh copy deserialised
+ * from its bytes). One connection cannot tell it from a file copy, and it costs a fraction of a
+ * file copy, an open, the WAL set-up, a close and three unlinks. Concurrent and scheduled modes,
+ * whose connections must share a database, keep files. A hang ends the run with `hang` set and
+ * what ran before it; the database it ran on is then closed, never reused.
  */
 export function sequentialAttempt(
   plugin: HandlerPlugin,
-  image: Buffer,
+  copies: MemoryCopies,
   fixture: Fixture,
   steps: readonly Step[],
   watch: CallWatch,
 ): RunAttempt {
-  const db = openMemoryCopy(image);
+  const lease = copies.lease();
+  // A plugin that may keep state per connection object gets one of this sequence's own.
+  const db = lease.reused && !plugin.replayable ? runConnection(lease.db) : lease.db;
   const observations: Observation[] = [];
+  let ended = false;
   const run = function* (): Task<SequentialExecution> {
     const snapshot = yield* runSteps(plugin, db, fixture, steps, observations, watch);
+    ended = true;
     return { mode: 'sequential', trace: { observations, snapshot } };
   };
   return {
@@ -48,7 +55,7 @@ export function sequentialAttempt(
       const snapshot = await snapshotAfterHang(plugin, db, steps.length, watch);
       return { mode: 'sequential', trace: { observations, snapshot }, hang };
     },
-    close: () => closeQuietly(db),
+    close: () => lease.release(ended),
   };
 }
 
@@ -96,14 +103,5 @@ async function snapshotAfterHang(
     return await watch.run(watchedSnapshot(watch, after, plugin, db));
   } catch {
     return UNREADABLE_SNAPSHOT;
-  }
-}
-
-/** Closes `db`; a connection a stopped call left mid-statement may refuse, and is dropped. */
-function closeQuietly(db: Connection): void {
-  try {
-    db.close();
-  } catch {
-    // Garbage collection closes it.
   }
 }

@@ -1,12 +1,14 @@
 /**
- * The sequential mode runner: everything in this thread, one fresh in-memory copy of the
- * template per sequence, every call under the call budget. Nothing touches the disk.
+ * The sequential mode runner: everything in this thread, each sequence on an in-memory database
+ * holding exactly the template (one copy kept and reset between sequences, `memory-copies.ts`),
+ * every call under the call budget. Nothing touches the disk.
  */
 import type { HandlerPlugin } from '../handlers/plugin.ts';
 import type { Step } from '../model/events.ts';
 import type { Fixture } from '../model/world.ts';
 import { CallWatch } from './call-watch.ts';
 import { templateImage } from './databases.ts';
+import { MemoryCopies } from './memory-copies.ts';
 import { type ModeRunner, runAttempt } from './mode-runner.ts';
 import { sequentialAttempt } from './run-sequential.ts';
 
@@ -19,14 +21,16 @@ export function sequentialRunner(
   fixture: Fixture,
   callTimeoutMs = 5_000,
 ): ModeRunner {
-  const image = templateImage(plugin, fixture);
+  const copies = new MemoryCopies(templateImage(plugin, fixture));
   const watch = new CallWatch(callTimeoutMs);
   const attempt = (steps: readonly Step[]) =>
-    sequentialAttempt(plugin, image, fixture, steps, watch);
+    sequentialAttempt(plugin, copies, fixture, steps, watch);
   return {
     watch,
     attempt,
     execute: (steps) => runAttempt(attempt(steps), watch),
-    async close() {},
+    async close() {
+      copies.close();
+    },
   };
 }
