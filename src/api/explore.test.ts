@@ -19,8 +19,12 @@ afterAll(async () => {
   await Promise.all(opened.map((r) => r.close()));
 });
 
-async function runnerFor(handler: string, callTimeoutMs = 5_000): Promise<JudgedRunner> {
-  const o = inMode(resolveOptions({ handler, mode: 'sequential', callTimeoutMs }), 'sequential');
+async function runnerFor(
+  handler: string,
+  callTimeoutMs = 5_000,
+  mode: 'sequential' | 'concurrent' = 'sequential',
+): Promise<JudgedRunner> {
+  const o = inMode(resolveOptions({ handler, mode, callTimeoutMs, workers: 2 }), mode);
   const { runner } = await prepareRun(o);
   opened.push(runner);
   return runner;
@@ -83,5 +87,36 @@ describe('explore', () => {
       onRun: () => {},
     });
     expect(explored).toEqual({ kind: 'timedOut' });
+  });
+});
+
+// Concurrent mode starts each run while the one before is judged (`runOverlapped`): the same
+// cases, in the same order, each reported once, and the first failure is still the one reported.
+describe('explore, runs overlapping their judging', () => {
+  it("runs fast-check's own cases, in its order, each reported once", async () => {
+    const runner = await runnerFor('reference', 5_000, 'concurrent');
+    expect(runner.start).toBeDefined();
+    const arbitrary = runner.caseArbitrary(OPTIONS);
+    const ran: GeneratedCase[] = [];
+    const explored = await explore(runner, arbitrary, {
+      seed: 7,
+      runs: 100,
+      onRun: (c) => ran.push(c),
+    });
+    expect(explored).toEqual({ kind: 'held' });
+    expect(ran).toEqual(fc.sample(arbitrary, { seed: 7, numRuns: 100 }));
+  });
+
+  it('stops at the first failure, reported last, with the runner idle after it', async () => {
+    const runner = await runnerFor('version-before-receipt', 5_000, 'concurrent');
+    const arbitrary = runner.caseArbitrary(OPTIONS);
+    let runs = 0;
+    const explored = await explore(runner, arbitrary, { seed: 42, runs: 300, onRun: () => runs++ });
+    if (explored.kind !== 'failed') throw new Error(`expected a failure, got ${explored.kind}`);
+    expect(runs).toBe(explored.index + 1);
+    const [again] = fc.sample(arbitrary, { seed: 42, path: String(explored.index), numRuns: 1 });
+    expect(again).toEqual(explored.case);
+    // The run started after the failing one was waited for: the runner takes the next one at once.
+    expect((await runner.execute(explored.case.steps)).verdict.verdict).toBe('failed');
   });
 });

@@ -14,7 +14,7 @@ import fc from 'fast-check';
 import { CallHung, stretchRoom } from '../execute/call-watch.ts';
 import { interruptTurn } from '../execute/interrupt.ts';
 import type { GeneratedCase } from '../execute/mode-runner.ts';
-import type { Task } from '../execute/task.ts';
+import { type Task, wait } from '../execute/task.ts';
 import type { JudgedAttempt, JudgedRun, JudgedRunner } from './judged-runner.ts';
 
 /**
@@ -75,6 +75,7 @@ export async function explore(
   }
 
   function* runBatch(batch: readonly GeneratedCase[]): Task<Explored | undefined> {
+    if (runner.start) return yield* runOverlapped(batch, runner.start);
     for (const c of batch) {
       if (o.deadline !== undefined && performance.now() >= o.deadline) return { kind: 'timedOut' };
       yield* interruptTurn(EXPLORE_TURN_MS);
@@ -97,6 +98,45 @@ export async function explore(
       index++;
     }
     return undefined;
+  }
+
+  /**
+   * The same loop for a mode whose runs execute on workers: run i + 1 starts as soon as run i
+   * has executed, and run i is judged here meanwhile. Runs are still judged, reported and stopped
+   * at in index order; a run started after a failing one is waited for and dropped, so the runner
+   * is idle when shrinking begins.
+   */
+  function* runOverlapped(
+    batch: readonly GeneratedCase[],
+    start: NonNullable<JudgedRunner['start']>,
+  ): Task<Explored | undefined> {
+    const begin = (c: GeneratedCase) => {
+      const started = start(c.steps, c.replay);
+      // Waited for below; a failure while the run before is judged must not go unhandled.
+      started.catch(() => {});
+      return started;
+    };
+    let next: Promise<() => JudgedRun> | undefined;
+    try {
+      for (const [k, c] of batch.entries()) {
+        if (!next && o.deadline !== undefined && performance.now() >= o.deadline)
+          return { kind: 'timedOut' };
+        yield* interruptTurn(EXPLORE_TURN_MS);
+        const started = next ?? begin(c);
+        next = undefined;
+        const judgeRun = yield* wait(started);
+        const following = batch[k + 1];
+        if (following && (o.deadline === undefined || performance.now() < o.deadline))
+          next = begin(following);
+        const run = judgeRun();
+        o.onRun(c, run);
+        if (run.verdict.verdict === 'failed') return { kind: 'failed', index, case: c, run };
+        index++;
+      }
+      return undefined;
+    } finally {
+      if (next) yield* wait(next.catch(() => undefined));
+    }
   }
 
   try {

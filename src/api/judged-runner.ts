@@ -44,6 +44,15 @@ export interface JudgedRunner {
   execute(steps: readonly Step[], replay?: Readonly<Record<string, unknown>>): Promise<JudgedRun>;
   /** The same run as a task, to be driven with `drive` among others (`explore.ts`). */
   attempt(steps: readonly Step[], replay?: Readonly<Record<string, unknown>>): JudgedAttempt;
+  /**
+   * Optional, for a mode whose runs execute off this thread (`ModeRunner.overlapsJudging`):
+   * starts executing `steps` now; resolves once the execution is over (its output taken), to the
+   * judge of that run, which the caller may call while the next run executes (`explore.ts`).
+   */
+  start?(
+    steps: readonly Step[],
+    replay?: Readonly<Record<string, unknown>>,
+  ): Promise<() => JudgedRun>;
   /** Drives a task under this mode's call budget (plainly, for a mode that runs no plugin code here). */
   drive<T>(task: Task<T>): Promise<T>;
   close(): Promise<void>;
@@ -83,6 +92,18 @@ export function judgedRunner(runner: ModeRunner, fixture: FixtureWithPolicy): Ju
         close: () => attempt.close(),
       };
     },
+    ...(runner.overlapsJudging
+      ? {
+          start(steps: readonly Step[], replay?: Readonly<Record<string, unknown>>) {
+            takeOutput(); // what came before this run is not its output
+            return runner.execute(steps, replay).then((execution) => {
+              // Taken now: the next run's output may arrive while this one is judged.
+              const output = takeOutput();
+              return () => judge(fixture, steps, execution, output);
+            });
+          },
+        }
+      : {}),
     drive: (task) => (runner.watch ? runner.watch.run(task) : drive(task, (fn) => fn())),
     close: () => runner.close(),
   };
@@ -96,11 +117,12 @@ function judge(
   fixture: FixtureWithPolicy,
   steps: readonly Step[],
   execution: Execution,
+  printed?: string,
 ): JudgedRun {
   // Generation already stepped the model over generated steps: the judge reads that walk.
   const judgement = judgeRun(fixture, steps, execution, modelWalkOf(steps, fixture));
   const detail = runDetail(execution, judgement);
-  const output = takeOutput();
+  const output = printed ?? takeOutput();
   return {
     verdict: judgement.verdict,
     trace: judgement.trace,

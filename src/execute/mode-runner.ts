@@ -53,6 +53,12 @@ export interface ModeRunner {
   attempt?(steps: readonly Step[], replay?: Readonly<Record<string, unknown>>): RunAttempt;
   /** The call budget plugin code on this thread runs under; absent when none runs here. */
   readonly watch?: CallWatch;
+  /**
+   * Optional: true when a run executes off this thread (on workers) and may be started while the
+   * run before it is still being judged here (`api/explore.ts` then overlaps the two). The mode
+   * must not need this thread between its awaits for anything the judge could delay but speed.
+   */
+  readonly overlapsJudging?: boolean;
   close(): Promise<void>;
 }
 

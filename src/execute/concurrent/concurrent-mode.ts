@@ -66,6 +66,8 @@ export async function concurrentRunner(
   }
   const ctx = { pool, database: () => database, plugin, handlerPath, ...options };
   return {
+    // A run's calls go out to the workers; the thread is free to judge the run before meanwhile.
+    overlapsJudging: true,
     async execute(steps: readonly Step[]): Promise<ConcurrentExecution> {
       if (pool.cold) await warm(pool, handlerPath);
       reusable = false;
