@@ -1,7 +1,7 @@
 /**
  * The connection a plugin gets in scheduled mode: the harness's real better-sqlite3 connection
- * behind a proxy that turns every execution into a yield point. `prepare` is free (it compiles,
- * it does not touch data); a prepared statement's `run`/`get`/`all`/`iterate`, `exec`, `pragma`,
+ * behind a proxy (`connection-proxy.ts`) that turns every execution into a yield point.
+ * `prepare` is free (it compiles, it does not touch data); a prepared statement's `run`/`get`/`all`/`iterate`, `exec`, `pragma`,
  * `serialize` and `backup` each are a point where the lane's gate (`StatementGate`) may park it
  * until the coordinator grants it, or, on an inline lane, replay it. `transaction()`
  * is re-implemented on top of the proxied `exec`, with better-sqlite3's semantics (nesting by
@@ -30,14 +30,8 @@ import { INJECTED_FAULT_CODE, INJECTED_FAULT_MESSAGE } from '../../../types/sche
 import { disregardEscapes } from '../../contain/escapes.ts';
 import { BUSY_TIMEOUT_MS } from '../../databases.ts';
 import { Grant, type GrantCode, type StatementEnd } from '../protocol.ts';
-import { transactionFor } from './proxied-transaction.ts';
-import { ScheduledStatement } from './scheduled-statement.ts';
-import {
-  busyTimeoutPragma,
-  isRollback,
-  isTransactionControl,
-  isWriteText,
-} from './statement-kind.ts';
+import { connectionProxy } from './connection-proxy.ts';
+import { isRollback } from './statement-kind.ts';
 import type { YieldPoints } from './yield-point.ts';
 
 /** The code and message of an injected statement fault: what a failing store raises. */
@@ -120,7 +114,7 @@ export class ScheduledConnection implements YieldPoints {
   ) {
     this.totalChanges = real.prepare('SELECT total_changes()').pluck();
     this.baseline = this.totalChanges.get() as number;
-    this.proxy = proxyFor(this);
+    this.proxy = connectionProxy(this);
   }
 
   /** Whether a crash grant closed this connection. */
@@ -250,57 +244,4 @@ export class ScheduledConnection implements YieldPoints {
     this.baseline = total;
     return { result: 'ok', durable };
   }
-}
-
-function proxyFor(conn: ScheduledConnection): Connection {
-  const real = conn.real;
-  let proxy: Connection;
-  const passThrough =
-    (fn: (...a: unknown[]) => unknown) =>
-    (...args: unknown[]) => {
-      const value = fn.apply(real, args);
-      return value === real ? proxy : value;
-    };
-  const own: Record<string, unknown> = {
-    prepare(sql: string) {
-      return new ScheduledStatement(conn, real.prepare(sql), () => proxy);
-    },
-    exec(sql: string) {
-      const control = isTransactionControl(sql);
-      // `exec` runs a whole script: only a lone transaction statement surely changes no rows.
-      const changesRows = !control || sql.includes(';');
-      conn.execute(sql, !control && isWriteText(sql), () => real.exec(sql), undefined, changesRows);
-      return proxy;
-    },
-    pragma(source: string, options?: { simple?: boolean }) {
-      const busy = busyTimeoutPragma(source);
-      if (busy) {
-        if (busy.set !== undefined) conn.busyTimeoutMs = busy.set;
-        return options?.simple ? conn.busyTimeoutMs : [{ timeout: conn.busyTimeoutMs }];
-      }
-      return conn.execute(`PRAGMA ${source}`, false, () => real.pragma(source, options));
-    },
-    serialize(options?: Database.SerializeOptions) {
-      return conn.execute('serialize()', false, () => real.serialize(options));
-    },
-    backup(destination: string, options?: Database.BackupOptions) {
-      return conn.execute('backup()', false, () => real.backup(destination, options));
-    },
-    transaction(fn: (...a: unknown[]) => unknown) {
-      return transactionFor(conn, () => proxy, fn);
-    },
-    close() {
-      throw new TypeError('receiptcheck owns this connection; a handler must not close it');
-    },
-  };
-  proxy = new Proxy(real, {
-    get(target, prop) {
-      if (typeof prop === 'string' && Object.hasOwn(own, prop)) return own[prop];
-      if (prop === 'inTransaction') return conn.inTransactionNow();
-      if (conn.crashed && prop === 'open') return false;
-      const value = Reflect.get(target, prop, target);
-      return typeof value === 'function' ? passThrough(value) : value;
-    },
-  });
-  return proxy;
 }
