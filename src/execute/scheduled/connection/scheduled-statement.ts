@@ -39,42 +39,22 @@ export class ScheduledStatement {
     return this.db();
   }
   run(...args: unknown[]): Database.RunResult {
-    return this.conn.execute(
-      this.real.source,
-      this.write,
-      () => this.real.run(...args),
-      args,
-      this.changesRows,
-    );
+    return this.point(() => this.real.run(...args), args);
   }
   get(...args: unknown[]): unknown {
-    return this.conn.execute(
-      this.real.source,
-      this.write,
-      () => this.real.get(...args),
-      args,
-      this.changesRows,
-    );
+    return this.point(() => this.real.get(...args), args);
   }
   all(...args: unknown[]): unknown[] {
-    return this.conn.execute(
-      this.real.source,
-      this.write,
-      () => this.real.all(...args),
-      args,
-      this.changesRows,
-    );
+    return this.point(() => this.real.all(...args), args);
   }
   /** Rows are read within the one yield point, then handed out: a lazy cursor would span points. */
   iterate(...args: unknown[]): IterableIterator<unknown> {
-    const rows = this.conn.execute(
-      this.real.source,
-      this.write,
-      () => [...this.real.iterate(...args)],
-      args,
-      this.changesRows,
-    );
+    const rows = this.point(() => [...this.real.iterate(...args)], args);
     return rows[Symbol.iterator]();
+  }
+  /** Runs one execution of this statement, bound to `args`, as the connection's yield point. */
+  private point<T>(body: () => T, args: readonly unknown[]): T {
+    return this.conn.execute(this.real.source, this.write, body, args, this.changesRows);
   }
   columns(): Database.ColumnDefinition[] {
     return this.real.columns();
