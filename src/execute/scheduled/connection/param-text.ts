@@ -20,8 +20,7 @@ export function paramText(args: readonly unknown[] | undefined): string[] | unde
 function one(value: unknown): string {
   // The usual parameter: a finite number's text is what JSON.stringify gives, and never long.
   if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-  // The other usual one: a string's JSON text, without `describe`'s checks and its try.
-  const text = typeof value === 'string' ? JSON.stringify(value) : describe(value);
+  const text = describe(value);
   return text.length > PARAM_CHARS ? `${text.slice(0, PARAM_CHARS - 1)}…` : text;
 }
 
