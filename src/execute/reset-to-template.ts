@@ -4,9 +4,9 @@
  * sequences, outside its timed part, so every sequence starts from the state the harness gives
  * it; scheduled mode uses it before each run on the database its lanes share.
  *
- * The template is read once. A reset then deletes and re-inserts every table's rows, and touches
- * the schema only when the run changed it (a failure trigger left behind, a table created): a
- * schema change makes SQLite reload the schema on the next statement, a cost of fresh databases
+ * The template is read once. A reset then deletes and re-inserts every table's rows (a table the
+ * template has empty and that is still empty is left as it is), and touches the schema only when
+ * the run changed it (a failure trigger left behind, a table created): a schema change makes SQLite reload the schema on the next statement, a cost of fresh databases
  * that the ceiling must not pay. Whether the schema changed is read from `PRAGMA schema_version`,
  * which every DDL statement bumps, so an unchanged schema costs one pragma; the statements a
  * reset runs, its pragmas, BEGIN and COMMIT included, are prepared once per connection (a
@@ -69,6 +69,12 @@ interface Prepared {
   aligned: number | undefined;
   readonly clear: readonly Database.Statement[];
   readonly insert: readonly Database.Statement[];
+  /**
+   * For a table the template has empty, whether it has a row now: an empty table needs no
+   * `DELETE`, which would still write its root page (a WAL frame at every commit). A flag or
+   * outbox table a run rarely fills costs a read instead.
+   */
+  readonly anyRow: readonly (Database.Statement | undefined)[];
   /** `PRAGMA foreign_keys` and `PRAGMA schema_version`, each plucked: what `pragma(…, {simple})` reads. */
   readonly foreignKeys: Database.Statement;
   readonly schemaVersion: Database.Statement;
@@ -87,6 +93,11 @@ function prepare(db: Connection, tables: readonly TableRows[]): Prepared {
     commit: db.prepare('COMMIT'),
     objects: db.prepare(OBJECTS),
     clear: tables.map((t) => db.prepare(`DELETE FROM main.${quote(t.name)}`)),
+    anyRow: tables.map((t) =>
+      t.rows.length === 0
+        ? db.prepare(`SELECT 1 FROM main.${quote(t.name)} LIMIT 1`).pluck()
+        : undefined,
+    ),
     insert: tables.map((t) =>
       db.prepare(
         `INSERT INTO main.${quote(t.name)} VALUES (${Array(t.columns).fill('?').join(', ')})`,
@@ -111,6 +122,9 @@ function reset(
       p.aligned = p.schemaVersion.get() as number;
     }
     for (const [i, t] of tables.entries()) {
+      const anyRow = p.anyRow[i];
+      // Empty in the template and still empty: nothing to put back.
+      if (anyRow && anyRow.get() === undefined) continue;
       (p.clear[i] as Database.Statement).run();
       const insert = p.insert[i] as Database.Statement;
       for (const row of t.rows) insert.run(row);
