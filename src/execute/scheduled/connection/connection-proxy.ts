@@ -23,6 +23,30 @@ export interface ProxiedConnection extends YieldPoints {
   readonly crashed: boolean;
 }
 
+/** What the scheduler reads off an `exec` text: whether it writes (a fault target), whether it may change rows. */
+interface ExecKind {
+  readonly write: boolean;
+  readonly changesRows: boolean;
+}
+
+/**
+ * Kinds of the `exec` texts seen so far. A handler execs a handful of texts (BEGIN, COMMIT,
+ * ROLLBACK) on every call, and matching them against three patterns each time was about 1% of a
+ * scheduled run. Bounded, so a handler that builds its texts cannot grow it without end.
+ */
+const EXEC_KINDS = new Map<string, ExecKind>();
+const EXEC_KINDS_MAX = 256;
+
+function execKind(sql: string): ExecKind {
+  const known = EXEC_KINDS.get(sql);
+  if (known) return known;
+  const control = isTransactionControl(sql);
+  // `exec` runs a whole script: only a lone transaction statement surely changes no rows.
+  const kind = { write: !control && isWriteText(sql), changesRows: !control || sql.includes(';') };
+  if (EXEC_KINDS.size < EXEC_KINDS_MAX) EXEC_KINDS.set(sql, kind);
+  return kind;
+}
+
 /** The connection object a plugin is given over `conn`. */
 export function connectionProxy(conn: ProxiedConnection): Connection {
   const real = conn.real;
@@ -38,10 +62,8 @@ export function connectionProxy(conn: ProxiedConnection): Connection {
       return new ScheduledStatement(conn, real.prepare(sql), () => proxy);
     },
     exec(sql: string) {
-      const control = isTransactionControl(sql);
-      // `exec` runs a whole script: only a lone transaction statement surely changes no rows.
-      const changesRows = !control || sql.includes(';');
-      conn.execute(sql, !control && isWriteText(sql), () => real.exec(sql), undefined, changesRows);
+      const kind = execKind(sql);
+      conn.execute(sql, kind.write, () => real.exec(sql), undefined, kind.changesRows);
       return proxy;
     },
     pragma(source: string, options?: { simple?: boolean }) {
