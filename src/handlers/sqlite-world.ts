@@ -1,17 +1,19 @@
 /**
  * The article's schema and everything around the call that the bundled SQLite handlers share:
- * setup, world events, the receipt-store failure trigger and the snapshot. The reference handler
+ * setup, world events, the receipt-store failure switch and the snapshot. The reference handler
  * and every mutant build on this, so a mutant differs from the reference only in its `call`.
  */
 import type { CallResult, Receipt, SetIntervalFixture, Snapshot } from '../model/world.ts';
 import { compareReceiptKeys } from '../model/world.ts';
 import type { Connection, HandlerPlugin } from './plugin.ts';
 import { cachedStatement } from './statement-cache.ts';
+import { flagDdl, storeDown, storeUp, triggerDdl } from './store-switch.ts';
 
-/** The message the receipt-store failure trigger raises. */
-export const STORE_FAILURE = 'receipt store unavailable';
+/** The message a failing receipt store raises. */
+export { STORE_FAILURE } from './store-switch.ts';
 
 const SCHEMA = `
+${flagDdl('receipts')}
 CREATE TABLE automations(
   id INTEGER PRIMARY KEY, workspace_id TEXT NOT NULL,
   interval_minutes INTEGER NOT NULL, version INTEGER NOT NULL);
@@ -19,6 +21,7 @@ CREATE TABLE receipts(
   workspace_id TEXT NOT NULL, user_id TEXT NOT NULL, tool TEXT NOT NULL,
   request_id TEXT NOT NULL, payload TEXT NOT NULL, response TEXT NOT NULL,
   PRIMARY KEY(workspace_id, user_id, tool, request_id));
+${triggerDdl('receipts', ['INSERT'])}
 `;
 
 /** The canonical payload text a receipt binds its key to: the three integers, keys sorted. */
@@ -60,13 +63,10 @@ export const sqliteWorld: Omit<
     );
   },
   failReceipts(db) {
-    db.exec(
-      `CREATE TRIGGER IF NOT EXISTS fail_receipt BEFORE INSERT ON receipts
-       BEGIN SELECT RAISE(ABORT, '${STORE_FAILURE}'); END`,
-    );
+    storeDown(db, 'receipts', ['INSERT']);
   },
   restoreReceipts(db) {
-    db.exec('DROP TRIGGER IF EXISTS fail_receipt');
+    storeUp(db, 'receipts');
   },
   snapshot(db): Snapshot {
     const automations = cachedStatement(

@@ -2,7 +2,7 @@
  * Prepared statements cached per connection, for the bundled SQLite handlers. Preparing compiles
  * SQL, which cost a fifth of sequential mode's CPU when the handlers prepared on every call; a
  * statement is reusable for the life of its connection (SQLite re-prepares it by itself after a
- * schema change, such as the receipt-failure trigger). Keyed weakly, so a closed connection's
+ * schema change). Keyed weakly, so a closed connection's
  * statements go with it.
  */
 import type Database from 'better-sqlite3';
