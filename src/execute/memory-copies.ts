@@ -11,11 +11,15 @@
  * checked first for a temporary schema object, an attached database, and the connection settings
  * a handler might have changed (`PRAGMA foreign_keys`, `user_version`, `query_only`, …) against a
  * fresh copy's values (`memory-template.ts`), and for the schema version, which every DDL
- * statement bumps. A changed schema is compared with the template's: triggers left behind (the
- * store-failure world event's) are dropped, and anything else (a table a handler made or
- * altered) gets a fresh copy instead, as does any other difference, or a reset that fails: a
+ * statement bumps. A changed schema is compared with the template's: triggers a run added (a
+ * user's store-failure trigger) are dropped, the template's own triggers (exactly its SQL) are
+ * kept, and anything else (a table a handler made or altered, a template trigger dropped or
+ * replaced) gets a fresh copy instead, as does any other difference, or a reset that fails: a
  * transaction a handler left open is rolled back first, as the runner does anyway. A template
- * with triggers or virtual tables never reuses its copy.
+ * with virtual tables, or with a trigger that can do more than abort, never reuses its copy
+ * (`memory-template.ts`). The template's abort-only triggers, such as the bundled handlers'
+ * receipt-store switch (`store-switch.ts`), stay: the flag table that arms them is restored like
+ * any other table, before the tables they guard, so a store a run left down is up again.
  *
  * What a reused connection cannot hide: `last_insert_rowid()` and `total_changes()` carry over
  * (as on any pooled connection in production), `PRAGMA schema_version` reads higher after a
@@ -201,15 +205,23 @@ function restoreRows(kept: Kept): void {
 }
 
 /**
- * After DDL: drops the triggers a run left (the template has none) when the rest of the schema is
- * the template's; false when anything else changed.
+ * After DDL: drops the triggers a run added when the rest of the schema, the template's own
+ * triggers included, is the template's; false when anything else changed.
  */
 function alignSchema(kept: Kept, template: TemplateContents): boolean {
   const objects = kept.schema.all() as [string, string, string, string | null][];
-  const triggers = objects.filter(([type]) => type === 'trigger');
   const rest = objects.filter(([type]) => type !== 'trigger');
   if (JSON.stringify(rest) !== template.schema) return false;
-  for (const [, name] of triggers) kept.db.exec(`DROP TRIGGER main.${quote(name)}`);
+  const added: string[] = [];
+  let own = 0;
+  for (const object of objects) {
+    if (object[0] !== 'trigger') continue;
+    if (template.triggers.has(JSON.stringify(object))) own++;
+    else added.push(object[1]);
+  }
+  // Names are unique, so as many own triggers as the template's means every one of them.
+  if (own !== template.triggers.size) return false;
+  for (const name of added) kept.db.exec(`DROP TRIGGER main.${quote(name)}`);
   kept.aligned = (kept.state[0] as Database.Statement).get() as number;
   return true;
 }
