@@ -74,6 +74,13 @@ const DAMAGE: Readonly<Record<string, (db: Connection) => void>> = {
   'a trigger made and dropped': (db) => {
     db.exec('CREATE TRIGGER t BEFORE INSERT ON parent BEGIN SELECT 1; END; DROP TRIGGER t');
   },
+  'a VACUUM (it may renumber rowids, and writes no change count)': (db) => {
+    db.exec('VACUUM');
+  },
+  'rows deleted and then rolled back': (db) => {
+    db.exec('BEGIN; DELETE FROM child; DELETE FROM pairs WHERE a = 1; ROLLBACK');
+  },
+  'nothing at all': () => {},
   'a transaction left open': (db) => {
     db.exec("BEGIN; INSERT INTO parent(name) VALUES ('open')");
   },
@@ -132,6 +139,35 @@ describe('a kept in-memory copy', () => {
       copies.close();
     });
   }
+
+  it('puts no row back after a sequence that wrote none, and does after one that did', () => {
+    const copies = new MemoryCopies(image);
+    const changes = (db: Connection) => db.prepare('SELECT total_changes()').pluck().get();
+    const first = copies.lease();
+    first.release(true);
+    const second = copies.lease();
+    const afterFirstReset = changes(second.db);
+    second.db.prepare('SELECT * FROM parent').all();
+    second.release(true);
+    const third = copies.lease();
+    expect(third.reused).toBe(true);
+    expect(changes(third.db)).toBe(afterFirstReset);
+    third.db.exec('DELETE FROM wide');
+    third.release(true);
+    const fourth = copies.lease();
+    expect(changes(fourth.db)).toBeGreaterThan(afterFirstReset as number);
+    expect(contents(fourth.db)).toEqual(wanted);
+    fourth.release(true);
+    copies.close();
+  });
+
+  it('sees a VACUUM as a schema change (the only bulk row rewrite total_changes() misses)', () => {
+    const db = new Database(image);
+    const version = db.pragma('schema_version', { simple: true }) as number;
+    db.exec('VACUUM');
+    expect(db.pragma('schema_version', { simple: true })).toBeGreaterThan(version);
+    db.close();
+  });
 
   it('is closed after a run that did not end cleanly (a hang), never lent again', () => {
     const copies = new MemoryCopies(image);

@@ -7,6 +7,9 @@
  * back under their own rowids, `sqlite_sequence` included, in one transaction on statements
  * prepared once. The schema is untouched, so the statements a handler cached stay compiled.
  *
+ * The rows are only put back when some may have changed: when neither `total_changes()` nor the
+ * schema version moved since they were last put back, they still are the template's.
+ *
  * A reset is only done when nothing but rows can differ from a fresh copy: the kept copy is
  * checked first for a temporary schema object, an attached database, and the connection settings
  * a handler might have changed (`PRAGMA foreign_keys`, `user_version`, `query_only`, …) against a
@@ -58,6 +61,10 @@ interface Kept {
   readonly schema: Database.Statement;
   /** Foreign keys are enforced and some table has one: they are off while rows are put back. */
   readonly foreignKeys: boolean;
+  /** `SELECT total_changes()`: rows written on the connection, ever (`resetKept`). */
+  readonly changes: Database.Statement;
+  /** `changes`' value when the rows were last put back; undefined before the first reset. */
+  restoredAt: unknown;
   readonly begin: Database.Statement;
   readonly commit: Database.Statement;
   /** Per table, its delete and then its inserts (`TableRows`), with their values. */
@@ -157,6 +164,8 @@ function prepareKept(db: Connection, template: TemplateContents): Kept {
     schema: db.prepare(SCHEMA_SQL).raw(true),
     foreignKeys:
       template.foreignKeys && template.state[STATE_SQL.indexOf('PRAGMA foreign_keys')] === 1,
+    changes: db.prepare('SELECT total_changes()').pluck(),
+    restoredAt: undefined,
     begin: db.prepare('BEGIN'),
     commit: db.prepare('COMMIT'),
     restore: template.tables.flatMap((t) => [
@@ -174,8 +183,15 @@ function resetKept(kept: Kept, template: TemplateContents): boolean {
     if (!settingsAsFresh(kept, template)) return false;
     // The schema version apart: any DDL bumps it, and the schema is then compared.
     const version = (kept.state[0] as Database.Statement).get() as number;
-    if (version !== kept.aligned && !alignSchema(kept, template)) return false;
+    const aligned = version === kept.aligned;
+    if (!aligned && !alignSchema(kept, template)) return false;
+    // Every row an INSERT, UPDATE or DELETE writes counts in total_changes(), a trigger's, a
+    // truncating DELETE's and a rolled-back one's included; what else moves rows (VACUUM
+    // renumbers rowids) is DDL to SQLite and bumps the schema version. Neither moved since the
+    // rows were last put back: they still are the template's, as after a sequence of refusals.
+    if (aligned && kept.changes.get() === kept.restoredAt) return true;
     restoreRows(kept);
+    kept.restoredAt = kept.changes.get();
     return true;
   } catch {
     // A connection a handler left busy (an open iterator) or broke: a fresh copy instead.
