@@ -7,7 +7,13 @@ import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { checkHandler } from '../api/check-handler.ts';
+import { libraryWorld } from '../handlers/libraries/library-world.ts';
 import type { Connection } from '../handlers/plugin.ts';
+import reference from '../handlers/reference.ts';
+import { sqliteWorld } from '../handlers/sqlite-world.ts';
+import { STORE_FAILURE } from '../handlers/store-switch.ts';
+import { DEFAULT_FIXTURE } from '../model/world.ts';
+import { templateImage } from './databases.ts';
 import { MemoryCopies } from './memory-copies.ts';
 import { SCHEMA_SQL, STATE_SQL } from './memory-template.ts';
 
@@ -16,7 +22,7 @@ const MEMO = fileURLToPath(
 );
 
 /** A template with what a faithful reset must get right: rowids with gaps, AUTOINCREMENT, a table without rowid, a generated column, a cascading foreign key. */
-function templateImage(): Buffer {
+function testImage(): Buffer {
   const db = new Database(':memory:');
   db.exec(`
     CREATE TABLE parent(id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL);
@@ -68,6 +74,13 @@ const DAMAGE: Readonly<Record<string, (db: Connection) => void>> = {
   'a trigger made and dropped': (db) => {
     db.exec('CREATE TRIGGER t BEFORE INSERT ON parent BEGIN SELECT 1; END; DROP TRIGGER t');
   },
+  'a VACUUM (it may renumber rowids, and writes no change count)': (db) => {
+    db.exec('VACUUM');
+  },
+  'rows deleted and then rolled back': (db) => {
+    db.exec('BEGIN; DELETE FROM child; DELETE FROM pairs WHERE a = 1; ROLLBACK');
+  },
+  'nothing at all': () => {},
   'a transaction left open': (db) => {
     db.exec("BEGIN; INSERT INTO parent(name) VALUES ('open')");
   },
@@ -91,7 +104,7 @@ const ONLY_FRESH: Readonly<Record<string, (db: Connection) => void>> = {
 };
 
 describe('a kept in-memory copy', () => {
-  const image = templateImage();
+  const image = testImage();
   const fresh = new Database(image);
   const wanted = contents(fresh);
   fresh.close();
@@ -127,6 +140,35 @@ describe('a kept in-memory copy', () => {
     });
   }
 
+  it('puts no row back after a sequence that wrote none, and does after one that did', () => {
+    const copies = new MemoryCopies(image);
+    const changes = (db: Connection) => db.prepare('SELECT total_changes()').pluck().get();
+    const first = copies.lease();
+    first.release(true);
+    const second = copies.lease();
+    const afterFirstReset = changes(second.db);
+    second.db.prepare('SELECT * FROM parent').all();
+    second.release(true);
+    const third = copies.lease();
+    expect(third.reused).toBe(true);
+    expect(changes(third.db)).toBe(afterFirstReset);
+    third.db.exec('DELETE FROM wide');
+    third.release(true);
+    const fourth = copies.lease();
+    expect(changes(fourth.db)).toBeGreaterThan(afterFirstReset as number);
+    expect(contents(fourth.db)).toEqual(wanted);
+    fourth.release(true);
+    copies.close();
+  });
+
+  it('sees a VACUUM as a schema change (the only bulk row rewrite total_changes() misses)', () => {
+    const db = new Database(image);
+    const version = db.pragma('schema_version', { simple: true }) as number;
+    db.exec('VACUUM');
+    expect(db.pragma('schema_version', { simple: true })).toBeGreaterThan(version);
+    db.close();
+  });
+
   it('is closed after a run that did not end cleanly (a hang), never lent again', () => {
     const copies = new MemoryCopies(image);
     const first = copies.lease();
@@ -160,6 +202,99 @@ describe('a kept in-memory copy', () => {
     const first = copies.lease();
     first.release(true);
     expect(copies.lease().reused).toBe(false);
+    copies.close();
+  });
+
+  it('never reuses a copy of a template with a trigger that skips rows (RAISE(IGNORE))', () => {
+    const db = new Database(':memory:');
+    db.exec(
+      'CREATE TABLE a(x); INSERT INTO a VALUES (1); CREATE TRIGGER t BEFORE INSERT ON a BEGIN SELECT RAISE(IGNORE); END',
+    );
+    const copies = new MemoryCopies(db.serialize());
+    db.close();
+    copies.lease().release(true);
+    expect(copies.lease().reused).toBe(false);
+    copies.close();
+  });
+
+  describe('of a template with the receipt-store switch (abort-only triggers)', () => {
+    const switchImage = templateImage(reference, DEFAULT_FIXTURE);
+    const all = (db: Connection) => ({
+      automations: db.prepare('SELECT rowid, * FROM automations ORDER BY rowid').raw(true).all(),
+      receipts: db.prepare('SELECT rowid, * FROM receipts ORDER BY rowid').raw(true).all(),
+      down: db.prepare('SELECT * FROM receiptcheck_receipts_down').raw(true).all(),
+      schema: db.prepare(SCHEMA_SQL).raw(true).all() as string[][],
+    });
+    const freshSwitch = new Database(switchImage);
+    const wantedSwitch = all(freshSwitch);
+    freshSwitch.close();
+    const insert = (db: Connection, id: string) =>
+      db.prepare("INSERT INTO receipts VALUES ('w1', 'alice', 't', ?, '{}', '{}')").run(id);
+
+    const reusedAfter = (damage: (db: Connection) => void) => {
+      const copies = new MemoryCopies(switchImage);
+      const first = copies.lease();
+      damage(first.db);
+      first.release(true);
+      const second = copies.lease();
+      const seen = { reused: second.reused, contents: all(second.db) };
+      if (second.reused) insert(second.db, 'after');
+      second.release(true);
+      copies.close();
+      return seen;
+    };
+
+    it('is reset with the store left down: the flag row cleared, the trigger kept', () => {
+      expect(wantedSwitch.schema.some(([type]) => type === 'trigger')).toBe(true);
+      const seen = reusedAfter((db) => {
+        insert(db, 'r1');
+        sqliteWorld.failReceipts(db);
+        expect(() => insert(db, 'r2')).toThrow(STORE_FAILURE);
+      });
+      expect(seen).toEqual({ reused: true, contents: wantedSwitch });
+    });
+
+    it("drops a trigger a run added and keeps the template's", () => {
+      const seen = reusedAfter((db) => {
+        db.exec(
+          "CREATE TRIGGER added BEFORE DELETE ON automations BEGIN SELECT RAISE(ABORT, 'no'); END",
+        );
+        insert(db, 'r1');
+      });
+      expect(seen.reused).toBe(true);
+      expect(seen.contents).toEqual(wantedSwitch);
+    });
+
+    it("is replaced by a fresh copy after the template's trigger was dropped or replaced", () => {
+      const [, name, , sql] = wantedSwitch.schema.find(([type]) => type === 'trigger') as string[];
+      const dropped = reusedAfter((db) => db.exec(`DROP TRIGGER "${name}"`));
+      expect(dropped).toEqual({ reused: false, contents: wantedSwitch });
+      const replaced = reusedAfter((db) =>
+        db.exec(
+          `DROP TRIGGER "${name}"; ${(sql as string).replace('BEFORE INSERT', 'AFTER INSERT')}`,
+        ),
+      );
+      expect(replaced).toEqual({ reused: false, contents: wantedSwitch });
+    });
+  });
+
+  it('clears a flag left set before the tables its triggers guard (deletes guarded too)', () => {
+    const world = libraryWorld({
+      table: 'a_records',
+      schema: 'CREATE TABLE a_records(k TEXT PRIMARY KEY)',
+      receipts: () => [],
+    });
+    const copies = new MemoryCopies(templateImage({ ...reference, ...world }, DEFAULT_FIXTURE));
+    const first = copies.lease();
+    first.db.exec("INSERT INTO a_records VALUES ('k1')");
+    world.failReceipts(first.db);
+    expect(() => first.db.exec('DELETE FROM a_records')).toThrow(STORE_FAILURE);
+    first.release(true);
+    const second = copies.lease();
+    expect(second.reused).toBe(true);
+    expect(second.db.prepare('SELECT count(*) FROM a_records').pluck().get()).toBe(0);
+    second.db.exec("INSERT INTO a_records VALUES ('k2'); DELETE FROM a_records");
+    second.release(true);
     copies.close();
   });
 

@@ -7,15 +7,22 @@
  * back under their own rowids, `sqlite_sequence` included, in one transaction on statements
  * prepared once. The schema is untouched, so the statements a handler cached stay compiled.
  *
+ * The rows are only put back when some may have changed: when neither `total_changes()` nor the
+ * schema version moved since they were last put back, they still are the template's.
+ *
  * A reset is only done when nothing but rows can differ from a fresh copy: the kept copy is
  * checked first for a temporary schema object, an attached database, and the connection settings
  * a handler might have changed (`PRAGMA foreign_keys`, `user_version`, `query_only`, …) against a
  * fresh copy's values (`memory-template.ts`), and for the schema version, which every DDL
- * statement bumps. A changed schema is compared with the template's: triggers left behind (the
- * store-failure world event's) are dropped, and anything else (a table a handler made or
- * altered) gets a fresh copy instead, as does any other difference, or a reset that fails: a
+ * statement bumps. A changed schema is compared with the template's: triggers a run added (a
+ * user's store-failure trigger) are dropped, the template's own triggers (exactly its SQL) are
+ * kept, and anything else (a table a handler made or altered, a template trigger dropped or
+ * replaced) gets a fresh copy instead, as does any other difference, or a reset that fails: a
  * transaction a handler left open is rolled back first, as the runner does anyway. A template
- * with triggers or virtual tables never reuses its copy.
+ * with virtual tables, or with a trigger that can do more than abort, never reuses its copy
+ * (`memory-template.ts`). The template's abort-only triggers, such as the bundled handlers'
+ * receipt-store switch (`store-switch.ts`), stay: the flag table that arms them is restored like
+ * any other table, before the tables they guard, so a store a run left down is up again.
  *
  * What a reused connection cannot hide: `last_insert_rowid()` and `total_changes()` carry over
  * (as on any pooled connection in production), `PRAGMA schema_version` reads higher after a
@@ -54,6 +61,10 @@ interface Kept {
   readonly schema: Database.Statement;
   /** Foreign keys are enforced and some table has one: they are off while rows are put back. */
   readonly foreignKeys: boolean;
+  /** `SELECT total_changes()`: rows written on the connection, ever (`resetKept`). */
+  readonly changes: Database.Statement;
+  /** `changes`' value when the rows were last put back; undefined before the first reset. */
+  restoredAt: unknown;
   readonly begin: Database.Statement;
   readonly commit: Database.Statement;
   /** Per table, its delete and then its inserts (`TableRows`), with their values. */
@@ -153,6 +164,8 @@ function prepareKept(db: Connection, template: TemplateContents): Kept {
     schema: db.prepare(SCHEMA_SQL).raw(true),
     foreignKeys:
       template.foreignKeys && template.state[STATE_SQL.indexOf('PRAGMA foreign_keys')] === 1,
+    changes: db.prepare('SELECT total_changes()').pluck(),
+    restoredAt: undefined,
     begin: db.prepare('BEGIN'),
     commit: db.prepare('COMMIT'),
     restore: template.tables.flatMap((t) => [
@@ -170,8 +183,15 @@ function resetKept(kept: Kept, template: TemplateContents): boolean {
     if (!settingsAsFresh(kept, template)) return false;
     // The schema version apart: any DDL bumps it, and the schema is then compared.
     const version = (kept.state[0] as Database.Statement).get() as number;
-    if (version !== kept.aligned && !alignSchema(kept, template)) return false;
+    const aligned = version === kept.aligned;
+    if (!aligned && !alignSchema(kept, template)) return false;
+    // Every row an INSERT, UPDATE or DELETE writes counts in total_changes(), a trigger's, a
+    // truncating DELETE's and a rolled-back one's included; what else moves rows (VACUUM
+    // renumbers rowids) is DDL to SQLite and bumps the schema version. Neither moved since the
+    // rows were last put back: they still are the template's, as after a sequence of refusals.
+    if (aligned && kept.changes.get() === kept.restoredAt) return true;
     restoreRows(kept);
+    kept.restoredAt = kept.changes.get();
     return true;
   } catch {
     // A connection a handler left busy (an open iterator) or broke: a fresh copy instead.
@@ -201,15 +221,23 @@ function restoreRows(kept: Kept): void {
 }
 
 /**
- * After DDL: drops the triggers a run left (the template has none) when the rest of the schema is
- * the template's; false when anything else changed.
+ * After DDL: drops the triggers a run added when the rest of the schema, the template's own
+ * triggers included, is the template's; false when anything else changed.
  */
 function alignSchema(kept: Kept, template: TemplateContents): boolean {
   const objects = kept.schema.all() as [string, string, string, string | null][];
-  const triggers = objects.filter(([type]) => type === 'trigger');
   const rest = objects.filter(([type]) => type !== 'trigger');
   if (JSON.stringify(rest) !== template.schema) return false;
-  for (const [, name] of triggers) kept.db.exec(`DROP TRIGGER main.${quote(name)}`);
+  const added: string[] = [];
+  let own = 0;
+  for (const object of objects) {
+    if (object[0] !== 'trigger') continue;
+    if (template.triggers.has(JSON.stringify(object))) own++;
+    else added.push(object[1]);
+  }
+  // Names are unique, so as many own triggers as the template's means every one of them.
+  if (own !== template.triggers.size) return false;
+  for (const name of added) kept.db.exec(`DROP TRIGGER main.${quote(name)}`);
   kept.aligned = (kept.state[0] as Database.Statement).get() as number;
   return true;
 }

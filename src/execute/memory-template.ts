@@ -2,8 +2,11 @@
  * What a reset of a kept in-memory copy (`memory-copies.ts`) must restore, read once from a fresh
  * copy of the template: every table's rows under their own rowids, the schema, and the settings a
  * fresh copy starts with. A template whose rows a delete and an insert would not restore
- * faithfully (one with triggers, which would fire, or virtual tables) has none: every sequence
- * then gets a fresh copy.
+ * faithfully has none, and every sequence then gets a fresh copy: one with virtual tables, or
+ * with a trigger that can do more than abort (it would fire during the reset and write rows).
+ * A trigger that can only abort (`ABORT_ONLY`, such as the bundled handlers' receipt-store
+ * switch, `store-switch.ts`) cannot make a reset unfaithful: the reset either puts back the
+ * template's rows or fails, and a failed reset gets a fresh copy.
  */
 import type Database from 'better-sqlite3';
 import type { Connection } from '../handlers/plugin.ts';
@@ -38,6 +41,14 @@ export const STATE_SQL = [
 export const SCHEMA_SQL =
   'SELECT type, name, tbl_name, sql FROM main.sqlite_master ORDER BY type, name';
 
+/**
+ * A trigger whose body is nothing but `SELECT RAISE(ABORT|FAIL|ROLLBACK, '…');` statements: it
+ * writes no row, whatever its `WHEN` clause reads. `RAISE(IGNORE)` is not one: it would silently
+ * skip a row the reset puts back.
+ */
+const ABORT_ONLY =
+  /\bBEGIN(?:\s+SELECT\s+RAISE\s*\(\s*(?:ABORT|FAIL|ROLLBACK)\s*,\s*'(?:[^']|'')*'\s*\)\s*;)+\s*END\s*$/i;
+
 /** A table's template rows, and how to put them back: a delete, then a few multi-row inserts. */
 export interface TableRows {
   readonly clearSql: string;
@@ -55,8 +66,10 @@ const PARAMETERS_MAX = 999;
 export interface TemplateContents {
   /** `STATE_SQL`'s values on a fresh copy. */
   readonly state: readonly unknown[];
-  /** `SCHEMA_SQL`'s rows, as JSON. */
+  /** `SCHEMA_SQL`'s rows but the triggers, as JSON. */
   readonly schema: string;
+  /** `SCHEMA_SQL`'s trigger rows, each as JSON: each can only abort (`ABORT_ONLY`). */
+  readonly triggers: ReadonlySet<string>;
   readonly tables: readonly TableRows[];
   /** Some table has a foreign key: enforcement is off while rows are deleted and put back. */
   readonly foreignKeys: boolean;
@@ -72,16 +85,19 @@ export function stateStatements(db: Connection): Database.Statement[] {
  * cannot be restored by deleting and inserting them.
  */
 export function readTemplateContents(db: Connection): TemplateContents | undefined {
-  const special = db
-    .prepare(
-      "SELECT count(*) FROM sqlite_master WHERE type = 'trigger' OR sql LIKE 'CREATE VIRTUAL%'",
-    )
+  const virtual = db
+    .prepare("SELECT count(*) FROM sqlite_master WHERE sql LIKE 'CREATE VIRTUAL%'")
     .pluck()
     .get();
-  if (special !== 0) return undefined;
+  if (virtual !== 0) return undefined;
+  const objects = db.prepare(SCHEMA_SQL).raw(true).all() as [string, string, string, string][];
+  const triggers = objects.filter(([type]) => type === 'trigger');
+  if (!triggers.every(([, , , sql]) => ABORT_ONLY.test(sql))) return undefined;
+  // Tables a trigger guards go last: what their triggers' WHEN clauses read (a flag table) is
+  // then the template's again when their rows go back.
   const names = db
     .prepare(
-      "SELECT name, wr FROM pragma_table_list WHERE schema = 'main' AND type = 'table' AND (name NOT LIKE 'sqlite%' OR name = 'sqlite_sequence') ORDER BY name",
+      "SELECT name, wr FROM pragma_table_list WHERE schema = 'main' AND type = 'table' AND (name NOT LIKE 'sqlite%' OR name = 'sqlite_sequence') ORDER BY name IN (SELECT tbl_name FROM main.sqlite_master WHERE type = 'trigger'), name",
     )
     .raw(true)
     .all() as [string, number][];
@@ -99,7 +115,8 @@ export function readTemplateContents(db: Connection): TemplateContents | undefin
     .get();
   return {
     state: stateStatements(db).map((statement) => statement.get()),
-    schema: JSON.stringify(db.prepare(SCHEMA_SQL).raw(true).all()),
+    schema: JSON.stringify(objects.filter(([type]) => type !== 'trigger')),
+    triggers: new Set(triggers.map((trigger) => JSON.stringify(trigger))),
     tables,
     foreignKeys: foreignKeys !== 0,
   };

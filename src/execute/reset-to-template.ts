@@ -21,6 +21,7 @@ import { rollbackLeaked } from './databases.ts';
 interface SchemaObject {
   readonly type: string;
   readonly name: string;
+  readonly tbl_name: string;
   readonly sql: string | null;
 }
 
@@ -43,7 +44,13 @@ export function templateResetter(templatePath: string): ResetToTemplate {
   let tables: TableRows[];
   try {
     wanted = objects(source);
-    const names = wanted.filter((o) => o.type === 'table').map((o) => o.name);
+    // Tables a trigger guards go last: what the trigger's WHEN clause reads (the receipt-store
+    // switch's flag table, `store-switch.ts`) is then the template's again when their rows go.
+    const guarded = new Set(wanted.filter((o) => o.type === 'trigger').map((o) => o.tbl_name));
+    const names = wanted
+      .filter((o) => o.type === 'table')
+      .map((o) => o.name)
+      .sort((a, b) => Number(guarded.has(a)) - Number(guarded.has(b)));
     if (source.prepare("SELECT 1 FROM sqlite_master WHERE name = 'sqlite_sequence'").get())
       names.push('sqlite_sequence');
     tables = names.map((name) => {
@@ -162,7 +169,7 @@ function alignSchema(
 }
 
 const OBJECTS =
-  "SELECT type, name, sql FROM main.sqlite_master WHERE substr(name, 1, 7) <> 'sqlite_'";
+  "SELECT type, name, tbl_name, sql FROM main.sqlite_master WHERE substr(name, 1, 7) <> 'sqlite_'";
 
 function objects(db: Connection): SchemaObject[] {
   return db.prepare(OBJECTS).all() as SchemaObject[];

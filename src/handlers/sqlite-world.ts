@@ -1,17 +1,25 @@
 /**
  * The article's schema and everything around the call that the bundled SQLite handlers share:
- * setup, world events, the receipt-store failure trigger and the snapshot. The reference handler
+ * setup, world events, the receipt-store failure switch and the snapshot. The reference handler
  * and every mutant build on this, so a mutant differs from the reference only in its `call`.
  */
-import type { CallResult, Receipt, SetIntervalFixture, Snapshot } from '../model/world.ts';
+import type {
+  Automation,
+  CallResult,
+  Receipt,
+  SetIntervalFixture,
+  Snapshot,
+} from '../model/world.ts';
 import { compareReceiptKeys } from '../model/world.ts';
 import type { Connection, HandlerPlugin } from './plugin.ts';
-import { cachedStatement } from './statement-cache.ts';
+import { cachedRawStatement, cachedStatement } from './statement-cache.ts';
+import { flagDdl, storeDown, storeUp, triggerDdl } from './store-switch.ts';
 
-/** The message the receipt-store failure trigger raises. */
-export const STORE_FAILURE = 'receipt store unavailable';
+/** The message a failing receipt store raises. */
+export { STORE_FAILURE } from './store-switch.ts';
 
 const SCHEMA = `
+${flagDdl('receipts')}
 CREATE TABLE automations(
   id INTEGER PRIMARY KEY, workspace_id TEXT NOT NULL,
   interval_minutes INTEGER NOT NULL, version INTEGER NOT NULL);
@@ -19,6 +27,7 @@ CREATE TABLE receipts(
   workspace_id TEXT NOT NULL, user_id TEXT NOT NULL, tool TEXT NOT NULL,
   request_id TEXT NOT NULL, payload TEXT NOT NULL, response TEXT NOT NULL,
   PRIMARY KEY(workspace_id, user_id, tool, request_id));
+${triggerDdl('receipts', ['INSERT'])}
 `;
 
 /** The canonical payload text a receipt binds its key to: the three integers, keys sorted. */
@@ -60,44 +69,43 @@ export const sqliteWorld: Omit<
     );
   },
   failReceipts(db) {
-    db.exec(
-      `CREATE TRIGGER IF NOT EXISTS fail_receipt BEFORE INSERT ON receipts
-       BEGIN SELECT RAISE(ABORT, '${STORE_FAILURE}'); END`,
-    );
+    storeDown(db, 'receipts', ['INSERT']);
   },
   restoreReceipts(db) {
-    db.exec('DROP TRIGGER IF EXISTS fail_receipt');
+    storeUp(db, 'receipts');
   },
   snapshot(db): Snapshot {
-    const automations = cachedStatement(
+    // Raw rows: the snapshot builds its own objects, so a row object per row was only garbage.
+    const automationRows = cachedRawStatement(
       db,
       'SELECT id, workspace_id, interval_minutes, version FROM automations ORDER BY id',
-    ).all() as { id: number; workspace_id: string; interval_minutes: number; version: number }[];
-    const receipts = cachedStatement(
+    ).all() as [number, string, number, number][];
+    const receiptRows = cachedRawStatement(
       db,
       'SELECT workspace_id, user_id, tool, request_id, payload, response FROM receipts',
     ).all() as ReceiptRow[];
-    return {
-      automations: automations.map((r) => ({
-        id: r.id,
-        workspace: r.workspace_id,
-        intervalMinutes: r.interval_minutes,
-        version: r.version,
-      })),
-      receipts: receipts.map(toReceipt).sort(compareReceiptKeys),
-    };
+    const automations = automationRows.map(
+      ([id, workspace, intervalMinutes, version]): Automation => ({
+        id,
+        workspace,
+        intervalMinutes,
+        version,
+      }),
+    );
+    const receipts = receiptRows.map(toReceipt);
+    return { automations, receipts: receipts.sort(compareReceiptKeys) };
   },
 };
 
-/** A `receipts` row as the article's schema stores it. */
-interface ReceiptRow {
-  workspace_id: string;
-  user_id: string;
-  tool: string;
-  request_id: string;
-  payload: string;
-  response: string;
-}
+/** A `receipts` row as the article's schema stores it, in its columns' order. */
+type ReceiptRow = [
+  workspace: string,
+  user: string,
+  tool: string,
+  requestId: string,
+  payload: string,
+  response: string,
+];
 
 /** Parses a stored response (`resultText`'s output) back into a result. */
 export function parseResult(text: string): CallResult {
@@ -105,13 +113,13 @@ export function parseResult(text: string): CallResult {
   return { id: r.id, intervalMinutes: r.interval_minutes, version: r.version };
 }
 
-function toReceipt(r: ReceiptRow): Receipt {
+function toReceipt([workspace, user, tool, requestId, payload, response]: ReceiptRow): Receipt {
   return {
-    workspace: r.workspace_id,
-    user: r.user_id,
-    tool: r.tool,
-    requestId: r.request_id,
-    payload: JSON.parse(r.payload),
-    result: parseResult(r.response),
+    workspace,
+    user,
+    tool,
+    requestId,
+    payload: JSON.parse(payload),
+    result: parseResult(response),
   };
 }

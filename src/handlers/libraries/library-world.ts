@@ -7,7 +7,8 @@
 import type { Automation, Receipt, SetIntervalFixture, Snapshot } from '../../model/world.ts';
 import { compareReceiptKeys } from '../../model/world.ts';
 import type { Connection, HandlerPlugin } from '../plugin.ts';
-import { STORE_FAILURE, sqliteWorld } from '../sqlite-world.ts';
+import { sqliteWorld } from '../sqlite-world.ts';
+import { flagDdl, type GuardedWrite, storeDown, storeUp, triggerDdl } from '../store-switch.ts';
 
 /** How a library's records are kept: its table, its DDL, and which records are receipts. */
 export interface LibraryStore {
@@ -27,8 +28,10 @@ export function libraryWorld(
     setup(db: Connection, fixture: SetIntervalFixture): void {
       sqliteWorld.setup(db, fixture);
       // The library keeps its own records; an unused receipts table would only mislead.
-      db.exec('DROP TABLE receipts');
+      db.exec('DROP TABLE receipts; DROP TABLE receiptcheck_receipts_down');
+      db.exec(flagDdl(store.table));
       db.exec(store.schema);
+      db.exec(triggerDdl(store.table, WRITES));
     },
     move: sqliteWorld.move,
     delete: sqliteWorld.delete,
@@ -48,24 +51,21 @@ export function libraryWorld(
   };
 }
 
-const WRITES = ['INSERT', 'UPDATE', 'DELETE'] as const;
+const WRITES: readonly GuardedWrite[] = ['INSERT', 'UPDATE', 'DELETE'];
 
 /**
  * Makes every write to `table` fail with the article's store-failure message, the way a store
  * that is down for writes fails: reads still work, so a stored record can still be replayed.
+ * A row write when `libraryWorld`'s setup installed the switch; without it, the first call
+ * installs it (a schema change).
  */
 export function failWrites(db: Connection, table: string): void {
-  for (const op of WRITES) {
-    db.exec(
-      `CREATE TRIGGER IF NOT EXISTS fail_${table}_${op.toLowerCase()} BEFORE ${op} ON ${table}
-       BEGIN SELECT RAISE(ABORT, '${STORE_FAILURE}'); END`,
-    );
-  }
+  storeDown(db, table, WRITES);
 }
 
 /** Lets writes to `table` succeed again. */
 export function restoreWrites(db: Connection, table: string): void {
-  for (const op of WRITES) db.exec(`DROP TRIGGER IF EXISTS fail_${table}_${op.toLowerCase()}`);
+  storeUp(db, table);
 }
 
 /** The automation rows, by id. */

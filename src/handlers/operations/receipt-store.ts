@@ -1,6 +1,6 @@
 /**
  * The receipt store every operation's SQLite handlers share: the `receipts` table keyed by
- * (workspace, user, tool revision, request id), the trigger that makes it fail on demand, and
+ * (workspace, user, tool revision, request id), the switch that makes it fail on demand, and
  * the parsing of its rows back into the model's receipts. Payload and response are stored as
  * canonical JSON (keys sorted) of the model's own field names, so parsing is one generic step.
  */
@@ -8,29 +8,29 @@ import type { Payload, Result } from '../../model/operation.ts';
 import { compareReceiptKeys, type Receipt } from '../../model/world.ts';
 import type { Connection } from '../plugin.ts';
 import { cachedStatement } from '../statement-cache.ts';
+import { flagDdl, storeDown, storeUp, triggerDdl } from '../store-switch.ts';
 
-/** The message the receipt-store failure trigger raises (the model's `STORE_FAILURE_MESSAGE`). */
-export const STORE_FAILURE = 'receipt store unavailable';
+/** The message a failing receipt store raises (the model's `STORE_FAILURE_MESSAGE`). */
+export { STORE_FAILURE } from '../store-switch.ts';
 
-/** The receipts table, the same for every operation. */
+/** The receipts table, the same for every operation, with its failure switch (store up). */
 export const RECEIPTS_DDL = `
+${flagDdl('receipts')}
 CREATE TABLE receipts(
   workspace_id TEXT NOT NULL, user_id TEXT NOT NULL, tool TEXT NOT NULL,
   request_id TEXT NOT NULL, payload TEXT NOT NULL, response TEXT NOT NULL,
   PRIMARY KEY(workspace_id, user_id, tool, request_id));
+${triggerDdl('receipts', ['INSERT'])}
 `;
 
-/** Makes every receipt insert fail, until `restoreReceipts`. Idempotent. */
+/** Makes every receipt insert fail, until `restoreReceipts`: a row write. Idempotent. */
 export function failReceipts(db: Connection): void {
-  db.exec(
-    `CREATE TRIGGER IF NOT EXISTS fail_receipt BEFORE INSERT ON receipts
-     BEGIN SELECT RAISE(ABORT, '${STORE_FAILURE}'); END`,
-  );
+  storeDown(db, 'receipts', ['INSERT']);
 }
 
 /** Lets receipt inserts succeed again. Idempotent. */
 export function restoreReceipts(db: Connection): void {
-  db.exec('DROP TRIGGER IF EXISTS fail_receipt');
+  storeUp(db, 'receipts');
 }
 
 /**
