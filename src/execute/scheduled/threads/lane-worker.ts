@@ -111,11 +111,17 @@ export class LaneWorker implements Lane {
     }
   }
 
-  /** Sends a command; the worker runs it when idle. Reports of earlier commands are dropped from now on. */
+  /**
+   * Sends a command; the worker runs it when idle. Reports of earlier commands are dropped from
+   * now on. The command count is bumped once the message is on the port, so a worker waiting on
+   * it (`scheduled-worker.ts`) finds the message there when it wakes.
+   */
   send(command: CommandBody): void {
     this.command++;
     this.seq = 0;
     this.port.postMessage({ ...command, id: this.command, run: this.runs.current });
+    Atomics.add(this.slot, Slot.commands, 1);
+    Atomics.notify(this.slot, Slot.commands);
   }
 
   /** Lets the parked worker go on with `grant`, passing up to `budget` points before it parks again. */
