@@ -43,12 +43,8 @@ export type GrantCode = (typeof Grant)[keyof typeof Grant];
 /** World events a worker applies through the plugin (scope changes stay on the coordinator). */
 export type DatabaseEvent = Exclude<WorldEvent, { kind: 'revoke' } | { kind: 'restore' }>;
 
-/**
- * The Int32 words of a worker's grant slot: the grant, the run-ahead budget, the grant count, and
- * the count of commands sent (bumped after each command is posted, so a worker that has just
- * finished one can wait for the next on shared memory, `scheduled-worker.ts`).
- */
-export const Slot = { grant: 0, budget: 1, count: 2, commands: 3, size: 4 } as const;
+/** The Int32 words of a worker's grant slot. */
+export const Slot = { grant: 0, budget: 1, count: 2, size: 3 } as const;
 
 /** A report as it crosses: stamped with its command's id (-1 outside any) and its number within it. */
 export type Stamped = Report & {
@@ -162,7 +158,7 @@ export interface ScheduledWorkerData {
   readonly handlerPath: string;
   /** The worker's end of its private channel. */
   readonly port: MessagePort;
-  /** `Slot.size` Int32s: the grant, the run-ahead budget (points it may pass), the grant count, the commands sent. */
+  /** Three Int32s (`Slot`): the grant, the run-ahead budget (points it may pass), the grant count. */
   readonly slot: SharedArrayBuffer;
   /** One Int32 shared by every worker: bumped after each report. */
   readonly doorbell: SharedArrayBuffer;

@@ -111,17 +111,11 @@ export class LaneWorker implements Lane {
     }
   }
 
-  /**
-   * Sends a command; the worker runs it when idle. Reports of earlier commands are dropped from
-   * now on. The command count is bumped once the message is on the port, so a worker waiting on
-   * it (`scheduled-worker.ts`) finds the message there when it wakes.
-   */
+  /** Sends a command; the worker runs it when idle. Reports of earlier commands are dropped from now on. */
   send(command: CommandBody): void {
     this.command++;
     this.seq = 0;
     this.port.postMessage({ ...command, id: this.command, run: this.runs.current });
-    Atomics.add(this.slot, Slot.commands, 1);
-    Atomics.notify(this.slot, Slot.commands);
   }
 
   /** Lets the parked worker go on with `grant`, passing up to `budget` points before it parks again. */

@@ -21,7 +21,6 @@ import { ScheduledConnection } from '../connection/scheduled-connection.ts';
 import { WORLD_PLAN } from '../gate-logic.ts';
 import { type Command, Grant, type Report, type ScheduledWorkerData } from '../protocol.ts';
 import { openSharedConnection } from '../shared-database.ts';
-import { serveCommands } from './command-inbox.ts';
 import { LaneGate } from './lane-gate.ts';
 
 const data = workerData as ScheduledWorkerData;
@@ -43,7 +42,11 @@ try {
   gate.post(failed(thrown));
 }
 
-serveCommands(data.port, data.slot, carryOut, (thrown) => gate.post(failed(thrown)));
+// One command at a time, even when an async plugin awaits: the next waits for the last.
+let queue: Promise<void> = Promise.resolve();
+data.port.on('message', (command: Command) => {
+  queue = queue.then(() => carryOut(command)).catch((thrown) => gate.post(failed(thrown)));
+});
 
 async function carryOut(command: Command): Promise<void> {
   if (!plugin) throw new Error('the plugin did not load');
