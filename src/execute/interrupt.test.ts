@@ -94,13 +94,22 @@ async function waitFor(what: string, ready: () => boolean, child: ChildProcess):
   }
 }
 
+/** Kills a child that a failed assertion left running (its runs would go on for hours). */
+async function stopIfRunning(child: ChildProcess | undefined): Promise<void> {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.on('exit', resolve));
+  child.kill('SIGKILL');
+  await exited;
+}
+
 describe.each(CASES)('$name', ({ argv, running }) => {
   it.each(SIGNALS)('%s: exits with %i, says interrupted, leaves nothing', async (signal, code) => {
     const tmp = mkdtempSync(join(tmpdir(), 'rc-signal-tmp-'));
     const side = mkdtempSync(join(tmpdir(), 'rc-signal-marker-'));
     const marker = join(side, 'running');
+    let child: ChildProcess | undefined;
     try {
-      const child = spawn(process.execPath, [BIN, ...argv], {
+      child = spawn(process.execPath, [BIN, ...argv], {
         cwd: side,
         env: { ...process.env, TMPDIR: tmp, RECEIPTCHECK_TEST_MARKER: marker },
         stdio: ['ignore', 'pipe', 'pipe'],
@@ -113,7 +122,10 @@ describe.each(CASES)('$name', ({ argv, running }) => {
       child.stderr?.on('data', (chunk) => {
         err += String(chunk);
       });
-      const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+      // The signal too: a process that a signal ended, or that crashed, has no exit status.
+      const exited = new Promise<{ status: number | null; signal: string | null }>((resolve) =>
+        child?.on('exit', (status, signal) => resolve({ status, signal })),
+      );
       await waitFor(
         running === 'marker' ? 'first call' : 'first temp directory',
         () => (running === 'marker' ? existsSync(marker) : ours(tmp).length > 0),
@@ -125,12 +137,12 @@ describe.each(CASES)('$name', ({ argv, running }) => {
       expect(ofPid(tmpdir(), pid)).toEqual([]);
       const signalledAt = performance.now();
       child.kill(signal);
-      const status = await exited;
+      const { status, signal: endedBy } = await exited;
       const tookMs = performance.now() - signalledAt;
       measured.push(
         `${argv[0]} ${argv.slice(1).join(' ').replace(FIXTURE, 'FIXTURE')}, ${signal}: ${tookMs.toFixed(0)} ms`,
       );
-      expect({ status, err }).toMatchObject({ status: code });
+      expect({ status, endedBy, err }).toMatchObject({ status: code });
       expect(err).toMatch(new RegExp(`receiptcheck: interrupted by ${signal}`));
       expect(`${out}${err}`).not.toMatch(/PASSED|FAILED/);
       expect(tookMs).toBeLessThan(EXIT_BOUND_MS);
@@ -138,6 +150,7 @@ describe.each(CASES)('$name', ({ argv, running }) => {
       expect(ofPid('/dev/shm', pid)).toEqual([]);
       expect(ofPid(tmpdir(), pid)).toEqual([]);
     } finally {
+      await stopIfRunning(child);
       rmSync(tmp, { recursive: true, force: true });
       rmSync(side, { recursive: true, force: true });
     }
@@ -149,11 +162,12 @@ describe('SIGKILL, which no process can clean up after', () => {
     const tmp = mkdtempSync(join(tmpdir(), 'rc-signal-tmp-'));
     const side = mkdtempSync(join(tmpdir(), 'rc-signal-marker-'));
     const marker = join(side, 'running');
+    let child: ChildProcess | undefined;
     try {
       const env = { ...process.env, TMPDIR: tmp, RECEIPTCHECK_TEST_MARKER: marker };
       const argv = ['run', '--handler', FIXTURE, '--mode', 'scheduled', ...LONG];
-      const child = spawn(process.execPath, [BIN, ...argv], { cwd: side, env, stdio: 'ignore' });
-      const exited = new Promise((resolve) => child.on('exit', resolve));
+      child = spawn(process.execPath, [BIN, ...argv], { cwd: side, env, stdio: 'ignore' });
+      const exited = new Promise((resolve) => child?.on('exit', resolve));
       await waitFor('first call', () => existsSync(marker), child);
       const pid = child.pid as number;
       expect(ofPid(tmp, pid)).toEqual([expect.stringMatching(/^receiptcheck-scheduled-/)]);
@@ -169,6 +183,7 @@ describe('SIGKILL, which no process can clean up after', () => {
       expect(await new Promise((resolve) => next.on('exit', resolve))).toBe(0);
       expect(ours(tmp)).toEqual([]);
     } finally {
+      await stopIfRunning(child);
       rmSync(tmp, { recursive: true, force: true });
       rmSync(side, { recursive: true, force: true });
     }
