@@ -139,3 +139,44 @@ function idClasses(name: string, value: number): ClassName[] {
   if (value === Number.MAX_SAFE_INTEGER) out.push(`${name} MAX_SAFE_INTEGER`);
   return out;
 }
+
+/** A value's classes in a field (`valueClasses`) and whether the field's rule holds for it. */
+export interface ValueShape {
+  /** Frozen: shared by every call that sends this value in this field. */
+  readonly classes: readonly ClassName[];
+  readonly holds: boolean;
+}
+
+/** The most values kept per field; past it a value is classified afresh (same answer). */
+const SHAPES_KEPT_MAX = 4_096;
+
+const shapesKept = new WeakMap<ArgumentField, Map<unknown, ValueShape>>();
+
+/**
+ * `valueClasses` and `fieldHolds` of `value` in `field`, kept per field and value: input
+ * coverage asks for every field of every call, and a check sends the same few values again and
+ * again. Only primitives are kept (a `Map` key is the value itself; -0 is left out, as a declared
+ * invalid value tells it from 0), and only for the rules this module knows are pure (`id`,
+ * `integer`): a `custom` rule's check is the spec's own code, asked every time as before.
+ */
+export function valueShape(field: ArgumentField, value: unknown): ValueShape {
+  const keepable =
+    field.rule.kind !== 'custom' &&
+    (value === null ||
+      (typeof value !== 'object' && typeof value !== 'function' && !Object.is(value, -0)));
+  if (!keepable) return { classes: valueClasses(field, value), holds: fieldHolds(field, value) };
+  let byValue = shapesKept.get(field);
+  if (byValue === undefined) {
+    byValue = new Map();
+    shapesKept.set(field, byValue);
+  }
+  let shape = byValue.get(value);
+  if (shape === undefined) {
+    shape = Object.freeze({
+      classes: Object.freeze(valueClasses(field, value)),
+      holds: fieldHolds(field, value),
+    });
+    if (byValue.size < SHAPES_KEPT_MAX) byValue.set(value, shape);
+  }
+  return shape;
+}
