@@ -14,8 +14,13 @@ import { checkSnapshotShape, isOutcome } from '../model/outcome-shape.ts';
 import type { Principal, Snapshot } from '../model/world.ts';
 import type { Activity, CallWatch, Settled } from './call-watch.ts';
 import { ESCAPED, type Escape, takeEscape, untilEscape } from './contain/escapes.ts';
-import { inPluginCode, pluginCodeRunning } from './contain/handler-output.ts';
-import type { Task } from './task.ts';
+import {
+  inPluginCode,
+  pluginCodeReturned,
+  pluginCodeRunning,
+  pluginCodeStarts,
+} from './contain/handler-output.ts';
+import { FRESH_STRETCH, type Task } from './task.ts';
 
 /**
  * What `applyCall` needs of a plugin, whatever its engine: its name, operation and `call` on the
@@ -93,15 +98,26 @@ export function* watchedCall(
 ): Task<Observed> {
   const unsent = unsentOutcome(event);
   if (unsent) return unsent;
-  yield* watch.enter(activity);
+  // `watch.enter` and `inPluginCode` spelled out: this runs for every call, and a generator and
+  // a closure per call were a good part of what a sequential run allocated.
+  if (!watch.tryBegin(activity)) {
+    yield FRESH_STRETCH;
+    watch.begin(activity);
+  }
   let returned: unknown;
+  let threw = false;
+  let error: unknown;
+  pluginCodeStarts();
   try {
-    returned = inPluginCode(() => plugin.call(db, principal, event.request));
+    returned = plugin.call(db, principal, event.request);
   } catch (thrown) {
-    watch.leave();
-    return charged(unexpectedOf(thrown), plugin);
+    threw = true;
+    error = thrown;
+  } finally {
+    pluginCodeReturned();
   }
   watch.leave();
+  if (threw) return charged(unexpectedOf(error), plugin);
   if (!(returned instanceof Promise)) return charged(observedOf(returned, plugin), plugin);
   const done = pluginCodeRunning();
   let settled: Settled;
@@ -157,7 +173,10 @@ export function* watchedWorldEvent(
   db: Connection,
   event: Exclude<Event, CallEvent>,
 ): Task<void> {
-  yield* watch.enter(activity);
+  if (!watch.tryBegin(activity)) {
+    yield FRESH_STRETCH;
+    watch.begin(activity);
+  }
   applyWorldEvent(plugin, db, event);
   watch.leave();
 }
