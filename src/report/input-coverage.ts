@@ -4,7 +4,12 @@
  * principals really were sent, and warns about any class a run never reached. Pure.
  */
 
-import { inputClassesOf, valueShape } from '../generate/field-classes.ts';
+import {
+  type FieldShapes,
+  fieldShapes,
+  inputClassesOf,
+  valueShape,
+} from '../generate/field-classes.ts';
 import { principalClasses } from '../generate/input-classes.ts';
 import {
   type RequestIdShape,
@@ -40,9 +45,11 @@ export function countInputCoverage(
   fixture: FixtureWithPolicy,
   into: InputCoverage,
 ): void {
+  const spec = operationOf(fixture);
   const run: CoverageRun = {
     fixture,
-    spec: operationOf(fixture),
+    spec,
+    shapes: fieldShapes(spec),
     principals: fixture.principals,
     fixtureClasses: fixtureClassesOf(fixture),
     sent: new Array(fixture.principals.length),
@@ -58,6 +65,8 @@ export function countInputCoverage(
 interface CoverageRun {
   readonly fixture: FixtureWithPolicy;
   readonly spec: OperationSpec;
+  /** Where `valueShape` keeps the spec's fields' shapes. */
+  readonly shapes: FieldShapes;
   /** The principals as earlier revokes and restores left them. */
   principals: readonly Principal[];
   /** `principalClasses` of each fixture principal as the fixture has it. */
@@ -138,7 +147,7 @@ function countRequest(
   const fields = run.spec.fields;
   for (let i = 0; i < fields.length; i++) {
     const field = fields[i] as ArgumentField;
-    const value = valueShape(field, request[field.name]);
+    const value = valueShape(run.shapes[i], field, request[field.name]);
     addAll(run.into, value.classes);
     if (!value.holds) break;
   }
