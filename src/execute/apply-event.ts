@@ -98,12 +98,28 @@ export function* watchedCall(
 ): Task<Observed> {
   const unsent = unsentOutcome(event);
   if (unsent) return unsent;
-  // `watch.enter` and `inPluginCode` spelled out: this runs for every call, and a generator and
-  // a closure per call were a good part of what a sequential run allocated.
   if (!watch.tryBegin(activity)) {
     yield FRESH_STRETCH;
     watch.begin(activity);
   }
+  const begun = beginCall(watch, plugin, db, principal, event);
+  return begun instanceof Promise ? yield* settleCall(watch, activity, plugin, begun) : begun;
+}
+
+/**
+ * `watchedCall`'s synchronous part, for a loop that spells it out (sequential mode, for every
+ * call, without a generator per call): `watch.tryBegin` (or `begin`) has recorded `activity`;
+ * this runs the handler as `principal` and returns its outcome, or the promise it returned, to be
+ * waited for with `settleCall`. `watch.enter` and `inPluginCode` are spelled out too: a generator
+ * and a closure per call were a good part of what a sequential run allocated.
+ */
+export function beginCall(
+  watch: CallWatch,
+  plugin: HandlerPlugin,
+  db: Connection,
+  principal: Principal,
+  event: CallEvent,
+): Observed | Promise<unknown> {
   let returned: unknown;
   let threw = false;
   let error: unknown;
@@ -118,7 +134,17 @@ export function* watchedCall(
   }
   watch.leave();
   if (threw) return charged(unexpectedOf(error), plugin);
-  if (!(returned instanceof Promise)) return charged(observedOf(returned, plugin), plugin);
+  if (returned instanceof Promise) return returned;
+  return charged(observedOf(returned, plugin), plugin);
+}
+
+/** Waits, under the budget, for the promise a call returned (`beginCall`): its outcome. */
+export function* settleCall(
+  watch: CallWatch,
+  activity: Activity,
+  plugin: HandlerPlugin,
+  returned: Promise<unknown>,
+): Task<Observed> {
   const done = pluginCodeRunning();
   let settled: Settled;
   try {

@@ -8,17 +8,18 @@
 
 import type { Connection, HandlerPlugin } from '../handlers/plugin.ts';
 import { pluginOperation } from '../handlers/plugin.ts';
-import type { Event, Step } from '../model/events.ts';
+import { type Event, type Step, unsentOutcome } from '../model/events.ts';
+import type { Observed } from '../model/outcome.ts';
 import { afterScopeChange, type Fixture, type Principal, type Snapshot } from '../model/world.ts';
 import type { SequentialExecution } from '../types/execution.ts';
 import type { Observation } from '../types/trace.ts';
-import { watchedCall, watchedSnapshot, watchedWorldEvent } from './apply-event.ts';
+import { beginCall, settleCall, watchedSnapshot, watchedWorldEvent } from './apply-event.ts';
 import type { CallWatch } from './call-watch.ts';
 import { runConnection } from './concurrent/run-connection.ts';
 import { rollbackLeaked } from './databases.ts';
 import type { MemoryCopies } from './memory-copies.ts';
 import type { RunAttempt } from './mode-runner.ts';
-import type { Task } from './task.ts';
+import { FRESH_STRETCH, type Task } from './task.ts';
 
 /** The snapshot of a run whose database could not be read after a hang (the snapshot hung too). */
 export const UNREADABLE_SNAPSHOT: Snapshot = { automations: [], receipts: [] };
@@ -84,8 +85,18 @@ class SequentialRun {
           const principal = this.principals[event.client];
           if (!principal)
             throw new RangeError(`step ${step + 1}: no principal for client ${event.client}`);
-          const activity = { step, lane, event };
-          const observed = yield* watchedCall(watch, activity, plugin, db, principal, event);
+          // `watchedCall` spelled out, so a call makes no generator unless it returns a promise.
+          let observed: Observed | undefined = unsentOutcome(event);
+          if (!observed) {
+            const activity = { step, lane, event };
+            if (!watch.tryBegin(activity)) {
+              yield FRESH_STRETCH;
+              watch.begin(activity);
+            }
+            const begun = beginCall(watch, plugin, db, principal, event);
+            observed =
+              begun instanceof Promise ? yield* settleCall(watch, activity, plugin, begun) : begun;
+          }
           this.observations.push({ step, lane, event, observed });
         } else if (event.kind === 'revoke' || event.kind === 'restore') {
           this.principals = afterScopeChange(this.principals, event, pluginOperation(plugin).scope);
