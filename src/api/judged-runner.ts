@@ -63,22 +63,14 @@ export function judgedRunner(runner: ModeRunner, fixture: FixtureWithPolicy): Ju
       const attempt = runner.attempt?.(steps, replay);
       if (!attempt) {
         // A mode that runs no plugin code on this thread has nothing to stop here: one promise.
-        const run = function* (): Task<JudgedRun> {
-          takeOutput();
-          return judge(fixture, steps, yield* wait(runner.execute(steps, replay)));
-        };
         return {
-          task: run(),
+          task: judgedExecution(fixture, steps, runner, replay),
           afterHang: () => Promise.reject(new Error('no hang here')),
           close() {},
         };
       }
-      const run = function* (): Task<JudgedRun> {
-        takeOutput();
-        return judge(fixture, steps, yield* attempt.task);
-      };
       return {
-        task: run(),
+        task: judgedTask(fixture, steps, attempt.task),
         afterHang: async (hang) => judge(fixture, steps, await attempt.afterHang(hang)),
         close: () => attempt.close(),
       };
@@ -86,6 +78,27 @@ export function judgedRunner(runner: ModeRunner, fixture: FixtureWithPolicy): Ju
     drive: (task) => (runner.watch ? runner.watch.run(task) : drive(task, (fn) => fn())),
     close: () => runner.close(),
   };
+}
+
+// Module-level generators, not closures made per run: a run's task is made for every case.
+
+function* judgedTask(
+  fixture: FixtureWithPolicy,
+  steps: readonly Step[],
+  task: Task<Execution>,
+): Task<JudgedRun> {
+  takeOutput();
+  return judge(fixture, steps, yield* task);
+}
+
+function* judgedExecution(
+  fixture: FixtureWithPolicy,
+  steps: readonly Step[],
+  runner: ModeRunner,
+  replay: Readonly<Record<string, unknown>> | undefined,
+): Task<JudgedRun> {
+  takeOutput();
+  return judge(fixture, steps, yield* wait(runner.execute(steps, replay)));
 }
 
 /**
@@ -101,10 +114,12 @@ function judge(
   const judgement = judgeRun(fixture, steps, execution, modelWalkOf(steps, fixture));
   const detail = runDetail(execution, judgement);
   const output = takeOutput();
-  return {
+  // Filled in place (this runs for every run), in the order the spreads it replaced gave.
+  const run: { -readonly [K in keyof JudgedRun]: JudgedRun[K] } = {
     verdict: judgement.verdict,
     trace: judgement.trace,
-    ...(detail ? { detail } : {}),
-    ...(output ? { output } : {}),
   };
+  if (detail) run.detail = detail;
+  if (output) run.output = output;
+  return run;
 }

@@ -23,34 +23,33 @@ export function checkRun(run: RunRecord): RunVerdict {
   let state = walk ? walk.state : initialState(run.fixture);
   let next = 0;
   let index = 0;
-  const judgeEvent = (event: Event, at: number, lane: number) => {
-    let outcome: Observed | undefined;
-    if (walk) outcome = walk.outcomes[index++];
-    else {
-      const t = step(state, event);
-      state = t.state;
-      outcome = t.outcome;
-    }
-    if (event.kind !== 'call' || !outcome) return;
-    const actual = run.trace.observations[next++];
-    if (!actual) throw new Error(`trace has no observation for the call at step ${at + 1}`);
-    if (!sameOutcome(outcome, actual.observed))
-      failures.push({
-        kind: 'outcome',
-        step: at,
-        lane,
-        event,
-        expected: outcome,
-        actual: actual.observed,
-      });
-  };
-  // Groups in lane order, as `flatten` walks them (and generation's walk was recorded).
+  // Groups in lane order, as `flatten` walks them (and generation's walk was recorded); one
+  // loop with no closure, as it runs for every run.
   for (let at = 0; at < run.steps.length; at++) {
     const s = run.steps[at] as Step;
-    if (s.kind !== 'concurrent') judgeEvent(s, at, 0);
-    else
-      for (let lane = 0; lane < s.events.length; lane++)
-        judgeEvent(s.events[lane] as Event, at, lane);
+    const lanes = s.kind === 'concurrent' ? s.events.length : 1;
+    for (let lane = 0; lane < lanes; lane++) {
+      const event = s.kind === 'concurrent' ? (s.events[lane] as Event) : s;
+      let outcome: Observed | undefined;
+      if (walk) outcome = walk.outcomes[index++];
+      else {
+        const t = step(state, event);
+        state = t.state;
+        outcome = t.outcome;
+      }
+      if (event.kind !== 'call' || !outcome) continue;
+      const actual = run.trace.observations[next++];
+      if (!actual) throw new Error(`trace has no observation for the call at step ${at + 1}`);
+      if (!sameOutcome(outcome, actual.observed))
+        failures.push({
+          kind: 'outcome',
+          step: at,
+          lane,
+          event,
+          expected: outcome,
+          actual: actual.observed,
+        });
+    }
   }
   if (walk && index !== walk.outcomes.length)
     throw new Error(`the model's walk has ${walk.outcomes.length} events, the steps ${index}`);

@@ -37,18 +37,61 @@ export function receiptKeyOf(r: Receipt): string {
   return `${r.workspace}\u0000${r.user}\u0000${r.tool}\u0000${r.requestId}`;
 }
 
-/** Observations that came back as a fresh `ok`. */
-export function freshOks(trace: Trace): Observation[] {
-  return trace.observations.filter((o) => o.observed.kind === 'ok' && !o.observed.replayed);
+// The lookups below are shared by several invariants of one run, so each keeps its last answer,
+// for the very trace (and fixture) or steps it was asked about: a run is judged once, its
+// invariants one after another, and traces and steps are never changed once recorded.
+
+let freshFor: { trace: Trace; observations: number; fresh: readonly Observation[] } | undefined;
+
+/** Observations that came back as a fresh `ok`. Shared: do not change it. */
+export function freshOks(trace: Trace): readonly Observation[] {
+  const kept = freshFor;
+  if (kept?.trace === trace && kept.observations === trace.observations.length) return kept.fresh;
+  const fresh = trace.observations.filter((o) => o.observed.kind === 'ok' && !o.observed.replayed);
+  freshFor = { trace, observations: trace.observations.length, fresh };
+  return fresh;
 }
 
-/** For each target row id, the step of its last `recreate` (its current incarnation began there). */
-export function lastRecreate(steps: readonly Step[]): Map<number, number> {
+let byKeyFor:
+  | {
+      trace: Trace;
+      fixture: Fixture;
+      fresh: readonly Observation[];
+      byKey: ReadonlyMap<string, Observation>;
+    }
+  | undefined;
+
+/** The fresh `ok`s by `callKey`, the last one under each key. Shared: do not change it. */
+export function freshByKey(run: RunRecord): ReadonlyMap<string, Observation> {
+  const fresh = freshOks(run.trace);
+  const kept = byKeyFor;
+  if (kept?.trace === run.trace && kept.fixture === run.fixture && kept.fresh === fresh)
+    return kept.byKey;
+  const byKey = new Map<string, Observation>();
+  for (const o of fresh) byKey.set(callKey(run.fixture, o), o);
+  byKeyFor = { trace: run.trace, fixture: run.fixture, fresh, byKey };
+  return byKey;
+}
+
+let recreateFor:
+  | { steps: readonly Step[]; length: number; at: ReadonlyMap<number, number> }
+  | undefined;
+
+/**
+ * For each target row id, the step of its last `recreate` (its current incarnation began there).
+ * Shared: do not change it.
+ */
+export function lastRecreate(steps: readonly Step[]): ReadonlyMap<number, number> {
+  const kept = recreateFor;
+  if (kept?.steps === steps && kept.length === steps.length) return kept.at;
   const at = new Map<number, number>();
-  steps.forEach((s, i) => {
-    for (const e of s.kind === 'concurrent' ? s.events : [s])
-      if (e.kind === 'recreate') at.set(e.resourceId, i);
-  });
+  for (let i = 0; i < steps.length; i++) {
+    const s = steps[i] as Step;
+    if (s.kind === 'concurrent') {
+      for (const e of s.events) if (e.kind === 'recreate') at.set(e.resourceId, i);
+    } else if (s.kind === 'recreate') at.set(s.resourceId, i);
+  }
+  recreateFor = { steps, length: steps.length, at };
   return at;
 }
 

@@ -14,8 +14,13 @@ import { checkSnapshotShape, isOutcome } from '../model/outcome-shape.ts';
 import type { Principal, Snapshot } from '../model/world.ts';
 import type { Activity, CallWatch, Settled } from './call-watch.ts';
 import { ESCAPED, type Escape, takeEscape, untilEscape } from './contain/escapes.ts';
-import { inPluginCode, pluginCodeRunning } from './contain/handler-output.ts';
-import type { Task } from './task.ts';
+import {
+  inPluginCode,
+  pluginCodeReturned,
+  pluginCodeRunning,
+  pluginCodeStarts,
+} from './contain/handler-output.ts';
+import { FRESH_STRETCH, type Task } from './task.ts';
 
 /**
  * What `applyCall` needs of a plugin, whatever its engine: its name, operation and `call` on the
@@ -93,16 +98,53 @@ export function* watchedCall(
 ): Task<Observed> {
   const unsent = unsentOutcome(event);
   if (unsent) return unsent;
-  yield* watch.enter(activity);
+  if (!watch.tryBegin(activity)) {
+    yield FRESH_STRETCH;
+    watch.begin(activity);
+  }
+  const begun = beginCall(watch, plugin, db, principal, event);
+  return begun instanceof Promise ? yield* settleCall(watch, activity, plugin, begun) : begun;
+}
+
+/**
+ * `watchedCall`'s synchronous part, for a loop that spells it out (sequential mode, for every
+ * call, without a generator per call): `watch.tryBegin` (or `begin`) has recorded `activity`;
+ * this runs the handler as `principal` and returns its outcome, or the promise it returned, to be
+ * waited for with `settleCall`. `watch.enter` and `inPluginCode` are spelled out too: a generator
+ * and a closure per call were a good part of what a sequential run allocated.
+ */
+export function beginCall(
+  watch: CallWatch,
+  plugin: HandlerPlugin,
+  db: Connection,
+  principal: Principal,
+  event: CallEvent,
+): Observed | Promise<unknown> {
   let returned: unknown;
+  let threw = false;
+  let error: unknown;
+  pluginCodeStarts();
   try {
-    returned = inPluginCode(() => plugin.call(db, principal, event.request));
+    returned = plugin.call(db, principal, event.request);
   } catch (thrown) {
-    watch.leave();
-    return charged(unexpectedOf(thrown), plugin);
+    threw = true;
+    error = thrown;
+  } finally {
+    pluginCodeReturned();
   }
   watch.leave();
-  if (!(returned instanceof Promise)) return charged(observedOf(returned, plugin), plugin);
+  if (threw) return charged(unexpectedOf(error), plugin);
+  if (returned instanceof Promise) return returned;
+  return charged(observedOf(returned, plugin), plugin);
+}
+
+/** Waits, under the budget, for the promise a call returned (`beginCall`): its outcome. */
+export function* settleCall(
+  watch: CallWatch,
+  activity: Activity,
+  plugin: HandlerPlugin,
+  returned: Promise<unknown>,
+): Task<Observed> {
   const done = pluginCodeRunning();
   let settled: Settled;
   try {
@@ -157,7 +199,10 @@ export function* watchedWorldEvent(
   db: Connection,
   event: Exclude<Event, CallEvent>,
 ): Task<void> {
-  yield* watch.enter(activity);
+  if (!watch.tryBegin(activity)) {
+    yield FRESH_STRETCH;
+    watch.begin(activity);
+  }
   applyWorldEvent(plugin, db, event);
   watch.leave();
 }

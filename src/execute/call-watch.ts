@@ -63,11 +63,16 @@ export class CallWatch {
   readonly limitMs: number;
   /** How far past the budget a stretch's watchdog fires. */
   readonly slackMs: number;
-  private running: { readonly activity: Activity; readonly startedAt: number } | undefined;
+  /** The plugin code running (recorded by `enter` or `tryBegin`), and since when. */
+  private activity: Activity | undefined;
+  private startedAt = 0;
+  /** The room a stretch must have left for plugin code to start in it: the budget and a margin. */
+  private readonly roomMs: number;
 
   constructor(limitMs: number) {
     this.limitMs = limitMs;
     this.slackMs = Math.min(limitMs, SLACK_MAX_MS);
+    this.roomMs = limitMs + this.marginMs();
   }
 
   /**
@@ -84,20 +89,36 @@ export class CallWatch {
    * armed or this one has less than the budget left, then records what runs, for the hang report.
    */
   *enter(activity: Activity): Task<void> {
-    let now = performance.now();
-    if (stretchEnds - now < this.limitMs + this.marginMs()) {
-      yield FRESH_STRETCH;
-      now = performance.now();
-    }
-    this.running = { activity, startedAt: now };
+    if (this.tryBegin(activity)) return;
+    yield FRESH_STRETCH;
+    this.begin(activity);
+  }
+
+  /**
+   * `enter` without a generator, for the per-call path: records `activity` as running from now
+   * and returns true when the armed stretch has the whole budget ahead; otherwise records nothing
+   * and returns false, and the caller must `yield FRESH_STRETCH`, then call `begin(activity)`.
+   */
+  tryBegin(activity: Activity): boolean {
+    const now = performance.now();
+    if (stretchEnds - now < this.roomMs) return false;
+    this.activity = activity;
+    this.startedAt = now;
+    return true;
+  }
+
+  /** Records `activity` as running from now, in the fresh stretch `tryBegin` asked for. */
+  begin(activity: Activity): void {
+    this.activity = activity;
+    this.startedAt = performance.now();
   }
 
   /** Call when that code returned: throws `CallHung` (seen as `how`) if it took longer than the budget. */
   leave(how: HangKind = 'busy'): void {
-    const running = this.running;
-    this.running = undefined;
-    if (running && performance.now() - running.startedAt > this.limitMs)
-      throw new CallHung(this.hang(running.activity, how));
+    const activity = this.activity;
+    this.activity = undefined;
+    if (activity && performance.now() - this.startedAt > this.limitMs)
+      throw new CallHung(this.hang(activity, how));
   }
 
   /**
@@ -158,9 +179,9 @@ export class CallWatch {
   /** The watchdog fired: the plugin code running has run for at least the budget. */
   private fired(): Error {
     pluginCodeStopped();
-    const running = this.running;
-    this.running = undefined;
-    if (running) return new CallHung(this.hang(running.activity, 'busy'));
+    const activity = this.activity;
+    this.activity = undefined;
+    if (activity) return new CallHung(this.hang(activity, 'busy'));
     return new ReceiptcheckError(
       'E_INTERNAL',
       `receiptcheck's own code ran for ${this.limitMs + this.slackMs} ms without a plugin call in progress (a machine so loaded that a run stalled, or a harness bug); raise --call-timeout-ms if this machine is that slow`,

@@ -8,18 +8,18 @@
 
 import type { Connection, HandlerPlugin } from '../handlers/plugin.ts';
 import { pluginOperation } from '../handlers/plugin.ts';
-import type { Step } from '../model/events.ts';
-import { flatten } from '../model/flatten.ts';
+import { type Event, type Step, unsentOutcome } from '../model/events.ts';
+import type { Observed } from '../model/outcome.ts';
 import { afterScopeChange, type Fixture, type Principal, type Snapshot } from '../model/world.ts';
 import type { SequentialExecution } from '../types/execution.ts';
 import type { Observation } from '../types/trace.ts';
-import { watchedCall, watchedSnapshot, watchedWorldEvent } from './apply-event.ts';
+import { beginCall, settleCall, watchedSnapshot, watchedWorldEvent } from './apply-event.ts';
 import type { CallWatch } from './call-watch.ts';
 import { runConnection } from './concurrent/run-connection.ts';
 import { rollbackLeaked } from './databases.ts';
 import type { MemoryCopies } from './memory-copies.ts';
 import type { RunAttempt } from './mode-runner.ts';
-import type { Task } from './task.ts';
+import { FRESH_STRETCH, type Task } from './task.ts';
 
 /** The snapshot of a run whose database could not be read after a hang (the snapshot hung too). */
 export const UNREADABLE_SNAPSHOT: Snapshot = { automations: [], receipts: [] };
@@ -42,50 +42,76 @@ export function sequentialAttempt(
   const lease = copies.lease();
   // A plugin that may keep state per connection object gets one of this sequence's own.
   const db = lease.reused && !plugin.replayable ? runConnection(lease.db) : lease.db;
-  const observations: Observation[] = [];
-  let ended = false;
-  const run = function* (): Task<SequentialExecution> {
-    const snapshot = yield* runSteps(plugin, db, fixture, steps, observations, watch);
-    ended = true;
-    return { mode: 'sequential', trace: { observations, snapshot } };
-  };
+  const run = new SequentialRun(plugin, db, fixture, steps, watch);
   return {
-    task: run(),
+    task: run.task(),
     async afterHang(hang) {
       const snapshot = await snapshotAfterHang(plugin, db, steps.length, watch);
-      return { mode: 'sequential', trace: { observations, snapshot }, hang };
+      return { mode: 'sequential', trace: { observations: run.observations, snapshot }, hang };
     },
-    close: () => lease.release(ended),
+    close: () => lease.release(run.ended),
   };
 }
 
-function* runSteps(
-  plugin: HandlerPlugin,
-  db: Connection,
-  fixture: Fixture,
-  steps: readonly Step[],
-  observations: Observation[],
-  watch: CallWatch,
-): Task<Snapshot> {
-  let principals: readonly Principal[] = fixture.principals;
-  for (const { event, step, lane } of flatten(steps)) {
-    if (event.kind === 'call') {
-      const principal = principals[event.client];
-      if (!principal)
-        throw new RangeError(`step ${step + 1}: no principal for client ${event.client}`);
-      const activity = { step, lane, event };
-      const observed = yield* watchedCall(watch, activity, plugin, db, principal, event);
-      observations.push({ step, lane, event, observed });
-    } else if (event.kind === 'revoke' || event.kind === 'restore') {
-      principals = afterScopeChange(principals, event, pluginOperation(plugin).scope);
-    } else {
-      // A handler that left a transaction open must not swallow the world event into it.
-      rollbackLeaked(db);
-      yield* watchedWorldEvent(watch, { step, lane, event }, plugin, db, event);
-    }
+/**
+ * One sequence's execution: its steps in order, groups in lane order (as `flatten` walks them,
+ * without building that list), then the snapshot. A class with one generator method rather than
+ * closures over locals: it runs once per sequence.
+ */
+class SequentialRun {
+  readonly observations: Observation[] = [];
+  /** Set when every step and the snapshot ran (the copy may then be kept). */
+  ended = false;
+  private principals: readonly Principal[];
+
+  constructor(
+    private readonly plugin: HandlerPlugin,
+    private readonly db: Connection,
+    fixture: Fixture,
+    private readonly steps: readonly Step[],
+    private readonly watch: CallWatch,
+  ) {
+    this.principals = fixture.principals;
   }
-  rollbackLeaked(db);
-  return yield* watchedSnapshot(watch, steps.length, plugin, db);
+
+  *task(): Task<SequentialExecution> {
+    const { steps, plugin, db, watch } = this;
+    for (let step = 0; step < steps.length; step++) {
+      const s = steps[step] as Step;
+      const lanes = s.kind === 'concurrent' ? s.events.length : 1;
+      for (let lane = 0; lane < lanes; lane++) {
+        const event = s.kind === 'concurrent' ? (s.events[lane] as Event) : s;
+        if (event.kind === 'call') {
+          const principal = this.principals[event.client];
+          if (!principal)
+            throw new RangeError(`step ${step + 1}: no principal for client ${event.client}`);
+          // `watchedCall` spelled out, so a call makes no generator unless it returns a promise.
+          let observed: Observed | undefined = unsentOutcome(event);
+          if (!observed) {
+            const activity = { step, lane, event };
+            if (!watch.tryBegin(activity)) {
+              yield FRESH_STRETCH;
+              watch.begin(activity);
+            }
+            const begun = beginCall(watch, plugin, db, principal, event);
+            observed =
+              begun instanceof Promise ? yield* settleCall(watch, activity, plugin, begun) : begun;
+          }
+          this.observations.push({ step, lane, event, observed });
+        } else if (event.kind === 'revoke' || event.kind === 'restore') {
+          this.principals = afterScopeChange(this.principals, event, pluginOperation(plugin).scope);
+        } else {
+          // A handler that left a transaction open must not swallow the world event into it.
+          rollbackLeaked(db);
+          yield* watchedWorldEvent(watch, { step, lane, event }, plugin, db, event);
+        }
+      }
+    }
+    rollbackLeaked(db);
+    const snapshot = yield* watchedSnapshot(watch, steps.length, plugin, db);
+    this.ended = true;
+    return { mode: 'sequential', trace: { observations: this.observations, snapshot } };
+  }
 }
 
 /**

@@ -139,3 +139,60 @@ function idClasses(name: string, value: number): ClassName[] {
   if (value === Number.MAX_SAFE_INTEGER) out.push(`${name} MAX_SAFE_INTEGER`);
   return out;
 }
+
+/** A value's classes in a field (`valueClasses`) and whether the field's rule holds for it. */
+export interface ValueShape {
+  /** Frozen: shared by every call that sends this value in this field. */
+  readonly classes: readonly ClassName[];
+  readonly holds: boolean;
+}
+
+/** The most values kept per field; past it a value is classified afresh (same answer). */
+const SHAPES_KEPT_MAX = 4_096;
+
+/** Per field of a spec, in its order: the shapes kept by value, or undefined (a `custom` rule). */
+export type FieldShapes = readonly (Map<unknown, ValueShape> | undefined)[];
+
+const shapesKept = new WeakMap<OperationSpec, FieldShapes>();
+
+/**
+ * Where `valueShape` keeps `spec`'s fields' shapes: fetched once per run, so each field of each
+ * call costs one `Map` lookup. Only the rules this module knows are pure (`id`, `integer`) keep
+ * any: a `custom` rule's check is the spec's own code, asked every time as before.
+ */
+export function fieldShapes(spec: OperationSpec): FieldShapes {
+  let kept = shapesKept.get(spec);
+  if (!kept) {
+    kept = spec.fields.map((f) => (f.rule.kind === 'custom' ? undefined : new Map()));
+    shapesKept.set(spec, kept);
+  }
+  return kept;
+}
+
+/**
+ * `valueClasses` and `fieldHolds` of `value` in `field`, kept in `kept` (`fieldShapes`' entry for
+ * the field): input coverage asks for every field of every call, and a check sends the same few
+ * values again and again. Only primitives are kept (a `Map` key is the value itself; -0 is left
+ * out, as a declared invalid value tells it from 0).
+ */
+export function valueShape(
+  kept: Map<unknown, ValueShape> | undefined,
+  field: ArgumentField,
+  value: unknown,
+): ValueShape {
+  // -0 is neither looked up nor kept: a `Map` would find 0's shape for it.
+  const keepable =
+    kept !== undefined &&
+    (value === null ||
+      (typeof value !== 'object' && typeof value !== 'function' && !Object.is(value, -0)));
+  if (keepable) {
+    const found = kept.get(value);
+    if (found !== undefined) return found;
+  }
+  const shape = { classes: valueClasses(field, value), holds: fieldHolds(field, value) };
+  if (keepable && kept.size < SHAPES_KEPT_MAX) {
+    Object.freeze(shape.classes);
+    kept.set(value, Object.freeze(shape));
+  }
+  return shape;
+}

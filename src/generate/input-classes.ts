@@ -67,48 +67,16 @@ import { fieldHolds, isRequestId } from '../model/validate.ts';
 import type { Fixture, Principal } from '../model/world.ts';
 import type { InputClass } from '../types/input-coverage.ts';
 import { type ClassName, valueClasses } from './field-classes.ts';
-
-/** Lengths a valid request id is classed by. */
-const ID_LENGTHS = [1, 36, 37, 63, 64] as const;
+import { requestIdShape, requestIdTypeClasses } from './request-id-classes.ts';
 
 /** The classes of a request id, given the valid ids the same client sent before it. */
 export function requestIdClasses(value: unknown, earlier: Iterable<string> = []): InputClass[] {
-  if (typeof value !== 'string') return requestIdTypeClasses(value);
-  const valid: boolean = isRequestId(value);
-  if (valid) {
-    const out: InputClass[] = [];
-    for (const n of ID_LENGTHS) if (value.length === n) out.push(`requestId length ${n}`);
-    if (/^[0-9]+$/.test(value)) out.push('requestId digits only');
-    if (/^[-_]|[-_]$/.test(value)) out.push('requestId _ or - at an edge');
-    if (/[a-z]/.test(value) && /[A-Z]/.test(value)) out.push('requestId mixed case');
-    if (differsOnlyInCase(value, earlier))
-      out.push('requestId differs only in case from an earlier one');
-    return out;
-  }
-  if (value === '') return ['requestId empty'];
-  if (/^[A-Za-z0-9_-]+$/.test(value))
-    return [value.length === 65 ? 'requestId length 65' : 'requestId longer than 65'];
-  const out: InputClass[] = [];
-  if (/^\s|\s$/.test(value)) out.push('requestId space at an edge');
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is the class
-  if (/[\x01-\x7f]/.test(value.trim().replace(/[A-Za-z0-9_-]/g, '')))
-    out.push('requestId punctuation or space inside');
-  if (value.includes('\u0000')) out.push('requestId NUL');
-  if (/[\u00c0-\u024f]/.test(value)) out.push('requestId accented letter');
-  if (/[\u0370-\u03ff\u0400-\u04ff]/.test(value)) out.push('requestId homoglyph');
-  if (/[\uff01-\uff5e]/.test(value)) out.push('requestId full-width');
-  if (/\p{Extended_Pictographic}/u.test(value)) out.push('requestId emoji');
+  if (typeof value !== 'string') return [...requestIdTypeClasses(value)];
+  const shape = requestIdShape(value);
+  const out: InputClass[] = [...shape.classes];
+  if (shape.valid && differsOnlyInCase(value, earlier))
+    out.push('requestId differs only in case from an earlier one');
   return out;
-}
-
-/** The classes of a request id that is not a string, by type. */
-function requestIdTypeClasses(value: unknown): InputClass[] {
-  if (value === null) return ['requestId null'];
-  if (typeof value === 'boolean') return ['requestId boolean'];
-  if (typeof value === 'number') return ['requestId number'];
-  if (Array.isArray(value)) return ['requestId array'];
-  if (typeof value === 'object') return ['requestId object'];
-  return [];
 }
 
 function differsOnlyInCase(value: string, earlier: Iterable<string>): boolean {

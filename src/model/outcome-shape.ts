@@ -23,7 +23,7 @@ export function isOutcome(value: unknown, spec?: OperationSpec): value is Outcom
       return typeof o.replayed === 'boolean' && isResult(o.result, spec);
     case 'refused':
       return spec
-        ? [...REASONS, ...(spec.refusals ?? [])].includes(o.reason as string)
+        ? shapeOf(spec).reasons.includes(o.reason as string)
         : typeof o.reason === 'string';
     case 'invalid':
       return spec
@@ -42,10 +42,36 @@ function isResult(value: unknown, spec: OperationSpec | undefined): boolean {
   if (typeof value !== 'object' || value === null) return false;
   const r = value as Record<string, unknown>;
   const fields = spec ? spec.resultFields : Object.keys(r);
-  return (
-    fields.length > 0 &&
-    fields.every((k) => Number.isInteger(r[k]) || (typeof r[k] === 'string' && spec !== undefined))
-  );
+  if (fields.length === 0) return false;
+  for (let i = 0; i < fields.length; i++) {
+    const v = r[fields[i] as string];
+    if (!(Number.isInteger(v) || (typeof v === 'string' && spec !== undefined))) return false;
+  }
+  return true;
+}
+
+/** What the shape checks read of a spec, worked out once per spec: they run for every call. */
+interface SpecShape {
+  readonly reasons: readonly string[];
+  readonly tables: readonly { readonly name: string; readonly fields: readonly string[] }[];
+  readonly payloadKeys: readonly string[];
+}
+
+const shapes = new WeakMap<OperationSpec, SpecShape>();
+
+function shapeOf(spec: OperationSpec): SpecShape {
+  let shape = shapes.get(spec);
+  if (!shape) {
+    const tables = [{ name: spec.table, fields: ['workspace', ...spec.rowFields] }];
+    if (spec.created) tables.push({ name: spec.created.table, fields: [...spec.created.fields] });
+    shape = {
+      reasons: [...REASONS, ...(spec.refusals ?? [])],
+      tables,
+      payloadKeys: Object.keys(samplePayload(spec)),
+    };
+    shapes.set(spec, shape);
+  }
+  return shape;
 }
 
 /** Checks a plugin's snapshot; throws `E_SNAPSHOT_SHAPE` naming the first thing wrong. */
@@ -54,48 +80,63 @@ export function checkSnapshotShape(
   handler: string,
   spec: OperationSpec = DEFAULT_OPERATION,
 ): Snapshot {
-  const tables = [{ name: spec.table, fields: ['workspace', ...spec.rowFields] }];
-  if (spec.created) tables.push({ name: spec.created.table, fields: [...spec.created.fields] });
-  const fail = (what: string): never => {
-    const shape = tables.map((t) => `${t.name}: [{id, ${t.fields.join(', ')}}]`).join(', ');
-    throw new ReceiptcheckError(
-      'E_SNAPSHOT_SHAPE',
-      `handler "${handler}": snapshot(db) ${what}; it must return {${shape}, receipts: [{workspace, user, tool, requestId, payload: {${Object.keys(samplePayload(spec)).join(', ')}}, result: {${spec.resultFields.join(', ')}}}]}`,
-    );
-  };
-  if (typeof value !== 'object' || value === null) return fail('did not return an object');
+  // Loops over what `shapeOf` kept, and no closure on the good path: this runs for every run.
+  const { tables, payloadKeys } = shapeOf(spec);
+  if (typeof value !== 'object' || value === null)
+    return badSnapshot(handler, spec, 'did not return an object');
   const s = value as Record<string, unknown>;
   for (const t of tables) {
-    if (!Array.isArray(s[t.name])) return fail(`has no "${t.name}" array`);
+    if (!Array.isArray(s[t.name])) return badSnapshot(handler, spec, `has no "${t.name}" array`);
   }
-  if (!Array.isArray(s.receipts)) return fail('has no "receipts" array');
+  if (!Array.isArray(s.receipts)) return badSnapshot(handler, spec, 'has no "receipts" array');
   for (const t of tables) {
     for (const a of s[t.name] as Record<string, unknown>[]) {
       // A row's own fields are integers or strings (`Row`): a title, a currency, a status.
-      const ok =
-        Number.isInteger(a?.id) &&
-        t.fields.every((f) =>
-          f === 'workspace' ? typeof a?.workspace === 'string' : isCell(a?.[f]),
-        );
-      if (!ok) return fail(`has a malformed ${t.name} row ${JSON.stringify(a)}`);
+      if (!isRow(a, t.fields))
+        return badSnapshot(handler, spec, `has a malformed ${t.name} row ${JSON.stringify(a)}`);
     }
   }
-  const payloadKeys = Object.keys(samplePayload(spec));
   for (const r of s.receipts as Record<string, unknown>[]) {
-    const p = r?.payload as Record<string, unknown> | undefined;
-    if (
-      typeof r?.workspace !== 'string' ||
-      typeof r?.user !== 'string' ||
-      typeof r?.tool !== 'string' ||
-      typeof r?.requestId !== 'string' ||
-      !p ||
-      !payloadKeys.every((k) => isPayloadValue(p[k])) ||
-      !isResult(r?.result, spec)
-    ) {
-      return fail(`has a malformed receipt ${JSON.stringify(r)}`);
-    }
+    if (!isReceipt(r, payloadKeys, spec))
+      return badSnapshot(handler, spec, `has a malformed receipt ${JSON.stringify(r)}`);
   }
   return value as Snapshot;
+}
+
+function isRow(a: Record<string, unknown> | undefined, fields: readonly string[]): boolean {
+  if (!Number.isInteger(a?.id)) return false;
+  for (const f of fields) {
+    if (f === 'workspace' ? typeof a?.workspace !== 'string' : !isCell(a?.[f])) return false;
+  }
+  return true;
+}
+
+function isReceipt(
+  r: Record<string, unknown> | undefined,
+  payloadKeys: readonly string[],
+  spec: OperationSpec,
+): boolean {
+  const p = r?.payload as Record<string, unknown> | undefined;
+  if (
+    typeof r?.workspace !== 'string' ||
+    typeof r?.user !== 'string' ||
+    typeof r?.tool !== 'string' ||
+    typeof r?.requestId !== 'string' ||
+    !p
+  )
+    return false;
+  for (const k of payloadKeys) if (!isPayloadValue(p[k])) return false;
+  return isResult(r?.result, spec);
+}
+
+/** The `E_SNAPSHOT_SHAPE` error for a snapshot that is `what`, with the shape it must have. */
+function badSnapshot(handler: string, spec: OperationSpec, what: string): never {
+  const { tables, payloadKeys } = shapeOf(spec);
+  const shape = tables.map((t) => `${t.name}: [{id, ${t.fields.join(', ')}}]`).join(', ');
+  throw new ReceiptcheckError(
+    'E_SNAPSHOT_SHAPE',
+    `handler "${handler}": snapshot(db) ${what}; it must return {${shape}, receipts: [{workspace, user, tool, requestId, payload: {${payloadKeys.join(', ')}}, result: {${spec.resultFields.join(', ')}}}]}`,
+  );
 }
 
 /** A value a row field may hold: an integer or a string. */

@@ -20,7 +20,13 @@ export function invalidField(
   spec: OperationSpec = setInterval,
 ): string | undefined {
   if (!isRequestId(request.requestId)) return 'requestId';
-  return spec.fields.find((f) => !fieldHolds(f, request[f.name]))?.name;
+  // A loop, not `find` with a closure: this runs for every call the model steps over.
+  const fields = spec.fields;
+  for (let i = 0; i < fields.length; i++) {
+    const f = fields[i] as ArgumentField;
+    if (!fieldHolds(f, request[f.name])) return f.name;
+  }
+  return undefined;
 }
 
 /** Whether `value` passes `field`'s rule. */

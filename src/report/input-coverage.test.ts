@@ -5,10 +5,15 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { principalClasses, requestClasses } from '../generate/input-classes.ts';
 import { sequenceArbitrary } from '../generate/sequence-arbitrary.ts';
 import type { CallEvent, CallRequest, Step } from '../model/events.ts';
-import { DEFAULT_FIXTURE } from '../model/world.ts';
-import { INPUT_CLASSES, type InputClass } from '../types/input-coverage.ts';
+import { flatten } from '../model/flatten.ts';
+import { BUILT_IN_OPERATIONS, DEFAULT_OPERATION } from '../model/operations/index.ts';
+import type { FixtureWithPolicy } from '../model/state.ts';
+import { isRequestId } from '../model/validate.ts';
+import { afterScopeChange, DEFAULT_FIXTURE, type Principal } from '../model/world.ts';
+import { INPUT_CLASSES, type InputClass, type InputCoverage } from '../types/input-coverage.ts';
 import { formatInputCoverage } from './format-summary.ts';
 import { countInputCoverage, emptyInputCoverage, unreachedInputClasses } from './input-coverage.ts';
 
@@ -115,6 +120,52 @@ describe('a default run (300 runs of up to 20 steps)', () => {
       'intervalMinutes 1440',
       'principal extra scopes',
     ]);
+  });
+});
+
+/**
+ * The counts spelled out from `requestClasses` and `principalClasses`, one list per call: what
+ * `countInputCoverage`, which reads memos and allocates next to nothing, must add up to.
+ */
+function oracleCoverage(steps: readonly Step[], fixture: FixtureWithPolicy, into: InputCoverage) {
+  const spec = BUILT_IN_OPERATIONS.find((o) => o.name === fixture.operation) ?? DEFAULT_OPERATION;
+  let principals: readonly Principal[] = fixture.principals;
+  const sent = fixture.principals.map(() => new Set<string>());
+  for (const { event } of flatten(steps)) {
+    if (event.kind === 'revoke' || event.kind === 'restore')
+      principals = afterScopeChange(principals, event, spec.scope);
+    if (event.kind !== 'call') continue;
+    const principal = principals[event.client];
+    const earlier = sent[event.client];
+    if (!principal || !earlier) continue;
+    if (event.delivery !== 'lostRequest') {
+      const classes: string[] = [...principalClasses(fixture, event.client, principal)];
+      if (principal.scopes.includes(spec.scope))
+        classes.push(...requestClasses(event.request, earlier, spec));
+      for (const c of classes) into[c] = (into[c] ?? 0) + 1;
+    }
+    if (isRequestId(event.request.requestId)) earlier.add(event.request.requestId);
+  }
+}
+
+describe('the counts', () => {
+  it('equal the classes of every call spelled out, for every operation', () => {
+    for (const spec of BUILT_IN_OPERATIONS) {
+      const fixture: FixtureWithPolicy =
+        spec === DEFAULT_OPERATION ? DEFAULT_FIXTURE : { ...spec.fixture, operation: spec.name };
+      const arbitrary = sequenceArbitrary(fixture, { stepsMax: 20, races: true, recreate: true });
+      const counted = emptyInputCoverage(fixture);
+      const spelled = emptyInputCoverage(fixture);
+      for (const steps of fc.sample(arbitrary, { numRuns: 400, seed: 3 })) {
+        countInputCoverage(steps, fixture, counted);
+        oracleCoverage(steps, fixture, spelled);
+      }
+      expect(counted, spec.name).toEqual(spelled);
+      expect(
+        counted['requestId differs only in case from an earlier one'],
+        spec.name,
+      ).toBeGreaterThan(0);
+    }
   });
 });
 

@@ -4,14 +4,23 @@
  * principals really were sent, and warns about any class a run never reached. Pure.
  */
 
-import { inputClassesOf } from '../generate/field-classes.ts';
-import { principalClasses, requestClasses } from '../generate/input-classes.ts';
-import type { Event, Step } from '../model/events.ts';
-import type { OperationSpec } from '../model/operation.ts';
+import {
+  type FieldShapes,
+  fieldShapes,
+  inputClassesOf,
+  valueShape,
+} from '../generate/field-classes.ts';
+import { principalClasses } from '../generate/input-classes.ts';
+import {
+  type RequestIdShape,
+  requestIdShape,
+  requestIdTypeClasses,
+} from '../generate/request-id-classes.ts';
+import type { CallRequest, Event, Step } from '../model/events.ts';
+import type { ArgumentField, OperationSpec } from '../model/operation.ts';
 import { type FixtureWithPolicy, operationOf } from '../model/state.ts';
-import { isRequestId } from '../model/validate.ts';
 import { afterScopeChange, DEFAULT_FIXTURE, type Principal } from '../model/world.ts';
-import type { InputCoverage } from '../types/input-coverage.ts';
+import type { InputClass, InputCoverage } from '../types/input-coverage.ts';
 
 /** An input coverage record for `fixture`'s operation, with every count at zero. */
 export function emptyInputCoverage(fixture: FixtureWithPolicy = DEFAULT_FIXTURE): InputCoverage {
@@ -25,18 +34,24 @@ export function emptyInputCoverage(fixture: FixtureWithPolicy = DEFAULT_FIXTURE)
  * field, since rule 1 decides before any field is read and the rules stop at the first bad one.
  * Events of a concurrent group count in lane order.
  *
- * Called for every run of every check: it walks the steps in place (no flattened copy, no
- * closure per run) and keeps each client's earlier request ids in a `Set`, made on its first id.
+ * Called for every run of every check, so it allocates next to nothing: it walks the steps in
+ * place, reads each value's classes from memos kept per distinct value (`requestIdShape`,
+ * `valueShape`) and each fixture principal's from a list kept per fixture, and keeps each
+ * client's earlier request ids by their lower case, made on its first id. The counts are those
+ * of `requestClasses` and `principalClasses`, added in the same order.
  */
 export function countInputCoverage(
   steps: readonly Step[],
   fixture: FixtureWithPolicy,
   into: InputCoverage,
 ): void {
+  const spec = operationOf(fixture);
   const run: CoverageRun = {
     fixture,
-    spec: operationOf(fixture),
+    spec,
+    shapes: fieldShapes(spec),
     principals: fixture.principals,
+    fixtureClasses: fixtureClassesOf(fixture),
     sent: new Array(fixture.principals.length),
     into,
   };
@@ -50,14 +65,36 @@ export function countInputCoverage(
 interface CoverageRun {
   readonly fixture: FixtureWithPolicy;
   readonly spec: OperationSpec;
+  /** Where `valueShape` keeps the spec's fields' shapes. */
+  readonly shapes: FieldShapes;
   /** The principals as earlier revokes and restores left them. */
   principals: readonly Principal[];
-  /** Per client, the valid request ids it sent so far (absent before its first). */
-  readonly sent: (Set<string> | undefined)[];
+  /** `principalClasses` of each fixture principal as the fixture has it. */
+  readonly fixtureClasses: readonly (readonly InputClass[])[];
+  /**
+   * Per client (absent before its first), the valid request ids it sent so far, by lower case:
+   * the one spelling sent, or `SPELLINGS` once two spellings were.
+   */
+  readonly sent: (Map<string, string> | undefined)[];
   readonly into: InputCoverage;
 }
 
-const NOTHING_SENT: ReadonlySet<string> = new Set();
+/** Marks a lower-case id that a client sent in two spellings or more. */
+const SPELLINGS = '\u0000several';
+
+const TWIN: InputClass = 'requestId differs only in case from an earlier one';
+
+/** `principalClasses` of every fixture principal, kept per fixture. */
+const fixtureClassesKept = new WeakMap<FixtureWithPolicy, readonly (readonly InputClass[])[]>();
+
+function fixtureClassesOf(fixture: FixtureWithPolicy): readonly (readonly InputClass[])[] {
+  let classes = fixtureClassesKept.get(fixture);
+  if (!classes) {
+    classes = fixture.principals.map((p, i) => principalClasses(fixture, i, p));
+    fixtureClassesKept.set(fixture, classes);
+  }
+  return classes;
+}
 
 function countEvent(run: CoverageRun, event: Event): void {
   if (event.kind === 'revoke' || event.kind === 'restore') {
@@ -70,23 +107,58 @@ function countEvent(run: CoverageRun, event: Event): void {
   // Only the fixture's clients are counted (the principals keep the fixture's length).
   if (!principal || !(client >= 0 && client < run.sent.length)) return;
   const sent = run.sent[client];
-  if (event.delivery !== 'lostRequest') {
-    addAll(run.into, principalClasses(run.fixture, client, principal));
-    if (principal.scopes.includes(run.spec.scope))
-      addAll(run.into, requestClasses(event.request, sent ?? NOTHING_SENT, run.spec));
-  }
   const id = event.request.requestId;
-  if (isRequestId(id)) {
-    if (sent) sent.add(id);
-    else run.sent[client] = new Set([id]);
+  const shape = typeof id === 'string' ? requestIdShape(id) : undefined;
+  if (event.delivery !== 'lostRequest') {
+    addAll(
+      run.into,
+      principal === run.fixture.principals[client]
+        ? (run.fixtureClasses[client] as readonly InputClass[])
+        : principalClasses(run.fixture, client, principal),
+    );
+    if (principal.scopes.includes(run.spec.scope)) countRequest(run, event.request, shape, sent);
+  }
+  if (shape?.valid) {
+    const lower = shape.lower;
+    if (!sent) run.sent[client] = new Map([[lower, id as string]]);
+    else {
+      const before = sent.get(lower);
+      if (before === undefined) sent.set(lower, id as string);
+      else if (before !== id) sent.set(lower, SPELLINGS);
+    }
+  }
+}
+
+/** `requestClasses` of `request`, counted into `run.into` without building the list. */
+function countRequest(
+  run: CoverageRun,
+  request: CallRequest,
+  shape: RequestIdShape | undefined,
+  sent: ReadonlyMap<string, string> | undefined,
+): void {
+  if (!shape) {
+    addAll(run.into, requestIdTypeClasses(request.requestId));
+    return;
+  }
+  addAll(run.into, shape.classes);
+  if (!shape.valid) return;
+  const before = sent?.get(shape.lower);
+  if (before !== undefined && before !== request.requestId) add(run.into, TWIN);
+  const fields = run.spec.fields;
+  for (let i = 0; i < fields.length; i++) {
+    const field = fields[i] as ArgumentField;
+    const value = valueShape(run.shapes[i], field, request[field.name]);
+    addAll(run.into, value.classes);
+    if (!value.holds) break;
   }
 }
 
 function addAll(into: InputCoverage, classes: readonly string[]): void {
-  for (let i = 0; i < classes.length; i++) {
-    const c = classes[i] as string;
-    into[c] = (into[c] ?? 0) + 1;
-  }
+  for (let i = 0; i < classes.length; i++) add(into, classes[i] as string);
+}
+
+function add(into: InputCoverage, c: string): void {
+  into[c] = (into[c] ?? 0) + 1;
 }
 
 /** The classes `coverage` never reached, in its (the operation's) order. */

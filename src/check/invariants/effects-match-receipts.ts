@@ -16,7 +16,12 @@ import { operationOf } from '../../model/state.ts';
 import type { Observation } from '../../types/trace.ts';
 import type { InvariantViolation } from '../../types/verdict.ts';
 import type { RunRecord } from '../run-record.ts';
-import { callKey, freshOks, lastRecreate, receiptKeyOf, receiptsMayExpire } from '../run-record.ts';
+import {
+  freshByKey as freshByKeyOf,
+  lastRecreate,
+  receiptKeyOf,
+  receiptsMayExpire,
+} from '../run-record.ts';
 
 export const EFFECTS_MATCH_RECEIPTS = 'every effect has its receipt and every receipt its effect';
 
@@ -32,7 +37,7 @@ export function checkEffectsMatchReceipts(run: RunRecord): InvariantViolation | 
     message,
     ...(step !== undefined ? { step } : {}),
   });
-  const freshByKey = new Map(freshOks(run.trace).map((o) => [callKey(run.fixture, o), o]));
+  const freshByKey = freshByKeyOf(run);
   const written: Observation[] = [];
   for (const r of run.trace.snapshot.receipts) {
     const fresh = freshByKey.get(receiptKeyOf(r));

@@ -31,7 +31,8 @@ export function checkFreshAdvancesVersion(run: RunRecord): InvariantViolation | 
   }
   for (const [id, list] of byId) {
     const base = recreatedAt.has(id) ? 1 : (automations.find((a) => a.id === id)?.version ?? 1);
-    const sorted = [...list].sort((a, b) => a.version - b.version);
+    // The list is this run's own: sorted in place.
+    const sorted = list.sort(byVersion);
     for (let i = 0; i < sorted.length; i++) {
       const entry = sorted[i];
       if (entry && entry.version !== base + i + 1) {
@@ -58,4 +59,8 @@ export function checkFreshAdvancesVersion(run: RunRecord): InvariantViolation | 
     }
   }
   return undefined;
+}
+
+function byVersion(a: { version: number }, b: { version: number }): number {
+  return a.version - b.version;
 }

@@ -6,13 +6,13 @@
 import { describeOutcome, sameResult } from '../../model/outcome.ts';
 import type { InvariantViolation } from '../../types/verdict.ts';
 import type { RunRecord } from '../run-record.ts';
-import { callKey, freshOks, receiptsMayExpire } from '../run-record.ts';
+import { callKey, freshByKey as freshByKeyOf, freshOks, receiptsMayExpire } from '../run-record.ts';
 
 export const REPLAY_MATCHES_FRESH = 'a replay returns exactly its fresh call’s result';
 
 /** Checks the invariant; undefined when it holds. */
 export function checkReplayMatchesFresh(run: RunRecord): InvariantViolation | undefined {
-  const freshByKey = new Map(freshOks(run.trace).map((o) => [callKey(run.fixture, o), o]));
+  const freshByKey = freshByKeyOf(run);
   // Once time has passed a key may run fresh again after its receipt expired: a replay then
   // answers for the last fresh call before it.
   const expiring = receiptsMayExpire(run);

@@ -10,7 +10,12 @@ import { operationOf } from '../../model/state.ts';
 import type { Automation, CallResult, SetIntervalSnapshot } from '../../model/world.ts';
 import type { InvariantViolation } from '../../types/verdict.ts';
 import type { RunRecord } from '../run-record.ts';
-import { callKey, freshOks, lastRecreate, receiptKeyOf, receiptsMayExpire } from '../run-record.ts';
+import {
+  freshByKey as freshByKeyOf,
+  lastRecreate,
+  receiptKeyOf,
+  receiptsMayExpire,
+} from '../run-record.ts';
 
 export const ROW_CHANGE_HAS_RECEIPT =
   'every row change has its receipt and every receipt its row change';
@@ -23,7 +28,7 @@ export function checkRowChangeHasReceipt(run: RunRecord): InvariantViolation | u
   if (receiptsMayExpire(run)) return undefined;
   const automations = (run.fixture.automations ?? []) as readonly Automation[];
   const snapshot = run.trace.snapshot as SetIntervalSnapshot;
-  const freshByKey = new Map(freshOks(run.trace).map((o) => [callKey(run.fixture, o), o]));
+  const freshByKey = freshByKeyOf(run);
   const recreatedAt = lastRecreate(run.steps);
   const receiptsSince = new Map<number, number>();
   for (const r of run.trace.snapshot.receipts) {

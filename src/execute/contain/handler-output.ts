@@ -73,6 +73,19 @@ export function inPluginCode<T>(fn: () => T): T {
   }
 }
 
+/**
+ * `inPluginCode` without a closure, for the per-call path: marks plugin code as running until
+ * `pluginCodeReturned()`, which must follow in a `finally`.
+ */
+export function pluginCodeStarts(): void {
+  pluginDepth++;
+}
+
+/** Ends what `pluginCodeStarts` began. */
+export function pluginCodeReturned(): void {
+  pluginDepth--;
+}
+
 /** Marks plugin code as running (a call awaited) until the returned function is called. */
 export function pluginCodeRunning(): () => void {
   pluginDepth++;
