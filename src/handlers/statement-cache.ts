@@ -8,42 +8,37 @@
 import type Database from 'better-sqlite3';
 import type { Connection } from './plugin.ts';
 
-const caches = new WeakMap<Connection, Map<string, Database.Statement>>();
+type Cache = WeakMap<Connection, Map<string, Database.Statement>>;
+
+const caches: Cache = new WeakMap();
+/** Raw-mode statements, kept apart from `caches` so that neither sees the other's mode. */
+const rawCaches: Cache = new WeakMap();
 
 /**
  * The statement for `sql` on `db`, prepared on first use. Callers must not change its mode
  * (`pluck`, `raw`, `expand`): the next caller would get the changed statement.
  */
 export function cachedStatement(db: Connection, sql: string): Database.Statement {
-  let cache = caches.get(db);
-  if (!cache) {
-    cache = new Map();
-    caches.set(db, cache);
-  }
-  let statement = cache.get(sql);
-  if (!statement) {
-    statement = db.prepare(sql);
-    cache.set(sql, statement);
-  }
-  return statement;
+  return cachedIn(caches, db, sql, false);
 }
-
-const rawCaches = new WeakMap<Connection, Map<string, Database.Statement>>();
 
 /**
  * As `cachedStatement`, in raw mode (each row an array of its columns): for a hot read that
  * builds its own objects anyway, such as a snapshot, where a row object per row was garbage.
- * Kept apart from `cachedStatement`'s, so neither sees the other's mode.
  */
 export function cachedRawStatement(db: Connection, sql: string): Database.Statement {
-  let cache = rawCaches.get(db);
+  return cachedIn(rawCaches, db, sql, true);
+}
+
+function cachedIn(store: Cache, db: Connection, sql: string, raw: boolean): Database.Statement {
+  let cache = store.get(db);
   if (!cache) {
     cache = new Map();
-    rawCaches.set(db, cache);
+    store.set(db, cache);
   }
   let statement = cache.get(sql);
   if (!statement) {
-    statement = db.prepare(sql).raw(true);
+    statement = raw ? db.prepare(sql).raw(true) : db.prepare(sql);
     cache.set(sql, statement);
   }
   return statement;
