@@ -1,14 +1,14 @@
 /**
- * Carries one event out against a real handler: a call through `plugin.call`, a world event
- * through the plugin's world functions, a scope change on the harness's principals. Whatever a
- * plugin throws or returns that is not an outcome becomes `unexpected`, and so does what its code
- * lets escape while a call runs (`contain/`); plugin code's prints are kept, not shown.
+ * Carries one call out against a real handler, through `plugin.call`, and takes its snapshot
+ * (world events are `apply-world-event.ts`'s). Whatever a plugin throws or returns that is not an
+ * outcome becomes `unexpected`, and so does what its code lets escape while a call runs
+ * (`contain/`); plugin code's prints are kept, not shown.
  */
 
 import { fileURLToPath } from 'node:url';
 import { messageOf, ReceiptcheckError } from '../errors.ts';
 import { type Connection, type HandlerPlugin, pluginOperation } from '../handlers/plugin.ts';
-import { type CallEvent, type Event, unsentOutcome } from '../model/events.ts';
+import { type CallEvent, unsentOutcome } from '../model/events.ts';
 import type { Observed, Outcome } from '../model/outcome.ts';
 import { checkSnapshotShape, isOutcome } from '../model/outcome-shape.ts';
 import type { Principal, Snapshot } from '../model/world.ts';
@@ -191,22 +191,6 @@ function escapedOf(escaped: Escape): Observed {
   return { ...cut, message: `${escaped.what}: ${cut.message}` };
 }
 
-/** `applyWorldEvent` on this thread under `watch`'s call budget (`yield*` it in a task). */
-export function* watchedWorldEvent(
-  watch: CallWatch,
-  activity: Activity,
-  plugin: HandlerPlugin,
-  db: Connection,
-  event: Exclude<Event, CallEvent>,
-): Task<void> {
-  if (!watch.tryBegin(activity)) {
-    yield FRESH_STRETCH;
-    watch.begin(activity);
-  }
-  applyWorldEvent(plugin, db, event);
-  watch.leave();
-}
-
 /**
  * The plugin's snapshot of `db`, checked for shape, under `watch`'s call budget; a hang here is
  * reported one step past the last (`after`), with no event.
@@ -253,45 +237,6 @@ function observedOf(value: unknown, plugin: Pick<HandlerPlugin, 'operation'>): O
     kind: 'unexpected',
     message: `plugin returned a value that is not an outcome: ${safeJson(value)}`,
   };
-}
-
-/**
- * Applies a world event to the database (scope changes need no database and are ignored here).
- * Throws what the plugin throws: a world event that fails is a harness or plugin fault, not a finding.
- */
-export function applyWorldEvent(
-  plugin: HandlerPlugin,
-  db: Connection,
-  event: Exclude<Event, CallEvent>,
-): void {
-  inPluginCode(() => worldEvent(plugin, db, event));
-}
-
-function worldEvent(plugin: HandlerPlugin, db: Connection, event: Exclude<Event, CallEvent>): void {
-  switch (event.kind) {
-    case 'move':
-      plugin.move(db, event.resourceId, event.workspace);
-      return;
-    case 'delete':
-      plugin.delete(db, event.resourceId);
-      return;
-    case 'recreate':
-      plugin.recreate?.(db, pluginOperation(plugin).recreated(event.resourceId, event.workspace));
-      return;
-    case 'storeFail':
-      plugin.failReceipts(db);
-      return;
-    case 'storeRestore':
-      plugin.restoreReceipts(db);
-      return;
-    case 'clockAdvance':
-      // `prepare-run.ts` refuses a plugin that declares an expiry without this function.
-      plugin.advanceClock?.(db, event.ms);
-      return;
-    case 'revoke':
-    case 'restore':
-      return;
-  }
 }
 
 function safeJson(value: unknown): string {

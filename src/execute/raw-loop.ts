@@ -10,7 +10,7 @@ import type { Connection, HandlerPlugin } from '../handlers/plugin.ts';
 import { pluginOperation } from '../handlers/plugin.ts';
 import { type Event, unsentOutcome } from '../model/events.ts';
 import { afterScopeChange, type Principal } from '../model/world.ts';
-import { applyWorldEvent } from './apply-event.ts';
+import { applyWorldEvent } from './apply-world-event.ts';
 import { rollbackLeaked } from './databases.ts';
 import { interruptPoint } from './interrupt.ts';
 import type { ResetToTemplate } from './reset-to-template.ts';

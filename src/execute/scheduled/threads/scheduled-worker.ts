@@ -13,7 +13,8 @@ import { type ErrorData, isReceiptcheckError, messageOf } from '../../../errors.
 import type { HandlerPlugin } from '../../../handlers/plugin.ts';
 import { pluginOperation } from '../../../handlers/plugin.ts';
 import { scopedAs } from '../../../model/world.ts';
-import { applyCall, applyWorldEvent } from '../../apply-event.ts';
+import { applyCall } from '../../apply-event.ts';
+import { applyWorldEvent } from '../../apply-world-event.ts';
 import { contain } from '../../contain/contain.ts';
 import { keepAll } from '../../contain/handler-output.ts';
 import { loadPlugin } from '../../load-plugin.ts';
