@@ -38,4 +38,19 @@ describe('the receipt-store switch', () => {
     db.exec('DELETE FROM records');
     db.close();
   });
+
+  it('still fails writes when setup made the guarded table again after the switch', () => {
+    // Dropping a table drops its triggers: a plugin that replaces the bundled receipts table
+    // (testing/handlers/input-bugs/digits-become-numbers.ts) keeps only the flag table.
+    const db = new Database(':memory:');
+    sqliteWorld.setup(db, DEFAULT_FIXTURE);
+    db.exec(`DROP TABLE receipts;
+      CREATE TABLE receipts(workspace_id TEXT, user_id TEXT, tool TEXT, request_id NUMERIC,
+        payload TEXT, response TEXT, PRIMARY KEY(workspace_id, user_id, tool, request_id))`);
+    sqliteWorld.failReceipts(db);
+    expect(() => insertReceipt(db, 'r1')).toThrow(STORE_FAILURE);
+    sqliteWorld.restoreReceipts(db);
+    insertReceipt(db, 'r1');
+    db.close();
+  });
 });

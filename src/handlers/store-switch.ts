@@ -7,8 +7,9 @@
  * re-prepare its statements, which doubled the CPU of a run that failed the store. The per-run
  * reset restores the template's rows, so every run starts with the store up.
  *
- * A database set up without the switch (a user's own setup calling `failWrites`) gets it on its
- * first failure: one schema change, as before.
+ * A database set up without the switch (a user's own setup calling `failWrites`), or whose
+ * guarded table was made again after it, gets it on its first failure: one schema change, as
+ * before.
  */
 import type { Connection } from './plugin.ts';
 import { cachedStatement } from './statement-cache.ts';
@@ -39,23 +40,41 @@ export function triggerDdl(table: string, writes: readonly GuardedWrite[]): stri
   return writes
     .map(
       (op) =>
-        `CREATE TRIGGER IF NOT EXISTS ${flag}_${op.toLowerCase()} BEFORE ${op} ON ${table}
+        `CREATE TRIGGER IF NOT EXISTS ${triggerName(table, op)} BEFORE ${op} ON ${table}
          WHEN EXISTS (SELECT 1 FROM ${flag})
          BEGIN SELECT RAISE(ABORT, '${STORE_FAILURE}'); END;`,
     )
     .join('\n');
 }
 
-/** Makes every guarded write to `table` fail, until `storeUp`. One statement; idempotent. */
+/**
+ * Makes every guarded write to `table` fail, until `storeUp`. Two statements (the flag's row, and
+ * a count of the switch's triggers); idempotent. The triggers are counted because a setup that
+ * drops and makes `table` again after the switch (a plugin altering the bundled schema) drops
+ * them with it: the flag alone would then fail nothing, and the store failure would go unseen.
+ */
 export function storeDown(db: Connection, table: string, writes: readonly GuardedWrite[]): void {
   const sql = `INSERT OR IGNORE INTO ${flagTable(table)} VALUES (1)`;
   try {
     cachedStatement(db, sql).run();
   } catch (thrown) {
     if (!missingTable(thrown)) throw thrown;
-    db.exec(flagDdl(table) + triggerDdl(table, writes));
+    db.exec(flagDdl(table));
     cachedStatement(db, sql).run();
   }
+  const names = writes.map((op) => triggerName(table, op));
+  const counted = cachedStatement(db, COUNT_TRIGGERS).get(table, JSON.stringify(names)) as {
+    n: number;
+  };
+  if (counted.n !== names.length) db.exec(triggerDdl(table, writes));
+}
+
+/** How many of the triggers named in a JSON array (the second parameter) exist on a table (the first). */
+const COUNT_TRIGGERS = `SELECT count(*) AS n FROM main.sqlite_master
+  WHERE type = 'trigger' AND tbl_name = ? AND name IN (SELECT value FROM json_each(?))`;
+
+function triggerName(table: string, op: GuardedWrite): string {
+  return `${flagTable(table)}_${op.toLowerCase()}`;
 }
 
 /** Lets writes to `table` succeed again. One statement; idempotent, and a no-op without a switch. */
