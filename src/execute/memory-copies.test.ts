@@ -13,6 +13,7 @@ import reference from '../handlers/reference.ts';
 import { sqliteWorld } from '../handlers/sqlite-world.ts';
 import { STORE_FAILURE } from '../handlers/store-switch.ts';
 import { DEFAULT_FIXTURE } from '../model/world.ts';
+import { runConnection } from './concurrent/run-connection.ts';
 import { templateImage } from './databases.ts';
 import { MemoryCopies } from './memory-copies.ts';
 import { SCHEMA_SQL, STATE_SQL } from './memory-template.ts';
@@ -101,6 +102,12 @@ const ONLY_FRESH: Readonly<Record<string, (db: Connection) => void>> = {
   reverse_unordered_selects: (db) => db.pragma('reverse_unordered_selects = ON'),
   trusted_schema: (db) => db.pragma('trusted_schema = OFF'),
   legacy_alter_table: (db) => db.pragma('legacy_alter_table = ON'),
+  // The routes past the pragma method that the settings watch must see (`settings-watch.ts`).
+  'a pragma prepared in lower case': (db) => db.prepare('pragma user_version = 7').run(),
+  'a pragma after a comment, by exec': (db) => db.exec('/* x */ SELECT 1; PrAgMa query_only = 1'),
+  'a table in the temp schema, named so': (db) => db.exec('CREATE TABLE temp.scratch(x)'),
+  'a pragma through a connection object over the copy': (db) =>
+    runConnection(db).pragma('recursive_triggers = ON'),
 };
 
 describe('a kept in-memory copy', () => {
@@ -139,6 +146,22 @@ describe('a kept in-memory copy', () => {
       copies.close();
     });
   }
+
+  it('sees a setting changed by a statement a handler prepared a sequence earlier', () => {
+    const copies = new MemoryCopies(image);
+    const first = copies.lease();
+    const later = first.db.prepare('PRAGMA user_version = 7');
+    first.release(true);
+    const second = copies.lease();
+    expect(second.reused).toBe(true);
+    later.run();
+    second.release(true);
+    const third = copies.lease();
+    expect(third.reused).toBe(false);
+    expect(contents(third.db)).toEqual(wanted);
+    third.release(true);
+    copies.close();
+  });
 
   it('puts no row back after a sequence that wrote none, and does after one that did', () => {
     const copies = new MemoryCopies(image);

@@ -13,7 +13,8 @@
  * A reset is only done when nothing but rows can differ from a fresh copy: the kept copy is
  * checked first for a temporary schema object, an attached database, and the connection settings
  * a handler might have changed (`PRAGMA foreign_keys`, `user_version`, `query_only`, …) against a
- * fresh copy's values (`memory-template.ts`), and for the schema version, which every DDL
+ * fresh copy's values (`memory-template.ts`; read only once SQL the copy was given could have
+ * changed one, `settings-watch.ts`), and for the schema version, which every DDL
  * statement bumps. A changed schema is compared with the template's: triggers a run added (a
  * user's store-failure trigger) are dropped, the template's own triggers (exactly its SQL) are
  * kept, and anything else (a table a handler made or altered, a template trigger dropped or
@@ -42,6 +43,7 @@ import {
   stateStatements,
   type TemplateContents,
 } from './memory-template.ts';
+import { type SettingsWatch, watchSettings } from './settings-watch.ts';
 
 /** A database in the template's state, lent for one sequence. */
 export interface MemoryLease {
@@ -82,6 +84,8 @@ export class MemoryCopies {
    */
   private template: TemplateContents | undefined | null = null;
   private keptDb: Connection | undefined;
+  /** What SQL the kept copy has been given, since it was opened (`settings-watch.ts`). */
+  private watch: SettingsWatch | undefined;
   /** The kept copy's reset statements, prepared at its first reset. */
   private kept: Kept | undefined;
   /** The kept copy is out on a lease (a second lease at once gets a fresh copy). */
@@ -102,7 +106,10 @@ export class MemoryCopies {
       if (this.resetKept(this.keptDb)) reused = true;
       else this.drop();
     }
-    if (!this.keptDb) this.keptDb = this.open();
+    if (!this.keptDb) {
+      this.keptDb = this.open();
+      this.watch = watchSettings(this.keptDb);
+    }
     const db = this.keptDb;
     this.lent = true;
     this.used = true;
@@ -133,9 +140,12 @@ export class MemoryCopies {
         closeQuietly(fresh);
       }
     }
-    if (!this.template) return false;
-    this.kept ??= prepareKept(db, this.template);
-    return resetKept(this.kept, this.template);
+    const { template, watch } = this;
+    if (!template || !watch) return false;
+    return watch.unwatched(() => {
+      this.kept ??= prepareKept(db, template);
+      return resetKept(this.kept, template, watch.touched);
+    });
   }
 
   private freshLease(): MemoryLease {
@@ -151,6 +161,7 @@ export class MemoryCopies {
     const db = this.keptDb;
     this.keptDb = undefined;
     this.kept = undefined;
+    this.watch = undefined;
     this.used = false;
     if (db) closeQuietly(db);
   }
@@ -175,12 +186,15 @@ function prepareKept(db: Connection, template: TemplateContents): Kept {
   };
 }
 
-/** Brings `kept` back to the template's rows; false when only a fresh copy can (see above). */
-function resetKept(kept: Kept, template: TemplateContents): boolean {
+/**
+ * Brings `kept` back to the template's rows; false when only a fresh copy can (see above). Its
+ * settings are read only when some SQL it was given may have changed them (`settingsTouched`).
+ */
+function resetKept(kept: Kept, template: TemplateContents, settingsTouched: boolean): boolean {
   try {
     if (!kept.db.open) return false;
     rollbackLeaked(kept.db);
-    if (!settingsAsFresh(kept, template)) return false;
+    if (settingsTouched && !settingsAsFresh(kept, template)) return false;
     // The schema version apart: any DDL bumps it, and the schema is then compared.
     const version = (kept.state[0] as Database.Statement).get() as number;
     const aligned = version === kept.aligned;
