@@ -31,8 +31,18 @@ export interface Throughput {
   readonly ratioToRaw?: number;
   /** The same ratio per CPU second. */
   readonly cpuRatioToRaw?: number;
+  /** The untimed warm-up before the rounds: what the same checks cost in a fresh process. */
+  readonly warmUp?: WarmUpFigure;
   /** Set when the measured handler failed a run, which ends a check early and skews the figure. */
   readonly warning?: string;
+}
+
+/** A path's untimed warm-up: its checks until its speed stopped rising (`bench-rounds.ts`). */
+export interface WarmUpFigure {
+  readonly checks: number;
+  readonly cpuSeconds: number;
+  /** Steps per CPU second of each warm-up check, in order: the first is a cold process's. */
+  readonly perCheckCpu: readonly number[];
 }
 
 /** A mode whose runner has not landed (or cannot start here). */

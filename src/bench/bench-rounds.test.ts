@@ -4,8 +4,13 @@
  * Fake paths only: nothing here is timed.
  */
 import { describe, expect, it } from 'vitest';
-import { benchRounds } from './bench-rounds.ts';
-import { emptyTotals, type PathName, type PathTotals } from './throughput-totals.ts';
+import { benchRounds, steadied } from './bench-rounds.ts';
+import {
+  emptyTotals,
+  type PathName,
+  type PathTotals,
+  throughputSection,
+} from './throughput-totals.ts';
 
 const o = { rounds: 2, seed: 10, warmUpSeconds: 0, onProgress: () => {} };
 const measure = { steps: 1, seconds: 1, cpuSeconds: 1 };
@@ -78,5 +83,54 @@ describe('benchRounds', () => {
     expect(warm.every((l) => Number(l.split('@')[1]) < o.seed)).toBe(true);
     expect(log.slice(-4)).toEqual(['raw@10', 'sequential@10', 'sequential@11', 'raw@11']);
     expect(totals.raw.rounds).toHaveLength(2);
+  });
+
+  it('warms a path until its speed stops rising, and keeps its warm-up checks apart', async () => {
+    const log: string[] = [];
+    const totals = emptyTotals();
+    totals.raw.unavailable = 'does not apply';
+    // A path an earlier phase warmed keeps its warm-up.
+    const earlier = [{ steps: 7, seconds: 1, cpuSeconds: 1 }];
+    totals.scheduled.warmUp = earlier;
+    // Each check of this path is faster than the one before, up to the fifth, then no faster.
+    const speeds = [1, 2, 3, 4, 5, 5, 5, 5, 5, 5];
+    let checks = 0;
+    await benchRounds(
+      { ...o, warmUpSeconds: 1e-9 },
+      'test',
+      totals,
+      () => {},
+      (seed, into) => [
+        async () => {
+          log.push(`sequential@${seed}`);
+          const steps = speeds[Math.min(checks++, speeds.length - 1)] as number;
+          into.sequential.rounds.push({ steps, seconds: 1, cpuSeconds: 1 });
+        },
+      ],
+    );
+    // 1, 2, 3, 4, 5 rise; 5, 5, 5 are the three in a row that beat no earlier best.
+    expect(log.filter((l) => Number(l.split('@')[1]) < o.seed)).toHaveLength(8);
+    expect(totals.sequential.rounds).toHaveLength(2);
+    expect(totals.sequential.warmUp?.map((r) => r.steps)).toEqual([1, 2, 3, 4, 5, 5, 5, 5]);
+    expect(totals.scheduled.warmUp).toBe(earlier);
+    const figure = throughputSection(totals).sequential;
+    expect(figure.available && figure.warmUp).toEqual({
+      checks: 8,
+      cpuSeconds: 8,
+      perCheckCpu: [1, 2, 3, 4, 5, 5, 5, 5],
+    });
+  });
+});
+
+describe('steadied', () => {
+  it('needs three checks in a row no faster than 5% above the best before them', () => {
+    expect(steadied([])).toBe(false);
+    expect(steadied([10, 10, 10])).toBe(false);
+    expect(steadied([10, 10, 10, 10])).toBe(true);
+    expect(steadied([1, 2, 3, 4, 5])).toBe(false);
+    expect(steadied([10, 20, 21, 19, 20])).toBe(true);
+    expect(steadied([10, 20, 22, 20, 20])).toBe(false);
+    // A slow check (the machine busy a moment) does not make a path warm or cold by itself.
+    expect(steadied([10, 20, 5, 20, 20])).toBe(true);
   });
 });

@@ -1,20 +1,50 @@
 /**
  * `benchRounds`: the bench's interleaved rounds, after an untimed warm-up. In the warm-up every
- * path (raw, raw in memory, each mode) runs on seeds no timed round uses, into totals that are
- * thrown away, again and again until it has spent `o.warmUpSeconds` of CPU (at least once), so
- * that no path is timed cold: the first calls of a fresh process run on V8's interpreter and
- * baseline code, start concurrent mode's worker pool, compile the handler's statements and load
- * the plugin, and a sequential check reached its steady speed only after about ten 100-run checks.
- * Standard benchmarking practice, and fair to every path: raw warms too, by the same rule. Only
- * the timed rounds are reported; a mode found unavailable in the warm-up is reported as such
+ * path (raw, raw in memory, each mode) runs on seeds no timed round uses, into totals kept apart
+ * from the timed ones, again and again until it is warm, so that no path is timed cold: the first
+ * calls of a fresh process run on V8's interpreter and baseline code, start concurrent mode's
+ * worker pool, compile the handler's statements and load the plugin. Warm means: it has spent
+ * `o.warmUpSeconds` of CPU, and its speed has stopped rising (`steadied`), or it hit a cap. A
+ * fixed budget was not enough: in a fresh process a 300-run sequential check ran at 6,600 steps
+ * per CPU second first and about 25,000 from its twelfth on, a scheduled one at 3,400 and about
+ * 9,000 from its tenth, while one CPU second gave either three or four checks. Standard
+ * benchmarking practice, and fair to every path: raw warms too, by the same rule. The warm-up's
+ * checks are reported beside the timed rounds (`warmUp`), so what a short check in a fresh
+ * process costs stays in sight; a mode found unavailable in the warm-up is reported as such
  * without being tried again.
  */
 
 import type { ResolvedBenchOptions } from './bench-options.ts';
-import { emptyTotals, type PathName, type PathTotals } from './throughput-totals.ts';
+import {
+  emptyTotals,
+  type PathName,
+  type PathTotals,
+  type RoundMeasure,
+} from './throughput-totals.ts';
 
 /** Most times one path runs in the warm-up, whatever its CPU time (an unavailable mode takes none). */
 const WARM_UP_REPEATS_MAX = 30;
+
+/** Most CPU seconds one path spends warming up, when its speed never settles (noise, a cap). */
+const WARM_UP_CPU_MAX_S = 10;
+
+/** Checks in a row that must not beat the best before them for a path to count as warm. */
+export const WARM_STEADY_CHECKS = 3;
+
+/** How much faster than the best before it a check may be and still count as no faster. */
+export const WARM_GAIN = 0.05;
+
+/**
+ * Whether a path whose warm-up checks ran at `speeds` (steps per CPU second, in order) has stopped
+ * getting faster: each of its last `WARM_STEADY_CHECKS` checks was within `WARM_GAIN` of the best
+ * check before them, or below it.
+ */
+export function steadied(speeds: readonly number[]): boolean {
+  const before = speeds.length - WARM_STEADY_CHECKS;
+  if (before < 1) return false;
+  const best = Math.max(...speeds.slice(0, before));
+  return speeds.slice(before).every((speed) => speed <= best * (1 + WARM_GAIN));
+}
 
 /** The paths of one round at `seed`, each measuring into `totals`. */
 export type RoundPaths = (
@@ -40,20 +70,31 @@ export async function benchRounds(
     const reason = totals[name].unavailable;
     if (reason !== undefined) warmUp[name].unavailable = reason;
   }
-  o.onProgress(`${what} warm-up, untimed (${o.warmUpSeconds} CPU-s a path)`);
+  o.onProgress(
+    `${what} warm-up, untimed (each path until it stops getting faster, at least ${o.warmUpSeconds} CPU-s)`,
+  );
   const count = round(o.seed - 1, warmUp).length;
   for (let i = 0; i < count; i++) {
     const cpu = process.cpuUsage();
+    const speeds: number[] = [];
     for (let k = 0; k < WARM_UP_REPEATS_MAX; k++) {
+      const before = roundCounts(warmUp);
       await round(o.seed - 1 - k, warmUp)[i]?.();
       sample();
       const used = process.cpuUsage(cpu);
-      if ((used.user + used.system) / 1e6 >= o.warmUpSeconds) break;
+      const spent = (used.user + used.system) / 1e6;
+      const measured = newRound(warmUp, before);
+      if (measured) speeds.push(measured.steps / Math.max(measured.cpuSeconds, 1e-9));
+      // `--warm-up 0` asks for exactly one check; a path that measured nothing has no speed.
+      if (o.warmUpSeconds === 0 || !measured || spent >= WARM_UP_CPU_MAX_S) break;
+      if (spent >= o.warmUpSeconds && steadied(speeds)) break;
     }
   }
   for (const name of Object.keys(warmUp) as PathName[]) {
     const reason = warmUp[name].unavailable;
     if (reason !== undefined) totals[name].unavailable = reason;
+    // Each phase warms only its own paths (`run-bench.ts` runs two).
+    if (warmUp[name].rounds.length > 0) totals[name].warmUp = warmUp[name].rounds;
   }
   for (let r = 0; r < o.rounds; r++) {
     const seed = o.seed + r;
@@ -65,4 +106,22 @@ export async function benchRounds(
       sample();
     }
   }
+}
+
+function roundCounts(totals: Record<PathName, PathTotals>): Map<PathName, number> {
+  return new Map(
+    (Object.keys(totals) as PathName[]).map((name) => [name, totals[name].rounds.length]),
+  );
+}
+
+/** The round a path added to `totals` since `before` was counted, if one did. */
+function newRound(
+  totals: Record<PathName, PathTotals>,
+  before: ReadonlyMap<PathName, number>,
+): RoundMeasure | undefined {
+  for (const name of Object.keys(totals) as PathName[]) {
+    const rounds = totals[name].rounds;
+    if (rounds.length > (before.get(name) ?? 0)) return rounds[rounds.length - 1];
+  }
+  return undefined;
 }

@@ -62,7 +62,15 @@ function formatThroughput(r: BenchReport): string[] {
     '   sequences: scheduled mode, inline and on thread lanes, against raw on its own mix. steps/CPU-s',
     '   divides by the whole process’s CPU time, worker threads and V8’s compiler and GC threads',
     '   included; load from other work on the machine inflates it far less than wall time)',
+    'warm-up, untimed: each path until it stopped getting faster; steps/CPU-s of each check',
   );
+  for (const [name, figure] of rows) {
+    if (!figure.available || !figure.warmUp) continue;
+    const w = figure.warmUp;
+    lines.push(
+      `  ${name.padEnd(18)} ${`${w.checks} checks`.padStart(10)}  ${`${w.cpuSeconds.toFixed(1)} CPU-s`.padStart(10)}  ${w.perCheckCpu.map(integer).join(' ')}`,
+    );
+  }
   return lines;
 }
 

@@ -17,6 +17,8 @@ export interface RoundMeasure {
 /** What was measured on one path so far. */
 export interface PathTotals {
   readonly rounds: RoundMeasure[];
+  /** The untimed warm-up's checks of this path, in order (`bench-rounds.ts`). */
+  warmUp?: readonly RoundMeasure[];
   /** Set once a mode turned out not to be available; it is not tried again. */
   unavailable?: string;
 }
@@ -103,6 +105,15 @@ function sum(t: PathTotals, rawSteps?: readonly number[]): Throughput {
     cpuSeconds,
     stepsPerCpuSecond: per(steps, cpuSeconds),
     perRoundCpu: t.rounds.map((r) => per(r.steps, r.cpuSeconds)),
+    ...(t.warmUp && t.warmUp.length > 0
+      ? {
+          warmUp: {
+            checks: t.warmUp.length,
+            cpuSeconds: sumOf(t.warmUp.map((r) => r.cpuSeconds)),
+            perCheckCpu: t.warmUp.map((r) => per(r.steps, r.cpuSeconds)),
+          },
+        }
+      : {}),
     ...(warnings.length > 0 ? { warning: warnings.join('; ') } : {}),
   };
 }

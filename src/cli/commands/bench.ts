@@ -64,7 +64,7 @@ export function registerBench(program: Command, ctx: CliContext): void {
     .option('--seed <s>', 'first seed; round r uses seed + r (default: 42)', parseInteger)
     .option(
       '--warm-up <seconds>',
-      'CPU seconds each path runs untimed before the timed rounds, at least once (default: 1)',
+      'least CPU seconds each path runs untimed before the timed rounds; it runs on until its speed stops rising, within 30 checks and 10 CPU-s (0: exactly one check; default: 1)',
       parseNumber,
     )
     .option(
@@ -97,9 +97,10 @@ export function registerBench(program: Command, ctx: CliContext): void {
                twice: at its default (inline lanes for a replayable handler such as the
                reference) and forced onto worker-thread lanes, as every handler not declared
                replayable runs; before the timed rounds, an untimed warm-up runs every
-               path (raw too) for a CPU second each (--warm-up), on seeds no timed round
-               uses, so that none is timed cold: steady state, not V8's warm-up, the
-               worker pool's start or the first statements' compilation
+               path (raw too) until its speed stops rising (at least a CPU second,
+               --warm-up), on seeds no timed round uses, so that none is timed cold:
+               steady state, not V8's warm-up, the worker pool's start or the first
+               statements' compilation; each warm-up check's speed is printed too
   time to kill for each catalogued mutant, in the mode the catalogue names, at default
                settings: runs and seconds until the first failure, and the shrunk length,
                median over seeds 1..n (a survival counts as infinite)
