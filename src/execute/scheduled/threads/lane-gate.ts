@@ -33,19 +33,15 @@ export class LaneGate extends GateLogic {
     this.resetPoints(plan);
   }
 
-  /**
-   * Stamps `report` in place and sends it. Every report is a fresh object of this thread's own
-   * (built by `GateLogic` or the worker, and never read again once sent), so it is stamped rather
-   * than spread into a copy: over the report shapes a spread was a megamorphic clone at every
-   * hand-off. The keys go in the order the copy had them, so the message is the same.
-   */
   post(report: Report): void {
-    const stamped = report as Report & { command: number; seq: number; output?: string };
-    stamped.command = this.command;
-    stamped.seq = this.command === -1 ? 0 : this.seq++;
     const output = takeOutput();
-    if (output) stamped.output = output;
-    this.port.postMessage(stamped satisfies Stamped);
+    const stamped: Stamped = {
+      ...report,
+      command: this.command,
+      seq: this.command === -1 ? 0 : this.seq++,
+      ...(output ? { output } : {}),
+    };
+    this.port.postMessage(stamped);
     Atomics.add(this.doorbell, 0, 1);
     Atomics.notify(this.doorbell, 0);
   }
