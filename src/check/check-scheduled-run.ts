@@ -43,8 +43,8 @@ import { checkInvariants } from './invariants/all-invariants.ts';
 import { groupByStep, subsets } from './lane-orders.ts';
 import { leastBlame } from './least-blame.ts';
 import { inFlightConflicts } from './linearizability/in-flight.ts';
-import { NONE, type Reading, type Walk, walkOrder } from './scheduled-walk.ts';
 import { searchOrders } from './scheduled-order-search.ts';
+import { NONE, type Reading, type Walk, walkOrder } from './scheduled-walk.ts';
 import { diffSnapshots } from './snapshot-diff.ts';
 
 /** A scheduled run, ready to be checked. */
