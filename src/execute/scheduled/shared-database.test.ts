@@ -8,8 +8,8 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import reference from '../../handlers/reference.ts';
 import { DEFAULT_FIXTURE } from '../../model/world.ts';
-import { openSharedConnection, SharedDatabase } from './shared-database.ts';
 import { makeTempDir, removeTempDir } from '../temp-dirs.ts';
+import { openSharedConnection, SharedDatabase } from './shared-database.ts';
 import { withTemplateFile } from './template-file.ts';
 
 const opened: { close(): void }[] = [];
@@ -82,8 +82,12 @@ describe('SharedDatabase.reset', () => {
     const t = new Database(path);
     t.pragma('journal_mode = WAL');
     t.exec('CREATE TABLE parent(id INTEGER PRIMARY KEY, name TEXT)');
-    t.exec('CREATE TABLE child(id INTEGER PRIMARY KEY, parent INTEGER NOT NULL REFERENCES parent(id))');
-    t.exec("INSERT INTO parent VALUES (1, 'a'), (2, 'b'); INSERT INTO child VALUES (10, 1), (11, 2)");
+    t.exec(
+      'CREATE TABLE child(id INTEGER PRIMARY KEY, parent INTEGER NOT NULL REFERENCES parent(id))',
+    );
+    t.exec(
+      "INSERT INTO parent VALUES (1, 'a'), (2, 'b'); INSERT INTO child VALUES (10, 1), (11, 2)",
+    );
     t.close();
     const database = new SharedDatabase(path);
     opened.unshift({ close: () => database.dispose() });
