@@ -43,8 +43,9 @@ import { checkInvariants } from './invariants/all-invariants.ts';
 import { groupByStep, subsets } from './lane-orders.ts';
 import { leastBlame } from './least-blame.ts';
 import { inFlightConflicts } from './linearizability/in-flight.ts';
+import type { RunRecord } from './run-record.ts';
 import { searchOrders } from './scheduled-order-search.ts';
-import { NONE, type Reading, type Walk, walkOrder } from './scheduled-walk.ts';
+import { NONE, type Reading, type Walk, walkFromGeneration, walkOrder } from './scheduled-walk.ts';
 import { diffSnapshots } from './snapshot-diff.ts';
 
 /** A scheduled run, ready to be checked. */
@@ -54,6 +55,8 @@ export interface ScheduledRunRecord {
   /** Every lane of every step, in step order then lane order. */
   readonly lanes: readonly LaneRecord[];
   readonly snapshot: Snapshot;
+  /** Generation's own walk of the model over `steps`, when it made one (`RunRecord.walk`). */
+  readonly walk?: RunRecord['walk'];
 }
 
 /** The verdict, the serial order it rests on, and the trace the invariants read. */
@@ -79,7 +82,9 @@ export function checkScheduledRun(run: ScheduledRunRecord): ScheduledVerdict {
   const flying = inFlightEligible(initial, run.lanes);
   const groups = groupByStep(run.lanes);
   const derived = groups.map(derivedOrder);
-  let walk = walkOrder(initial, derived, flying);
+  let walk =
+    (run.walk && walkFromGeneration(run.walk, run.steps, run.lanes, derived, groups, flying)) ??
+    walkOrder(initial, derived, flying);
   let differences = differ(walk, run.snapshot);
   let order: readonly (readonly LaneRecord[])[] = derived;
   let inFlight: Reading = 'auto';
