@@ -161,9 +161,12 @@ export function checkScheduledRun(run: ScheduledRunRecord): ScheduledVerdict {
 /** No lane blamed instead of another. */
 const NO_INSTEAD: ReadonlyMap<string, readonly number[]> = new Map();
 
-/** A group's derived order: the order its lanes took effect in, lane order breaking ties. */
-function derivedOrder(group: readonly LaneRecord[]): LaneRecord[] {
-  return [...group].sort(byEffect);
+/**
+ * A group's derived order: the order its lanes took effect in, lane order breaking ties. A
+ * plain step's group of one is its own order (every reader only reads it): no copy to sort.
+ */
+function derivedOrder(group: readonly LaneRecord[]): readonly LaneRecord[] {
+  return group.length < 2 ? group : [...group].sort(byEffect);
 }
 
 function byEffect(a: LaneRecord, b: LaneRecord): number {
