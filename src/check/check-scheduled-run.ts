@@ -34,17 +34,18 @@
 import type { Step } from '../model/events.ts';
 import type { HistoryEntry } from '../model/history.ts';
 import type { Observed } from '../model/outcome.ts';
-import { declaresClaims } from '../model/policy.ts';
 import { initialState, type ModelState, toSnapshot } from '../model/state.ts';
 import type { Fixture, Snapshot } from '../model/world.ts';
 import type { LaneRecord } from '../types/scheduled-trace.ts';
 import type { Observation, Trace } from '../types/trace.ts';
 import type { Failure, RunVerdict } from '../types/verdict.ts';
 import { checkInvariants } from './invariants/all-invariants.ts';
-import { crashReadings, groupByStep, permutationsFirst, subsets } from './lane-orders.ts';
+import { groupByStep, subsets } from './lane-orders.ts';
 import { leastBlame } from './least-blame.ts';
 import { inFlightConflicts } from './linearizability/in-flight.ts';
-import { judge, NONE, type Reading, type Walk, walkOrder } from './scheduled-walk.ts';
+import type { RunRecord } from './run-record.ts';
+import { searchOrders } from './scheduled-order-search.ts';
+import { NONE, type Reading, type Walk, walkFromGeneration, walkOrder } from './scheduled-walk.ts';
 import { diffSnapshots } from './snapshot-diff.ts';
 
 /** A scheduled run, ready to be checked. */
@@ -54,6 +55,8 @@ export interface ScheduledRunRecord {
   /** Every lane of every step, in step order then lane order. */
   readonly lanes: readonly LaneRecord[];
   readonly snapshot: Snapshot;
+  /** Generation's own walk of the model over `steps`, when it made one (`RunRecord.walk`). */
+  readonly walk?: RunRecord['walk'];
 }
 
 /** The verdict, the serial order it rests on, and the trace the invariants read. */
@@ -71,31 +74,23 @@ export interface ScheduledVerdict {
   readonly leftClaim: readonly { readonly step: number; readonly lane: number }[];
 }
 
-/** Most group orders the search walks before it gives up and reports the least-blame order. */
-export const ORDER_SEARCH_MAX = 20_000;
-
 /** Checks a scheduled run (see the file comment for what is expected of crashes and faults). */
 export function checkScheduledRun(run: ScheduledRunRecord): ScheduledVerdict {
+  // No closures on the path every run takes: tsx names each one it makes (`__name`), which was
+  // a measurable share of the judge; the rare paths below keep theirs.
   const initial = initialState(run.fixture);
   const flying = inFlightEligible(initial, run.lanes);
   const groups = groupByStep(run.lanes);
-  const derived = groups.map((g) =>
-    [...g].sort((a, b) => a.effectAt - b.effectAt || a.lane - b.lane),
-  );
-  const differ = (w: Walk) => diffSnapshots(toSnapshot(w.state), run.snapshot, w.state.operation);
-  const invariantsOf = (w: Walk) =>
-    checkInvariants({
-      fixture: run.fixture,
-      steps: run.steps,
-      trace: { observations: observationsOf(run.lanes, w.expected), snapshot: run.snapshot },
-    });
-  let walk = walkOrder(initial, derived, flying);
-  let differences = differ(walk);
+  const derived = groups.map(derivedOrder);
+  let walk =
+    (run.walk && walkFromGeneration(run.walk, run.steps, run.lanes, derived, groups, flying)) ??
+    walkOrder(initial, derived, flying);
+  let differences = differ(walk, run.snapshot);
   let order: readonly (readonly LaneRecord[])[] = derived;
   let inFlight: Reading = 'auto';
   let noEffect: ReadonlySet<LaneRecord> = NONE;
   let claimed: ReadonlySet<LaneRecord> = NONE;
-  let instead: ReadonlyMap<string, readonly number[]> = new Map();
+  let instead: ReadonlyMap<string, readonly number[]> = NO_INSTEAD;
   if (walk.failures.length > 0 || differences.length > 0) {
     const found = searchOrders(initial, groups, derived, flying, run.snapshot);
     if (found) {
@@ -105,15 +100,21 @@ export function checkScheduledRun(run: ScheduledRunRecord): ScheduledVerdict {
     } else {
       // No order explains the run: report the one that blames the fewest calls, not the derived
       // guess, so no call is listed whose outcome an order blaming no more would explain.
+      const invariantsOf = (w: Walk) =>
+        checkInvariants({
+          fixture: run.fixture,
+          steps: run.steps,
+          trace: { observations: observationsOf(run.lanes, w.expected), snapshot: run.snapshot },
+        });
       const blame = leastBlame(
         initial,
         groups,
         derived,
         flying,
-        (w) => differ(w).length + invariantsOf(w).length,
+        (w) => differ(w, run.snapshot).length + invariantsOf(w).length,
       );
       ({ order, inFlight, noEffect, claimed, instead, walk } = blame);
-      differences = differ(walk);
+      differences = differ(walk, run.snapshot);
     }
   }
   // A faulted call that answered wrongly is a failure either way, but the checker would have
@@ -136,10 +137,8 @@ export function checkScheduledRun(run: ScheduledRunRecord): ScheduledVerdict {
     observations: observationsOf(run.lanes, walk.expected),
     snapshot: run.snapshot,
   };
-  const failures: Failure[] = walk.failures.map((f) => {
-    const lanes = f.kind === 'outcome' ? instead.get(`${f.step}:${f.lane}`) : undefined;
-    return lanes ? { ...f, orInstead: lanes } : f;
-  });
+  const failures: Failure[] =
+    walk.failures.length === 0 ? [] : walk.failures.map((f) => withInstead(f, instead));
   if (differences.length > 0)
     failures.push({
       kind: 'snapshot',
@@ -150,14 +149,58 @@ export function checkScheduledRun(run: ScheduledRunRecord): ScheduledVerdict {
     });
   for (const v of checkInvariants({ fixture: run.fixture, steps: run.steps, trace }))
     failures.push({ kind: 'invariant', ...v });
-  const place = (r: LaneRecord) => ({ step: r.step, lane: r.lane });
   return {
     verdict: failures.length === 0 ? { verdict: 'ok' } : { verdict: 'failed', failures },
-    order: order.flat().map(place),
+    order: places(order),
     trace,
-    noEffect: run.lanes.filter((r) => noEffect.has(r)).map(place),
-    leftClaim: run.lanes.filter((r) => claimed.has(r)).map(place),
+    noEffect: placesIn(run.lanes, noEffect),
+    leftClaim: placesIn(run.lanes, claimed),
   };
+}
+
+/** No lane blamed instead of another. */
+const NO_INSTEAD: ReadonlyMap<string, readonly number[]> = new Map();
+
+/**
+ * A group's derived order: the order its lanes took effect in, lane order breaking ties. A
+ * plain step's group of one is its own order (every reader only reads it): no copy to sort.
+ */
+function derivedOrder(group: readonly LaneRecord[]): readonly LaneRecord[] {
+  return group.length < 2 ? group : [...group].sort(byEffect);
+}
+
+function byEffect(a: LaneRecord, b: LaneRecord): number {
+  return a.effectAt - b.effectAt || a.lane - b.lane;
+}
+
+/** How the database the walk ends with differs from the one found. */
+function differ(w: Walk, snapshot: Snapshot) {
+  return diffSnapshots(toSnapshot(w.state), snapshot, w.state.operation);
+}
+
+/** An outcome failure with the lanes least blame names instead of it, when it names any. */
+function withInstead(f: Failure, instead: ReadonlyMap<string, readonly number[]>): Failure {
+  if (f.kind !== 'outcome') return f;
+  const lanes = instead.get(`${f.step}:${f.lane}`);
+  return lanes ? { ...f, orInstead: lanes } : f;
+}
+
+/** The serial order as `{step, lane}`, group by group. */
+function places(order: readonly (readonly LaneRecord[])[]): { step: number; lane: number }[] {
+  const out: { step: number; lane: number }[] = [];
+  for (const group of order) for (const r of group) out.push({ step: r.step, lane: r.lane });
+  return out;
+}
+
+/** The places of the records of `lanes` that are in `set`, in lane-record order. */
+function placesIn(
+  lanes: readonly LaneRecord[],
+  set: ReadonlySet<LaneRecord>,
+): { step: number; lane: number }[] {
+  const out: { step: number; lane: number }[] = [];
+  if (set.size === 0) return out;
+  for (const r of lanes) if (set.has(r)) out.push({ step: r.step, lane: r.lane });
+  return out;
 }
 
 /** Most faulted calls whose readings `quietReading` combines (2^n walks). */
@@ -165,6 +208,7 @@ const QUIET_READINGS_MAX = 6;
 
 /** The faulted calls among `failures`' outcome failures, by lane record. */
 function faultedFailures(lanes: readonly LaneRecord[], failures: readonly Failure[]): LaneRecord[] {
+  if (failures.length === 0) return [];
   const at = new Set(
     failures.flatMap((f) => (f.kind === 'outcome' && f.faulted ? [`${f.step}:${f.lane}`] : [])),
   );
@@ -194,6 +238,8 @@ function quietReading(
  * history where each step is one interval: the lanes of a group overlap, steps do not.
  */
 function inFlightEligible(initial: ModelState, lanes: readonly LaneRecord[]): Set<LaneRecord> {
+  // `inFlightConflicts` names none without the policy: no history to build.
+  if (initial.policy.inFlightDuplicate !== 'conflict') return new Set();
   const history: HistoryEntry[] = lanes.map((rec, id) => ({
     id,
     client: rec.lane,
@@ -204,70 +250,6 @@ function inFlightEligible(initial: ModelState, lanes: readonly LaneRecord[]): Se
   }));
   const ids = inFlightConflicts(initial, history);
   return new Set(lanes.filter((_, id) => ids.has(id)));
-}
-
-/**
- * Group orders (and, for calls eligible for the in-flight answer, readings) with no failure and
- * the final database right, or undefined.
- */
-function searchOrders(
-  initial: ModelState,
-  groups: readonly (readonly LaneRecord[])[],
-  derived: readonly (readonly LaneRecord[])[],
-  flying: ReadonlySet<LaneRecord>,
-  snapshot: Snapshot,
-):
-  | {
-      order: LaneRecord[][];
-      inFlight: Set<LaneRecord>;
-      noEffect: Set<LaneRecord>;
-      claimed: Set<LaneRecord>;
-    }
-  | undefined {
-  let budget = ORDER_SEARCH_MAX;
-  const chosen: LaneRecord[][] = [];
-  const inFlight = new Set<LaneRecord>();
-  const noEffect = new Set<LaneRecord>();
-  const claimed = new Set<LaneRecord>();
-  const claims = declaresClaims(initial.policy);
-  const visit = (i: number, state: ModelState): boolean => {
-    if (i === groups.length)
-      return diffSnapshots(toSnapshot(state), snapshot, state.operation).length === 0;
-    const group = groups[i] ?? [];
-    const eligible = group.filter((r) => flying.has(r));
-    // A call that crashed after a COMMIT may still not have taken effect: a handler that commits
-    // more than once (a claim, then the write) can die between its commits, and under a declared
-    // claimExpiry it may have left its claim. The database and the later calls decide.
-    const uncertain = group.filter((r) => r.end.kind === 'crashed' && r.end.committed);
-    for (const order of permutationsFirst(derived[i] ?? [], group)) {
-      for (const subset of subsets(eligible)) {
-        for (const crash of crashReadings(uncertain, claims)) {
-          if (--budget < 0) return false;
-          const walk: Walk = { state, failures: [], expected: new Map() };
-          const reading = new Set(subset);
-          const none = new Set(crash.noEffect);
-          const left = new Set(crash.claimed);
-          let next = state;
-          for (const rec of order) next = judge(next, rec, walk, flying, reading, none, left);
-          if (walk.failures.length > 0) continue;
-          chosen[i] = order;
-          for (const r of eligible) inFlight.delete(r);
-          for (const r of subset) inFlight.add(r);
-          for (const r of uncertain) {
-            noEffect.delete(r);
-            claimed.delete(r);
-          }
-          for (const r of crash.noEffect) noEffect.add(r);
-          for (const r of crash.claimed) claimed.add(r);
-          if (visit(i + 1, next)) return true;
-        }
-      }
-    }
-    return false;
-  };
-  return visit(0, initial)
-    ? { order: chosen.slice(0, groups.length), inFlight, noEffect, claimed }
-    : undefined;
 }
 
 /**

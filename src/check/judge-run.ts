@@ -34,7 +34,8 @@ export type Judgement =
 
 /**
  * Judges one executed sequence against the model started from `fixture`. `walk`: the model's
- * walk over `steps` that generation already made (`RunRecord.walk`), read by sequential runs.
+ * walk over `steps` that generation already made (`RunRecord.walk`), read by sequential runs and
+ * by scheduled runs whose groups took effect in lane order.
  */
 export function judgeRun(
   fixture: FixtureWithPolicy,
@@ -65,7 +66,10 @@ export function judgeRun(
     }
     case 'scheduled': {
       const { lanes, snapshot } = execution;
-      return { mode: 'scheduled', ...checkScheduledRun({ fixture, steps, lanes, snapshot }) };
+      return {
+        mode: 'scheduled',
+        ...checkScheduledRun({ fixture, steps, lanes, snapshot, ...(walk ? { walk } : {}) }),
+      };
     }
   }
 }

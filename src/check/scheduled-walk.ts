@@ -4,11 +4,13 @@
  * commit, a faulted call). The one step the scheduled judge (`check-scheduled-run.ts`), its order
  * search and its least-blame choice (`least-blame.ts`) all repeat. Pure.
  */
+import type { Step } from '../model/events.ts';
 import { type Observed, sameOutcome } from '../model/outcome.ts';
 import type { ModelState } from '../model/state.ts';
 import { leaveClaim, step } from '../model/step.ts';
 import type { LaneRecord } from '../types/scheduled-trace.ts';
 import type { Failure } from '../types/verdict.ts';
+import type { RunRecord } from './run-record.ts';
 
 /** What a walk came to: the model's state, the calls it failed, and what the model answered. */
 export interface Walk {
@@ -90,4 +92,55 @@ export function judge(
     if (end.faulted && noEffect.has(rec)) return state;
   }
   return t.state;
+}
+
+/**
+ * The derived order's walk read off generation's own (`RunRecord.walk`: each event's outcome in
+ * `flatten` order, groups in lane order, and the final state), when the two are the same walk:
+ * every group took effect in lane order, and no lane crashed, had a fault or may carry the
+ * in-flight answer, so `walkOrder` would step the model over the same events in the same order
+ * and read every outcome the way generation did. Undefined when any of that fails, or when the
+ * records are not `steps`' events one for one: the caller walks the model itself. Most runs
+ * qualify (seven in ten of a reference check), and stepping the model was about a third of
+ * judging one.
+ */
+export function walkFromGeneration(
+  generated: NonNullable<RunRecord['walk']>,
+  steps: readonly Step[],
+  lanes: readonly LaneRecord[],
+  derived: readonly (readonly LaneRecord[])[],
+  groups: readonly (readonly LaneRecord[])[],
+  flying: ReadonlySet<LaneRecord>,
+): Walk | undefined {
+  if (flying.size > 0 || lanes.length !== generated.outcomes.length) return undefined;
+  for (let g = 0; g < groups.length; g++) {
+    const group = groups[g] as readonly LaneRecord[];
+    const order = derived[g] as readonly LaneRecord[];
+    for (let i = 0; i < group.length; i++) if (order[i] !== group[i]) return undefined;
+  }
+  const walk: Walk = { state: generated.state, failures: [], expected: new Map() };
+  let at = 0;
+  for (const s of steps) {
+    const events = s.kind === 'concurrent' ? s.events : [s];
+    for (const event of events) {
+      const rec = lanes[at];
+      const outcome = generated.outcomes[at++];
+      if (!rec || rec.event !== event) return undefined;
+      const { end } = rec;
+      if (end.kind === 'crashed' || (end.kind === 'observed' && end.faulted)) return undefined;
+      // As `judge` reads them: an applied event's outcome is not kept, nor checked.
+      if (end.kind === 'applied' || !outcome) continue;
+      walk.expected.set(rec, outcome);
+      if (event.kind === 'call' && !sameOutcome(outcome, end.observed))
+        walk.failures.push({
+          kind: 'outcome',
+          step: rec.step,
+          lane: rec.lane,
+          event,
+          expected: outcome,
+          actual: end.observed,
+        });
+    }
+  }
+  return at === lanes.length ? walk : undefined;
 }

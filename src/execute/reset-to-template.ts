@@ -4,8 +4,8 @@
  * sequences, outside its timed part, so every sequence starts from the state the harness gives
  * it; scheduled mode uses it before each run on the database its lanes share.
  *
- * The template is read once. A reset then deletes and re-inserts every table's rows (a table the
- * template has empty and that is still empty is left as it is), and touches the schema only when
+ * The template is read once. A reset then deletes and re-inserts every table's rows, several rows
+ * an INSERT (a table the template has empty and that is still empty is left as it is), and touches the schema only when
  * the run changed it (a failure trigger left behind, a table created): a schema change makes SQLite reload the schema on the next statement, a cost of fresh databases
  * that the ceiling must not pay. Whether the schema changed is read from `PRAGMA schema_version`,
  * which every DDL statement bumps, so an unchanged schema costs one pragma; the statements a
@@ -29,16 +29,39 @@ interface TableRows {
   readonly name: string;
   readonly rows: readonly unknown[][];
   readonly columns: number;
+  /** `rows` in batches of at most `batchRows` rows, each batch's values in one flat array. */
+  readonly batches: readonly (readonly unknown[])[];
+  readonly batchRows: number;
 }
+
+/**
+ * Most rows one INSERT puts back, and most values it binds (SQLite's lowest default limit on
+ * parameters is 999): one statement for a few rows instead of one each, the same rows in the
+ * same order, so the same rowids.
+ */
+const BATCH_ROWS_MAX = 64;
+const BATCH_VALUES_MAX = 999;
 
 /** Resets a connection to the template it was made for. */
 export type ResetToTemplate = (db: Connection) => void;
+
+/** How the connections a resetter is given are set up. */
+export interface ResetterOptions {
+  /**
+   * Every connection it resets has foreign keys off for its whole life (a connection kept for
+   * resets, as the shared database's is): the reset then does not read the pragma each time.
+   */
+  readonly foreignKeysOff?: boolean;
+}
 
 /**
  * Reads the database at `templatePath` (a copy of the template: opening a WAL file writes its
  * side files) and returns a function that resets any connection to it.
  */
-export function templateResetter(templatePath: string): ResetToTemplate {
+export function templateResetter(
+  templatePath: string,
+  options: ResetterOptions = {},
+): ResetToTemplate {
   const source = new Database(templatePath);
   let wanted: SchemaObject[];
   let tables: TableRows[];
@@ -55,7 +78,7 @@ export function templateResetter(templatePath: string): ResetToTemplate {
       names.push('sqlite_sequence');
     tables = names.map((name) => {
       const stmt = source.prepare(`SELECT * FROM ${quote(name)}`).raw(true);
-      return { name, rows: stmt.all() as unknown[][], columns: stmt.columns().length };
+      return tableRows(name, stmt.all() as unknown[][], stmt.columns().length);
     });
   } finally {
     source.close();
@@ -67,15 +90,29 @@ export function templateResetter(templatePath: string): ResetToTemplate {
       p = prepare(db, tables);
       prepared.set(db, p);
     }
-    reset(db, p, wanted, tables);
+    reset(db, p, wanted, tables, options.foreignKeysOff === true);
   };
+}
+
+/** A table's template rows, and the same rows batched for `INSERT`s of several rows each. */
+function tableRows(name: string, rows: unknown[][], columns: number): TableRows {
+  const batchRows = Math.max(
+    1,
+    Math.min(BATCH_ROWS_MAX, Math.floor(BATCH_VALUES_MAX / Math.max(1, columns))),
+  );
+  const batches: unknown[][] = [];
+  for (let i = 0; i < rows.length; i += batchRows)
+    batches.push(rows.slice(i, i + batchRows).flat());
+  return { name, rows, columns, batches, batchRows };
 }
 
 /** One connection's statements for resets, and the schema version it last saw aligned. */
 interface Prepared {
   aligned: number | undefined;
   readonly clear: readonly Database.Statement[];
+  /** Per table: the INSERT of a whole batch, and of the last batch when it is shorter. */
   readonly insert: readonly Database.Statement[];
+  readonly insertLast: readonly Database.Statement[];
   /**
    * For a table the template has empty, whether it has a row now: an empty table needs no
    * `DELETE`, which would still write its root page (a WAL frame at every commit). A flag or
@@ -105,12 +142,17 @@ function prepare(db: Connection, tables: readonly TableRows[]): Prepared {
         ? db.prepare(`SELECT 1 FROM main.${quote(t.name)} LIMIT 1`).pluck()
         : undefined,
     ),
-    insert: tables.map((t) =>
-      db.prepare(
-        `INSERT INTO main.${quote(t.name)} VALUES (${Array(t.columns).fill('?').join(', ')})`,
-      ),
+    insert: tables.map((t) => db.prepare(insertSql(t, t.batchRows))),
+    insertLast: tables.map((t) =>
+      db.prepare(insertSql(t, t.rows.length % t.batchRows || t.batchRows)),
     ),
   };
+}
+
+/** An INSERT of `rows` rows into `t`, every value a parameter. */
+function insertSql(t: TableRows, rows: number): string {
+  const row = `(${Array(t.columns).fill('?').join(', ')})`;
+  return `INSERT INTO main.${quote(t.name)} VALUES ${Array(rows).fill(row).join(', ')}`;
 }
 
 function reset(
@@ -118,9 +160,10 @@ function reset(
   p: Prepared,
   wanted: readonly SchemaObject[],
   tables: readonly TableRows[],
+  foreignKeysOff: boolean,
 ) {
   rollbackLeaked(db);
-  const foreignKeys = p.foreignKeys.get();
+  const foreignKeys = !foreignKeysOff && p.foreignKeys.get();
   if (foreignKeys) db.pragma('foreign_keys = OFF');
   p.begin.run();
   try {
@@ -133,8 +176,9 @@ function reset(
       // Empty in the template and still empty: nothing to put back.
       if (anyRow && anyRow.get() === undefined) continue;
       (p.clear[i] as Database.Statement).run();
-      const insert = p.insert[i] as Database.Statement;
-      for (const row of t.rows) insert.run(row);
+      const last = t.batches.length - 1;
+      for (let b = 0; b <= last; b++)
+        ((b === last ? p.insertLast[i] : p.insert[i]) as Database.Statement).run(t.batches[b]);
     }
     p.commit.run();
   } catch (thrown) {

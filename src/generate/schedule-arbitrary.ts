@@ -66,11 +66,22 @@ export function stepScheduleArbitrary(options: ScheduleOptions = {}): fc.Arbitra
       crash: rare(options.crashOneIn ?? 30, point(CRASH_AT_MAX)),
       fault: rare(options.faultOneIn ?? 30, point(FAULT_AT_MAX)),
     })
-    .map(({ choices, crash, fault }) => ({
-      choices,
-      ...(crash ? { crash } : {}),
-      ...(fault ? { fault } : {}),
-    }));
+    .map(({ choices, crash, fault }) => scheduleEntry(choices, crash, fault));
+}
+
+/**
+ * A schedule entry with its keys in one order (`choices`, then `crash` and `fault` when drawn),
+ * built field by field: the spreads this replaced made two throw-away objects per step.
+ */
+function scheduleEntry(
+  choices: readonly number[],
+  crash: StepSchedule['crash'],
+  fault: StepSchedule['fault'],
+): StepSchedule {
+  if (!crash && !fault) return { choices };
+  if (!fault) return { choices, crash };
+  if (!crash) return { choices, fault };
+  return { choices, crash, fault };
 }
 
 /**
@@ -106,14 +117,23 @@ export function resolveWithSchedule(
   pairs: readonly (readonly [Move, StepSchedule])[],
   options: ResolveOptions = {},
 ): ScheduledCase {
-  const moves = pairs.map(([m]) => m);
+  const moves: Move[] = [];
+  for (const [m] of pairs) moves.push(m);
   const steps = resolveMoves(fixture, moves, options);
-  const plain = (entry: StepSchedule, i: number): StepSchedule =>
-    steps[i]?.kind === 'concurrent' ? entry : { ...entry, choices: [] };
+  const schedule: StepSchedule[] = [];
   if (steps.length === pairs.length)
-    return { steps, schedule: pairs.map(([, e], i) => plain(e, i)) };
-  const made = movesMadeSteps(moves, steps) ?? scheduleByPrefixes(fixture, moves, steps, options);
-  return { steps, schedule: made.map((m, i) => plain((pairs[m] as [Move, StepSchedule])[1], i)) };
+    for (const [i, pair] of pairs.entries()) schedule.push(forStep(pair[1], steps[i]));
+  else {
+    const made = movesMadeSteps(moves, steps) ?? scheduleByPrefixes(fixture, moves, steps, options);
+    for (const [i, m] of made.entries())
+      schedule.push(forStep((pairs[m] as [Move, StepSchedule])[1], steps[i]));
+  }
+  return { steps, schedule };
+}
+
+/** A step's schedule entry: a plain step's choices dropped (it has no decision to settle). */
+function forStep(entry: StepSchedule, step: Step | undefined): StepSchedule {
+  return step?.kind === 'concurrent' ? entry : scheduleEntry([], entry.crash, entry.fault);
 }
 
 /**
@@ -131,7 +151,8 @@ export function movesMadeSteps(
   steps: readonly Step[],
 ): number[] | undefined {
   const made: number[] = [];
-  for (const [i, move] of moves.entries()) {
+  for (let i = 0; i < moves.length; i++) {
+    const move = moves[i] as Move;
     const next = steps[made.length];
     if (next && madeBy(move, next)) made.push(i);
     else if (!MAY_MAKE_NOTHING.has(move.kind)) return undefined;

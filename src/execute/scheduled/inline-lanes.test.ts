@@ -108,4 +108,27 @@ describe('inline lanes', () => {
     expect(a.verdict).toEqual({ verdict: 'ok' });
     expect((a.detail as ScheduledDetail).traceHash).toBe((b.detail as ScheduledDetail).traceHash);
   });
+
+  it("hand a handler the failure of its own BEGIN IMMEDIATE with the failure's stack", async () => {
+    const inline = await runner(fixture('nested-begin-replayable.ts'), 'inline');
+    const threads = await runner(fixture('nested-begin-replayable.ts'), 'threads');
+    const schedule = [{ choices: [0, 0, 1, 0] }];
+    const stacks = (verdict: unknown) => {
+      const found: string[] = [];
+      JSON.stringify(verdict, (key, value) => {
+        if (key === 'stack' && typeof value === 'string') found.push(value);
+        return value;
+      });
+      return found;
+    };
+    const a = (await inline.executeScheduled(RACE, schedule)).verdict;
+    const b = (await threads.executeScheduled(RACE, schedule)).verdict;
+    expect(withoutStacks(a)).toEqual(withoutStacks(b));
+    expect(stacks(a)).toHaveLength(stacks(b).length);
+    expect(stacks(a).length).toBeGreaterThan(0);
+    for (const stack of stacks(a)) {
+      expect(stack).toMatch(/^SqliteError: cannot start a transaction within a transaction/);
+      expect(stack).toMatch(/\n\s+at /);
+    }
+  });
 });

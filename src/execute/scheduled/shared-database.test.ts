@@ -3,10 +3,12 @@
  * after it, the coordinator's statements stay prepared across it, and a reset after a run that
  * committed nothing (only a rolled-back transaction) writes nothing at all.
  */
-import type Database from 'better-sqlite3';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import reference from '../../handlers/reference.ts';
 import { DEFAULT_FIXTURE } from '../../model/world.ts';
+import { makeTempDir, removeTempDir } from '../temp-dirs.ts';
 import { openSharedConnection, SharedDatabase } from './shared-database.ts';
 import { withTemplateFile } from './template-file.ts';
 
@@ -69,5 +71,37 @@ describe('SharedDatabase.reset', () => {
     const after = commitsSeen(lane);
     database.reset();
     expect(commitsSeen(lane)).not.toBe(after);
+  });
+
+  it('resets a template whose rows reference each other, whatever order they go back in', () => {
+    // The resetter is told its connection has foreign keys off for life and never reads the
+    // pragma: with them on, clearing `parent` while `child` still points at it would fail.
+    const dir = makeTempDir('shared-fk-test');
+    opened.push({ close: () => removeTempDir(dir) });
+    const path = join(dir, 'template.sqlite');
+    const t = new Database(path);
+    t.pragma('journal_mode = WAL');
+    t.exec('CREATE TABLE parent(id INTEGER PRIMARY KEY, name TEXT)');
+    t.exec(
+      'CREATE TABLE child(id INTEGER PRIMARY KEY, parent INTEGER NOT NULL REFERENCES parent(id))',
+    );
+    t.exec(
+      "INSERT INTO parent VALUES (1, 'a'), (2, 'b'); INSERT INTO child VALUES (10, 1), (11, 2)",
+    );
+    t.close();
+    const database = new SharedDatabase(path);
+    opened.unshift({ close: () => database.dispose() });
+    const lane = openSharedConnection(database.path) as Database.Database;
+    opened.unshift(lane);
+    const rows = () => ({
+      parent: lane.prepare('SELECT * FROM parent ORDER BY id').all(),
+      child: lane.prepare('SELECT * FROM child ORDER BY id').all(),
+    });
+    database.reset();
+    const template = rows();
+    lane.exec("INSERT INTO parent VALUES (3, 'c'); INSERT INTO child VALUES (12, 3)");
+    lane.exec("UPDATE parent SET name = 'z' WHERE id = 1");
+    database.reset();
+    expect(rows()).toEqual(template);
   });
 });

@@ -60,7 +60,7 @@ export class SharedDatabase {
     this.dir = makeTempDir(kind, root);
     this.template = join(this.dir, 'template.sqlite');
     copyFileSync(templatePath, this.template);
-    this.resetToTemplate = templateResetter(this.template);
+    this.resetToTemplate = templateResetter(this.template, { foreignKeysOff: true });
     this.path = join(this.dir, 'run.sqlite');
     copyFileSync(templatePath, this.path);
     this.db = openSharedConnection(this.path);

@@ -31,7 +31,7 @@ import { disregardEscapes } from '../../contain/escapes.ts';
 import { BUSY_TIMEOUT_MS } from '../../databases.ts';
 import { Grant, type GrantCode, type StatementEnd } from '../protocol.ts';
 import { connectionProxy } from './connection-proxy.ts';
-import { isRollback } from './statement-kind.ts';
+import { isLockingBegin, isRollback } from './statement-kind.ts';
 import type { YieldPoints } from './yield-point.ts';
 
 /** The code and message of an injected statement fault: what a failing store raises. */
@@ -70,6 +70,12 @@ export const REPLAYED = 'replayed';
 export interface StatementGate {
   /** Whether statements are yield points (else they run at once and are only logged). */
   readonly gated: boolean;
+  /**
+   * Its `blocked` never returns: the lane pauses there and, once granted, runs the statement
+   * again from a fresh attempt (an inline lane's gate). The SQLITE_BUSY it parked on is then
+   * thrown away unread, so its stack need not be captured (see `execute`).
+   */
+  readonly discardsBlocked?: boolean;
   /** Before a statement (`args`: its bound parameters): the grant when it parked, `pass` when it goes on, `replayed` to replay it. */
   statement(
     sql: string,
@@ -144,13 +150,30 @@ export class ScheduledConnection implements YieldPoints {
       return this.fail(new Database.SqliteError('database is locked', 'SQLITE_BUSY'));
     }
     if (changesRows) this.mayHaveChanged = true;
+    // A locking BEGIN on a lane whose gate throws a blocked statement's error away runs without
+    // capturing a stack: about half a run's SqliteErrors were such a SQLITE_BUSY, each a captured
+    // stack nobody read. Any other error is made again by running the BEGIN once more (a BEGIN
+    // that failed changed nothing), at the same call below, so the handler's has its stack.
+    let quiet =
+      this.gate.discardsBlocked === true &&
+      !this.holdsSnapshot &&
+      this.busyTimeoutMs > 0 &&
+      isLockingBegin(sql);
     for (;;) {
+      const stackLimit = Error.stackTraceLimit;
+      if (quiet) Error.stackTraceLimit = 0;
       try {
         const value = body();
+        if (quiet) Error.stackTraceLimit = stackLimit;
         this.gate.ended(sql, this.settle(sql, true));
         this.gate.record?.({ value });
         return value;
       } catch (thrown) {
+        if (quiet) {
+          Error.stackTraceLimit = stackLimit;
+          quiet = false;
+          if ((thrown as { code?: unknown } | null)?.code !== 'SQLITE_BUSY') continue;
+        }
         if (thrown instanceof CrashSignal) throw thrown;
         const code = (thrown as { code?: unknown } | null)?.code;
         if (

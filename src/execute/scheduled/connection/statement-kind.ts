@@ -9,6 +9,7 @@ const CONTROL = /^\s*(BEGIN|COMMIT|END|ROLLBACK|SAVEPOINT|RELEASE)\b/i;
 const ROLLBACK = /^\s*ROLLBACK\s*(TRANSACTION\s*)?(;|$)/i;
 const WRITE = /^\s*(INSERT|UPDATE|DELETE|REPLACE|CREATE|DROP|ALTER)\b/i;
 const WITH_WRITE = /^\s*WITH\b[\s\S]*\b(INSERT|UPDATE|DELETE|REPLACE)\b/i;
+const LOCKING_BEGIN = /^\s*BEGIN\s+(IMMEDIATE|EXCLUSIVE)(\s+TRANSACTION)?\s*;?\s*$/i;
 const BUSY_TIMEOUT = /^\s*busy_timeout\s*(?:=\s*(\d+)\s*)?;?\s*$/i;
 
 /** BEGIN, COMMIT/END, ROLLBACK, SAVEPOINT or RELEASE. */
@@ -19,6 +20,14 @@ export function isTransactionControl(sql: string): boolean {
 /** A plain `ROLLBACK` (not `ROLLBACK TO` a savepoint): the transaction ends without committing. */
 export function isRollback(sql: string): boolean {
   return ROLLBACK.test(sql);
+}
+
+/**
+ * A `BEGIN IMMEDIATE` or `BEGIN EXCLUSIVE` alone: it takes the write lock at once, so another
+ * lane's transaction blocks it, and failing it changes nothing.
+ */
+export function isLockingBegin(sql: string): boolean {
+  return LOCKING_BEGIN.test(sql);
 }
 
 /**

@@ -48,6 +48,8 @@ export interface Resume {
 
 /** One inline lane's gate, set up afresh for each attempt at a command. */
 export class InlineGate extends GateLogic {
+  /** `blocked` pauses (the attempt's one resume went to the point it paused at first). */
+  readonly discardsBlocked = true;
   /** Set once the attempt paused: every later statement throws `Pause` again. */
   pausing = false;
   /** Set when a replayed statement differed from the log: the handler is not replayable. */
