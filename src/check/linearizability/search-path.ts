@@ -22,7 +22,7 @@ export type ChosenKind = (typeof Chosen)[keyof typeof Chosen];
 
 /**
  * The path, bottom first, in arrays sized once for the deepest it can go (every entry placed):
- * a million-entry path costs 21 bytes a frame and no growth, where six growing Arrays held
+ * a million-entry path costs 25 bytes a frame and no growth, where six growing Arrays held
  * twice that and copied themselves on the way.
  */
 export interface SearchPath {
@@ -42,6 +42,8 @@ export interface SearchPath {
   readonly maxRanks: Int32Array;
   /** For a droppable call: the event-list node its level's scan had stopped at. */
   readonly blockers: Int32Array;
+  /** The memo generation (`visited.ts`) the frame's pair was entered in. */
+  readonly generations: Int32Array;
 }
 
 /** An empty path that can hold `capacity` frames. */
@@ -54,6 +56,7 @@ export function createSearchPath(capacity: number): SearchPath {
     states: [],
     maxRanks: new Int32Array(capacity),
     blockers: new Int32Array(capacity),
+    generations: new Int32Array(capacity),
   };
 }
 
@@ -66,6 +69,7 @@ export function pushFrame(
   before: ModelState,
   maxRankBefore: number,
   blocker: number,
+  generation: number,
 ): void {
   const i = path.depth++;
   path.ids[i] = id;
@@ -74,6 +78,7 @@ export function pushFrame(
   path.states[i] = before;
   path.maxRanks[i] = maxRankBefore;
   path.blockers[i] = blocker;
+  path.generations[i] = generation;
 }
 
 /** Pops the top frame; the caller reads it first through `top`. */

@@ -42,7 +42,7 @@ import {
   releaseState,
   top,
 } from './search-path.ts';
-import { createVisited, linearisedKey, rotate, visit } from './visited.ts';
+import { createVisited, enter, fail, linearisedKey, rotate } from './visited.ts';
 
 /** The verdict on one part: like `LinearizabilityResult` but without the partition. */
 export type PartResult =
@@ -123,13 +123,16 @@ export function searchPart(
       ? `${linearisedKey(list, rank)}|${[...placedOrder].sort((a, b) => a - b).join(',')}`
       : linearisedKey(list, rank);
 
+  const droppedKey = (rank: number, d: number): string => `${setKey(rank)}!${d}`;
+
   const tryRequired = (at: number, kind: ChosenKind, to: ModelState): boolean => {
     const rank = rankOf(at);
     const deeper = Math.max(rank, maxRank);
     lift(list, at);
     // Forced steps are not cached: their chains are deterministic, and the next choice is cached.
-    if (kind === Chosen.forced || visit(visited, setKey(deeper), to)) {
-      pushFrame(path, (required[rank] as HistoryEntry).id, kind, at, state, maxRank, NIL);
+    if (kind === Chosen.forced || enter(visited, deeper, setKey, to)) {
+      const id = (required[rank] as HistoryEntry).id;
+      pushFrame(path, id, kind, at, state, maxRank, NIL, visited.generation);
       pushed();
       state = to;
       maxRank = deeper;
@@ -174,9 +177,9 @@ export function searchPart(
       if (t.state === state) continue;
       placedOrder.push(d);
       // The node after a droppable call is searched under its just-in-time rule: key it apart.
-      if (visit(visited, `${setKey(maxRank)}!${d}`, t.state)) {
+      if (enter(visited, maxRank, (rank) => droppedKey(rank, d), t.state)) {
         placed[d] = 1;
-        pushFrame(path, entry.id, Chosen.droppable, d, state, maxRank, node);
+        pushFrame(path, entry.id, Chosen.droppable, d, state, maxRank, node, visited.generation);
         pushed();
         state = t.state;
         levelStart = true;
@@ -202,6 +205,11 @@ export function searchPart(
       if (before === undefined) {
         beyond = true;
         return false;
+      }
+      // Everything after this frame failed: its pair goes on record (see `visited.ts`).
+      if (kind !== Chosen.forced) {
+        const key = kind === Chosen.droppable ? droppedKey(maxRank, mark) : setKey(maxRank);
+        fail(visited, path.generations[i] as number, maxRank, key, state);
       }
       state = before;
       maxRank = path.maxRanks[i] as number;
