@@ -36,6 +36,7 @@ import {
   Chosen,
   type ChosenKind,
   createSearchPath,
+  frameId,
   pathIds,
   popFrame,
   pushFrame,
@@ -131,8 +132,7 @@ export function searchPart(
     lift(list, at);
     // Forced steps are not cached: their chains are deterministic, and the next choice is cached.
     if (kind === Chosen.forced || enter(visited, deeper, setKey, to)) {
-      const id = (required[rank] as HistoryEntry).id;
-      pushFrame(path, id, kind, at, state, maxRank, NIL, visited.generation);
+      pushFrame(path, kind, at, state, maxRank, NIL, visited.generation);
       pushed();
       state = to;
       maxRank = deeper;
@@ -179,7 +179,7 @@ export function searchPart(
       // The node after a droppable call is searched under its just-in-time rule: key it apart.
       if (enter(visited, maxRank, (rank) => droppedKey(rank, d), t.state)) {
         placed[d] = 1;
-        pushFrame(path, entry.id, Chosen.droppable, d, state, maxRank, node, visited.generation);
+        pushFrame(path, Chosen.droppable, d, state, maxRank, node, visited.generation);
         pushed();
         state = t.state;
         levelStart = true;
@@ -194,7 +194,7 @@ export function searchPart(
   /** Undoes frames up to a level with untried candidates; false when there is none. */
   const backtrack = (): boolean => {
     if (beats(longest, path.depth)) {
-      keep(longest, path.ids, path.depth, candidates(list, required), state);
+      keep(longest, (i) => frameId(path, list, i), path.depth, candidates(list, required), state);
     }
     levelStart = false;
     for (let i = top(path); i >= 0; i = top(path)) {
@@ -273,7 +273,7 @@ export function searchPart(
               ? (droppableInvokedAt[mark] as number)
               : (time[mark] as number);
         }
-        return { verdict: 'ok', order: pathIds(path), invokedAt, finalState: state };
+        return { verdict: 'ok', order: pathIds(path, list), invokedAt, finalState: state };
       }
       dropFrom = pool.head;
     }
