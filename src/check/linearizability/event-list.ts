@@ -44,35 +44,41 @@ export interface EventList {
  * Builds the list. At equal times call nodes come first: entries whose intervals touch are
  * concurrent, matching "A precedes B only if A.completedAt < B.invokedAt".
  *
- * Nothing is allocated per entry beyond the list itself: a history already in invocation order
- * (as recorded and as generated) is not sorted again, and return nodes join the calls through a
- * heap of the entries still open instead of a sort of all of them. A million-entry soak sorted
- * three copies of its times before, typed arrays whose 23 MB outside the heap made V8 run an
- * extra full collection for external memory in the middle of the check.
+ * One pass over the entries fills the list's arrays when they are already in invocation order
+ * (as recorded and as generated), and return nodes join the calls through a heap of the entries
+ * still open rather than a sort of all of them: on a million-entry soak each pass is a cache
+ * miss per entry, and the sorts copied their times into 23 MB of typed arrays outside the heap,
+ * enough to make V8 run an extra full collection for external memory in the middle of the check.
  */
 export function buildEventList(entries: readonly HistoryEntry[]): EventList {
-  const keep: number[] = [];
-  const drop: number[] = [];
+  let required: HistoryEntry[] = [];
+  let droppable: HistoryEntry[] = [];
+  // Sized for every entry, so that the common case fills it in the same pass.
+  let time = new Float64Array(2 * entries.length + 1);
+  let inOrder = true;
+  let lastKept: HistoryEntry | undefined;
+  let lastDropped: HistoryEntry | undefined;
   for (let i = 0; i < entries.length; i++) {
     const e = entries[i] as HistoryEntry;
-    (e.completedAt === undefined && isDroppable(e) ? drop : keep).push(i);
+    if (e.completedAt === undefined && isDroppable(e)) {
+      if (lastDropped !== undefined && byInvocation(lastDropped, e) > 0) inOrder = false;
+      droppable.push(e);
+      lastDropped = e;
+      continue;
+    }
+    if (lastKept !== undefined && byInvocation(lastKept, e) > 0) inOrder = false;
+    setTimes(time, required.length, e);
+    required.push(e);
+    lastKept = e;
   }
-  const byInvocation = (a: number, b: number) => {
-    const x = entries[a] as HistoryEntry;
-    const y = entries[b] as HistoryEntry;
-    return x.invokedAt - y.invokedAt || x.id - y.id;
-  };
-  if (!inOrder(keep, byInvocation)) keep.sort(byInvocation);
-  if (!inOrder(drop, byInvocation)) drop.sort(byInvocation);
-
-  const count = keep.length;
-  const time = new Float64Array(2 * count + 1);
+  const count = required.length;
+  if (!inOrder) {
+    required = required.sort(byInvocation);
+    droppable = droppable.sort(byInvocation);
+    for (let r = 0; r < count; r++) setTimes(time, r, required[r] as HistoryEntry);
+  }
+  time = time.subarray(0, 2 * count + 1);
   time[HEAD] = Number.NEGATIVE_INFINITY;
-  for (let r = 0; r < count; r++) {
-    const e = entries[keep[r] as number] as HistoryEntry;
-    time[2 * r + 1] = e.invokedAt;
-    time[2 * r + 2] = e.completedAt === undefined ? Number.POSITIVE_INFINITY : e.completedAt;
-  }
 
   const next = new Int32Array(2 * count + 1).fill(NIL);
   const prev = new Int32Array(2 * count + 1).fill(NIL);
@@ -93,15 +99,20 @@ export function buildEventList(entries: readonly HistoryEntry[]): EventList {
   }
   while (open.size() > 0) append(2 * open.pop() + 2);
 
-  const required = keep.map((i) => entries[i] as HistoryEntry);
-  const droppable = drop.map((i) => entries[i] as HistoryEntry);
+  const events = new Array<Event>(count);
+  const expected = new Array<Observed | undefined>(count);
+  for (let r = 0; r < count; r++) {
+    const event = (required[r] as HistoryEntry).event;
+    events[r] = event;
+    expected[r] = event.kind === 'call' ? (required[r] as HistoryEntry).observed : undefined;
+  }
   const droppableInvokedAt = new Float64Array(droppable.length);
   for (let d = 0; d < droppable.length; d++)
     droppableInvokedAt[d] = (droppable[d] as HistoryEntry).invokedAt;
   return {
     required,
-    events: required.map((e) => e.event),
-    expected: required.map((e) => (e.event.kind === 'call' ? e.observed : undefined)),
+    events,
+    expected,
     droppable,
     droppableInvokedAt,
     next,
@@ -110,11 +121,15 @@ export function buildEventList(entries: readonly HistoryEntry[]): EventList {
   };
 }
 
-/** Whether `indices` are already sorted by `compare`. */
-function inOrder(indices: readonly number[], compare: (a: number, b: number) => number): boolean {
-  for (let k = 1; k < indices.length; k++)
-    if (compare(indices[k - 1] as number, indices[k] as number) > 0) return false;
-  return true;
+/** The order of ranks: invocation time, then id. */
+function byInvocation(a: HistoryEntry, b: HistoryEntry): number {
+  return a.invokedAt - b.invokedAt || a.id - b.id;
+}
+
+/** Writes the call and return times of the entry of rank `r`. */
+function setTimes(time: Float64Array, r: number, e: HistoryEntry): void {
+  time[2 * r + 1] = e.invokedAt;
+  time[2 * r + 2] = e.completedAt === undefined ? Number.POSITIVE_INFINITY : e.completedAt;
 }
 
 /** Whether a node is a call node (as opposed to a return node or the head). */

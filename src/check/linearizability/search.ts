@@ -87,8 +87,9 @@ export function searchPart(
   // Filled by index: `Uint8Array.from` with a map function walks an iterator, an object per entry.
   const mayFly = new Uint8Array(required.length);
   const inert = new Uint8Array(required.length);
+  const anyFly = inFlight.size > 0; // most policies answer no call as in flight: no lookups then
   for (let r = 0; r < required.length; r++) {
-    mayFly[r] = inFlight.has((required[r] as HistoryEntry).id) ? 1 : 0;
+    mayFly[r] = anyFly && inFlight.has((required[r] as HistoryEntry).id) ? 1 : 0;
     inert[r] = isInert(expected[r], policy, mayFly[r] === 1) ? 1 : 0;
   }
   // Under storesRefusals a placed droppable call is not implied by the state, so it joins the key.
