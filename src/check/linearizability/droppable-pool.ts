@@ -56,7 +56,8 @@ export function createDroppablePool(
   const versions = new Float64Array(head);
   const clients = new Int32Array(head);
   const recreated = new Set<number>();
-  for (const event of requiredEvents) {
+  for (let r = 0; r < requiredEvents.length; r++) {
+    const event = requiredEvents[r] as Event;
     if (event.kind === 'recreate') recreated.add(event.resourceId);
   }
   let last = head;

@@ -12,6 +12,7 @@
 import type { Event } from '../../model/events.ts';
 import { type HistoryEntry, isDroppable } from '../../model/history.ts';
 import type { Observed } from '../../model/outcome.ts';
+import { createReturnHeap } from './return-heap.ts';
 
 /** The end of the list. */
 export const NIL = -1;
@@ -42,36 +43,42 @@ export interface EventList {
 /**
  * Builds the list. At equal times call nodes come first: entries whose intervals touch are
  * concurrent, matching "A precedes B only if A.completedAt < B.invokedAt".
+ *
+ * One pass over the entries fills the list's arrays when they are already in invocation order
+ * (as recorded and as generated), and return nodes join the calls through a heap of the entries
+ * still open rather than a sort of all of them: on a million-entry soak each pass is a cache
+ * miss per entry, and the sorts copied their times into 23 MB of typed arrays outside the heap,
+ * enough to make V8 run an extra full collection for external memory in the middle of the check.
  */
 export function buildEventList(entries: readonly HistoryEntry[]): EventList {
-  const n = entries.length;
-  const invoked = new Float64Array(n);
-  const completed = new Float64Array(n);
-  const ids = new Float64Array(n);
-  const keep: number[] = [];
-  const drop: number[] = [];
-  for (let i = 0; i < n; i++) {
+  let required: HistoryEntry[] = [];
+  let droppable: HistoryEntry[] = [];
+  // Sized for every entry, so that the common case fills it in the same pass.
+  let time = new Float64Array(2 * entries.length + 1);
+  let inOrder = true;
+  let lastKept: HistoryEntry | undefined;
+  let lastDropped: HistoryEntry | undefined;
+  for (let i = 0; i < entries.length; i++) {
     const e = entries[i] as HistoryEntry;
-    const done = e.completedAt;
-    invoked[i] = e.invokedAt;
-    completed[i] = done === undefined ? Number.POSITIVE_INFINITY : done;
-    ids[i] = e.id;
-    (done === undefined && isDroppable(e) ? drop : keep).push(i);
+    if (e.completedAt === undefined && isDroppable(e)) {
+      if (lastDropped !== undefined && byInvocation(lastDropped, e) > 0) inOrder = false;
+      droppable.push(e);
+      lastDropped = e;
+      continue;
+    }
+    if (lastKept !== undefined && byInvocation(lastKept, e) > 0) inOrder = false;
+    setTimes(time, required.length, e);
+    required.push(e);
+    lastKept = e;
   }
-  const byInvocation = (a: number, b: number) =>
-    (invoked[a] as number) - (invoked[b] as number) || (ids[a] as number) - (ids[b] as number);
-  keep.sort(byInvocation);
-  drop.sort(byInvocation);
-
-  const count = keep.length;
-  const time = new Float64Array(2 * count + 1);
+  const count = required.length;
+  if (!inOrder) {
+    required = required.sort(byInvocation);
+    droppable = droppable.sort(byInvocation);
+    for (let r = 0; r < count; r++) setTimes(time, r, required[r] as HistoryEntry);
+  }
+  time = time.subarray(0, 2 * count + 1);
   time[HEAD] = Number.NEGATIVE_INFINITY;
-  keep.forEach((i, r) => {
-    time[2 * r + 1] = invoked[i] as number;
-    time[2 * r + 2] = completed[i] as number;
-  });
-  const returns = Array.from({ length: count }, (_, r) => r);
-  returns.sort((a, b) => (time[2 * a + 2] as number) - (time[2 * b + 2] as number) || a - b);
 
   const next = new Int32Array(2 * count + 1).fill(NIL);
   const prev = new Int32Array(2 * count + 1).fill(NIL);
@@ -81,31 +88,48 @@ export function buildEventList(entries: readonly HistoryEntry[]): EventList {
     prev[node] = last;
     last = node;
   };
-  // Merge calls (already in time order) with returns; a call goes first at equal times.
-  let j = 0;
+  // Calls in time order, each preceded by the returns that came strictly before it, in order of
+  // (completion, rank): every such return belongs to an earlier rank, so it is already open.
+  const open = createReturnHeap(time);
   for (let r = 0; r < count; r++) {
-    while (
-      j < count &&
-      (time[2 * (returns[j] as number) + 2] as number) < (time[2 * r + 1] as number)
-    ) {
-      append(2 * (returns[j++] as number) + 2);
-    }
+    const invokedAt = time[2 * r + 1] as number;
+    while (open.size() > 0 && open.firstTime() < invokedAt) append(2 * open.pop() + 2);
     append(2 * r + 1);
+    open.push(r);
   }
-  while (j < count) append(2 * (returns[j++] as number) + 2);
+  while (open.size() > 0) append(2 * open.pop() + 2);
 
-  const required = keep.map((i) => entries[i] as HistoryEntry);
-  const droppable = drop.map((i) => entries[i] as HistoryEntry);
+  const events = new Array<Event>(count);
+  const expected = new Array<Observed | undefined>(count);
+  for (let r = 0; r < count; r++) {
+    const event = (required[r] as HistoryEntry).event;
+    events[r] = event;
+    expected[r] = event.kind === 'call' ? (required[r] as HistoryEntry).observed : undefined;
+  }
+  const droppableInvokedAt = new Float64Array(droppable.length);
+  for (let d = 0; d < droppable.length; d++)
+    droppableInvokedAt[d] = (droppable[d] as HistoryEntry).invokedAt;
   return {
     required,
-    events: required.map((e) => e.event),
-    expected: required.map((e) => (e.event.kind === 'call' ? e.observed : undefined)),
+    events,
+    expected,
     droppable,
-    droppableInvokedAt: Float64Array.from(drop, (i) => invoked[i] as number),
+    droppableInvokedAt,
     next,
     prev,
     time,
   };
+}
+
+/** The order of ranks: invocation time, then id. */
+function byInvocation(a: HistoryEntry, b: HistoryEntry): number {
+  return a.invokedAt - b.invokedAt || a.id - b.id;
+}
+
+/** Writes the call and return times of the entry of rank `r`. */
+function setTimes(time: Float64Array, r: number, e: HistoryEntry): void {
+  time[2 * r + 1] = e.invokedAt;
+  time[2 * r + 2] = e.completedAt === undefined ? Number.POSITIVE_INFINITY : e.completedAt;
 }
 
 /** Whether a node is a call node (as opposed to a return node or the head). */

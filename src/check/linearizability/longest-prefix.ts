@@ -38,17 +38,17 @@ export function beats(record: LongestPrefix, pathLength: number): boolean {
 }
 
 /**
- * Makes the live path (its first `length` ids), the state it reached, and what was stuck after
- * it, the new record.
+ * Makes the live path (its first `length` ids, `idAt(i)` the i-th), the state it reached, and
+ * what was stuck after it, the new record.
  */
 export function keep(
   record: LongestPrefix,
-  path: ArrayLike<number>,
+  idAt: (i: number) => number,
   length: number,
   stuck: number[],
   state: ModelState,
 ): void {
-  for (let i = record.agree; i < length; i++) record.ids[i] = path[i] as number;
+  for (let i = record.agree; i < length; i++) record.ids[i] = idAt(i);
   record.ids.length = length;
   record.agree = length;
   record.stuck = stuck.sort((a, b) => a - b);

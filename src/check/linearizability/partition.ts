@@ -31,7 +31,10 @@ export function partitionHistory(initial: ModelState, history: History): History
   if (initial.operation.created?.ids === 'rowid') return [[...history]];
   const scopesChange = new Set<number>();
   let storeChanges = false;
-  for (const { event } of history) {
+  // By index, here and below: a `for…of` or `forEach` run once over a million entries is never
+  // optimised, and allocates an iterator result or calls a closure per entry.
+  for (let i = 0; i < history.length; i++) {
+    const event = (history[i] as HistoryEntry).event;
     if (event.kind === 'revoke' || event.kind === 'restore') scopesChange.add(event.client);
     if (event.kind === 'storeFail' || event.kind === 'storeRestore') storeChanges = true;
   }
@@ -46,17 +49,18 @@ export function partitionHistory(initial: ModelState, history: History): History
 
   const parts = new Map<number, HistoryEntry[]>();
   const loose: HistoryEntry[] = [];
-  history.forEach((entry, i) => {
+  for (let i = 0; i < history.length; i++) {
+    const entry = history[i] as HistoryEntry;
     const piece = firstPiece[i] as number;
     if (piece < 0) {
       loose.push(entry);
-      return;
+      continue;
     }
     const root = find(pieces.parent, piece);
     const part = parts.get(root);
     if (part) part.push(entry);
     else parts.set(root, [entry]);
-  });
+  }
   const result = [...parts.values()];
   if (loose.length > 0) result.push(loose);
   return result;

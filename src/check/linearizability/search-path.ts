@@ -3,7 +3,9 @@
  * it (the state and highest rank before it, how it was chosen, where the scan stood). Parallel
  * arrays rather than frame objects: a 100,000-entry path is pushed and popped in a hot loop.
  */
+import type { HistoryEntry } from '../../model/history.ts';
 import type { ModelState } from '../../model/state.ts';
+import { type EventList, rankOf } from './event-list.ts';
 
 /** How a frame's entry was chosen, which decides what backtracking tries next. */
 export const Chosen = {
@@ -22,14 +24,14 @@ export type ChosenKind = (typeof Chosen)[keyof typeof Chosen];
 
 /**
  * The path, bottom first, in arrays sized once for the deepest it can go (every entry placed):
- * a million-entry path costs 21 bytes a frame and no growth, where six growing Arrays held
- * twice that and copied themselves on the way.
+ * a million-entry path costs 17 bytes a frame and no growth, where six growing Arrays held
+ * twice that and copied themselves on the way. The entry ids are read off the marks when they
+ * are wanted (`frameId`), not kept: arrays outside the heap that grow past 64 MB make V8 run a
+ * full collection for external memory.
  */
 export interface SearchPath {
   /** Frames on the path. */
   depth: number;
-  /** Entry ids in linearisation order: the witness when the search succeeds. */
-  readonly ids: Float64Array;
   readonly kinds: Uint8Array;
   /** The call node of a required entry, or the index of a droppable call. */
   readonly marks: Int32Array;
@@ -42,38 +44,40 @@ export interface SearchPath {
   readonly maxRanks: Int32Array;
   /** For a droppable call: the event-list node its level's scan had stopped at. */
   readonly blockers: Int32Array;
+  /** The memo generation (`visited.ts`) the frame's pair was entered in. */
+  readonly generations: Int32Array;
 }
 
 /** An empty path that can hold `capacity` frames. */
 export function createSearchPath(capacity: number): SearchPath {
   return {
     depth: 0,
-    ids: new Float64Array(capacity),
     kinds: new Uint8Array(capacity),
     marks: new Int32Array(capacity),
     states: [],
     maxRanks: new Int32Array(capacity),
     blockers: new Int32Array(capacity),
+    generations: new Int32Array(capacity),
   };
 }
 
 /** Pushes a frame. */
 export function pushFrame(
   path: SearchPath,
-  id: number,
   kind: ChosenKind,
   mark: number,
   before: ModelState,
   maxRankBefore: number,
   blocker: number,
+  generation: number,
 ): void {
   const i = path.depth++;
-  path.ids[i] = id;
   path.kinds[i] = kind;
   path.marks[i] = mark;
   path.states[i] = before;
   path.maxRanks[i] = maxRankBefore;
   path.blockers[i] = blocker;
+  path.generations[i] = generation;
 }
 
 /** Pops the top frame; the caller reads it first through `top`. */
@@ -95,10 +99,17 @@ export function top(path: SearchPath): number {
   return path.depth - 1;
 }
 
-/** The ids on the path, bottom first, as a plain array. */
-export function pathIds(path: SearchPath): number[] {
-  // By index: `Array.from` of a typed array walks an iterator, an object per frame.
+/** The id of the entry of frame `i`, a required entry or a droppable call of `list`. */
+export function frameId(path: SearchPath, list: EventList, i: number): number {
+  const mark = path.marks[i] as number;
+  const entry =
+    path.kinds[i] === Chosen.droppable ? list.droppable[mark] : list.required[rankOf(mark)];
+  return (entry as HistoryEntry).id;
+}
+
+/** The ids on the path, bottom first, as a plain array: the witness when the search succeeds. */
+export function pathIds(path: SearchPath, list: EventList): number[] {
   const ids = new Array<number>(path.depth);
-  for (let i = 0; i < path.depth; i++) ids[i] = path.ids[i] as number;
+  for (let i = 0; i < path.depth; i++) ids[i] = frameId(path, list, i);
   return ids;
 }

@@ -36,13 +36,14 @@ import {
   Chosen,
   type ChosenKind,
   createSearchPath,
+  frameId,
   pathIds,
   popFrame,
   pushFrame,
   releaseState,
   top,
 } from './search-path.ts';
-import { createVisited, linearisedKey, rotate, visit } from './visited.ts';
+import { createVisited, enter, fail, linearisedKey, rotate } from './visited.ts';
 
 /** The verdict on one part: like `LinearizabilityResult` but without the partition. */
 export type PartResult =
@@ -86,8 +87,9 @@ export function searchPart(
   // Filled by index: `Uint8Array.from` with a map function walks an iterator, an object per entry.
   const mayFly = new Uint8Array(required.length);
   const inert = new Uint8Array(required.length);
+  const anyFly = inFlight.size > 0; // most policies answer no call as in flight: no lookups then
   for (let r = 0; r < required.length; r++) {
-    mayFly[r] = inFlight.has((required[r] as HistoryEntry).id) ? 1 : 0;
+    mayFly[r] = anyFly && inFlight.has((required[r] as HistoryEntry).id) ? 1 : 0;
     inert[r] = isInert(expected[r], policy, mayFly[r] === 1) ? 1 : 0;
   }
   // Under storesRefusals a placed droppable call is not implied by the state, so it joins the key.
@@ -123,13 +125,15 @@ export function searchPart(
       ? `${linearisedKey(list, rank)}|${[...placedOrder].sort((a, b) => a - b).join(',')}`
       : linearisedKey(list, rank);
 
+  const droppedKey = (rank: number, d: number): string => `${setKey(rank)}!${d}`;
+
   const tryRequired = (at: number, kind: ChosenKind, to: ModelState): boolean => {
     const rank = rankOf(at);
     const deeper = Math.max(rank, maxRank);
     lift(list, at);
     // Forced steps are not cached: their chains are deterministic, and the next choice is cached.
-    if (kind === Chosen.forced || visit(visited, setKey(deeper), to)) {
-      pushFrame(path, (required[rank] as HistoryEntry).id, kind, at, state, maxRank, NIL);
+    if (kind === Chosen.forced || enter(visited, deeper, setKey, to)) {
+      pushFrame(path, kind, at, state, maxRank, NIL, visited.generation);
       pushed();
       state = to;
       maxRank = deeper;
@@ -174,9 +178,9 @@ export function searchPart(
       if (t.state === state) continue;
       placedOrder.push(d);
       // The node after a droppable call is searched under its just-in-time rule: key it apart.
-      if (visit(visited, `${setKey(maxRank)}!${d}`, t.state)) {
+      if (enter(visited, maxRank, (rank) => droppedKey(rank, d), t.state)) {
         placed[d] = 1;
-        pushFrame(path, entry.id, Chosen.droppable, d, state, maxRank, node);
+        pushFrame(path, Chosen.droppable, d, state, maxRank, node, visited.generation);
         pushed();
         state = t.state;
         levelStart = true;
@@ -191,7 +195,7 @@ export function searchPart(
   /** Undoes frames up to a level with untried candidates; false when there is none. */
   const backtrack = (): boolean => {
     if (beats(longest, path.depth)) {
-      keep(longest, path.ids, path.depth, candidates(list, required), state);
+      keep(longest, (i) => frameId(path, list, i), path.depth, candidates(list, required), state);
     }
     levelStart = false;
     for (let i = top(path); i >= 0; i = top(path)) {
@@ -202,6 +206,11 @@ export function searchPart(
       if (before === undefined) {
         beyond = true;
         return false;
+      }
+      // Everything after this frame failed: its pair goes on record (see `visited.ts`).
+      if (kind !== Chosen.forced) {
+        const key = kind === Chosen.droppable ? droppedKey(maxRank, mark) : setKey(maxRank);
+        fail(visited, path.generations[i] as number, maxRank, key, state);
       }
       state = before;
       maxRank = path.maxRanks[i] as number;
@@ -265,7 +274,7 @@ export function searchPart(
               ? (droppableInvokedAt[mark] as number)
               : (time[mark] as number);
         }
-        return { verdict: 'ok', order: pathIds(path), invokedAt, finalState: state };
+        return { verdict: 'ok', order: pathIds(path, list), invokedAt, finalState: state };
       }
       dropFrom = pool.head;
     }
