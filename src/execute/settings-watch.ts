@@ -32,9 +32,11 @@ export interface SettingsWatch {
 export function watchSettings(db: Connection): SettingsWatch {
   let touched = false;
   let paused = false;
+  const mark = (): void => {
+    if (!paused) touched = true;
+  };
   const see = (sql: unknown): void => {
-    if (!touched && !paused && (typeof sql !== 'string' || MAY_CHANGE_SETTINGS.test(sql)))
-      touched = true;
+    if (!touched && (typeof sql !== 'string' || MAY_CHANGE_SETTINGS.test(sql))) mark();
   };
   const { prepare, exec, pragma, loadExtension } = db;
   const own = db as unknown as Record<string, unknown>;
@@ -47,14 +49,14 @@ export function watchSettings(db: Connection): SettingsWatch {
     return exec.call(this, sql);
   };
   own.pragma = function (this: Connection, ...args: Parameters<Connection['pragma']>) {
-    see('pragma');
+    mark();
     return pragma.apply(this, args);
   };
   own.loadExtension = function (
     this: Connection,
     ...args: Parameters<Connection['loadExtension']>
   ) {
-    see('pragma');
+    mark();
     return loadExtension.apply(this, args);
   };
   return {

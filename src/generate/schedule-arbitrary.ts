@@ -117,8 +117,7 @@ export function resolveWithSchedule(
   pairs: readonly (readonly [Move, StepSchedule])[],
   options: ResolveOptions = {},
 ): ScheduledCase {
-  const moves: Move[] = [];
-  for (const [m] of pairs) moves.push(m);
+  const moves = pairs.map(([m]) => m);
   const steps = resolveMoves(fixture, moves, options);
   const schedule: StepSchedule[] = [];
   if (steps.length === pairs.length)
