@@ -29,8 +29,8 @@ describe('per-call budget in concurrent mode', () => {
     expect(performance.now() - started).toBeLessThan(TIMEOUT_MS + 10_000);
   });
 
-  it('keeps the steps finished before a hang in the same batch of plain steps', async () => {
-    // Steps 0 and 1 ran as one task on one worker; its reply died with it, its journal did not.
+  it('keeps the steps finished before a hang among the same plain steps', async () => {
+    // Steps 0 to 2 are one phase on one worker; its reply died with it, its journal did not.
     const run = await runner.execute([call('r0', 1, 30), call('r1', 3, 30), call('r2', 2, 30)]);
     expect(run.verdict).toEqual({
       verdict: 'failed',

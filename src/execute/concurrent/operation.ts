@@ -84,7 +84,7 @@ export function recordOperation(
   }
   const unsent = unsentOutcome(event);
   if (unsent) {
-    // Stamped by the worker when it stood among a batch's steps (`plain-batch.ts`), else here.
+    // Stamped by the worker among plain steps, else at its group's phase end (`run-plan.ts`).
     const now = reply?.type === 'stamped' ? reply.at : sharedClockMs();
     const observed: Observed = unsent;
     return { entry: { client, event, invokedAt: now, completedAt: now, observed }, observed };

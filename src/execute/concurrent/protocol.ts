@@ -2,8 +2,9 @@
  * The one protocol between the main thread and the concurrent-mode workers: what the main thread
  * asks (`WorkerTask`) and what a worker answers (`WorkerReply`), both unions keyed by `type`.
  * Everything here crosses `postMessage`, so it is structured-clone data; a SharedArrayBuffer
- * crosses by reference, which is how the release barrier and the scope table are shared. Errors
- * cross as plain `{code, message}` (`ErrorData`), never as thrown objects.
+ * crosses by reference, which is how the release barrier, a run's board and journals, and the
+ * scope table are shared. Errors cross as plain `{code, message}` (`ErrorData`), never as thrown
+ * objects.
  */
 import type { ErrorData } from '../../errors.ts';
 import type { CallEvent, WorldEvent } from '../../model/events.ts';
@@ -14,6 +15,11 @@ import type { Principal } from '../../model/world.ts';
 export interface GateRef {
   readonly buffer: SharedArrayBuffer;
   readonly parties: number;
+  /**
+   * Its parties are woken together (a run's phase, `run-board.ts`), so none waits for the others
+   * to arrive: the first to arrive opens it, and each then waits only for every party to be awake.
+   */
+  readonly releasedTogether?: boolean;
 }
 
 /** The principals' write scopes, shared by every worker of a run (see `scope-table.ts`). */
@@ -64,25 +70,40 @@ export type WorkerTask =
       readonly granted: boolean;
     })
   /**
-   * Consecutive plain steps, run one after the other on this worker (`plain-batch.ts`), each
-   * journalled as it finishes (`batch-journal.ts`); ends at the first that fails, or early when the
-   * journal is full (the rest comes in another batch).
+   * This worker's share of one concurrent run (`run-plan.ts`): its parts in run order, each
+   * started once the run's board reaches that part's phase (`run-board.ts`), every item journalled
+   * as it finishes (`run-journal.ts`); ends at the first item that fails, or when the board is
+   * aborted (another worker's item failed or was stopped).
    */
   | (TaskBase & {
-      readonly type: 'batch';
-      readonly items: readonly BatchItem[];
+      readonly type: 'script';
+      readonly parts: readonly ScriptPart[];
+      readonly board: SharedArrayBuffer;
       readonly journal: SharedArrayBuffer;
     })
   /** Close this worker's connections (`dbPath`'s and any older one). Carries a gate so every worker gets one. */
   | (TaskBase & { readonly type: 'release'; readonly dbPath: string; readonly gate: GateRef });
 
 /**
- * One item of a batch: a call, world event or scope change, or `stamp` for a lost request, which
- * runs nothing but is stamped where it stands between its neighbours.
+ * One item of a script: a call, world event or scope change, or `stamp` for a lost request among
+ * plain steps, which runs nothing but is stamped where it stands between its neighbours.
  */
-export type BatchItem =
+export type ScriptItem =
   | Extract<WorkerTask, { readonly type: 'call' | 'world' | 'scope' }>
   | { readonly type: 'stamp' };
+
+/**
+ * One part of a script: a run of plain steps (one party), or this worker's lane of a concurrent
+ * group's wave (as many parties as the wave's lanes that reach a worker, released together by the
+ * gate their items carry).
+ */
+export interface ScriptPart {
+  /** The board's phase this part runs in; phases run one after another, from 0. */
+  readonly phase: number;
+  /** How many parts (on distinct workers) make up this phase. */
+  readonly parties: number;
+  readonly items: readonly ScriptItem[];
+}
 
 /**
  * Worker → main thread. Times are `sharedClockMs()` readings. Any reply may carry what plugin code
@@ -99,8 +120,8 @@ export type WorkerReply = (
   | { readonly type: 'applied'; readonly invokedAt: number; readonly completedAt: number }
   | { readonly type: 'released' }
   | { readonly type: 'stamped'; readonly at: number }
-  /** A batch's replies in item order, each with its own `output`: all of them, or up to the first that failed, or as many as the journal held. */
-  | { readonly type: 'batched'; readonly replies: readonly WorkerReply[] }
+  /** A script's replies in item order, each with its own `output`: all of them, or up to the first that failed, or up to the board's abort. */
+  | { readonly type: 'scripted'; readonly replies: readonly WorkerReply[] }
   | { readonly type: 'failed'; readonly error: ErrorData }
 ) & { readonly output?: string };
 

@@ -33,8 +33,8 @@ export interface WorkerPool {
    * included) the worker is terminated and the reply is `stopped`; the caller names the step in
    * its own message. A worker that died is a `failed` reply with code `E_WORKER`. Rejects only
    * with `InterruptedError`, once the process is interrupted. `later`, when given, is asked each
-   * time the deadline passes: a positive number of ms puts it off by that much (a batch of plain
-   * steps has a budget per step, `plain-batch.ts`).
+   * time the deadline passes: a positive number of ms puts it off by that much (each item of a
+   * concurrent run's script has a budget of its own, `run-concurrent.ts`).
    */
   run(task: WorkerTask, timeoutMs: number, later?: () => number): Promise<PoolReply>;
   /** Runs `make(gate)` once on every worker (the gate keeps them apart); all must be idle. */

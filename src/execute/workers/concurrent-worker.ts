@@ -16,10 +16,11 @@ import type { Observed } from '../../model/outcome.ts';
 import { scopedAs } from '../../model/world.ts';
 import { applyCall } from '../apply-event.ts';
 import { applyWorldEvent } from '../apply-world-event.ts';
-import { startItem, writeReply } from '../concurrent/batch-journal.ts';
 import { passGate } from '../concurrent/gate.ts';
 import type { GateRef, WorkerReply, WorkerTask } from '../concurrent/protocol.ts';
+import { abortBoard, awaitPhase, finishPart } from '../concurrent/run-board.ts';
 import { runConnection } from '../concurrent/run-connection.ts';
+import { startItem, startWaiting, writeReply } from '../concurrent/run-journal.ts';
 import { beginScopeRead, endScopeRead, writeScope } from '../concurrent/scope-table.ts';
 import { sharedClockMs } from '../concurrent/shared-clock.ts';
 import { contain } from '../contain/contain.ts';
@@ -59,8 +60,8 @@ async function carryOut(task: WorkerTask): Promise<WorkerReply> {
         for (const path of [...connections.keys()]) release(path);
         return blocked ?? { type: 'released' };
       }
-      case 'batch':
-        return await batch(task);
+      case 'script':
+        return await script(task);
       case 'call':
         return await call(task);
       case 'world':
@@ -83,24 +84,49 @@ async function carryOut(task: WorkerTask): Promise<WorkerReply> {
 }
 
 /**
- * Runs a batch's items in order, each reply with what the plugin printed during it and written to
- * the journal as well, so that a stop at a later item loses none of them (`batch-journal.ts`).
+ * Runs this worker's share of a run (`run-plan.ts`): each part once the board reaches its phase,
+ * its items in order, each reply with what the plugin printed during it and written to the
+ * journal as well, so that a stop at a later item loses none of them (`run-journal.ts`). A failed
+ * item aborts the board, so that no other worker goes on with the run.
  */
-async function batch(task: Extract<WorkerTask, { type: 'batch' }>): Promise<WorkerReply> {
+async function script(task: Extract<WorkerTask, { type: 'script' }>): Promise<WorkerReply> {
   const replies: WorkerReply[] = [];
-  for (const [i, item] of task.items.entries()) {
-    startItem(task.journal, i);
-    const done =
-      item.type === 'stamp'
-        ? ({ type: 'stamped', at: sharedClockMs() } as const)
-        : await carryOut(item);
-    const output = takeOutput();
-    const reply = output ? { ...done, output } : done;
-    replies.push(reply);
-    // A full journal ends the batch here, answered in full: the rest comes in the next one.
-    if (!writeReply(task.journal, reply) || reply.type === 'failed') break;
+  for (const part of task.parts) {
+    startWaiting(task.journal);
+    if (!awaitPhase(task.board, part.phase)) break;
+    for (const item of part.items) {
+      startItem(task.journal, replies.length);
+      const done =
+        item.type === 'stamp'
+          ? ({ type: 'stamped', at: sharedClockMs() } as const)
+          : await carryOut(item);
+      const output = takeOutput();
+      const reply = journalled(task.journal, output ? { ...done, output } : done);
+      replies.push(reply);
+      if (reply.type === 'failed') {
+        abortBoard(task.board);
+        return { type: 'scripted', replies };
+      }
+    }
+    finishPart(task.board, part.phase, part.parties);
   }
-  return { type: 'batched', replies };
+  return { type: 'scripted', replies };
+}
+
+/**
+ * Writes `reply` to the journal, and gives it back. One too big for what is left keeps its place
+ * without what the plugin printed; one that does not fit even so becomes a failure.
+ */
+function journalled(journal: SharedArrayBuffer, reply: WorkerReply): WorkerReply {
+  if (writeReply(journal, reply)) return reply;
+  const { output: _dropped, ...bare } = reply;
+  if (writeReply(journal, bare)) return reply;
+  const fail = failed(
+    'E_WORKER',
+    `a reply of ${JSON.stringify(bare).length} characters did not fit the run's journal`,
+  );
+  writeReply(journal, fail);
+  return fail;
 }
 
 async function call(task: Extract<WorkerTask, { type: 'call' }>): Promise<WorkerReply> {

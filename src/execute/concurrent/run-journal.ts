@@ -1,15 +1,16 @@
 /**
- * What a batch of plain steps (`plain-batch.ts`) has done so far, in shared memory: which item
- * is running and since when, and each finished item's reply as one line of JSON. The main thread
- * reads the first to stop an item that outlives the call budget (the budget is per call, not per
- * batch), and the replies when it had to terminate the worker for that: the items finished before
- * still belong in the history, and the batch's reply message died with the worker. The normal
- * path never reads the replies here; they come back in the batch's reply.
+ * What one worker has done of its share of a run (`run-plan.ts`), in shared memory: which item
+ * is running and since when (or that it is waiting for its next phase), and each finished item's
+ * reply as one line of JSON. The main thread reads the first to stop an item that outlives the
+ * call budget (the budget is per call, not per run), and the replies when it had to terminate
+ * the worker for that: the items finished before still belong in the history, and the script's
+ * reply message died with the worker. The normal path never reads the replies here; they come
+ * back in the script's reply.
  *
- * Layout: Int32 cells `entries` (lines published), `bytes` (used), `item` (index in progress),
- * then the instant that item started (BigInt64, ns on the shared clock), then the lines. A line
- * is published by storing the new counts after writing its bytes; one writer (the worker), and
- * the reader reads only once the writer is idle or gone.
+ * Layout: Int32 cells `entries` (lines published), `bytes` (used), `item` (index in progress, -1
+ * while waiting), then the instant that item started (BigInt64, ns on the shared clock), then the
+ * lines. A line is published by storing the new counts after writing its bytes; one writer (the
+ * worker), and the reader reads only once the writer is idle or gone.
  *
  * JSON would turn NaN, ±Infinity and -0 into other values and drop `undefined`, which a handler's
  * outcome may hold: they are written tagged, `{"$n": "NaN"}` and so on, and restored exactly.
@@ -22,7 +23,7 @@ const ITEM = 2;
 const STARTED_BYTE = 16;
 const HEADER_BYTES = 24;
 
-/** Room for a batch's replies: a typical reply is 100–300 bytes, a stack a few KB. */
+/** Room for a worker's replies in one run: a typical reply is 100–300 bytes, a stack a few KB. */
 export const JOURNAL_BYTES = 64 * 1024;
 
 /** A fresh journal whose first item counts as started now (queueing is part of its budget). */
@@ -36,6 +37,16 @@ export function createJournal(): SharedArrayBuffer {
 export function startItem(journal: SharedArrayBuffer, index: number): void {
   Atomics.store(new BigInt64Array(journal, STARTED_BYTE, 1), 0, process.hrtime.bigint());
   Atomics.store(new Int32Array(journal, 0, 3), ITEM, index);
+}
+
+/** Worker side: no item is in progress; the worker waits for its next phase. */
+export function startWaiting(journal: SharedArrayBuffer): void {
+  Atomics.store(new Int32Array(journal, 0, 3), ITEM, -1);
+}
+
+/** Whether the worker is waiting for a phase rather than running an item. */
+export function isWaiting(journal: SharedArrayBuffer): boolean {
+  return Atomics.load(new Int32Array(journal, 0, 3), ITEM) === -1;
 }
 
 /** When the item in progress started, in `sharedClockMs()` terms. */

@@ -1,15 +1,15 @@
 /**
- * The batch journal on one thread: replies come back exactly as written, the values JSON alone
+ * The run journal on one thread: replies come back exactly as written, the values JSON alone
  * would change included, and a reply that does not fit is refused with nothing written; in a
- * real batch, a lost request among plain steps is stamped where it stood between its neighbours.
+ * real run, a lost request among plain steps is stamped where it stood between its neighbours.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, runnerFor } from '../../../testing/concurrent-runners.ts';
 import type { JudgedRunner } from '../../api/judged-runner.ts';
-import { createJournal, JOURNAL_BYTES, readReplies, writeReply } from './batch-journal.ts';
 import type { WorkerReply } from './protocol.ts';
+import { createJournal, JOURNAL_BYTES, readReplies, writeReply } from './run-journal.ts';
 
-describe('batch journal', () => {
+describe('run journal', () => {
   it('gives back every reply as written, NaN, -0, infinities and undefined included', () => {
     const journal = createJournal();
     const odd = { a: Number.NaN, b: -0, c: Number.POSITIVE_INFINITY, d: undefined, e: [undefined] };
