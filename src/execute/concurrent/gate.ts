@@ -15,10 +15,6 @@
  * whoever is still asleep. The fixed delay alone (every lane spinning to one instant 1 ms after
  * the opening) spent a millisecond per lane per group even when every lane was awake at once.
  *
- * A group's lanes that a run's board wakes together (`run-board.ts`) need not wait for each other
- * to arrive, which would cost a second wake-up: for such a gate (`releasedTogether`) the first lane
- * to arrive opens it, and each lane waits only for every party to be awake, as above.
- *
  * The same barrier makes a broadcast possible: `parties` tasks that all wait for each other
  * cannot share a worker, so each of `parties` idle workers gets exactly one.
  */
@@ -42,11 +38,10 @@ export const GATE_START_DELAY_NS = 1_000_000n;
 export const GATE_SETTLE_NS = 20_000n;
 
 /** A closed barrier for `parties` tasks. Create one per group; it is not reusable. */
-export function createGate(parties: number, releasedTogether = false): GateRef {
+export function createGate(parties: number): GateRef {
   if (!Number.isSafeInteger(parties) || parties < 1)
     throw new RangeError(`a gate needs a positive number of parties (got ${parties})`);
-  const gate = { buffer: new SharedArrayBuffer(32), parties };
-  return releasedTogether ? { ...gate, releasedTogether } : gate;
+  return { buffer: new SharedArrayBuffer(32), parties };
 }
 
 /**
@@ -58,10 +53,7 @@ export function passGate(gate: GateRef, limitMs: number): boolean {
   const cells = new Int32Array(gate.buffer, 0, 3);
   const opened = new BigInt64Array(gate.buffer, OPENED_BYTE, 1);
   const start = new BigInt64Array(gate.buffer, START_BYTE, 1);
-  if (gate.releasedTogether) {
-    // Every party was woken at one instant: the first back on a CPU opens the gate for all.
-    Atomics.compareExchange(opened, 0, 0n, process.hrtime.bigint());
-  } else if (Atomics.add(cells, ARRIVED, 1) + 1 >= gate.parties) {
+  if (Atomics.add(cells, ARRIVED, 1) + 1 >= gate.parties) {
     Atomics.store(opened, 0, process.hrtime.bigint());
     Atomics.store(cells, OPEN, 1);
     Atomics.notify(cells, OPEN);

@@ -15,11 +15,6 @@ import type { Principal } from '../../model/world.ts';
 export interface GateRef {
   readonly buffer: SharedArrayBuffer;
   readonly parties: number;
-  /**
-   * Its parties are woken together (a run's phase, `run-board.ts`), so none waits for the others
-   * to arrive: the first to arrive opens it, and each then waits only for every party to be awake.
-   */
-  readonly releasedTogether?: boolean;
 }
 
 /** The principals' write scopes, shared by every worker of a run (see `scope-table.ts`). */

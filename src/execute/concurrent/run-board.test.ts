@@ -1,10 +1,8 @@
 /**
  * A run's board on one thread: phases move on only when every part of one is done, each phase's
- * end is stamped, an abort releases every waiter; and the gate of a group released together by
- * the board lets its first lane in without waiting for the others to arrive.
+ * end is stamped, and an abort releases every waiter.
  */
 import { describe, expect, it } from 'vitest';
-import { createGate, GATE_START_DELAY_NS, passGate } from './gate.ts';
 import {
   abortBoard,
   awaitPhase,
@@ -44,18 +42,5 @@ describe('run board', () => {
     expect(phaseEndedMs(board, -1)).toBeUndefined();
     expect(phaseEndedMs(board, 1)).toBeUndefined();
     expect(() => createBoard(-1)).toThrow(RangeError);
-  });
-});
-
-describe('gate of a group released together', () => {
-  it('lets its first lane through without the others arriving, once the start delay has passed', () => {
-    const gate = createGate(2, true);
-    const started = process.hrtime.bigint();
-    expect(passGate(gate, 10)).toBe(true);
-    expect(process.hrtime.bigint() - started).toBeGreaterThanOrEqual(GATE_START_DELAY_NS);
-  });
-
-  it('still reports a missing party when its lanes are not released together', () => {
-    expect(passGate(createGate(2), 5)).toBe(false);
   });
 });

@@ -79,7 +79,7 @@ export function planRun(steps: readonly Step[], poolSize: number, itemOf: ItemOf
     for (let from = 0; from < s.events.length; from += poolSize) {
       const wave = s.events.slice(from, from + poolSize);
       const sent = wave.filter((e) => itemOf(e) !== undefined).length;
-      const gate = sent > 1 ? createGate(sent, true) : undefined;
+      const gate = sent > 1 ? createGate(sent) : undefined;
       const phase = sent > 0 ? phases++ : phases - 1;
       let slot = 0;
       for (const [i, event] of wave.entries()) {
