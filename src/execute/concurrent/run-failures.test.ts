@@ -1,7 +1,8 @@
 /**
  * A world event that throws stops the concurrent run with an error naming its step, and its lane
  * when it stood in a group; the other workers of the run stop with it (the board is aborted), and
- * the next run goes on as usual on the same workers.
+ * the next run goes on as usual on the same workers. A run whose replies (with what the handler
+ * printed) outgrow a worker's journal still runs to the end.
  */
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +12,7 @@ import type { Event } from '../../model/events.ts';
 import { UNMOVABLE_AUTOMATION } from './fixtures/move-throws-handler.ts';
 
 const MOVE_THROWS = fileURLToPath(new URL('./fixtures/move-throws-handler.ts', import.meta.url));
+const CHATTY = fileURLToPath(new URL('./fixtures/chatty-handler.ts', import.meta.url));
 const pinned: Event = { kind: 'move', resourceId: UNMOVABLE_AUTOMATION, workspace: 'team-b' };
 
 describe('a failing operation in concurrent mode', () => {
@@ -41,5 +43,21 @@ describe('a failing operation in concurrent mode', () => {
     const group = { kind: 'concurrent', events: [call('r2', 1, 30), call('r3', 2, 30)] } as const;
     const run = await runner.execute([call('r0', 1, 30), group, call('r1', 1, 45)]);
     expect(run.verdict).toEqual({ verdict: 'ok' });
+  });
+});
+
+describe('a run whose replies outgrow the journal', () => {
+  let runner: JudgedRunner;
+  beforeAll(async () => {
+    runner = await runnerFor(CHATTY, { workers: 2 });
+  });
+  afterAll(() => runner.close());
+
+  it('keeps every reply, without what was printed in the journal copy', async () => {
+    // 20 calls on worker 0, each reply carrying 4,000 characters of output: 80 KB, over 64 KB.
+    const steps = Array.from({ length: 20 }, (_, i) => call(`r${i}`, 1, 30 + i));
+    const run = await runner.execute(steps);
+    expect(run.verdict).toEqual({ verdict: 'ok' });
+    expect(run.detail?.mode === 'concurrent' ? run.detail.history.length : 0).toBe(20);
   });
 });

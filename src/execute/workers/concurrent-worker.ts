@@ -20,7 +20,7 @@ import { passGate } from '../concurrent/gate.ts';
 import type { GateRef, WorkerReply, WorkerTask } from '../concurrent/protocol.ts';
 import { abortBoard, awaitPhase, finishPart } from '../concurrent/run-board.ts';
 import { runConnection } from '../concurrent/run-connection.ts';
-import { startItem, startWaiting, writeReply } from '../concurrent/run-journal.ts';
+import { JOURNAL_BYTES, startItem, startWaiting, writeReply } from '../concurrent/run-journal.ts';
 import { beginScopeRead, endScopeRead, writeScope } from '../concurrent/scope-table.ts';
 import { sharedClockMs } from '../concurrent/shared-clock.ts';
 import { contain } from '../contain/contain.ts';
@@ -123,7 +123,7 @@ function journalled(journal: SharedArrayBuffer, reply: WorkerReply): WorkerReply
   if (writeReply(journal, bare)) return reply;
   const fail = failed(
     'E_WORKER',
-    `a reply of ${JSON.stringify(bare).length} characters did not fit the run's journal`,
+    `this worker's journal of the run (${JOURNAL_BYTES / 1024} KB) had no room left for a reply of ${JSON.stringify(bare).length} characters`,
   );
   writeReply(journal, fail);
   return fail;
