@@ -182,6 +182,50 @@ describe('checkScheduledRun', () => {
       expect(under(5_000, 6_000).verdict.verdict).toBe('failed');
       expect(under(5_000, 6_000, fresh(30)).verdict).toEqual({ verdict: 'ok' });
     });
+
+    describe('met by the same key with another payload', () => {
+      const reuse = call('k', 45);
+      const reused = (answer: Observed, snapshot = modelAfter()) =>
+        checkScheduledRun({
+          fixture: { ...DEFAULT_FIXTURE, policy: { claimExpiry: 'never', idempotencyFirst: true } },
+          steps: [call('k', 30), reuse],
+          lanes: [
+            rec(0, 0, call('k', 30), { kind: 'crashed', committed: true }, 0),
+            rec(1, 0, reuse, seen(answer), 1),
+          ],
+          snapshot,
+        });
+
+      it('ok either way: keyReuse (payload first) or in progress (the claim first)', () => {
+        for (const answer of [{ kind: 'keyReuse' } as Observed, inProgress]) {
+          const v = reused(answer);
+          expect(v.verdict).toEqual({ verdict: 'ok' });
+          expect(v.leftClaim).toEqual([{ step: 0, lane: 0 }]);
+          expect(v.trace.observations[0]?.observed).toEqual(answer);
+        }
+      });
+      it('failed for an answer it allows neither way, naming both it allows', () => {
+        const unavailable: Observed = { kind: 'refused', reason: 'unavailable' };
+        const v = reused(unavailable);
+        expect(v.verdict.verdict).toBe('failed');
+        if (v.verdict.verdict !== 'failed') return;
+        expect(v.verdict.failures).toContainEqual(
+          expect.objectContaining({
+            kind: 'outcome',
+            step: 1,
+            expected: { kind: 'keyReuse' },
+            alsoAllowed: inProgress,
+            actual: unavailable,
+          }),
+        );
+        expect(reused({ kind: 'invalid', field: 'requestId' }).verdict.verdict).toBe('failed');
+      });
+      it('ok for a fresh write: the crash then read as having changed nothing (no claim)', () => {
+        const v = reused(fresh(45), modelAfter(reuse));
+        expect(v.verdict).toEqual({ verdict: 'ok' });
+        expect(v.noEffect).toEqual([{ step: 0, lane: 0 }]);
+      });
+    });
   });
 
   describe('a statement fault', () => {

@@ -7,7 +7,7 @@
 import type { Step } from '../model/events.ts';
 import { type Observed, sameOutcome } from '../model/outcome.ts';
 import type { ModelState } from '../model/state.ts';
-import { leaveClaim, step } from '../model/step.ts';
+import { allowedAnswer, leaveClaim, step } from '../model/step.ts';
 import type { LaneRecord } from '../types/scheduled-trace.ts';
 import type { Failure } from '../types/verdict.ts';
 import type { RunRecord } from './run-record.ts';
@@ -76,8 +76,11 @@ export function judge(
   // The in-flight answer of a declared policy: `refused: conflict`, and nothing changed.
   if (reading !== 'auto' && reading.has(rec)) return state;
   const t = step(state, event);
-  if (t.outcome) walk.expected.set(rec, t.outcome);
-  if (event.kind === 'call' && t.outcome && !sameOutcome(t.outcome, end.observed)) {
+  if (!t.outcome) return t.state;
+  // Where the contract allows two answers (`Transition.alsoAllowed`), the one given is expected.
+  const answer = allowedAnswer(t, end.observed);
+  walk.expected.set(rec, answer ?? t.outcome);
+  if (event.kind === 'call' && answer === undefined) {
     if (reading === 'auto' && flying.has(rec)) return state;
     walk.failures.push({
       kind: 'outcome',
@@ -86,6 +89,7 @@ export function judge(
       event,
       expected: t.outcome,
       actual: end.observed,
+      ...(t.alsoAllowed ? { alsoAllowed: t.alsoAllowed } : {}),
       ...(end.faulted ? { faulted: true } : {}),
     });
     // A faulted call read as the fault having surfaced: wrong answer, nothing changed.

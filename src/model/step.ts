@@ -11,7 +11,13 @@
  */
 import { type CallEvent, type Event, unsentOutcome } from './events.ts';
 import { type Args, opaqueIds, type Payload, type Row } from './operation.ts';
-import { type Observed, outcome, type RefusalReason, SERVER_ASSIGNED } from './outcome.ts';
+import {
+  type Observed,
+  outcome,
+  type RefusalReason,
+  SERVER_ASSIGNED,
+  sameOutcome,
+} from './outcome.ts';
 import { PersistentMap } from './persistent-map.ts';
 import { declaresClaims, declaresExpiry } from './policy.ts';
 import { type ModelState, receiptKey, type StoredClaim } from './state.ts';
@@ -27,6 +33,27 @@ export const STORE_FAILURE_MESSAGE = 'receipt store unavailable';
 export interface Transition {
   readonly state: ModelState;
   readonly outcome?: Observed;
+  /**
+   * A second outcome the contract allows for this call in this state, with the same next state:
+   * where it lets a library choose the order of two checks, both answers hold. Today only a claim
+   * met by another payload gives one (`keyReuse`, or `refused: conflict` from a library that
+   * looks at the claim's status first); claims come only from the scheduled checker's reading
+   * of a crash (`leaveClaim`), so the other modes never meet a second answer.
+   */
+  readonly alsoAllowed?: Observed;
+}
+
+/**
+ * The answer of `t` that `observed` is: its outcome, else its `alsoAllowed`; undefined when it is
+ * neither (or `t` gave no outcome). A checker records this as what the model expected, so a
+ * report never shows the answer the handler did not give as wanted.
+ */
+export function allowedAnswer(t: Transition, observed: Observed): Observed | undefined {
+  if (t.outcome === undefined) return undefined;
+  if (sameOutcome(t.outcome, observed)) return t.outcome;
+  return t.alsoAllowed !== undefined && sameOutcome(t.alsoAllowed, observed)
+    ? t.alsoAllowed
+    : undefined;
 }
 
 /** Applies one event to the model. Pure. */
@@ -147,7 +174,7 @@ function call(state: ModelState, event: CallEvent, crashAfterClaim = false): Tra
   // Policy `idempotencyFirst`: the library answers from its store, then claims the key (a write).
   if (first) {
     const stored = storedAnswer(state, key, payload);
-    if (stored) return { state, outcome: stored };
+    if (stored) return stored;
     if (state.storeFailing) return { state, outcome: outcome.error(STORE_FAILURE_MESSAGE) };
   }
 
@@ -160,7 +187,7 @@ function call(state: ModelState, event: CallEvent, crashAfterClaim = false): Tra
   // (for set_interval, the version it advanced).
   if (!first) {
     const stored = storedAnswer(state, key, payload);
-    if (stored) return { state, outcome: stored };
+    if (stored) return stored;
   }
   const refusal = spec.precondition?.(row, args);
   if (refusal) return refuse(state, key, payload, refusal);
@@ -230,29 +257,34 @@ function nextCreatedId(state: ModelState): number {
 }
 
 /**
- * What a stored receipt (or, under `storesRefusals`, a stored refusal) answers, if any; else what
- * a claim a crash left (policy `claimExpiry`) answers: in progress for the same payload, key reuse
- * for another, as the libraries check the payload before the status.
+ * What a stored receipt (or, under `storesRefusals`, a stored refusal) answers, if any, with the
+ * state unchanged; else what a claim a crash left (policy `claimExpiry`) answers: in progress for
+ * the same payload; for another, `keyReuse` or, just as allowed, `refused: conflict` (the contract
+ * leaves open which a library checks first: powertools and express-idempotency compare the payload
+ * first, `@node-idempotency/core` answers an in-progress record 409 before it looks at the
+ * fingerprint).
  */
-function storedAnswer(state: ModelState, key: string, payload: Payload): Observed | undefined {
+function storedAnswer(state: ModelState, key: string, payload: Payload): Transition | undefined {
   const receipt = state.receipts.get(key);
   if (receipt) {
-    return samePayload(receipt.payload, payload)
-      ? outcome.replayed(receipt.result)
-      : outcome.keyReuse();
+    const same = samePayload(receipt.payload, payload);
+    return { state, outcome: same ? outcome.replayed(receipt.result) : outcome.keyReuse() };
   }
   const refusal = state.refusals.get(key);
   if (refusal) {
-    return samePayload(refusal.payload, payload)
-      ? outcome.refused(refusal.reason)
-      : outcome.keyReuse();
+    const same = samePayload(refusal.payload, payload);
+    return { state, outcome: same ? outcome.refused(refusal.reason) : outcome.keyReuse() };
   }
   const claim = state.claims.get(key);
   if (claim) {
-    return samePayload(claim.payload, payload) ? outcome.refused('conflict') : outcome.keyReuse();
+    if (samePayload(claim.payload, payload)) return { state, outcome: IN_PROGRESS };
+    return { state, outcome: outcome.keyReuse(), alsoAllowed: IN_PROGRESS };
   }
   return undefined;
 }
+
+/** What a claim answers its own payload: in progress, try later. */
+const IN_PROGRESS: Observed = outcome.refused('conflict');
 
 /**
  * A refusal; under `storesRefusals` it is also stored under the key, which, like a receipt

@@ -20,6 +20,7 @@ export function explainFailure(failure: Failure, spec: OperationSpec = setInterv
   switch (failure.kind) {
     case 'outcome':
       if (failure.faulted) return faultedCall(failure.expected, failure.actual);
+      if (failure.alsoAllowed) return withActual(CLAIM_MET, failure.expected, failure.actual);
       return withActual(ruleFor(failure.expected, spec), failure.expected, failure.actual);
     case 'snapshot': {
       const which = failure.differences.map((d) =>
@@ -39,6 +40,15 @@ export function explainFailure(failure: Failure, spec: OperationSpec = setInterv
       return { text: `${(failure as { kind: string }).kind} failure: ${JSON.stringify(failure)}` };
   }
 }
+
+/**
+ * A claim a crashed call left (policy `claimExpiry`) met by another payload: the one place the
+ * model allows two answers (`Transition.alsoAllowed`).
+ */
+const CLAIM_MET: Explanation = {
+  rule: '7',
+  text: 'an in-progress claim a crashed call left holds this key for another payload: the contract allows keyReuse (the payload checked first) or refused(conflict) (the claim checked first), never a write or any other answer',
+};
 
 /**
  * A call with a statement fault injected answered neither `error` (the fault surfaced, rule 10)
