@@ -228,6 +228,62 @@ describe('checkScheduledRun', () => {
     });
   });
 
+  describe('a statement fault whose error the library stores (policy storesErrors)', () => {
+    const error: Observed = { kind: 'error', message: 'injected' };
+    const retry = call('k', 30);
+    const reuse = call('k', 45);
+    /** The faulted call, then `answers` to its retry and a reuse of its key. */
+    const judged = (
+      policy: { storesErrors?: boolean },
+      recorded: boolean,
+      answers: [Observed, Observed],
+      snapshot = modelAfter(),
+    ) => {
+      const faulted: LaneEnd = recorded
+        ? { kind: 'observed', observed: error, faulted: true, durableAfterFault: true }
+        : seen(error, true);
+      return checkScheduledRun({
+        fixture: { ...DEFAULT_FIXTURE, policy: { idempotencyFirst: true, ...policy } },
+        steps: [call('k', 30), retry, reuse],
+        lanes: [
+          rec(0, 0, call('k', 30), faulted, 0),
+          rec(1, 0, retry, seen(answers[0]), 1),
+          rec(2, 0, reuse, seen(answers[1]), 2),
+        ],
+        snapshot,
+      });
+    };
+    const replays: [Observed, Observed] = [error, { kind: 'keyReuse' }];
+
+    it('ok declared: recorded after the fault, the error replays and binds the payload', () => {
+      expect(judged({ storesErrors: true }, true, replays).verdict).toEqual({ verdict: 'ok' });
+    });
+    it('failed undeclared: the contract runs the retry again', () => {
+      const v = judged({}, true, replays);
+      expect(v.verdict.verdict === 'failed' && v.verdict.failures[0]).toMatchObject({
+        kind: 'outcome',
+        step: 1,
+        expected: fresh(30),
+        actual: error,
+      });
+    });
+    it('failed declared, when the recorded error is not replayed (the retry runs again)', () => {
+      const v = judged({ storesErrors: true }, true, [fresh(30), fresh(30)], modelAfter(retry));
+      expect(v.verdict.verdict === 'failed' && v.verdict.failures[0]).toMatchObject({
+        kind: 'outcome',
+        step: 1,
+        expected: { kind: 'error' },
+        actual: fresh(30),
+      });
+    });
+    it('ok declared, when nothing was recorded after the fault (its own store write failed)', () => {
+      const reran: [Observed, Observed] = [fresh(30), { kind: 'keyReuse' }];
+      expect(judged({ storesErrors: true }, false, reran, modelAfter(retry)).verdict).toEqual({
+        verdict: 'ok',
+      });
+    });
+  });
+
   describe('a statement fault', () => {
     const steps: Step[] = [call('k', 30)];
     const error: Observed = { kind: 'error', message: 'injected' };

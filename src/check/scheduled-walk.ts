@@ -7,7 +7,7 @@
 import type { Step } from '../model/events.ts';
 import { type Observed, sameOutcome } from '../model/outcome.ts';
 import type { ModelState } from '../model/state.ts';
-import { allowedAnswer, leaveClaim, step } from '../model/step.ts';
+import { allowedAnswer, leaveClaim, leaveError, step } from '../model/step.ts';
 import type { LaneRecord } from '../types/scheduled-trace.ts';
 import type { Failure } from '../types/verdict.ts';
 import type { RunRecord } from './run-record.ts';
@@ -71,8 +71,10 @@ export function judge(
     if (t.outcome) walk.expected.set(rec, t.outcome);
     return t.state;
   }
-  // An injected fault may surface as `error`; then nothing may have changed.
-  if (end.faulted && end.observed.kind === 'error') return state;
+  // An injected fault may surface as `error`; then nothing may have changed, except, under a
+  // declared `storesErrors`, the error recorded under the key by a write after the fault.
+  if (end.faulted && end.observed.kind === 'error')
+    return end.durableAfterFault ? leaveError(state, event) : state;
   // The in-flight answer of a declared policy: `refused: conflict`, and nothing changed.
   if (reading !== 'auto' && reading.has(rec)) return state;
   const t = step(state, event);

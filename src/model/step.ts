@@ -20,7 +20,7 @@ import {
 } from './outcome.ts';
 import { PersistentMap } from './persistent-map.ts';
 import { declaresClaims, declaresExpiry } from './policy.ts';
-import { type ModelState, receiptKey, type StoredClaim } from './state.ts';
+import { type ModelState, receiptKey, type StoredClaim, type StoredError } from './state.ts';
 import { invalidField } from './validate.ts';
 import { withWriteScope } from './world.ts';
 
@@ -28,6 +28,14 @@ export { RECREATED_INTERVAL } from './operations/set-interval.ts';
 
 /** The message the model attaches to a receipt-store failure (messages are never compared). */
 export const STORE_FAILURE_MESSAGE = 'receipt store unavailable';
+
+/**
+ * The message the model attaches to an error replayed from the store (policy `storesErrors`), so
+ * a report can tell it from a store failure (messages are never compared).
+ */
+export const STORED_ERROR_MESSAGE = 'the error stored under this key';
+
+const STORED_ERROR: Observed = outcome.error(STORED_ERROR_MESSAGE);
 
 /** One transition: the next state, and the outcome when the event was a call. */
 export interface Transition {
@@ -90,8 +98,9 @@ export function step(state: ModelState, event: Event): Transition {
 }
 
 /**
- * Moves the clock on by `ms` and drops every receipt and stored refusal whose declared lifetime
- * has run out. Under a policy with no expiry nothing depends on time: the state stays as it is.
+ * Moves the clock on by `ms` and drops every receipt, stored refusal, stored error and claim
+ * whose declared lifetime has run out. Under a policy with no expiry nothing depends on time: the
+ * state stays as it is.
  */
 function advanceClock(state: ModelState, ms: number): ModelState {
   if (!declaresExpiry(state.policy) || ms <= 0) return state;
@@ -104,15 +113,18 @@ function advanceClock(state: ModelState, ms: number): ModelState {
   let receipts = PersistentMap.from(state.receipts);
   let refusals = PersistentMap.from(state.refusals);
   let expiresAt = PersistentMap.from(state.expiresAt);
+  const errors = gone.some((key) => state.errors.has(key)) ? new Map(state.errors) : state.errors;
   for (const key of gone) {
     receipts = receipts.without(key);
     refusals = refusals.without(key);
     expiresAt = expiresAt.without(key);
+    if (errors !== state.errors) (errors as Map<string, StoredError>).delete(key);
   }
   return {
     ...state,
     clock,
     claims,
+    errors,
     expiresAt,
     receipts: receipts.size === state.receipts.size ? state.receipts : receipts,
     refusals: refusals.size === state.refusals.size ? state.refusals : refusals,
@@ -149,13 +161,28 @@ export function run(
  */
 export function leaveClaim(state: ModelState, event: Event): ModelState {
   if (event.kind !== 'call' || !declaresClaims(state.policy)) return state;
-  return call(state, event, true).state;
+  return call(state, event, 'claim').state;
 }
 
-function call(state: ModelState, event: CallEvent, crashAfterClaim = false): Transition {
+/**
+ * The state a call leaves when it answered `error` and its library recorded that error under its
+ * key (policy `storesErrors`): the key bound to the error, nothing else changed. Where the call
+ * would not have reached its key (refused or invalid at the edge, answered from the store, the
+ * store failing, which is also where the error would be recorded), and under a policy that stores
+ * no errors, the state stays as it was.
+ */
+export function leaveError(state: ModelState, event: Event): ModelState {
+  if (event.kind !== 'call' || !state.policy.storesErrors) return state;
+  return call(state, event, 'error').state;
+}
+
+/** What a call that did not complete left under its key: its claim, or its stored error. */
+type LeftUnderKey = 'claim' | 'error';
+
+function call(state: ModelState, event: CallEvent, left?: LeftUnderKey): Transition {
   const unsent = unsentOutcome(event);
   if (unsent) return { state, outcome: unsent };
-  if (crashAfterClaim) return claimOnly(state, event);
+  if (left) return { state: leftOnly(state, event, left) };
   const spec = state.operation;
   const principal = state.principals[event.client];
   if (!principal) throw new RangeError(`no principal for client ${event.client}`);
@@ -221,21 +248,29 @@ function call(state: ModelState, event: CallEvent, crashAfterClaim = false): Tra
   return { state: next, outcome: outcome.fresh(result) };
 }
 
-/** `leaveClaim` for a delivered call: where the call's idempotency layer would claim its key. */
-function claimOnly(state: ModelState, event: CallEvent): Transition {
+/**
+ * `leaveClaim` and `leaveError` for a delivered call: where the call's idempotency layer would
+ * claim its key, what it left there.
+ */
+function leftOnly(state: ModelState, event: CallEvent, left: LeftUnderKey): ModelState {
   const spec = state.operation;
   const principal = state.principals[event.client];
-  if (!principal?.scopes.includes(spec.scope) || invalidField(event.request, spec))
-    return { state };
+  if (!principal?.scopes.includes(spec.scope) || invalidField(event.request, spec)) return state;
   const requestId = event.request.requestId as string;
   const args = event.request as unknown as Args;
   const key = receiptKey(principal.workspace, principal.user, spec.tool, requestId);
   const payload = spec.payload(args);
-  if (state.storeFailing || storedAnswer(state, key, payload)) return { state };
+  if (state.storeFailing || storedAnswer(state, key, payload)) return state;
   if (!state.policy.idempotencyFirst) {
     // The layer claims after current access is checked.
     const row = state.rows.get(args[spec.targetField] as number);
-    if (!row || row.workspace !== principal.workspace) return { state };
+    if (!row || row.workspace !== principal.workspace) return state;
+  }
+  if (left === 'error') {
+    // Kept like a result: for the receipts' lifetime.
+    const errors = new Map(state.errors);
+    errors.set(key, { payload });
+    return { ...state, errors, expiresAt: storedNow(state, key) };
   }
   const lifetime = state.policy.claimExpiry;
   const claims = new Map(state.claims);
@@ -243,7 +278,7 @@ function claimOnly(state: ModelState, event: CallEvent): Transition {
     payload,
     expiresAt: typeof lifetime === 'number' ? state.clock + lifetime : null,
   });
-  return { state: { ...state, claims } };
+  return { ...state, claims };
 }
 
 /**
@@ -257,8 +292,8 @@ function nextCreatedId(state: ModelState): number {
 }
 
 /**
- * What a stored receipt (or, under `storesRefusals`, a stored refusal) answers, if any, with the
- * state unchanged; else what a claim a crash left (policy `claimExpiry`) answers: in progress for
+ * What a stored receipt (or, under `storesRefusals`, a stored refusal; under `storesErrors`, a
+ * stored error) answers, if any, with the state unchanged; else what a claim a crash left (policy `claimExpiry`) answers: in progress for
  * the same payload; for another, `keyReuse` or, just as allowed, `refused: conflict` (the contract
  * leaves open which a library checks first: powertools and express-idempotency compare the payload
  * first, `@node-idempotency/core` answers an in-progress record 409 before it looks at the
@@ -274,6 +309,11 @@ function storedAnswer(state: ModelState, key: string, payload: Payload): Transit
   if (refusal) {
     const same = samePayload(refusal.payload, payload);
     return { state, outcome: same ? outcome.refused(refusal.reason) : outcome.keyReuse() };
+  }
+  const error = state.errors.get(key);
+  if (error) {
+    const same = samePayload(error.payload, payload);
+    return { state, outcome: same ? STORED_ERROR : outcome.keyReuse() };
   }
   const claim = state.claims.get(key);
   if (claim) {

@@ -8,6 +8,7 @@
 import type { OperationSpec } from '../model/operation.ts';
 import { setInterval } from '../model/operations/set-interval.ts';
 import { describeOutcome, type Observed } from '../model/outcome.ts';
+import { STORED_ERROR_MESSAGE } from '../model/step.ts';
 import { INJECTED_FAULT_CODE } from '../types/scheduled-trace.ts';
 import type { Failure } from '../types/verdict.ts';
 import { explainHang } from './explain-hang.ts';
@@ -21,6 +22,8 @@ export function explainFailure(failure: Failure, spec: OperationSpec = setInterv
     case 'outcome':
       if (failure.faulted) return faultedCall(failure.expected, failure.actual);
       if (failure.alsoAllowed) return withActual(CLAIM_MET, failure.expected, failure.actual);
+      if (failure.expected.kind === 'error' && failure.expected.message === STORED_ERROR_MESSAGE)
+        return withActual(ERROR_STORED, failure.expected, failure.actual);
       return withActual(ruleFor(failure.expected, spec), failure.expected, failure.actual);
     case 'snapshot': {
       const which = failure.differences.map((d) =>
@@ -48,6 +51,15 @@ export function explainFailure(failure: Failure, spec: OperationSpec = setInterv
 const CLAIM_MET: Explanation = {
   rule: '7',
   text: 'an in-progress claim a crashed call left holds this key for another payload: the contract allows keyReuse (the payload checked first) or refused(conflict) (the claim checked first), never a write or any other answer',
+};
+
+/**
+ * An error the library recorded under this key (policy `storesErrors`), met by the same payload:
+ * it is replayed like a result.
+ */
+const ERROR_STORED: Explanation = {
+  rule: '7',
+  text: 'an error is stored under this key with the same payload (policy storesErrors: the library recorded the error a write of the first call ended in): a retry gets that error again, for as long as the key lasts, and runs nothing',
 };
 
 /**
