@@ -46,10 +46,10 @@ export interface Policy {
    */
   readonly inFlightDuplicate: 'replay' | 'conflict';
   /**
-   * How long a stored receipt (and, under `storesRefusals`, a stored refusal) lasts: `'never'`
-   * (the contract: a receipt is kept for good), or a number of ms after its commit, once more
-   * than which have passed on the harness's clock it is gone and a retry under its key runs as
-   * new. Time passes only by `clockAdvance` world events, which are generated only for a plugin
+   * How long a stored receipt (and, under `storesRefusals` or `storesErrors`, a stored refusal or
+   * error) lasts: `'never'` (the contract: a receipt is kept for good), or a number of ms after
+   * its commit, once more than which have passed on the harness's clock it is gone and a retry
+   * under its key runs as new. Time passes only by `clockAdvance` world events, which are generated only for a plugin
    * that declares a number here (and provides `advanceClock`).
    */
   readonly receiptExpiry: 'never' | number;
@@ -57,8 +57,8 @@ export interface Policy {
    * What a call that crashed after its claim committed (a library's in-progress record, written
    * before the business function runs) may leave behind. `'noClaim'`, the contract: nothing; a
    * crashed call changed nothing or took effect. `'never'`: a claim that answers every later call
-   * under its key as in progress (`refused: conflict` for the same payload, `keyReuse` for
-   * another) for good. A number: the same claim, gone once more than that many ms have passed on
+   * under its key as in progress (`refused: conflict` for the same payload; for another,
+   * `keyReuse` or `refused: conflict`, whichever check the library makes first) for good. A number: the same claim, gone once more than that many ms have passed on
    * the harness's clock (`clockAdvance`), after which a retry runs as new. Only crashes leave
    * claims; the model cannot see them, so the scheduled checker reads each crash after a commit
    * three ways: no effect, took effect, or left a claim.
