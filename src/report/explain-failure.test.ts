@@ -48,8 +48,13 @@ describe('explainFailure', () => {
 
   it('explains a claim met by another payload as allowing both answers, not as a receipt', () => {
     const claimMet: Failure = {
-      ...mismatch(outcome.keyReuse(), outcome.refused('unavailable')),
+      kind: 'outcome',
+      step: 2,
+      lane: 0,
+      event: call,
+      expected: outcome.keyReuse(),
       alsoAllowed: outcome.refused('conflict'),
+      actual: outcome.refused('unavailable'),
     };
     const text = explainFailure(claimMet).text;
     expect(text).toContain('in-progress claim');
