@@ -11,7 +11,7 @@ import { loadAnyPlugin, resolveHandlerPath } from '../execute/load-plugin.ts';
 import { pluginOperation } from '../handlers/plugin.ts';
 import type { Step } from '../model/events.ts';
 import type { OperationSpec } from '../model/operation.ts';
-import { DEFAULT_OPERATION, knownOperation } from '../model/operations/index.ts';
+import { DEFAULT_OPERATION, knownOperation, operationNamed } from '../model/operations/index.ts';
 import type { FixtureWithPolicy } from '../model/state.ts';
 import { caseFitProblem } from '../report/case-fit.ts';
 
@@ -42,7 +42,18 @@ export async function caseOperation(
   c: SavedCase,
   options: CaseOperationOptions = {},
 ): Promise<OperationSpec> {
-  const spec = await operationOfCase(c, options);
+  return fitted(c, await operationOfCase(c, options));
+}
+
+/**
+ * `caseOperation` for an operation already known in this process (built in, or its plugin
+ * loaded), without loading anything: throws `E_USAGE` naming the known operations otherwise.
+ */
+export function knownCaseOperation(c: SavedCase): OperationSpec {
+  return fitted(c, operationNamed(c.fixture.operation));
+}
+
+function fitted(c: SavedCase, spec: OperationSpec): OperationSpec {
   const problem = caseFitProblem(c.fixture, c.steps, spec);
   if (problem) throw new ReceiptcheckError('E_BAD_SCENARIO', `${c.source} ${problem}`);
   return spec;
@@ -57,11 +68,11 @@ async function operationOfCase(
   const known = knownOperation(name);
   if (known) return known;
   const handler = options.handler ?? c.handler;
-  const of = `${c.source} is a case of operation "${name}", which only the plugin that declares it defines`;
+  const of = `${c.source} is a case of "${name}", an operation its plugin declares`;
   if (handler === undefined)
     throw new ReceiptcheckError(
       'E_BAD_SCENARIO',
-      `${of}, and it names no handler; pass --handler PATH, the plugin's file`,
+      `${of}, and it names no handler; pass --handler PATH, that plugin's file`,
     );
   let path: string;
   try {
@@ -70,7 +81,7 @@ async function operationOfCase(
     if (!isReceiptcheckError(thrown) || thrown.code !== 'E_HANDLER_NOT_FOUND') throw thrown;
     throw new ReceiptcheckError(
       'E_HANDLER_NOT_FOUND',
-      `${of}, and its handler "${handler}" is not there (looked at ${resolve(options.cwd ?? process.cwd(), handler)}); run from the folder the case was saved from, or pass --handler PATH`,
+      `${of}, and that plugin, "${handler}", is not there (looked at ${resolve(options.cwd ?? process.cwd(), handler)}); run from the folder the case was saved from, or pass --handler PATH`,
     );
   }
   const implemented = pluginOperation(await loadAnyPlugin(path));
