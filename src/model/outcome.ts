@@ -27,9 +27,16 @@ export type Observed =
   /**
    * The plugin threw or returned something that is not an outcome: always a failure. `stack` is
    * the thrown error's stack down to the plugin's `call` (the harness's own frames cut off), for
-   * `--verbose` and case files; comparisons ignore it.
+   * `--verbose` and case files; comparisons ignore it. `errorClass` names the class of the
+   * `Error` it threw (`TypeError`, `SqliteError`), so a report says what escaped; absent for a
+   * thrown non-`Error` value and for what the harness itself observed.
    */
-  | { readonly kind: 'unexpected'; readonly message: string; readonly stack?: string }
+  | {
+      readonly kind: 'unexpected';
+      readonly message: string;
+      readonly errorClass?: string;
+      readonly stack?: string;
+    }
   /** A lost request: the call never reached the handler. */
   | { readonly kind: 'notSent' };
 
@@ -114,7 +121,8 @@ export function describeOutcome(o: Observed): string {
     case 'error':
       return `error(${o.message})`;
     case 'unexpected':
-      return `unexpected error(${o.message})`;
+      if (o.errorClass === undefined) return `unexpected error(${o.message})`;
+      return `unexpected ${o.errorClass}${o.message ? `: ${o.message}` : ' (no message)'}`;
     default:
       return o.kind;
   }
