@@ -104,9 +104,14 @@ export function describeResult(r: Result): string {
   return keys.map((k) => `${k} ${describeField(r[k])}`).join(' ');
 }
 
-/** A field of a result, row or payload: a number bare, a string quoted (it may hold spaces). */
+/**
+ * A field of a result, row or payload: a number bare, a string quoted (it may hold spaces). A
+ * stored receipt holds what its handler wrote, which may be anything JSON can hold: an object or
+ * `null` is shown as JSON.
+ */
 export function describeField(value: number | string | boolean | undefined): string {
-  return typeof value === 'string' ? JSON.stringify(value) : String(value);
+  if (typeof value === 'string') return JSON.stringify(value);
+  return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
 
 /** A short human rendering, e.g. `ok(replayed, id 1 interval 30 v2)` or `refused(conflict)`. */

@@ -23,6 +23,7 @@ import {
   receiptKeyOf,
   receiptsMayExpire,
 } from '../run-record.ts';
+import { unexplainedReceipt } from './unexplained-receipt.ts';
 
 export const EFFECTS_MATCH_RECEIPTS = 'every effect has its receipt and every receipt its effect';
 
@@ -43,10 +44,8 @@ export function checkEffectsMatchReceipts(run: RunRecord): InvariantViolation | 
   for (const r of run.trace.snapshot.receipts) {
     const fresh = freshByKey.get(receiptKeyOf(r));
     if (fresh?.observed.kind !== 'ok' || !sameResult(fresh.observed.result, r.result)) {
-      return fail(
-        `receipt for request "${r.requestId}" (${r.user}@${r.workspace}) stores a result no fresh ok returned`,
-        fresh?.step,
-      );
+      const { message, step } = unexplainedReceipt(run, r);
+      return fail(message, fresh?.step ?? step);
     }
     written.push(knownResult(fresh, r.result));
   }
