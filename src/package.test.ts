@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { docBlock } from '../testing/doc-blocks.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
@@ -59,14 +60,6 @@ const verdicts = {
 };
 console.log(JSON.stringify(verdicts));
 `;
-
-/** A code block of the README that starts with a `// <name>` line: a file users are told to copy. */
-function readmeFile(name: string): string {
-  for (const match of README.matchAll(/```(?:js|ts)\n(\/\/ (\S+)\n[\s\S]*?)```/g)) {
-    if (match[2] === name) return match[1] as string;
-  }
-  throw new Error(`README.md has no code block starting with "// ${name}"`);
-}
 
 /** This environment as a user's shell would have it: nothing from npm test, vitest or a loader. */
 function userEnv(): NodeJS.ProcessEnv {
@@ -196,13 +189,13 @@ describe('the packed package, installed in a fresh project', () => {
   });
 
   it("the README's node:test recipe passes under plain `node --test`", () => {
-    writeFileSync(join(project, 'my-handler.test.mjs'), readmeFile('my-handler.test.mjs'));
+    writeFileSync(join(project, 'my-handler.test.mjs'), docBlock('my-handler.test.mjs').text);
     const r = run(project, process.execPath, ['--test', 'my-handler.test.mjs']);
     expect(r.status, outcomeOf(r)).toBe(0);
   });
 
   it("the README's vitest recipe passes", () => {
-    writeFileSync(join(project, 'my-handler.test.ts'), readmeFile('my-handler.test.ts'));
+    writeFileSync(join(project, 'my-handler.test.ts'), docBlock('my-handler.test.ts').text);
     const r = run(project, 'npx', ['--no', 'vitest', 'run', 'my-handler.test.ts']);
     expect(r.status, outcomeOf(r)).toBe(0);
   });
