@@ -3,7 +3,7 @@
  * that wraps a real idempotency library (prechecks, the business write and its refusal, the
  * library's world, the HTTP driver). Apart from the main barrel (`src/index.ts`) because it loads
  * the HTTP injector and because most users check their own handler and never need it; see the
- * README, "Writing an adapter for a real library".
+ * docs/libraries.md, "Writing an adapter for a real library".
  */
 
 export {

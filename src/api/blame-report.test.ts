@@ -1,6 +1,6 @@
 /**
- * Scheduled reports that never blame a call wrongly, on real handlers under fixed schedules
- * (issue 16), in pass/fail pairs:
+ * Scheduled reports that never blame a call wrongly, on real handlers under fixed schedules,
+ * in pass/fail pairs:
  * - `race-winner-not-blamed.json`: receipt-after-commit commits its row, then the loser runs whole
  *   before the winner inserts its receipt and is refused. The scheduler's guess (the loser's last
  *   statement came first) blamed the winner's `ok(fresh)` as a replay missing its flag; only the

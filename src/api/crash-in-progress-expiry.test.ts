@@ -1,5 +1,5 @@
 /**
- * powertools' in-progress expiry on the harness clock (issue 16), declared as `claimExpiry`: a
+ * powertools' in-progress expiry on the harness clock, declared as `claimExpiry`: a
  * call that crashes after its claim commits leaves an in-progress record, which refuses a retry
  * as in progress until the harness clock passes its in-progress expiry (`CALL_BUDGET_MS` after
  * the claim); only then does the retry run the write. Built on `crash-after-claim.json`, with a

@@ -2,8 +2,8 @@
  * All-findings mode on a bundled library plugin in scheduled mode (worker-thread lanes), where a
  * plain run stops at its first counterexample: powertools' F1 (a key reuse racing a claim that is
  * then withdrawn) and F2 (the completion write failing after the business write) come out as
- * distinct findings in one run over two seeds (1 and 6; the clock advances issue 16 added moved
- * them from 2 and 4), and a known-findings file listing what a run found
+ * distinct findings in one run over two seeds (1 and 6; they were 2 and 4 before clock advances
+ * joined the generated sequences), and a known-findings file listing what a run found
  * makes a run of one of those seeds pass. express-idempotency's committed known-findings file
  * lists A–D (and C's crash form) by the signatures a run gives them, and with it a run of seed 3,
  * which finds D and C's crash form, passes.

@@ -1,5 +1,5 @@
 /**
- * Concurrent shrinking removes the steps that do not matter, deterministically (issue 16): the
+ * Concurrent shrinking removes the steps that do not matter, deterministically: the
  * removal loop against a fake oracle, and a concurrent counterexample as real threads shrank it
  * (powertools, seed 2: six steps, of which only one group races) reduced in scheduled mode to
  * that group, with the failure and interleaving of its own run. No thread timing is involved:

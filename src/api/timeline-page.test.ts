@@ -2,7 +2,7 @@
  * The timeline from code: `renderTimeline` draws a counterexample `checkHandler` returned (the
  * scheduled race of check-then-act: both lanes, the blamed call and its rule, the replay command
  * of the file it was saved as); `writeTimeline` draws any saved case beside it or where asked, and
- * refuses a file it cannot read with a coded error. The README's example
+ * refuses a file it cannot read with a coded error. docs/counterexamples.md's example
  * (`draw-a-counterexample.ts`) runs as a user would run it, in a project of its own.
  */
 import { spawnSync } from 'node:child_process';
@@ -62,10 +62,10 @@ describe('writeTimeline', () => {
   });
 });
 
-describe("the README's draw-a-counterexample.ts", () => {
+describe("docs/counterexamples.md's draw-a-counterexample.ts", () => {
   it('writes the page of the race it finds and prints its path', () => {
     const project = join(tmp, 'project');
-    const script = localImports(docBlock('draw-a-counterexample.ts').text, 'the README example');
+    const script = localImports(docBlock('draw-a-counterexample.ts').text, 'the docs example');
     makeProject(project, { 'draw-a-counterexample.ts': script });
     const tsx = join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
     const r = spawnSync(process.execPath, [tsx, 'draw-a-counterexample.ts'], {

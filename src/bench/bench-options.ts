@@ -35,7 +35,7 @@ export interface BenchOptions {
    */
   warmUpSeconds?: number;
   /**
-   * Seeds per mutant for time to kill (1..n). Preset: 5, as the issue asks; quick 3, since a
+   * Seeds per mutant for time to kill (1..n). Preset: 5, as the performance budget states it; quick 3, since a
    * concurrent mutant's check with its shrinking takes seconds and quick must stay under a minute.
    */
   killSeeds?: number;

@@ -1,6 +1,6 @@
 /**
  * The bench report as a plain-text table: throughput against the raw ceiling, time to kill per
- * mutant, the checker, memory, and which targets were met. Pure.
+ * mutant, the checker, memory, and which targets of the performance budget were met. Pure.
  */
 import type { BenchReport, KillFigure, Throughput, Unavailable } from './bench-report.ts';
 
@@ -21,7 +21,7 @@ export function formatBench(r: BenchReport): string {
     `soak check ${r.soakCheck.entries.toLocaleString('en-US')} calls from ${r.soakCheck.clients} clients, fresh request ids, in a child process: ${seconds(r.soakCheck.seconds)} (generated in ${seconds(r.soakCheck.generateSeconds)}), maxRSS ${Math.round(r.soakCheck.maxRssMb)} MB, verdict ${r.soakCheck.verdict}`,
     `memory     maxRSS ${Math.round(r.memory.maxRssMb)} MB, peak heap used ${Math.round(r.memory.peakHeapUsedMb)} MB`,
     '',
-    'targets',
+    'performance budget (docs/performance.md)',
     ...r.targets.map(
       (t) =>
         `  ${t.met === null ? '–' : t.met ? '✓' : '✗'} ${t.figure.padEnd(30)} ${t.target.padEnd(36)} ${t.value}`,

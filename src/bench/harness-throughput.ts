@@ -22,8 +22,8 @@ export const MODES: readonly Mode[] = ['sequential', 'concurrent', 'scheduled'];
 
 /**
  * Every harness path, in round order: each mode at its defaults, then scheduled mode forced onto
- * worker-thread lanes, the carrier of every handler that is not declared replayable (issue 17
- * asks 0.15 × raw of it; the reference, replayable, runs inline at its default).
+ * worker-thread lanes, the carrier of every handler that is not declared replayable (the
+ * performance budget asks 0.15 × raw of it; the reference, replayable, runs inline at its default).
  */
 export const HARNESS_PATHS: readonly HarnessPath[] = [
   ...MODES.map((mode) => ({ name: mode as PathName, mode })),

@@ -1,5 +1,5 @@
 /**
- * `checkTargets` judges every issue-17 target on a report: each one is shown met on a report
+ * `checkTargets` judges every target of the performance budget on a report: each one is shown met on a report
  * that meets it and missed on one that misses it, and not judged where the configuration is too
  * small to say. Reports are built by hand; nothing is timed.
  */

@@ -1,9 +1,9 @@
 /**
- * Issue 17's targets (issue 6's, raised), judged against one bench report: every target one run
- * of one operation can show (the per-operation ratios take a run per operation). Benchmark
- * figures, not test assertions: the bench reports which are met and never fails on them. Ratios
- * are judged on steps per second, as the issue states them; the per-CPU-second ratio is shown
- * beside. Pure.
+ * The project's performance budget (docs/performance.md), judged against one bench report: every
+ * target one run of one operation can show (the per-operation ratios take a run per operation).
+ * Benchmark figures, not test assertions: the bench reports which are met and never fails on
+ * them. Ratios are judged on steps per second, as the budget states them; the per-CPU-second
+ * ratio is shown beside. Pure.
  */
 import type { BenchReport, TargetCheck, Throughput, Unavailable } from './bench-report.ts';
 

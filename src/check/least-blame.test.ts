@@ -1,6 +1,6 @@
 /**
- * What a failing scheduled run blames, in pass/fail pairs (issue 16, "reports that never blame a
- * call wrongly"): the winner of a race whose commit came after the loser's last statement is not
+ * What a failing scheduled run blames, in pass/fail pairs, so that no report blames a
+ * call wrongly: the winner of a race whose commit came after the loser's last statement is not
  * blamed beside the loser; two answers of which either could be the wrong one say so; a call that
  * crashed after a commit is read as having changed nothing when the database and the later calls
  * say so, so no row change or fresh outcome is expected of it.

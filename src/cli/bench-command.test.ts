@@ -1,5 +1,5 @@
 /**
- * `receiptcheck bench --quick --json` prints one object with every figure issues 6 and 17 ask for. A
+ * `receiptcheck bench --quick --json` prints one object with every figure the bench reports. A
  * tiny configuration keeps it fast; no figure is compared with a time, only checked to be there.
  */
 import { afterAll, describe, expect, it } from 'vitest';
@@ -100,7 +100,7 @@ describe('receiptcheck bench', () => {
       'checker',
       'soak check',
       'memory',
-      'targets',
+      'performance budget',
     ])
       expect(table).toContain(heading);
   });

@@ -1,6 +1,6 @@
 /**
  * The installed command as a user runs it, in a child process: the exit code and stderr of
- * `node bin/receiptcheck.js`, for the errors issue 4 names, and the seed from the environment.
+ * `node bin/receiptcheck.js`, for a missing plugin, a plugin that lacks a function and a bad flag value, and the seed from the environment.
  */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';

@@ -145,9 +145,12 @@ describe('help', () => {
       expect(r.out.match(new RegExp(`^ {2}${command} `, 'gm'))?.length, command).toBe(1);
   });
 
-  it("bench --help speaks of the README, not of the project's issues", async () => {
+  it("bench --help speaks of the performance budget, not of the project's issues", async () => {
     const r = await cli('bench', '--help');
     expect(r.out).not.toMatch(/issue \d/i);
+    expect(r.out).toContain(
+      'performance budget (the speed and memory targets in docs/performance.md)',
+    );
   });
 });
 

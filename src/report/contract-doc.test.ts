@@ -223,10 +223,10 @@ describe('docs/contract.md, the rules failures cite', () => {
   });
 });
 
-describe('the faults receiptcheck injects, as the README and the contract list them', () => {
+describe('the faults receiptcheck injects, as docs/cli.md and the contract list them', () => {
   const contract = section(readFileSync(CONTRACT, 'utf8'), '## Faults receiptcheck injects');
-  const readme = section(
-    readFileSync(join(ROOT, 'README.md'), 'utf8'),
+  const cli = section(
+    readFileSync(join(ROOT, 'docs', 'cli.md'), 'utf8'),
     '## Faults receiptcheck injects',
   );
   /** Every grant that injects something: a key of this record per kind, or it fails to compile. */
@@ -237,7 +237,7 @@ describe('the faults receiptcheck injects, as the README and the contract list t
 
   it.each([
     ['docs/contract.md', contract],
-    ['README.md', readme],
+    ['docs/cli.md', cli],
   ])('%s has a row for each, with the modes and the expected outcome', (_, body) => {
     const rows = tableRows(body);
     const names = [...Object.values(INJECTING), 'receipt store failure', 'lost request'];
@@ -252,7 +252,7 @@ describe('the faults receiptcheck injects, as the README and the contract list t
   it('names the code and message the statement fault really raises', () => {
     const prefix = INJECTED_FAULT_MESSAGE.split(' (')[0] as string;
     const statementFault = section(readFileSync(CONTRACT, 'utf8'), '### Statement fault');
-    for (const body of [statementFault, readme]) {
+    for (const body of [statementFault, cli]) {
       expect(body).toContain(`\`${INJECTED_FAULT_CODE}\``);
       expect(body).toContain(`\`${prefix}\``);
     }

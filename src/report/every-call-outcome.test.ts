@@ -1,6 +1,6 @@
 /**
- * Race-mode reports show every call, in pass/fail pairs (issue 16, "reports that never blame a
- * call wrongly"): a scheduled run's calls that matched the model show what their clients saw, as
+ * Race-mode reports show every call, in pass/fail pairs, so that no report blames a
+ * call wrongly: a scheduled run's calls that matched the model show what their clients saw, as
  * a concurrent run's calls after the stuck one do; a crashed call always carries a crash marker
  * and says how the checker read it (changed nothing, or took effect as some outcome), so the
  * expectations after it can be read; a call whose blame could fall on another lane says so.

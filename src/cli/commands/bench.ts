@@ -118,8 +118,8 @@ three modes (no thread-lane row: its scheduled mode has one kind of lane); small
 (3 rounds x 40 runs, quick 2 x 10); no in-memory raw path, and no time to kill (the catalogue
 is SQLite's: \`receiptcheck mutants --engine postgres\`).
 
-Targets (the speed and memory goals in the README's Performance section) are printed with a ✓ or
-✗; the command exits 0 either way.
+The performance budget (the speed and memory targets in docs/performance.md) is printed, each
+target with a ✓ or ✗; the command exits 0 either way.
 
 Examples:
   receiptcheck bench --quick                  under a minute

@@ -52,7 +52,7 @@ describe('concurrent mode', () => {
   });
 });
 
-// node-idempotency's seed moved from 7 to 1 when it declared its 24 h expiry (issue 16): clock
+// node-idempotency's seed moved from 7 to 1 when it declared its 24 h expiry : clock
 // advances joined its generated sequences.
 describe.each([
   ['powertools', 7],

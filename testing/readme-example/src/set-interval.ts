@@ -1,8 +1,8 @@
 /**
- * The handler the README's plugin example wraps (`./src/set-interval.ts` there): `set_interval`
+ * The handler docs/plugins.md's plugin example wraps (`./src/set-interval.ts` there): `set_interval`
  * as an application would write it on better-sqlite3, keeping the retry-receipt contract
  * (docs/contract.md). It stands for the user's own code, so it imports nothing from receiptcheck;
- * `testing/readme-example.test.ts` runs the README's plugin over it.
+ * `testing/readme-example.test.ts` runs that plugin over it.
  */
 import type Database from 'better-sqlite3';
 
