@@ -1,8 +1,8 @@
 /**
  * Concurrent shrinking removes the steps that do not matter, deterministically: the
  * removal loop against a fake oracle, and a concurrent counterexample as real threads shrank it
- * (powertools, seed 2: six steps, of which only one group races) reduced in scheduled mode to
- * that group, with the failure and interleaving of its own run. No thread timing is involved:
+ * (powertools without its policy declaration, seed 2: six steps, of which only one group races)
+ * reduced in scheduled mode to that group, with the failure and interleaving of its own run. No thread timing is involved:
  * the oracle is the case under a schedule.
  */
 import { fileURLToPath } from 'node:url';
@@ -50,9 +50,14 @@ describe('reduceByScheduling on a concurrent counterexample as threads shrank it
     new URL('./fixtures/powertools-concurrent-unreduced.json', import.meta.url),
   );
   const c = loadCaseFile(file);
+  // powertools without its declaration: the race the threads caught, a key reuse told keyReuse
+  // beside a call that is then refused, is then owed the refusal (with it, the contract allows it).
+  const undeclared = fileURLToPath(
+    new URL('../handlers/libraries/fixtures/undeclared/powertools.ts', import.meta.url),
+  );
   const cx: Counterexample = {
-    handler: c.handler,
-    handlerName: c.handler,
+    handler: undeclared,
+    handlerName: 'powertools-undeclared',
     mode: 'concurrent',
     seed: 2,
     path: '0',

@@ -5,12 +5,14 @@
  * call answering `error` with and without a change left behind, and answering neither `error`
  * nor the model's outcome (a failure of its answer, and of the database only when no reading
  * fits); the declared in-flight conflict accepted for a duplicate in the same group, and only there;
- * a crash read as having left its claim only under a declared `claimExpiry`, and only until it
- * expires.
+ * a key reuse beside a running call with another payload accepted only where claims are declared
+ * visible; a crash read as having left its claim only under a declared `claimExpiry`, and only
+ * until it expires.
  */
 import { describe, expect, it } from 'vitest';
 import type { CallEvent, Event, Step } from '../model/events.ts';
 import type { Observed } from '../model/outcome.ts';
+import type { PolicyDeclaration } from '../model/policy.ts';
 import { initialState, toSnapshot } from '../model/state.ts';
 import { run as runModel } from '../model/step.ts';
 import { DEFAULT_FIXTURE, type Snapshot } from '../model/world.ts';
@@ -381,5 +383,69 @@ describe('a declared in-flight conflict (inFlightDuplicate: conflict)', () => {
       snapshot: modelAfter(call('k', 30)),
     });
     expect(v.verdict.verdict).toBe('failed');
+  });
+});
+
+describe('a key reuse meeting a running claim (visible claims declared)', () => {
+  // Automation 1 is already at v2 (step 0), so bob's r1 (expecting v1) is refused and stores
+  // nothing; his reuse of r1 with another payload ran beside it and was told keyReuse.
+  const moved = call('a', 5);
+  const owner = call('r1', 30, 1, 1);
+  const reuse = call('r1', 45, 1, 1);
+  const conflict: Observed = { kind: 'refused', reason: 'conflict' };
+  const keyReuse: Observed = { kind: 'keyReuse' };
+  const raced = (
+    answer: Observed,
+    policy?: PolicyDeclaration,
+    other = reuse,
+    snapshot = modelAfter(moved),
+  ) =>
+    checkScheduledRun({
+      fixture: policy ? { ...DEFAULT_FIXTURE, policy } : DEFAULT_FIXTURE,
+      steps: [moved, { kind: 'concurrent', events: [owner, other] }],
+      lanes: [
+        rec(0, 0, moved, seen(fresh(5)), 0),
+        rec(1, 0, owner, seen(conflict), 1),
+        rec(1, 1, other, seen(answer), 2),
+      ],
+      snapshot,
+    });
+
+  it('ok: keyReuse with no effect, under inFlightDuplicate: conflict or a claimExpiry', () => {
+    expect(raced(keyReuse, { inFlightDuplicate: 'conflict' }).verdict).toEqual({ verdict: 'ok' });
+    const claims: PolicyDeclaration = { claimExpiry: 'never', idempotencyFirst: true };
+    expect(raced(keyReuse, claims).verdict).toEqual({ verdict: 'ok' });
+  });
+  it('failed: the same answer under the contract, where a running call shows no claim', () => {
+    const v = raced(keyReuse);
+    expect(v.verdict.verdict).toBe('failed');
+    if (v.verdict.verdict !== 'failed') return;
+    expect(v.verdict.failures).toContainEqual(
+      expect.objectContaining({ kind: 'outcome', step: 1, lane: 1, actual: keyReuse }),
+    );
+  });
+  it('failed: keyReuse to a duplicate with the same payload, or in a later step', () => {
+    const declared: PolicyDeclaration = { inFlightDuplicate: 'conflict' };
+    expect(raced(keyReuse, declared, call('r1', 30, 1, 1)).verdict.verdict).toBe('failed');
+    const later = checkScheduledRun({
+      fixture: { ...DEFAULT_FIXTURE, policy: declared },
+      steps: [moved, owner, reuse],
+      lanes: [
+        rec(0, 0, moved, seen(fresh(5)), 0),
+        rec(1, 0, owner, seen(conflict), 1),
+        rec(2, 0, reuse, seen(keyReuse), 2),
+      ],
+      snapshot: modelAfter(moved),
+    });
+    expect(later.verdict.verdict).toBe('failed');
+  });
+  it('failed: another wrong answer there (unavailable, or a fresh write)', () => {
+    const declared: PolicyDeclaration = { inFlightDuplicate: 'conflict' };
+    expect(raced({ kind: 'refused', reason: 'unavailable' }, declared).verdict.verdict).toBe(
+      'failed',
+    );
+    // The database shows the write the answer claims (automation 1 at 45 min, v3).
+    const wrote = modelAfter(moved, call('r1', 45, 2, 1));
+    expect(raced(fresh(45, 3), declared, reuse, wrote).verdict.verdict).toBe('failed');
   });
 });

@@ -27,15 +27,18 @@
  * (`least-blame.ts`), never the derived guess's: a call is listed as failing only when no order
  * blaming no more calls gives its outcome, or, when several do, with the lanes blamed instead.
  *
- * A declared policy `inFlightDuplicate: 'conflict'` is applied as concurrent mode applies it
+ * The in-flight answers of a declared policy are applied as concurrent mode applies them
  * (`in-flight.ts`, on a history with one interval per step, so the lanes of a group overlap and
- * steps do not): a call answered `refused: conflict` while another call under its key ran in the
- * same group may be that in-flight answer, which changes nothing.
+ * steps do not): under `inFlightDuplicate: 'conflict'` a call answered `refused: conflict` while
+ * another call under its key ran in the same group, and under declared visible claims a call
+ * answered `keyReuse` beside one under its key with another payload, may be that in-flight
+ * answer, which changes nothing.
  */
 
 import type { Step } from '../model/events.ts';
 import type { HistoryEntry } from '../model/history.ts';
 import type { Observed } from '../model/outcome.ts';
+import { declaresVisibleClaims } from '../model/policy.ts';
 import { initialState, type ModelState, toSnapshot } from '../model/state.ts';
 import type { Fixture, Snapshot } from '../model/world.ts';
 import type { LaneRecord } from '../types/scheduled-trace.ts';
@@ -44,7 +47,7 @@ import type { Failure, RunVerdict } from '../types/verdict.ts';
 import { checkInvariants } from './invariants/all-invariants.ts';
 import { groupByStep, subsets } from './lane-orders.ts';
 import { leastBlame } from './least-blame.ts';
-import { inFlightConflicts } from './linearizability/in-flight.ts';
+import { inFlightAnswers } from './linearizability/in-flight.ts';
 import type { RunRecord } from './run-record.ts';
 import { searchOrders } from './scheduled-order-search.ts';
 import { NONE, type Reading, type Walk, walkFromGeneration, walkOrder } from './scheduled-walk.ts';
@@ -240,8 +243,8 @@ function quietReading(
  * history where each step is one interval: the lanes of a group overlap, steps do not.
  */
 function inFlightEligible(initial: ModelState, lanes: readonly LaneRecord[]): Set<LaneRecord> {
-  // `inFlightConflicts` names none without the policy: no history to build.
-  if (initial.policy.inFlightDuplicate !== 'conflict') return new Set();
+  // `inFlightAnswers` names none without the policy: no history to build.
+  if (!declaresVisibleClaims(initial.policy)) return new Set();
   const history: HistoryEntry[] = lanes.map((rec, id) => ({
     id,
     client: rec.lane,
@@ -250,7 +253,7 @@ function inFlightEligible(initial: ModelState, lanes: readonly LaneRecord[]): Se
     completedAt: 2 * rec.step + 1,
     ...(rec.end.kind === 'observed' ? { observed: rec.end.observed } : {}),
   }));
-  const ids = inFlightConflicts(initial, history);
+  const ids = inFlightAnswers(initial, history);
   return new Set(lanes.filter((_, id) => ids.has(id)));
 }
 

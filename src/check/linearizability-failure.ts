@@ -40,7 +40,7 @@ export function linearizabilityFailure(
       ...(expected ? { expected } : {}),
     };
   };
-  // The search's own state: stepping the prefix again would undo a declared in-flight conflict.
+  // The search's own state: stepping the prefix again would undo a declared in-flight answer.
   const state = result.stateAfterPrefix;
   const stuck = result.stuck.map((id) => {
     const e = byId.get(id);

@@ -75,7 +75,8 @@ export function judge(
   // declared `storesErrors`, the error recorded under the key by a write after the fault.
   if (end.faulted && end.observed.kind === 'error')
     return end.durableAfterFault ? leaveError(state, event) : state;
-  // The in-flight answer of a declared policy: `refused: conflict`, and nothing changed.
+  // An in-flight answer of a declared policy (`refused: conflict`, or `keyReuse` to a call with
+  // another payload than a running one's claim): nothing changed.
   if (reading !== 'auto' && reading.has(rec)) return state;
   const t = step(state, event);
   if (!t.outcome) return t.state;

@@ -41,8 +41,10 @@ export interface Policy {
   /**
    * What a duplicate gets while the first call under its key is still running: a replay once
    * the first commits (the contract), or `refused: conflict` at once, without waiting (Stripe,
-   * the IETF Idempotency-Key draft's 409), with no effect. A serial `step` never sees a call in
-   * flight, so the concurrent and scheduled checkers apply this switch, from real time.
+   * the IETF Idempotency-Key draft's 409), with no effect. It also makes the running call's claim
+   * visible (`declaresVisibleClaims`): a call with another payload may be told `keyReuse` at once,
+   * with no effect, whether the running call then succeeds or not. A serial `step` never sees a
+   * call in flight, so the concurrent and scheduled checkers apply this switch, from real time.
    */
   readonly inFlightDuplicate: 'replay' | 'conflict';
   /**
@@ -96,6 +98,18 @@ export function expiryLifetime(policy: Policy): number | undefined {
 /** Whether a crashed call may leave a claim behind under `policy` (`claimExpiry`). */
 export function declaresClaims(policy: Policy): boolean {
   return policy.claimExpiry !== 'noClaim';
+}
+
+/**
+ * Whether a call may meet another call's claim (its in-progress record) under `policy`: a plugin
+ * that answers an in-flight duplicate as in progress (`inFlightDuplicate: 'conflict'`) shows the
+ * claim of a running call, and one whose crashed calls leave claims (`claimExpiry`) writes them
+ * on their own. A call with another payload that meets a claim may then be told `keyReuse` (the
+ * payload checked first) whether the claim's owner is running or dead. Under the contract a
+ * handler claims nothing apart from its write, so no call ever sees a claim.
+ */
+export function declaresVisibleClaims(policy: Policy): boolean {
+  return policy.inFlightDuplicate === 'conflict' || declaresClaims(policy);
 }
 
 /** Fills in a declaration and checks it; throws `E_HANDLER_SHAPE` naming a bad switch. */

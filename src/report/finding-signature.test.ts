@@ -209,7 +209,7 @@ describe('findingSignature: one finding per bug of a real library (express-idemp
     expect(lost(0).shape).toBe('group(call | retry ✗ replayed→error)');
   });
 
-  it('B: world events before a race that fails are left out; a race and a plain retry stay apart', () => {
+  it('a reuse racing a call: world events before a race that fails are left out; a race and a plain retry stay apart', () => {
     const race: Step = { kind: 'concurrent', events: [call('r0'), call('r0', 6)] };
     const failureAt = (step: number) =>
       outcome(step, 1, call('r0', 6), refused('conflict'), { kind: 'keyReuse' });

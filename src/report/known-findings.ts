@@ -3,7 +3,7 @@
  * committed beside the code so CI fails only on new findings. JSON:
  *
  *     {"format": "receiptcheck-known-findings/1",
- *      "findings": [{"rule": "rule 8", "shape": "…", "note": "F1, reported upstream", "id": "…"}]}
+ *      "findings": [{"rule": "rule 8", "shape": "…", "note": "F2, reported upstream", "id": "…"}]}
  *
  * `id` is optional; when present it must be the signature's id, which catches a hand-edited
  * shape. `formatKnownFindings` writes one from a run's findings. Parsing is pure and strict: a

@@ -15,7 +15,7 @@ import { initialState, type ModelState } from '../../model/state.ts';
 import { step } from '../../model/step.ts';
 import { DEFAULT_FIXTURE } from '../../model/world.ts';
 import { checkHistory } from './check-history.ts';
-import { inFlightConflicts } from './in-flight.ts';
+import { inFlightAnswers } from './in-flight.ts';
 
 const eventArb: fc.Arbitrary<Event> = fc.oneof(
   {
@@ -61,6 +61,8 @@ const policyArb: fc.Arbitrary<PolicyDeclaration> = fc.constantFrom(
   { storesRefusals: true },
   { storesErrors: true },
   { inFlightDuplicate: 'conflict' as const },
+  // Visible claims without in-flight conflicts: only a mismatched keyReuse may be in flight.
+  { claimExpiry: 'never' as const, idempotencyFirst: true },
 );
 
 const caseArb: fc.Arbitrary<Case> = fc.record({
@@ -112,10 +114,10 @@ function sample(c: Case): { initial: ModelState; history: History } {
 /**
  * Whether some order of some allowed subset is a linearisation: plain depth-first search over
  * every entry that real time allows next, with no memo and no reductions. A lost call may be
- * placed or left out; an in-flight conflict may be read either way.
+ * placed or left out; an in-flight answer may be read either way.
  */
 function bruteForce(initial: ModelState, history: History): boolean {
-  const inFlight = inFlightConflicts(initial, history);
+  const inFlight = inFlightAnswers(initial, history);
   const optional = (e: HistoryEntry) =>
     e.event.kind === 'call' && e.completedAt === undefined && e.observed === undefined;
   const search = (left: readonly HistoryEntry[], state: ModelState): boolean => {

@@ -8,13 +8,17 @@ import {
   call,
   conflict,
   fresh,
+  type Interval,
+  keyReuse,
   replayed,
   request,
+  unavailable,
   world,
 } from '../../../testing/linearizability/fixture-builders.ts';
 import { FIXTURE_PAIRS } from '../../../testing/linearizability/fixture-pairs.ts';
 import type { History } from '../../model/history.ts';
 import { type Observed, outcome } from '../../model/outcome.ts';
+import type { PolicyDeclaration } from '../../model/policy.ts';
 import { initialState } from '../../model/state.ts';
 import { DEFAULT_FIXTURE } from '../../model/world.ts';
 import { checkHistory } from './check-history.ts';
@@ -131,6 +135,43 @@ describe('in-flight duplicates (policy inFlightDuplicate: conflict)', () => {
     expect(checkHistory(storing, history).verdict).toBe('ok');
     const noInFlight = initialState({ ...DEFAULT_FIXTURE, policy: { storesRefusals: true } });
     expect(checkHistory(noInFlight, history)).toMatchObject({ verdict: 'illegal' });
+  });
+});
+
+describe('a key reuse meeting a running claim (visible claims declared)', () => {
+  // Automation 1 is already at v2, so bob's r1 (expecting v1) is refused and stores nothing;
+  // his reuse of r1 with another payload ran beside it, saw its claim, and was told keyReuse.
+  const moved = call(0, 0, [0, 1], request('a', 1, 1, 5), fresh(1, 5, 2));
+  const owner = call(1, 1, [2, 10], request('r1', 1, 1, 30), conflict);
+  const reuse = (observed: Observed, at: Interval = [3, 11], minutes = 45) =>
+    call(2, 1, at, request('r1', 1, 1, minutes), observed);
+  const race = (observed: Observed = keyReuse): History => [moved, owner, reuse(observed)];
+  const under = (policy: PolicyDeclaration) => initialState({ ...DEFAULT_FIXTURE, policy });
+  const conflicts = under({ inFlightDuplicate: 'conflict' });
+
+  it('ok: keyReuse with no effect, under inFlightDuplicate: conflict or a claimExpiry', () => {
+    for (const declared of [conflicts, under({ claimExpiry: 'never', idempotencyFirst: true })]) {
+      const result = checkHistory(declared, race());
+      expect(result.verdict).toBe('ok');
+      if (result.verdict === 'ok')
+        expect(witnessProblem(declared, race(), result.order)).toBeUndefined();
+    }
+  });
+
+  it('bad: the same answer under the contract, where a running call shows no claim', () => {
+    expect(checkHistory(initial, race())).toMatchObject({ verdict: 'illegal', stuck: [2] });
+  });
+
+  it('bad: keyReuse after the owner completed, or to a duplicate with the same payload', () => {
+    const after = [moved, owner, reuse(keyReuse, [11, 12])];
+    expect(checkHistory(conflicts, after)).toMatchObject({ verdict: 'illegal', stuck: [2] });
+    const same = [moved, owner, reuse(keyReuse, [3, 11], 30)];
+    expect(checkHistory(conflicts, same)).toMatchObject({ verdict: 'illegal', stuck: [2] });
+  });
+
+  it('bad: another wrong answer there (unavailable, or a fresh write)', () => {
+    expect(checkHistory(conflicts, race(unavailable))).toMatchObject({ verdict: 'illegal' });
+    expect(checkHistory(conflicts, race(fresh(1, 45, 3)))).toMatchObject({ verdict: 'illegal' });
   });
 });
 

@@ -6,7 +6,7 @@ import type { Event } from '../../model/events.ts';
 import type { History, HistoryEntry } from '../../model/history.ts';
 import type { ModelState } from '../../model/state.ts';
 import { startBudget } from './budget.ts';
-import { inFlightConflicts } from './in-flight.ts';
+import { inFlightAnswers } from './in-flight.ts';
 import { mergeOrders, type PartOrder } from './merge-orders.ts';
 import { mergeStates } from './merge-states.ts';
 import { type LinearizabilityOptions, resolveLinearizabilityOptions } from './options.ts';
@@ -39,7 +39,7 @@ export function checkHistory(
       : [[...history]];
   // Small parts first: an illegal one is found before a large one can use up the time.
   parts.sort((a, b) => a.length - b.length);
-  const inFlight = inFlightConflicts(initial, history);
+  const inFlight = inFlightAnswers(initial, history);
   const budget = startBudget(resolved);
   const orders: PartOrder[] = [];
   const finals: ModelState[] = [];

@@ -23,7 +23,7 @@ export function neverWrites(observed: Observed, policy: Policy): boolean {
 /**
  * Whether a required entry is inert, given the outcome it must match (`EventList.expected`):
  * a call whose every acceptable placement leaves the state as it was (an observed outcome that
- * never writes; an in-flight conflict under a policy that does not store refusals, where both
+ * never writes; an in-flight answer under a policy that does not store refusals, where both
  * readings change nothing).
  */
 export function isInert(
@@ -40,7 +40,7 @@ export function fits(expected: Observed | undefined, t: Transition): boolean {
   return expected === undefined || (t.outcome !== undefined && sameOutcome(t.outcome, expected));
 }
 
-/** The transition of an in-flight conflict: the call is answered at once and changes nothing. */
+/** The transition of an in-flight answer (`in-flight.ts`): the call is answered at once and changes nothing. */
 export function inFlightTransition(state: ModelState): Transition {
   return { state, outcome: { kind: 'refused', reason: 'conflict' } };
 }

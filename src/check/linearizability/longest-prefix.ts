@@ -15,7 +15,7 @@ export interface LongestPrefix {
   stuck: number[];
   /**
    * The model after `ids` as the search stepped it. Replaying `ids` with `step` is not the same:
-   * a call placed as a declared in-flight conflict took no effect, whatever `step` says.
+   * a call placed as a declared in-flight answer took no effect, whatever `step` says.
    */
   state: ModelState | undefined;
   /** `ids` and the live path agree on their first `agree` elements. */

@@ -22,7 +22,7 @@ export interface IllegalResult {
   readonly stuck: readonly number[];
   /**
    * The model after `longestPrefix` as the search stepped it (a call placed as a declared
-   * in-flight conflict took no effect), so what the stuck entries should have seen.
+   * in-flight answer took no effect), so what the stuck entries should have seen.
    */
   readonly stateAfterPrefix: ModelState;
   /** Ids of the independent part of the history that failed, sorted; the rest was not needed. */

@@ -11,7 +11,7 @@ import { initialState, type ModelState } from '../../model/state.ts';
 import { DEFAULT_FIXTURE } from '../../model/world.ts';
 import { startBudget } from './budget.ts';
 import { checkHistory } from './check-history.ts';
-import { inFlightConflicts } from './in-flight.ts';
+import { inFlightAnswers } from './in-flight.ts';
 import { resolveLinearizabilityOptions } from './options.ts';
 import { searchPart } from './search.ts';
 import { syntheticHistory } from './synthetic-history.ts';
@@ -21,7 +21,7 @@ const initial = initialState(DEFAULT_FIXTURE);
 
 function searchWith(start: ModelState, history: History, horizon: number) {
   const budget = startBudget(resolveLinearizabilityOptions());
-  return searchPart(start, history, budget, inFlightConflicts(start, history), horizon);
+  return searchPart(start, history, budget, inFlightAnswers(start, history), horizon);
 }
 
 describe('the search horizon', () => {

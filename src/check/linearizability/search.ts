@@ -66,7 +66,7 @@ export type PartResult =
 
 /**
  * Searches for a linearisation of `entries` from `initial`, spending from the shared budget.
- * `inFlight` holds the ids that may be answered as in-flight conflicts (`in-flight.ts`).
+ * `inFlight` holds the ids that may carry an in-flight answer (`in-flight.ts`).
  *
  * With a `horizon` (frames), the path keeps only its last `horizon` states and the memo two
  * generations of `horizon` levels each, so a long history that needs no deep backtracking is

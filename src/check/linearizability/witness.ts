@@ -6,13 +6,13 @@ import type { History, HistoryEntry } from '../../model/history.ts';
 import { describeOutcome, sameOutcome } from '../../model/outcome.ts';
 import type { ModelState } from '../../model/state.ts';
 import { step } from '../../model/step.ts';
-import { inFlightConflicts } from './in-flight.ts';
+import { inFlightAnswers } from './in-flight.ts';
 
 /**
  * Why `order` is not a linearisation of `history` from `initial`, or undefined when it is: every
  * entry that must take effect appears once (calls with unknown completion and outcome may be
  * missing), no entry comes after one that was invoked after it completed, and stepping the model
- * in this order gives every observed outcome (or an allowed in-flight conflict).
+ * in this order gives every observed outcome (or an allowed in-flight answer).
  */
 export function witnessProblem(
   initial: ModelState,
@@ -20,7 +20,7 @@ export function witnessProblem(
   order: readonly number[],
 ): string | undefined {
   const byId = new Map(history.map((e) => [e.id, e]));
-  const inFlight = inFlightConflicts(initial, history);
+  const inFlight = inFlightAnswers(initial, history);
   const seen = new Set<number>();
   let state = initial;
   let latestInvoked = Number.NEGATIVE_INFINITY;
@@ -41,11 +41,10 @@ export function witnessProblem(
     const t = step(state, entry.event);
     const expected = entry.event.kind === 'call' ? entry.observed : undefined;
     if (expected && !(t.outcome && sameOutcome(t.outcome, expected))) {
-      const inFlightOk = inFlight.has(id) && expected.kind === 'refused';
-      if (!inFlightOk) {
+      if (!inFlight.has(id)) {
         return `entry ${id} observed ${describeOutcome(expected)}, the model gives ${t.outcome ? describeOutcome(t.outcome) : 'nothing'}`;
       }
-      continue; // an in-flight conflict changes nothing
+      continue; // an in-flight answer changes nothing
     }
     state = t.state;
   }

@@ -1,12 +1,14 @@
 /**
- * The express-idempotency findings of docs/findings.md (A–D), each reproduced by its committed
+ * The express-idempotency findings of docs/findings.md (A, C, D), each reproduced by its committed
  * case file (`fixtures/express-idempotency/`), replayed exactly under its hand-written schedule:
  * the interleaving, crash or fault is the case's, not the machine's timing. Each test pins what
  * the library answered and what it left in the database; it fails if the library's behaviour
  * changes, and then the finding must be revisited. A last pair shows the same calls pass when
  * nothing interferes, so the cases fail for the finding and not for the setup. D's case also
  * holds on a variant declaring `claimExpiry: 'never'` (what a user who accepts D declares), and
- * fails on one falsely declaring claims expire after a second.
+ * fails on one falsely declaring claims expire after a second. Two cases are declared behaviour,
+ * kept as regression cases: the in-flight 409, and a key reuse told 417 beside a claim that is
+ * then withdrawn (once finding B); each holds on the plugin and fails without its declaration.
  */
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -54,14 +56,34 @@ describe('A express-idempotency: two identical first attempts at once', () => {
   });
 });
 
-describe('B express-idempotency: a key reuse racing a claim that is then withdrawn', () => {
-  it('is told keyReuse, though the claim was deleted and no receipt binds the key', async () => {
-    const result = await reproduce('b-mismatch-racing-withdrawn-claim.json');
-    expect(told(result, 1, 0)).toEqual(outcome.refused('conflict'));
-    expect(told(result, 1, 1)).toEqual(outcome.keyReuse());
-    expect(result.trace.snapshot.receipts.map((r) => r.requestId)).toEqual(['r0']);
-    expect(result.failures).toContainEqual(
-      expect.objectContaining({ kind: 'outcome', expected: outcome.refused('conflict') }),
+describe('express-idempotency: a key reuse racing a claim that is then withdrawn (once B)', () => {
+  const b = () => loadCaseFile(join(FIXTURES, 'b-mismatch-racing-withdrawn-claim.json'));
+
+  it('is told keyReuse, though the claim is then deleted: allowed, so the case holds', async () => {
+    const replay = await replayCase(b());
+    expect(replay.verdict).toBe('held');
+    expect(told(replay.result, 1, 0)).toEqual(outcome.refused('conflict'));
+    expect(told(replay.result, 1, 1)).toEqual(outcome.keyReuse());
+    expect(replay.result.trace.snapshot.receipts.map((r) => r.requestId)).toEqual(['r0']);
+  });
+
+  it('fails without the declaration: under the contract a running call shows no claim', async () => {
+    const undeclared = join(
+      import.meta.dirname,
+      'fixtures',
+      'undeclared',
+      'express-idempotency.ts',
+    );
+    const replay = await replayCase(b(), { handler: undeclared });
+    expect(replay.verdict).toBe('reproduced');
+    expect(replay.result.failures).toContainEqual(
+      expect.objectContaining({
+        kind: 'outcome',
+        step: 1,
+        lane: 1,
+        expected: outcome.refused('conflict'),
+        actual: outcome.keyReuse(),
+      }),
     );
   });
 });

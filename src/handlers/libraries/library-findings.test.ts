@@ -3,7 +3,9 @@
  * one connection interleave at the libraries' `await`s exactly as two requests do in one Node
  * process, so an in-flight race needs no threads; a store failure can be injected between the
  * library's claim and its completion the same way. Each test pins the library's behaviour: it
- * fails if the behaviour changes, and then the finding must be revisited.
+ * fails if the behaviour changes, and then the finding must be revisited. The race once reported
+ * as F1 is pinned too, now as the contract's allowed answer: the checker accepts it under the
+ * plugin's declaration and rejects it without.
  */
 import {
   IdempotencyConfig,
@@ -19,8 +21,11 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { checkInvariants } from '../../check/invariants/all-invariants.ts';
 import { ROW_CHANGE_HAS_RECEIPT } from '../../check/invariants/row-change-has-receipt.ts';
+import { checkHistory } from '../../check/linearizability/check-history.ts';
 import type { CallEvent, SetIntervalRequest } from '../../model/events.ts';
-import { outcome } from '../../model/outcome.ts';
+import type { History } from '../../model/history.ts';
+import { type Observed, outcome } from '../../model/outcome.ts';
+import { initialState } from '../../model/state.ts';
 import type { SetIntervalSnapshot } from '../../model/world.ts';
 import { DEFAULT_FIXTURE } from '../../model/world.ts';
 import type { Connection, HandlerPlugin } from '../plugin.ts';
@@ -77,16 +82,30 @@ describe.each(PLUGINS)('%s: in-flight duplicates (declared inFlightDuplicate)', 
   });
 });
 
-describe('F1 powertools: a key reuse racing a call that is then refused gets keyReuse', () => {
-  it('says keyReuse though no record survives for the key', async () => {
+describe('powertools: a key reuse racing a call that is then refused (once F1)', () => {
+  it('says keyReuse though no record survives for the key: allowed, as declared', async () => {
     const db = world(powertools);
-    const both = await Promise.all([
-      powertools.call(db, alice, request('r1', 999, 30)),
-      powertools.call(db, alice, request('r1', 999, 60)),
-    ]);
+    const calls = [request('r1', 999, 30), request('r1', 999, 60)];
+    const both = await Promise.all(calls.map((r) => powertools.call(db, alice, r)));
     expect(both).toEqual([outcome.refused('unavailable'), outcome.keyReuse()]);
     expect(powertools.snapshot(db).receipts).toEqual([]);
     expect(db.prepare(`SELECT count(*) AS n FROM ${POWERTOOLS_TABLE}`).get()).toEqual({ n: 0 });
+    // The two calls overlapped: the reuse met the refused call's claim. The contract allows
+    // keyReuse there where claims are visible (the plugin's inFlightDuplicate), not without.
+    const history: History = calls.map((r, id) => ({
+      id,
+      client: 0,
+      event: { kind: 'call', client: 0, request: r, delivery: 'delivered' },
+      invokedAt: id,
+      completedAt: 2 + id,
+      observed: both[id] as Observed,
+    }));
+    const declared = initialState({ ...DEFAULT_FIXTURE, policy: powertools.policy });
+    expect(checkHistory(declared, history).verdict).toBe('ok');
+    expect(checkHistory(initialState(DEFAULT_FIXTURE), history)).toMatchObject({
+      verdict: 'illegal',
+      stuck: [1],
+    });
   });
 
   it('comes from the library, not the adapter: a Map-backed layer answers the same', async () => {

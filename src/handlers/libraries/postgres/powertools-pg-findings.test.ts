@@ -1,7 +1,9 @@
 /**
- * powertools on its PostgreSQL persistence layer shows the findings it shows on SQLite
- * (docs/findings.md, F1 and F2): they are the library's, not the store's. Each committed case is
- * a scheduled PostgreSQL counterexample that replays exactly; the reference holds each one.
+ * powertools on its PostgreSQL persistence layer shows what it shows on SQLite (docs/findings.md):
+ * F2 is the library's finding, not the store's; the key reuse told `keyReuse` beside a call that
+ * is then refused, once reported as F1, is the contract's allowed answer and is kept as a
+ * regression case. Each committed case is a scheduled PostgreSQL run that replays exactly; the
+ * reference holds each one.
  */
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -11,15 +13,26 @@ import { stopEmbeddedPostgres } from '../../../execute/postgres/server.ts';
 
 const fixture = (name: string) =>
   loadCaseFile(fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url)));
+/** `powertools-pg` without its policy declaration (the contract as written). */
+const UNDECLARED = fileURLToPath(
+  new URL('./fixtures/powertools-pg-undeclared.ts', import.meta.url),
+);
 
-describe('powertools on PostgreSQL: the SQLite findings, store for store', () => {
+describe('powertools on PostgreSQL: the SQLite cases, store for store', () => {
   afterAll(() => stopEmbeddedPostgres());
 
-  it('F1: a reuse racing a call that is then refused is told keyReuse', async () => {
+  it('F1 (retired): a reuse told keyReuse beside a call that is then refused holds as declared', async () => {
     const c = fixture('f1-reuse-racing-refused-call.json');
     const r = await runCase(c);
-    expect(r.verdict).toBe('failed');
-    expect(r.failures[0]).toMatchObject({
+    expect(r.verdict).toBe('passed');
+    // The race happened: the owner was refused and stored nothing, the reuse met its claim.
+    const told = r.trace.observations.map((o) => o.observed);
+    expect(told).toEqual([{ kind: 'refused', reason: 'unavailable' }, { kind: 'keyReuse' }]);
+    expect(r.trace.snapshot.receipts).toEqual([]);
+    // Without the declaration a running call shows no claim: the reuse is owed the refusal.
+    const undeclared = await runCase(c, { handler: UNDECLARED });
+    expect(undeclared.verdict).toBe('failed');
+    expect(undeclared.failures[0]).toMatchObject({
       kind: 'outcome',
       expected: { kind: 'refused', reason: 'unavailable' },
       actual: { kind: 'keyReuse' },
