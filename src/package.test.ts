@@ -15,6 +15,7 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
+  symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -238,6 +239,48 @@ describe('the packed package, installed in a fresh project', () => {
     writeFileSync(join(project, 'my-handler.test.ts'), docBlock('my-handler.test.ts').text);
     const r = run(project, 'npx', ['--no', 'vitest', 'run', 'my-handler.test.ts']);
     expect(r.status, outcomeOf(r)).toBe(0);
+  });
+
+  /**
+   * A second project made as `npm init -y` makes one, `"type": "commonjs"` under npm 11, sharing
+   * the first one's install: there Node reads `my-handler.ts` as CommonJS, so tsx compiles its
+   * import syntax to `require`, which needs a `require` export of receiptcheck and, in the command
+   * and its worker threads, tsx's CommonJS hook.
+   */
+  describe('in a "type": "commonjs" project', () => {
+    let cjs = '';
+    beforeAll(() => {
+      cjs = join(temp, 'commonjs');
+      mkdirSync(cjs);
+      must(cjs, 'npm', ['init', '-y']);
+      must(cjs, 'npm', ['pkg', 'set', 'type=commonjs']);
+      symlinkSync(join(project, 'node_modules'), join(cjs, 'node_modules'), 'dir');
+      writeFileSync(join(cjs, 'my-handler.ts'), MY_HANDLER);
+    });
+
+    it('`npx receiptcheck run --handler ./my-handler.ts` loads the TypeScript plugin', () => {
+      const args = ['--no', 'receiptcheck', 'run', '--handler', './my-handler.ts', '--runs', '20'];
+      const r = run(cjs, 'npx', args);
+      expect(r.status, outcomeOf(r)).toBe(0);
+      expect(r.stdout).toContain('my-handler');
+    });
+
+    it('a plain .mjs program checks it, in this thread and in worker threads', () => {
+      writeFileSync(join(cjs, 'check.mjs'), CHECK_MJS);
+      const r = run(cjs, process.execPath, ['check.mjs']);
+      expect(r.status, outcomeOf(r)).toBe(0);
+      expect(JSON.parse(r.stdout)).toEqual({
+        sequential: 'passed',
+        concurrent: 'passed',
+        scheduled: 'passed',
+      });
+    });
+
+    it("the README's node:test recipe passes under plain `node --test`", () => {
+      writeFileSync(join(cjs, 'my-handler.test.mjs'), readmeFile('my-handler.test.mjs'));
+      const r = run(cjs, process.execPath, ['--test', 'my-handler.test.mjs']);
+      expect(r.status, outcomeOf(r)).toBe(0);
+    });
   });
 
   it('`npx receiptcheck run --handler express-idempotency` runs the bundled HTTP library plugin', () => {

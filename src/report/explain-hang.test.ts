@@ -64,6 +64,17 @@ describe('a hang', () => {
     expect(e.text).toContain('raise --call-timeout-ms');
   });
 
+  it('(locked) says the lock was left behind and how to release it, not to raise the budget', () => {
+    const e = explainFailure(hang('locked'));
+    expect(e.rule).toBeUndefined();
+    expect(e.text).toMatch(/^the handler waits on a lock that another connection of the run holds/);
+    expect(e.text).toContain('pg_advisory_xact_lock');
+    expect(e.text).not.toContain('raise --call-timeout-ms');
+    expect(formatCounterexample(cx(hang('locked')))).toMatch(
+      /2\. +alice@team-a sends r1: .*\n +✗ waits on a lock an idle connection of the run holds, which nothing will release; the run stopped here/,
+    );
+  });
+
   it('names a world function or the snapshot when that is what hung', () => {
     const world: HangFailure = { ...hang('busy'), event: { kind: 'delete', resourceId: 1 } };
     expect(explainFailure(world).text).toMatch(/^the plugin's delete function did not return/);

@@ -16,6 +16,10 @@ export function explainHang(failure: Extract<Failure, { kind: 'hang' }>): Explan
       : failure.event.kind === 'call'
         ? 'the handler'
         : `the plugin's ${failure.event.kind} function`;
+  if (failure.how === 'locked')
+    return {
+      text: `${what} waits on a lock that another connection of the run holds while running nothing (its call had returned), so nothing will ever release it, and it was stopped without waiting out ${budget}. A client waits for an answer to every request: release a session-level lock (pg_advisory_lock) on every path, errors included, or take a transaction-level one (pg_advisory_xact_lock), which COMMIT and ROLLBACK release`,
+    };
   const seen = {
     busy: `${what} did not return within ${budget}: its synchronous code was still running and was stopped there`,
     unsettled: `the promise ${what} returned did not settle within ${budget}, and was abandoned`,
@@ -28,6 +32,8 @@ export function explainHang(failure: Extract<Failure, { kind: 'hang' }>): Explan
 
 /** The line a counterexample shows under the step that hung. */
 export function hangMark(failure: Extract<Failure, { kind: 'hang' }>): string {
+  if (failure.how === 'locked')
+    return '✗ waits on a lock an idle connection of the run holds, which nothing will release; the run stopped here';
   const how = {
     busy: 'still running, stopped',
     unsettled: 'its promise never settled',

@@ -55,9 +55,12 @@ export type Failure =
  * How a hang was seen and stopped: `busy`, its synchronous code on this thread ran past the
  * budget (it was stopped there, or it returned late); `unsettled`, the promise it returned did not
  * settle within the budget (it was abandoned); `thread`, the worker thread running it gave no
- * sign within the budget (it was terminated).
+ * sign within the budget (it was terminated); `locked` (PostgreSQL), its statement waits on a lock
+ * that another connection of the run holds while running nothing, such as a session-level lock an
+ * earlier call left behind: nothing will release it, so it was stopped without waiting out the
+ * budget.
  */
-export type HangKind = 'busy' | 'unsettled' | 'thread';
+export type HangKind = 'busy' | 'unsettled' | 'thread' | 'locked';
 
 /**
  * A call (or a world event, or the snapshot after the last step) that did not return within the

@@ -24,7 +24,14 @@ import type { Hang } from '../../types/verdict.ts';
 import { throwIfInterrupted } from '../interrupt.ts';
 import type { ModeRunner } from '../mode-runner.ts';
 import { UNREADABLE_SNAPSHOT } from '../run-sequential.ts';
-import { pgCall, pgSnapshot, pgWorldEvent, withinBudget } from './postgres-events.ts';
+import { isLocked, untilSettled } from './lock-left-behind.ts';
+import {
+  type Budgeted,
+  pgCall,
+  pgSnapshot,
+  pgWorldEvent,
+  withinBudget,
+} from './postgres-events.ts';
 import { narrow, type PostgresSession } from './postgres-session.ts';
 import { ScopeGate } from './scope-gate.ts';
 import { snapshotAfterHang } from './sequential-mode.ts';
@@ -40,12 +47,18 @@ export function postgresConcurrentRunner(
   );
 }
 
-/** One operation of a group as it ended: its entry (without id) and what its call really did. */
-interface Recorded {
-  readonly entry: Omit<HistoryEntry, 'id'>;
-  readonly observed?: Observed;
-  readonly returnedAt?: number;
-}
+/**
+ * One operation of a group as it ended: its entry (without id) and what its call really did; or
+ * that its call was stopped: it waited on a lock left behind (`lock-left-behind.ts`) and was
+ * ended, or (after the group's budget, which is reported first) it never settled.
+ */
+type Recorded =
+  | {
+      readonly entry: Omit<HistoryEntry, 'id'>;
+      readonly observed?: Observed;
+      readonly returnedAt?: number;
+    }
+  | { readonly stopped: 'locked' | 'unsettled' };
 
 async function runConcurrent(
   session: PostgresSession,
@@ -64,6 +77,11 @@ async function runConcurrent(
   let worldQueue: Promise<unknown> = Promise.resolve();
   // Lanes connect before the group starts, so no lane's start waits on a connection.
   const harness = await session.harness();
+  const harnessBackend = session.harnessBackend as number;
+  // The backends running plugin code now; the session's others run nothing.
+  const busy = new Set<number>();
+  // The lanes of the current group whose call waited on a lock left behind.
+  const locked = new Set<number>();
 
   const operate = async (event: Event, lane: number): Promise<Recorded> => {
     if (event.kind === 'call') {
@@ -77,11 +95,27 @@ async function runConcurrent(
       }
       const principal = options.fixture.principals[event.client];
       if (!principal) throw new RangeError(`no principal for client ${event.client}`);
-      const { client, db } = await session.lane(lane);
+      const { client, db, backend } = await session.lane(lane);
       const invokedAt = now();
-      const observed = await scopes.call(event.client, (granted) =>
-        pgCall(plugin, db, scopedAs(principal, granted, scope), event),
-      );
+      busy.add(backend);
+      const waited = await scopes
+        .call(event.client, (granted) =>
+          untilSettled(
+            pgCall(plugin, db, scopedAs(principal, granted, scope), event),
+            // The group's budget stops the call first; this bound only ends the asking.
+            2 * options.callTimeoutMs,
+            () => session.waitsOnIdle(backend, busy).catch(() => false),
+          ),
+        )
+        .finally(() => busy.delete(backend));
+      if (!waited.settled) {
+        if (!isLocked(waited)) return { stopped: 'unsettled' };
+        // Ended at once: what it held goes, so the others run on and the group ends.
+        locked.add(lane);
+        await session.terminateLane(lane);
+        return { stopped: 'locked' };
+      }
+      const observed = waited.value;
       // A transaction the handler left open would hold its locks against every other lane.
       if (client.getTransactionStatus() !== 'I') await client.query('ROLLBACK');
       const completedAt = now();
@@ -93,7 +127,14 @@ async function runConcurrent(
     if (event.kind === 'revoke' || event.kind === 'restore') {
       await scopes.change(event.client, event.kind === 'restore');
     } else {
-      const applied = worldQueue.then(() => pgWorldEvent(plugin, narrow(harness), event));
+      const applied = worldQueue.then(async () => {
+        busy.add(harnessBackend);
+        try {
+          await pgWorldEvent(plugin, narrow(harness), event);
+        } finally {
+          busy.delete(harnessBackend);
+        }
+      });
       worldQueue = applied.catch(() => {});
       await applied;
     }
@@ -104,6 +145,7 @@ async function runConcurrent(
   for (const [step, s] of steps.entries()) {
     throwIfInterrupted();
     const events = s.kind === 'concurrent' ? s.events : [s];
+    locked.clear();
     for (const [i, e] of events.entries()) if (e.kind === 'call') await session.lane(i);
     const settled = events.map(() => false);
     const running = events.map((e, i) =>
@@ -113,8 +155,8 @@ async function runConcurrent(
     );
     const all = Promise.all(running);
     const done = await withinBudget(all, options.callTimeoutMs);
-    if (!done.settled) {
-      const stuck = events.map((_, i) => i).filter((i) => !settled[i]);
+    if (!done.settled || done.value.some((r) => 'stopped' in r)) {
+      const stuck = events.map((_, i) => i).filter((i) => !settled[i] || stoppedAt(done, i));
       // The harness connection first: ending a lane's backend is asked for on it.
       if (stuck.some((i) => (events[i] as Event).kind !== 'call')) await session.terminateHarness();
       for (const i of stuck)
@@ -122,17 +164,19 @@ async function runConcurrent(
       // The others end once the locks they waited on are gone; a call that waits on nothing
       // (a promise that never settles) is left behind, its connection already ended.
       await withinBudget(Promise.allSettled(running), options.callTimeoutMs);
-      const lane = stuck[0] ?? 0;
+      // A lane that waited on a lock left behind is the one to report: it is why the group hung.
+      const lane = [...locked].sort((a, b) => a - b)[0] ?? stuck[0] ?? 0;
       hang = {
         step,
         lane,
         event: events[lane] as Event,
         limitMs: options.callTimeoutMs,
-        how: 'unsettled',
+        how: locked.has(lane) ? 'locked' : 'unsettled',
       };
       break;
     }
     for (const [lane, r] of done.value.entries()) {
+      if ('stopped' in r) continue;
       const event = events[lane] as Event;
       history.push({ ...r.entry, id: history.length });
       places.push({ step, lane });
@@ -160,4 +204,10 @@ async function runConcurrent(
     returnedAt,
     ...(hang ? { hang } : {}),
   };
+}
+
+/** Whether the group's operation `i` came back stopped (never settled). */
+function stoppedAt(done: Budgeted<readonly Recorded[]>, i: number): boolean {
+  const r = done.settled ? done.value[i] : undefined;
+  return r !== undefined && 'stopped' in r;
 }

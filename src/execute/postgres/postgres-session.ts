@@ -35,6 +35,8 @@ export interface Lane {
 export class PostgresSession {
   private readonly lanes: (Lane | undefined)[] = [];
   private harnessClient: pg.Client | undefined;
+  /** A side connection that only reads the lock table (`waitsOnIdle`), opened on first use. */
+  private watchClient: Promise<pg.Client> | undefined;
   private closed = false;
   private readonly untrack: () => void;
   private readonly made = new Set<string>();
@@ -106,6 +108,38 @@ export class PostgresSession {
     await this.terminate(lane.client);
   }
 
+  /** The harness connection's backend, if it is open. */
+  get harnessBackend(): number | undefined {
+    return this.harnessClient && backendOf(this.harnessClient);
+  }
+
+  /**
+   * Whether backend `pid` waits on a lock that one of this session's connections holds while
+   * running nothing (all but `busy`, the backends running plugin code now): a lock its last call
+   * left behind, which nothing will release until the run is over.
+   */
+  async waitsOnIdle(pid: number, busy: ReadonlySet<number>): Promise<boolean> {
+    if (!this.watchClient) {
+      const opening = this.connect();
+      this.watchClient = opening;
+      opening.catch(() => {
+        if (this.watchClient === opening) this.watchClient = undefined;
+      });
+    }
+    const watch = await this.watchClient;
+    const { rows } = await watch.query<{ blockers: number[] }>(
+      'SELECT pg_blocking_pids($1) AS blockers',
+      [pid],
+    );
+    const blockers = rows[0]?.blockers ?? [];
+    if (blockers.length === 0) return false;
+    const idle = new Set<number>();
+    for (const lane of this.lanes) if (lane && !busy.has(lane.backend)) idle.add(lane.backend);
+    const harness = this.harnessBackend;
+    if (harness !== undefined && !busy.has(harness)) idle.add(harness);
+    return blockers.some((b) => idle.has(b));
+  }
+
   /** Ends the harness connection's backend (a world event that hung on it). */
   async terminateHarness(): Promise<void> {
     const client = this.harnessClient;
@@ -162,7 +196,9 @@ export class PostgresSession {
   }
 
   private async dropConnections(): Promise<void> {
-    const clients = [this.harnessClient, ...this.lanes.map((l) => l?.client)];
+    const watch = this.watchClient?.catch(() => undefined);
+    this.watchClient = undefined;
+    const clients = [this.harnessClient, ...this.lanes.map((l) => l?.client), await watch];
     this.harnessClient = undefined;
     this.lanes.length = 0;
     await Promise.all(clients.map((c) => c?.end().catch(() => {})));

@@ -1,10 +1,15 @@
 /**
- * Sequential mode on PostgreSQL: one lane connection for the calls, the harness connection for
- * world events and the snapshot, the run database reset between runs (`run-database.ts`). It
- * returns the `SequentialExecution` the SQLite runner returns, so `check/` judges it unchanged.
+ * Sequential mode on PostgreSQL: each call on its lane's connection (a plain step's on lane 1's;
+ * a concurrent group's events one after another, each on its own lane's, as concurrent mode runs
+ * them at once), the harness connection for world events and the snapshot, the run database reset
+ * between runs (`run-database.ts`). So what a handler leaves on its connection past its call (a
+ * session-level advisory lock it never releases) meets the next call that comes on another, as
+ * it would from a pool. It returns the `SequentialExecution` the SQLite runner returns, so
+ * `check/` judges it unchanged.
  *
  * Every plugin function is awaited under the call budget: a call that does not settle (blocked on
- * a lock, waiting on nothing) is a hang. Its backend is ended (`pg_terminate_backend`), which
+ * a lock, waiting on nothing) is a hang; one that waits on a lock another of its connections
+ * holds, idle, is a hang at once (`lock-left-behind.ts`): nothing else runs to release it. Its backend is ended (`pg_terminate_backend`), which
  * rolls back what it held; the run stops there with `hang` set, and the snapshot is the database
  * as that left it, read on the harness connection (`UNREADABLE_SNAPSHOT` when that hangs too).
  * (A handler that loops synchronously between two queries is not stopped: the event loop never
@@ -20,6 +25,7 @@ import type { Observation } from '../../types/trace.ts';
 import type { Hang } from '../../types/verdict.ts';
 import type { ModeRunner } from '../mode-runner.ts';
 import { UNREADABLE_SNAPSHOT } from '../run-sequential.ts';
+import { isLocked, untilSettled } from './lock-left-behind.ts';
 import { pgCall, pgSnapshot, pgWorldEvent, withinBudget } from './postgres-events.ts';
 import { narrow, type PostgresSession } from './postgres-session.ts';
 import { type PostgresModeOptions, sessionRunner } from './session-runner.ts';
@@ -53,11 +59,13 @@ async function runSequential(
       const principal = principals[event.client];
       if (!principal)
         throw new RangeError(`step ${step + 1}: no principal for client ${event.client}`);
-      const { client, db } = await session.lane(0);
-      const done = await withinBudget(pgCall(plugin, db, principal, event), limitMs);
+      const { client, db, backend } = await session.lane(lane);
+      const done = await untilSettled(pgCall(plugin, db, principal, event), limitMs, () =>
+        session.waitsOnIdle(backend, new Set([backend])).catch(() => false),
+      );
       if (!done.settled) {
-        await session.terminateLane(0);
-        return hangAt({ step, lane, event, limitMs, how: 'unsettled' });
+        await session.terminateLane(lane);
+        return hangAt({ step, lane, event, limitMs, how: isLocked(done) ? 'locked' : 'unsettled' });
       }
       observations.push({ step, lane, event, observed: done.value });
       // A transaction the handler left open must not swallow later events, nor block them.
@@ -66,10 +74,13 @@ async function runSequential(
       principals = afterScopeChange(principals, event, pluginOperation(plugin).scope);
     } else {
       const harness = await session.harness();
-      const done = await withinBudget(pgWorldEvent(plugin, narrow(harness), event), limitMs);
+      const busy = new Set([session.harnessBackend as number]);
+      const done = await untilSettled(pgWorldEvent(plugin, narrow(harness), event), limitMs, () =>
+        session.waitsOnIdle(session.harnessBackend as number, busy).catch(() => false),
+      );
       if (!done.settled) {
         await session.terminateHarness();
-        return hangAt({ step, lane, event, limitMs, how: 'unsettled' });
+        return hangAt({ step, lane, event, limitMs, how: isLocked(done) ? 'locked' : 'unsettled' });
       }
       if (harness.getTransactionStatus() !== 'I') await harness.query('ROLLBACK');
     }

@@ -122,15 +122,23 @@ class PgGatedStep {
       const d = decide(live, this.book.state());
       if (d.kind !== 'choose') {
         // PostgreSQL waits for ever, and the cycles lanes close are broken as they close: what
-        // is left waits on something outside the run.
+        // is left waits on locks no running lane holds (the coordinator's, or a lane's whose
+        // call returned: a session-level lock left behind), which nothing will release.
         this.ctx.entries.push({
           step: this.step,
           lane: -1,
           point: 'stall',
           grant: 'run',
-          sql: `lanes ${live.map((s) => s.lane + 1).join(', ')} all wait on locks nothing in the run holds`,
+          sql: `lanes ${live.map((s) => s.lane + 1).join(', ')} all wait on locks no running lane holds`,
         });
-        throw new LaneHung(this.step, live[0]?.lane ?? 0, this.ctx.callTimeoutMs);
+        const first = live[0];
+        throw new LaneHung(
+          this.step,
+          first?.lane ?? 0,
+          this.ctx.callTimeoutMs,
+          first?.event,
+          'locked',
+        );
       }
       const s = this.lanes[d.lane] as LaneState;
       const kind = this.book.planned(s);

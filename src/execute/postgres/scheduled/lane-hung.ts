@@ -4,7 +4,7 @@
  * returned. The run stops there and reports the hang, as every mode does.
  */
 import type { Event } from '../../../model/events.ts';
-import type { Hang } from '../../../types/verdict.ts';
+import type { Hang, HangKind } from '../../../types/verdict.ts';
 
 /** Thrown inside a scheduled PostgreSQL run; the run turns it into its `hang`. */
 export class LaneHung extends Error {
@@ -13,6 +13,8 @@ export class LaneHung extends Error {
     readonly lane: number,
     readonly limitMs: number,
     readonly event?: Event,
+    /** `locked` when it waits on a lock an idle connection of the run holds (`HangKind`). */
+    readonly how: Extract<HangKind, 'unsettled' | 'locked'> = 'unsettled',
   ) {
     super(`step ${step + 1} lane ${lane + 1} did not reach its next point within ${limitMs} ms`);
     this.name = 'LaneHung';
@@ -25,7 +27,7 @@ export class LaneHung extends Error {
       lane: this.lane,
       ...(this.event ? { event: this.event } : {}),
       limitMs: this.limitMs,
-      how: 'unsettled',
+      how: this.how,
     };
   }
 }

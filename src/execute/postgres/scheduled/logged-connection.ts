@@ -15,8 +15,14 @@ export class LoggedConnection {
   readonly proxy: PgConnection;
   private log: LoggedStatement[] = [];
   private readonly changes = new TransactionChanges();
+  /** Statements sent whose answer has not come yet. */
+  private pending = 0;
 
-  private constructor(private readonly client: pg.Client) {
+  private constructor(
+    private readonly client: pg.Client,
+    /** The server process serving this connection, for `pg_terminate_backend`. */
+    readonly pid: number,
+  ) {
     this.proxy = {
       query: <R>(text: string, values?: readonly unknown[]) => this.query<R>(text, values),
     };
@@ -26,7 +32,16 @@ export class LoggedConnection {
     const client = new pg.Client(config);
     client.on('error', () => {});
     await client.connect();
-    return new LoggedConnection(client);
+    const { rows } = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+    return new LoggedConnection(client, rows[0]?.pid ?? 0);
+  }
+
+  /**
+   * Whether a statement is still out (plugin code that hung on a lock): nothing more can be sent
+   * on this connection until it answers, which it may never do, so it is to be ended, not used.
+   */
+  get busy(): boolean {
+    return this.pending > 0;
   }
 
   /** The statements logged since the last take. */
@@ -56,6 +71,7 @@ export class LoggedConnection {
       const end = this.changes.end(settled, write, status === 'T' || status === 'E');
       this.log.push({ sql: text, ...(params ? { params } : {}), ...end });
     };
+    this.pending++;
     try {
       const value = await this.client.query(text, values as unknown[] | undefined);
       note({ value });
@@ -63,6 +79,8 @@ export class LoggedConnection {
     } catch (error) {
       note({ error });
       throw error;
+    } finally {
+      this.pending--;
     }
   }
 }

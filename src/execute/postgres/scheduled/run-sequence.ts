@@ -4,8 +4,11 @@
  * and so does a plain call whose entry plans a crash or a fault; every other plain step has
  * nothing to decide, so the coordinator runs it on its own connection and logs its statements.
  * The coordinator's connection reads the final snapshot. A lane or plain step that hangs ends the
- * run there, with `hang` set and the database as the stopped lanes left it (rolled back).
+ * run there, with `hang` set and the database as the stopped lanes left it (rolled back); a plain
+ * step's hung statement has its backend ended, and a new connection reads. A plain step that
+ * waits on a lock a lane holds hangs at once: between steps no lane runs to release it.
  */
+import type pg from 'pg';
 import type { PostgresHandlerPlugin } from '../../../handlers/postgres/plugin.ts';
 import { type CallEvent, type Event, type Step, unsentOutcome } from '../../../model/events.ts';
 import { checkSnapshotShape } from '../../../model/outcome-shape.ts';
@@ -17,6 +20,7 @@ import type { LaneRecord, TraceEntry } from '../../../types/scheduled-trace.ts';
 import type { Hang } from '../../../types/verdict.ts';
 import { UNREADABLE_SNAPSHOT } from '../../run-sequential.ts';
 import { describeWorld } from '../../scheduled/coordinator/run-scheduled.ts';
+import { isLocked, untilSettled } from '../lock-left-behind.ts';
 import { worldEvent } from '../postgres-events.ts';
 import type { PostgresServer } from '../server.ts';
 import { runPgGatedStep } from './gated-step.ts';
@@ -74,6 +78,10 @@ export async function runPgScheduled(
         return conn;
       },
       retire: (i) => lanes.delete(i),
+      async lanePids() {
+        const open = await Promise.allSettled(lanes.values());
+        return new Set(open.flatMap((c) => (c.status === 'fulfilled' ? [c.value.pid] : [])));
+      },
     };
     const finished = (snapshot: Snapshot, hang?: Hang): ScheduledExecution => ({
       mode: 'scheduled',
@@ -95,17 +103,46 @@ export async function runPgScheduled(
       return finished(await snapshotOf(env, coordinator, steps.length));
     } catch (thrown) {
       if (!(thrown instanceof LaneHung)) throw thrown;
-      // Every lane is stopped by now (`gated-step.ts`), so what they held is rolled back.
-      await coordinator.rollbackLeak().catch(() => {});
-      const snapshot = await snapshotOf(env, coordinator, steps.length).catch(
-        () => UNREADABLE_SNAPSHOT,
-      );
+      // Every lane is stopped by now (`gated-step.ts`), so what they held is rolled back. A plain
+      // step (or the snapshot) that hung left its statement on the coordinator's connection,
+      // maybe waiting on a lock an idle lane holds for ever (a session-level advisory lock): no
+      // later statement there would ever run, so its backend is ended and a new one reads.
+      const reader = await afterHang(env, coordinator, watch, config, opened);
+      const snapshot = reader
+        ? await snapshotOf(env, reader, steps.length).catch(() => UNREADABLE_SNAPSHOT)
+        : UNREADABLE_SNAPSHOT;
       return finished(snapshot, thrown.hang);
     }
   } finally {
     for (const c of opened) await c.close();
     env.databases.drop(database);
   }
+}
+
+/**
+ * The connection to read the snapshot on after a hang: the coordinator's, its leaked transaction
+ * rolled back, or, when its hung statement is still out, a new one once that backend has been
+ * ended (which also frees every lock it held). Undefined when it would not end within the budget.
+ */
+async function afterHang(
+  env: PgRunEnv,
+  coordinator: LoggedConnection,
+  watch: LockWatch,
+  config: pg.ClientConfig,
+  opened: { close(): Promise<void> }[],
+): Promise<LoggedConnection | undefined> {
+  if (!coordinator.busy) {
+    await coordinator.rollbackLeak().catch(() => {});
+    return coordinator;
+  }
+  try {
+    await watch.terminate(coordinator.pid, env.callTimeoutMs);
+  } catch {
+    return undefined;
+  }
+  const reader = await LoggedConnection.open(config);
+  opened.push(reader);
+  return reader;
 }
 
 /** The plugin's snapshot, checked for shape, within the call budget. */
@@ -139,7 +176,6 @@ async function plainStep(
   });
   const note = (point: 'scope' | 'world', sql: string) =>
     ctx.entries.push({ step, lane: 0, point, grant: 'run', sql, result: 'ok' });
-  const hung = () => new LaneHung(step, 0, ctx.callTimeoutMs, event);
   switch (event.kind) {
     case 'revoke':
     case 'restore':
@@ -157,9 +193,12 @@ async function plainStep(
       const principal = ctx.principals[event.client];
       if (!principal)
         throw new RangeError(`step ${step + 1}: no principal for client ${event.client}`);
-      const observed = await within(
+      const observed = await untilAnswered(
+        ctx,
+        coordinator,
         callHandler(ctx.plugin, coordinator.proxy, principal, event as CallEvent),
-        hung,
+        step,
+        event,
       );
       await coordinator.rollbackLeak();
       logStatements(ctx, step, coordinator);
@@ -167,11 +206,40 @@ async function plainStep(
     }
     default:
       note('world', describeWorld(event as Exclude<Event, CallEvent>, ctx.operation.noun));
-      await within(worldEvent(ctx.plugin, coordinator.proxy, event), hung);
+      await untilAnswered(
+        ctx,
+        coordinator,
+        worldEvent(ctx.plugin, coordinator.proxy, event),
+        step,
+        event,
+      );
       await coordinator.rollbackLeak();
       logStatements(ctx, step, coordinator);
       return record({ kind: 'applied' });
   }
+}
+
+/**
+ * `work` (plugin code on the coordinator's connection) within the call budget. Between steps
+ * every lane runs nothing, so a statement of it that waits on a lane's lock waits on a lock left
+ * behind (`lock-left-behind.ts`): a hang at once. Throws `LaneHung` either way.
+ */
+async function untilAnswered<T>(
+  ctx: PgStepContext,
+  coordinator: LoggedConnection,
+  work: Promise<T>,
+  step: number,
+  event: Event,
+): Promise<T> {
+  const leftBehind = async () => {
+    const blockers = (await ctx.watch.waitsFor([coordinator.pid])).get(coordinator.pid) ?? [];
+    if (blockers.length === 0) return false;
+    const lanes = await ctx.lanePids();
+    return blockers.some((b) => lanes.has(b));
+  };
+  const waited = await untilSettled(work, ctx.callTimeoutMs, () => leftBehind().catch(() => false));
+  if (waited.settled) return waited.value;
+  throw new LaneHung(step, 0, ctx.callTimeoutMs, event, isLocked(waited) ? 'locked' : 'unsettled');
 }
 
 function logStatements(ctx: PgStepContext, step: number, coordinator: LoggedConnection): void {

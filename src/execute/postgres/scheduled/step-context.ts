@@ -28,6 +28,8 @@ export interface PgStepContext {
   lane(i: number): Promise<LaneConnection>;
   /** Lane `i`'s connection died in a crash: the next step gets a new one. */
   retire(i: number): void;
+  /** The backends of the lanes' open connections. */
+  lanePids(): Promise<ReadonlySet<number>>;
 }
 
 /**
