@@ -277,7 +277,7 @@ describe('the packed package, installed in a fresh project', () => {
     });
 
     it("the README's node:test recipe passes under plain `node --test`", () => {
-      writeFileSync(join(cjs, 'my-handler.test.mjs'), readmeFile('my-handler.test.mjs'));
+      writeFileSync(join(cjs, 'my-handler.test.mjs'), docBlock('my-handler.test.mjs').text);
       const r = run(cjs, process.execPath, ['--test', 'my-handler.test.mjs']);
       expect(r.status, outcomeOf(r)).toBe(0);
     });
