@@ -42,6 +42,7 @@ export function formatCaseResult(
     ...(typeof c.extra.seed === 'number' ? { seed: c.extra.seed } : {}),
     ...(typeof c.extra.path === 'string' ? { path: c.extra.path } : {}),
     ...(r.detail !== undefined ? { detail: r.detail } : {}),
+    answers: r.trace.observations,
   };
   // A saved counterexample's description repeats "What broke"; a scenario's says what it is about.
   if (c.description && c.extra.failures === undefined) lines.push(`  ${c.description}`);
