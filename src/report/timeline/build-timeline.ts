@@ -18,6 +18,7 @@ import { placeKey } from '../injections.ts';
 import type { ReadableCase, RenderContext } from '../readable-case.ts';
 import { observedOutcomes } from '../recorded-calls.ts';
 import { reproduce } from '../reproduce.ts';
+import { triageLine, triageOf } from '../triage.ts';
 import type { BarFrame } from './bar-frame.ts';
 import { decorateBars } from './decorate-bars.ts';
 import { grantFrames } from './grant-frames.ts';
@@ -97,6 +98,7 @@ export function buildTimeline(c: TimelineCase, context: RenderContext = {}): Tim
       ran,
     }),
     failures,
+    ...(ran && c.failures.length > 0 ? { triage: triageLine(triageOf(c)) } : {}),
     database: timelineDatabase(c.failures, ran, c.expectFinal),
     reproduce: reproduce(c, context)
       .slice(1)
