@@ -10,6 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { checkHandler } from '../src/api/check-handler.ts';
 import { loadCaseFile } from '../src/api/load-case-file.ts';
 import { runCase } from '../src/api/run-case.ts';
+import { renderTimeline } from '../src/api/timeline-page.ts';
 import { stopEmbeddedPostgres } from '../src/execute/postgres/server.ts';
 import type { CallEvent } from '../src/model/events.ts';
 import type { OperationSpec } from '../src/model/operation.ts';
@@ -18,6 +19,12 @@ import { registerOperation } from '../src/model/operations/index.ts';
 import { outcome, SERVER_ASSIGNED, sameOutcome } from '../src/model/outcome.ts';
 import { initialState } from '../src/model/state.ts';
 import { run } from '../src/model/step.ts';
+import { formatCaseFile, parseCaseFile } from '../src/report/case-file.ts';
+import { counterexampleToCase } from '../src/report/counterexample-case.ts';
+import { formatCounterexample } from '../src/report/format-counterexample.ts';
+import { buildTimeline } from '../src/report/timeline/build-timeline.ts';
+import { caseFileTimelineCase } from '../src/report/timeline/case-timeline.ts';
+import { renderTimelineHtml } from '../src/report/timeline/render-timeline-html.ts';
 
 const handler = (name: string) =>
   fileURLToPath(new URL(`./handlers/opaque-ids/${name}.ts`, import.meta.url));
@@ -85,6 +92,34 @@ describe('opaque server-assigned ids', () => {
     expect(r.verdict).toBe('failed');
     const kinds = r.counterexample?.failures.map((f) => f.kind) ?? [];
     expect(kinds.some((k) => k === 'snapshot' || k === 'invariant')).toBe(true);
+  });
+
+  it("its report, in text and on the page, shows the ids the handler answered, not the model's placeholder", async () => {
+    const r = await checkHandler({
+      handler: handler('scrambled-ids-double-create'),
+      mode: 'sequential',
+      runs: 200,
+    });
+    const cx = r.counterexample;
+    if (!cx) throw new Error('no counterexample');
+    // Only invariants and the database fail: every call's answer passed as the model's.
+    expect(cx.failures.every((f) => f.kind !== 'outcome')).toBe(true);
+    const ids = (cx.answers ?? []).flatMap((a) =>
+      a.observed.kind === 'ok' ? [a.observed.result.invoiceId] : [],
+    );
+    expect(ids.length).toBeGreaterThan(0);
+    expect(ids.every((id) => typeof id === 'number')).toBe(true);
+    const text = formatCounterexample(cx);
+    const page = renderTimeline(cx);
+    const saved = renderTimelineHtml(
+      buildTimeline(
+        caseFileTimelineCase(parseCaseFile(formatCaseFile(counterexampleToCase(cx)), 'cx.json')),
+      ),
+    );
+    for (const shown of [text, page, saved]) {
+      expect(shown).not.toMatch(/server-assigned/);
+      expect(shown).toContain(`invoiceId ${ids[0]}`);
+    }
   });
 });
 

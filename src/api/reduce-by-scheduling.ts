@@ -16,6 +16,7 @@ import { counterexampleToCase } from '../report/counterexample-case.ts';
 import { DEFAULT_SCHEDULES_MAX } from '../types/replay.ts';
 import type { Counterexample } from '../types/results.ts';
 import { RUN_TO_COMPLETION } from '../types/schedule.ts';
+import { answersOf } from '../types/trace.ts';
 import type { JudgedRun } from './judged-runner.ts';
 import { executeCase, prepareCase } from './run-case.ts';
 import { searchSchedules } from './schedule-search.ts';
@@ -86,6 +87,7 @@ export async function reduceByScheduling(
           failures: run.verdict.failures,
           shrinks: cx.shrinks + reduced.removed,
           ...(run.detail !== undefined ? { detail: run.detail } : {}),
+          answers: answersOf(run.trace.observations),
         },
       };
     } finally {

@@ -12,6 +12,7 @@ import type { GeneratedCase } from '../execute/mode-runner.ts';
 import type { Fixture } from '../model/world.ts';
 import type { Mode } from '../types/mode.ts';
 import type { Counterexample } from '../types/results.ts';
+import { answersOf } from '../types/trace.ts';
 import type { Explored } from './explore.ts';
 import type { JudgedRun, JudgedRunner } from './judged-runner.ts';
 import { reduceByScheduling } from './reduce-by-scheduling.ts';
@@ -73,6 +74,7 @@ export async function shrunkCounterexample(
     shrinks: shrunk.shrinks,
     ...(shrunk.cut ? { shrinkCut: shrunk.cut } : {}),
     ...(failed.detail !== undefined ? { detail: failed.detail } : {}),
+    answers: answersOf(failed.trace.observations),
     ...(failed.output ? { handlerOutput: failed.output } : {}),
   };
   if (c.mode !== 'concurrent') return { counterexample, run: failed };

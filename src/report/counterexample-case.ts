@@ -41,6 +41,7 @@ export function counterexampleToCase(
       ...(cx.shrinkCut ? { shrinkCut: cx.shrinkCut } : {}),
       failures: cx.failures,
       ...(cx.detail !== undefined ? { detail: cx.detail } : {}),
+      ...(cx.answers ? { answers: cx.answers } : {}),
       ...(cx.handlerOutput ? { handlerOutput: cx.handlerOutput } : {}),
       ...(scheduled ? { scheduled } : {}),
     },

@@ -11,6 +11,22 @@ import { formatInterleaving } from './format-interleaving.ts';
 import type { ReadableCase } from './readable-case.ts';
 import { reproduce } from './reproduce.ts';
 
+/** A case run as the renderers read it: the file's steps and fixture, the run's failures and answers. */
+export function caseResultReadable(c: CaseFile, r: CaseResult): ReadableCase {
+  return {
+    handler: r.handler,
+    handlerName: r.handler,
+    mode: r.mode,
+    fixture: c.fixture,
+    steps: c.steps,
+    failures: r.failures,
+    ...(typeof c.extra.seed === 'number' ? { seed: c.extra.seed } : {}),
+    ...(typeof c.extra.path === 'string' ? { path: c.extra.path } : {}),
+    ...(r.detail !== undefined ? { detail: r.detail } : {}),
+    answers: r.trace.observations,
+  };
+}
+
 /** The one-line verdict, e.g. `✗ 02-lost-response-replays: fails against version-before-receipt`. */
 export function caseVerdictLine(c: CaseFile, r: CaseResult): string {
   const against = `against ${r.handler} (${r.mode})`;
@@ -32,17 +48,7 @@ export function formatCaseResult(
 ): string {
   const lines = [caseVerdictLine(c, r)];
   if (r.verdict === 'passed') return lines.join('\n');
-  const readable: ReadableCase = {
-    handler: r.handler,
-    handlerName: r.handler,
-    mode: r.mode,
-    fixture: c.fixture,
-    steps: c.steps,
-    failures: r.failures,
-    ...(typeof c.extra.seed === 'number' ? { seed: c.extra.seed } : {}),
-    ...(typeof c.extra.path === 'string' ? { path: c.extra.path } : {}),
-    ...(r.detail !== undefined ? { detail: r.detail } : {}),
-  };
+  const readable = caseResultReadable(c, r);
   // A saved counterexample's description repeats "What broke"; a scenario's says what it is about.
   if (c.description && c.extra.failures === undefined) lines.push(`  ${c.description}`);
   lines.push('', 'Steps:', ...formatSteps(readable, { verbose }), '', 'What broke:');

@@ -102,16 +102,20 @@ export function formatDatabase(failures: readonly Failure[]): string[] {
 }
 
 /**
- * The numbered steps, with the outcome on every call (in sequential mode the model's, which the
- * handler matched; in the race modes what the clients saw) and expected vs actual where they differ.
+ * The numbered steps, with what the handler answered at every call (the run's answers; a case
+ * kept without them shows, in sequential mode, the model's outcome, which the handler matched, or
+ * in the race modes what the run's record says the clients saw), what was injected into it, and
+ * expected vs actual where they differ.
  */
 export function formatSteps(c: ReadableCase, options: { verbose?: boolean } = {}): string[] {
   const bad = new Map<string, Extract<Failure, { kind: 'outcome' }>>();
   for (const f of c.failures) if (f.kind === 'outcome') bad.set(`${f.step}:${f.lane}`, f);
   const hang = c.failures.find((f) => f.kind === 'hang');
   const hungAt = hang?.kind === 'hang' ? `${hang.step}:${hang.lane}` : undefined;
-  // In sequential mode a group runs in lane order, so the model's outcome per call is exact.
-  const modelled = c.mode === 'sequential' ? modelOutcomes(c) : observedOutcomes(c);
+  const answers = observedOutcomes(c);
+  // In sequential mode a group runs in lane order, so the model's outcome per call is exact: it
+  // stands in for an answer the case did not keep.
+  const modelled = c.mode === 'sequential' ? modelOutcomes(c) : new Map<string, Observed>();
   const crashes = crashedCalls(c.detail);
   const blamed = new Set(
     c.failures.flatMap((f) => {
@@ -172,7 +176,7 @@ export function formatSteps(c: ReadableCase, options: { verbose?: boolean } = {}
         if (options.verbose) lines.push(...stackLines(stuck.observed, `${indent}    `));
         return;
       }
-      const o = modelled.get(`${i}:${lane}`);
+      const o = answers.get(`${i}:${lane}`) ?? modelled.get(`${i}:${lane}`);
       if (o && o.kind !== 'notSent')
         lines.push(
           `${indent}→ ${describeOutcome(o)}${event.kind === 'call' && event.delivery === 'lostResponse' ? ' (the client never sees it)' : ''}`,

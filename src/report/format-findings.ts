@@ -8,6 +8,7 @@ import type { Finding } from '../types/results.ts';
 import { formatCounterexample } from './format-counterexample.ts';
 import type { RenderContext } from './readable-case.ts';
 import { timelineLine } from './reproduce.ts';
+import { triageLine, triageOf } from './triage.ts';
 
 /** Where each finding's case file (or timeline page) went, by finding id. */
 export type SavedFindings = ReadonlyMap<string, string>;
@@ -49,7 +50,10 @@ export function formatFindings(
   return lines.join('\n');
 }
 
-/** Every new finding's counterexample, each under a header naming it; '' when none is new. */
+/**
+ * Every new finding's counterexample, each under a header naming it and ending with its triage
+ * line (what to change if the handler is right); '' when none is new.
+ */
 export function formatNewFindings(
   findings: readonly Finding[],
   saved: SavedFindings = new Map(),
@@ -62,7 +66,12 @@ export function formatNewFindings(
       const file = saved.get(f.id);
       const page = pages.get(f.id);
       const header = `── new finding ${i + 1} of ${fresh.length}: ${f.rule} · id ${f.id} ──`;
-      return `${header}\n${formatCounterexample(f.counterexample, { ...context, ...(file ? { savedPath: file } : {}), ...(page ? { hints: [timelineLine(page)] } : {}) })}`;
+      const text = formatCounterexample(f.counterexample, {
+        ...context,
+        ...(file ? { savedPath: file } : {}),
+        ...(page ? { hints: [timelineLine(page)] } : {}),
+      });
+      return `${header}\n${text}\n\n${triageLine(triageOf(f.counterexample))}`;
     })
     .join('\n\n');
 }

@@ -1,25 +1,34 @@
 /**
  * Renders what a replay came to (`receiptcheck replay`): the run the verdict rests on (the full
  * account when it failed), then one paragraph that says which verdict, how it was reached and
- * what it does not prove. Pure.
+ * what it does not prove, and for a reproduced failure the triage line (`triage.ts`). Pure.
  */
 import type { CaseFile } from '../types/case-file.ts';
 import type { ReplayResult } from '../types/replay.ts';
-import { caseVerdictLine, formatCaseResult } from './format-case-result.ts';
+import { caseResultReadable, caseVerdictLine, formatCaseResult } from './format-case-result.ts';
+import { triageLine, triageOf } from './triage.ts';
 
 /** The verdict as it is printed and carried by `--json`: `reproduced`, `held`, `not reproduced`. */
 export function replayVerdictText(r: ReplayResult): string {
   return r.verdict === 'notReproduced' ? 'not reproduced' : r.verdict;
 }
 
-/** The replay's text, ending in a newline. */
-export function formatReplay(c: CaseFile, r: ReplayResult, verbose = false): string {
+/** The replay's text, ending in a newline; `notes` go after the verdict, before the triage line. */
+export function formatReplay(
+  c: CaseFile,
+  r: ReplayResult,
+  verbose = false,
+  notes: readonly string[] = [],
+): string {
   const steps = `${c.steps.length} step${c.steps.length === 1 ? '' : 's'}`;
   const lines: string[] = [];
   if (r.verdict === 'reproduced') lines.push(formatCaseResult(c, r.result, undefined, verbose), '');
   else if (r.verdict === 'held') lines.push(caseVerdictLine(c, r.result));
   else lines.push(`? ${c.name}: ${notReproducedIn(r)} against ${r.result.handler}`);
-  lines.push(...explain(r, steps));
+  lines.push(...explain(r, steps), ...notes);
+  // What the user can change, last: only a failure the model's checks found has a switch to name.
+  if (r.verdict === 'reproduced' && r.result.failures.length > 0)
+    lines.push(triageLine(triageOf(caseResultReadable(c, r.result))));
   return `${lines.join('\n')}\n`;
 }
 

@@ -10,6 +10,7 @@ import type { ReproductionSearch } from '../types/replay.ts';
 import type { CheckResult } from '../types/results.ts';
 import { explainFailure } from './explain-failure.ts';
 import { formatCounterexample } from './format-counterexample.ts';
+import { triageOf } from './triage.ts';
 
 /** What `--json` adds to the result. */
 export interface JsonReportContext {
@@ -45,6 +46,7 @@ export function toJsonReport(r: CheckResult, context: JsonReportContext = {}): o
           counterexample: {
             ...cx,
             explanations: cx.failures.map((f) => explainFailure(f, operationOf(cx.fixture))),
+            triage: triageOf(cx),
             ...(context.savedPath ? { file: context.savedPath } : {}),
             ...(context.timelinePath ? { timeline: context.timelinePath } : {}),
             ...(context.reproduction ? { scheduledReproduction: context.reproduction } : {}),

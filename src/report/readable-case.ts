@@ -5,6 +5,7 @@
  */
 import type { Step } from '../model/events.ts';
 import type { Fixture } from '../model/world.ts';
+import type { CallAnswer } from '../types/trace.ts';
 import type { Failure } from '../types/verdict.ts';
 
 /** What the renderer reads; a `Counterexample` from `checkHandler` fits, and so does a replayed case. */
@@ -27,6 +28,8 @@ export interface ReadableCase {
   readonly shrinkCut?: string;
   /** Mode-specific detail; scheduled mode's interleaving (`lanes`) is shown when present. */
   readonly detail?: unknown;
+  /** What the handler answered at each call; without them a report falls back on the run's record or the model. */
+  readonly answers?: readonly CallAnswer[];
   /** What the handler printed during the failing run, shown under "Handler output". */
   readonly handlerOutput?: string;
 }

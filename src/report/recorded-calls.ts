@@ -4,12 +4,14 @@
  * calls that crashed with how the verdict read them. Keyed by `placeKey`.
  */
 import type { Observed } from '../model/outcome.ts';
+import type { CallAnswer } from '../types/trace.ts';
 import { placeKey } from './injections.ts';
 import type { ReadableCase } from './readable-case.ts';
 
 /**
- * What the clients saw in a race mode's run: every call's answer, from a scheduled run's recorded
- * call ends or a concurrent run's history (read by shape), else from a linearizability failure.
+ * What the clients saw: every call's answer, from the answers the case keeps, a scheduled run's
+ * recorded call ends or a concurrent run's history (read by shape), else from a linearizability
+ * failure. Empty for a sequential case saved without its answers.
  */
 export function observedOutcomes(c: ReadableCase): Map<string, Observed> {
   const out = new Map<string, Observed>();
@@ -26,7 +28,26 @@ export function observedOutcomes(c: ReadableCase): Map<string, Observed> {
       const at = (d.places as ({ step: number; lane: number } | undefined)[])[e?.id];
       if (at && e.observed) out.set(placeKey(at.step, at.lane), e.observed);
     }
+  for (const a of c.answers ?? []) out.set(placeKey(a.step, a.lane), a.observed);
   return out;
+}
+
+/**
+ * The answers a saved case keeps (`"answers"`, written by `run`), read by shape: each entry with a
+ * step, a lane and an observed outcome; undefined when the file has none (a scenario, an older file).
+ */
+export function savedAnswers(value: unknown): CallAnswer[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  return value.filter(
+    (a): a is CallAnswer =>
+      typeof a === 'object' &&
+      a !== null &&
+      Number.isSafeInteger(a.step) &&
+      Number.isSafeInteger(a.lane) &&
+      typeof a.observed === 'object' &&
+      a.observed !== null &&
+      typeof a.observed.kind === 'string',
+  );
 }
 
 /** A scheduled run's call that crashed, as its recorded end says (read by shape). */

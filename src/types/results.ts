@@ -10,7 +10,7 @@ import type { FindingSignature } from './findings.ts';
 import type { InputCoverage } from './input-coverage.ts';
 import type { Mode } from './mode.ts';
 import type { ResolvedOptions } from './options.ts';
-import type { Trace } from './trace.ts';
+import type { CallAnswer, Trace } from './trace.ts';
 import type { Failure } from './verdict.ts';
 
 /** A shrunk failing sequence and everything needed to read and replay it. */
@@ -34,6 +34,11 @@ export interface Counterexample {
   readonly shrinkCut?: string;
   /** Mode-specific detail (e.g. the schedule), kept for replay. */
   readonly detail?: unknown;
+  /**
+   * What the handler answered at every call of the run reported, so a report shows the handler's
+   * answers, not the model's (which may differ where the model leaves a value to the server).
+   */
+  readonly answers?: readonly CallAnswer[];
   /** What the handler wrote to stdout and stderr during the failing run (bounded); absent when nothing. */
   readonly handlerOutput?: string;
 }

@@ -14,6 +14,17 @@ export interface Observation {
   readonly observed: Observed;
 }
 
+/**
+ * What the handler answered at one call, where the call stood: an observation without its
+ * request (the case's steps hold that). What a report shows as a call's answer.
+ */
+export type CallAnswer = Pick<Observation, 'step' | 'lane' | 'observed'>;
+
+/** The answers of `observations`, as a counterexample keeps them. */
+export function answersOf(observations: readonly Observation[]): CallAnswer[] {
+  return observations.map(({ step, lane, observed }) => ({ step, lane, observed }));
+}
+
 /** Everything one run of a sequence produced. */
 export interface Trace {
   readonly observations: readonly Observation[];

@@ -12,8 +12,10 @@ import { ReceiptcheckError } from '../../errors.ts';
 import { operationOf } from '../../model/state.ts';
 import { encodeJson } from '../../report/encode.ts';
 import { explainFailure } from '../../report/explain-failure.ts';
+import { caseResultReadable } from '../../report/format-case-result.ts';
 import { formatReplay, replayVerdictText } from '../../report/format-replay.ts';
 import { replayTimelineCase } from '../../report/timeline/case-timeline.ts';
+import { triageOf } from '../../report/triage.ts';
 import type { Mode } from '../../types/mode.ts';
 import { DEFAULT_SCHEDULES_MAX, type ReplayVerdict } from '../../types/replay.ts';
 import type { CliContext } from '../cli-context.ts';
@@ -103,7 +105,7 @@ A relative handler path in the file is resolved from the working directory.`),
       const html = flags.html
         ? writeCaseTimeline(replayTimelineCase(c, result), file, flags.html)
         : undefined;
-      const text = `${formatReplay(c, replay, verbose)}${html ? `${timelineLine(html)}\n` : ''}`;
+      const text = formatReplay(c, replay, verbose, html ? [timelineLine(html)] : []);
       if (flags.json) {
         ctx.io.stdout(
           `${encodeJson({
@@ -120,6 +122,9 @@ A relative handler path in the file is resolved from the working directory.`),
             steps: c.steps.length,
             failures: result.failures,
             explanations: result.failures.map((f) => explainFailure(f, operationOf(c.fixture))),
+            ...(replay.verdict === 'reproduced' && result.failures.length > 0
+              ? { triage: triageOf(caseResultReadable(c, result)) }
+              : {}),
             expectationFailures: result.expectationFailures,
             ...(replay.schedule ? { schedule: replay.schedule } : {}),
             ...(traceHashOf(result.detail) ? { traceHash: traceHashOf(result.detail) } : {}),

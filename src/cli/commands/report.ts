@@ -47,7 +47,7 @@ Examples:
         timeline,
         '--out',
       );
-      ctx.io.stdout(`${timelineLine(path)}\n`);
+      ctx.io.stdout(`${timelineLine(path)}\n${timeline.triage ? `${timeline.triage}\n` : ''}`);
       ctx.exitCode = EXIT.ok;
     });
 }

@@ -16,6 +16,7 @@ import { formatJunit, type JunitSuite } from '../../report/format-junit.ts';
 import { formatSummary } from '../../report/format-summary.ts';
 import { toJsonReport } from '../../report/json-report.ts';
 import { runSuite } from '../../report/run-suite.ts';
+import { triageLine, triageOf } from '../../report/triage.ts';
 import type { LaneMode, Mode } from '../../types/mode.ts';
 import type { CheckOptions, ResolvedOptions } from '../../types/options.ts';
 import type { CliContext } from '../cli-context.ts';
@@ -243,7 +244,9 @@ async function run(flags: RunFlags, ctx: CliContext): Promise<typeof EXIT.ok | t
   const junitContext = html ? { ...context, timelinePath: resolve(html) } : context;
   if (flags.junit)
     writeTextFile(flags.junit, formatJunit(runSuite(result, junitContext)), '--junit');
-  const text = `${cx ? `${formatCounterexample(cx, context)}\n\n` : ''}${formatSummary(result, context)}\n`;
+  // A failure report ends with what the user can change if they believe the handler is right.
+  const triage = cx ? `\n${triageLine(triageOf(cx))}\n` : '';
+  const text = `${cx ? `${formatCounterexample(cx, context)}\n\n` : ''}${formatSummary(result, context)}\n${triage}`;
   if (flags.json) {
     ctx.io.stdout(`${encodeJson(toJsonReport(result, context))}\n`);
     ctx.io.stderr(text);

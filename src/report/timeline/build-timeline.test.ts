@@ -182,6 +182,33 @@ describe('buildTimeline', () => {
     expect(t.bars.map((b) => b.outcomeClass)).toEqual(['fresh', 'replayed']);
   });
 
+  it("draws what the handler answered, and the model's outcome beside it only where the two differ", () => {
+    const t = buildTimeline({
+      handlerName: 'x',
+      mode: 'sequential',
+      fixture: DEFAULT_FIXTURE,
+      steps: [{ kind: 'storeFail' }, call('a'), call('a', 'retry')],
+      failures: [{ kind: 'invariant', invariant: 'receipts count fresh', message: 'x' }],
+      answers: [
+        // The model accepts any error's words: drawn as the handler gave them.
+        { step: 1, lane: 0, observed: { kind: 'error', message: 'Failed to update the record' } },
+        // An answer the failures do not speak of, yet not the model's: both drawn.
+        { step: 2, lane: 0, observed: { kind: 'refused', reason: 'conflict' } },
+      ],
+    });
+    const [, failed, retried] = t.bars;
+    expect(failed).toMatchObject({ outcome: 'error(Failed to update the record)', wrong: false });
+    expect(failed?.expected).toBeUndefined();
+    expect(retried).toMatchObject({
+      outcome: 'refused(conflict)',
+      expected: 'error(receipt store unavailable)',
+    });
+    if (t.verdict.kind !== 'order') throw new Error(t.verdict.kind);
+    expect(t.verdict.order.find((o) => o.place === 'step 2 lane 1')?.outcome).toBe(
+      'error(Failed to update the record)',
+    );
+  });
+
   it('lists the rows of the database that differ, both sides in full', () => {
     const t = buildTimeline({
       handlerName: 'x',

@@ -13,11 +13,12 @@ import { step as modelStep } from '../../model/step.ts';
 import type { CaseFile, StepExpectation } from '../../types/case-file.ts';
 import type { Place } from '../../types/execution.ts';
 import type { TraceEntry } from '../../types/scheduled-trace.ts';
-import type { Observation } from '../../types/trace.ts';
 import { explainFailure } from '../explain-failure.ts';
 import { placeKey } from '../injections.ts';
 import type { ReadableCase, RenderContext } from '../readable-case.ts';
+import { observedOutcomes } from '../recorded-calls.ts';
 import { reproduce } from '../reproduce.ts';
+import { triageLine, triageOf } from '../triage.ts';
 import type { BarFrame } from './bar-frame.ts';
 import { decorateBars } from './decorate-bars.ts';
 import { grantFrames } from './grant-frames.ts';
@@ -31,8 +32,6 @@ import { type OrderedOperation, timelineVerdict } from './timeline-verdict.ts';
 export interface TimelineCase extends ReadableCase {
   readonly name?: string;
   readonly description?: string;
-  /** What every call answered (a replay's trace); without it, the model's outcome stands in where it matched. */
-  readonly observations?: readonly Observation[];
   /** A case file's promises, drawn on calls when nothing ran. */
   readonly expectations?: readonly StepExpectation[];
   readonly expectFinal?: CaseFile['expectFinal'];
@@ -44,12 +43,14 @@ export interface TimelineCase extends ReadableCase {
 export function buildTimeline(c: TimelineCase, context: RenderContext = {}): Timeline {
   const ran = c.ran !== false;
   const layout = layoutOf(c);
-  const outcomes = ran ? outcomesOf(c, layout.order) : new Map<string, Observed>();
+  const answers = ran ? observedOutcomes(c) : new Map<string, Observed>();
+  const modelled = ran ? modelAlong(c, layout.order) : new Map<string, Observed>();
   const bars = decorateBars(layout.frames, {
     fixture: c.fixture,
     steps: c.steps,
     failures: c.failures,
-    outcomes,
+    outcomes: answers,
+    modelled,
     patterns: patternsOf(c.expectations ?? []),
     detail: c.detail,
   });
@@ -65,7 +66,7 @@ export function buildTimeline(c: TimelineCase, context: RenderContext = {}): Tim
     if (!event) return [];
     const key = placeKey(p.step, p.lane);
     const failed = wrong.get(key);
-    const observed = failed?.actual ?? outcomes.get(key);
+    const observed = failed?.actual ?? answers.get(key) ?? modelled.get(key);
     return [
       {
         ...p,
@@ -97,6 +98,7 @@ export function buildTimeline(c: TimelineCase, context: RenderContext = {}): Tim
       ran,
     }),
     failures,
+    ...(ran && c.failures.length > 0 ? { triage: triageLine(triageOf(c)) } : {}),
     database: timelineDatabase(c.failures, ran, c.expectFinal),
     reproduce: reproduce(c, context)
       .slice(1)
@@ -161,27 +163,21 @@ function layoutOf(c: TimelineCase): Layout {
 }
 
 /**
- * What each call answered, by `placeKey`: a replay's observations when kept, else the model's
- * outcome along the run's serial order (the handler matched it wherever no failure says
- * otherwise), and the clients' view a linearizability failure records.
+ * The model's outcome of each call along the run's serial order, by `placeKey`: what a call is
+ * drawn with when the case keeps no answer of the handler's (an older file), and beside the
+ * handler's answer where the two differ.
  */
-function outcomesOf(c: TimelineCase, order: readonly Place[] | undefined): Map<string, Observed> {
+function modelAlong(c: TimelineCase, order: readonly Place[] | undefined): Map<string, Observed> {
   const out = new Map<string, Observed>();
-  if (order) {
-    let state = initialState(c.fixture);
-    for (const p of order) {
-      const event = eventAt(c.steps, p);
-      if (!event) continue;
-      const t = modelStep(state, event);
-      state = t.state;
-      if (t.outcome) out.set(placeKey(p.step, p.lane), t.outcome);
-    }
+  if (!order) return out;
+  let state = initialState(c.fixture);
+  for (const p of order) {
+    const event = eventAt(c.steps, p);
+    if (!event) continue;
+    const t = modelStep(state, event);
+    state = t.state;
+    if (t.outcome) out.set(placeKey(p.step, p.lane), t.outcome);
   }
-  for (const f of c.failures)
-    if (f.kind === 'linearizability')
-      for (const op of [...f.longestPrefix, ...f.stuck])
-        if (op.observed) out.set(placeKey(op.step, op.lane), op.observed);
-  for (const o of c.observations ?? []) out.set(placeKey(o.step, o.lane), o.observed);
   return out;
 }
 

@@ -6,6 +6,7 @@
 import type { CaseFile } from '../../types/case-file.ts';
 import type { CaseResult } from '../../types/results.ts';
 import type { Failure } from '../../types/verdict.ts';
+import { savedAnswers } from '../recorded-calls.ts';
 import type { TimelineCase } from './build-timeline.ts';
 
 /** The case to draw for a parsed case file. */
@@ -16,6 +17,7 @@ export function caseFileTimelineCase(c: CaseFile): TimelineCase {
   const seed = num(x.seed);
   const runsToFailure = num(x.runsToFailure);
   const shrinks = num(x.shrinks);
+  const answers = savedAnswers(x.answers);
   return {
     name: c.name,
     description: c.description,
@@ -33,6 +35,7 @@ export function caseFileTimelineCase(c: CaseFile): TimelineCase {
     ...(runsToFailure !== undefined ? { runsToFailure } : {}),
     ...(shrinks !== undefined ? { shrinks } : {}),
     ...(x.detail !== undefined ? { detail: x.detail } : {}),
+    ...(answers ? { answers } : {}),
     ran,
   };
 }
@@ -51,7 +54,7 @@ export function replayTimelineCase(c: CaseFile, result: CaseResult): TimelineCas
     fixture: c.fixture,
     steps: c.steps,
     failures: result.failures,
-    observations: result.trace.observations,
+    answers: result.trace.observations,
     expectations: c.expectations,
     ...(result.detail !== undefined ? { detail: result.detail } : {}),
   };

@@ -23,8 +23,13 @@ export interface BarSources {
   readonly fixture: FixtureWithPolicy;
   readonly steps: readonly Step[];
   readonly failures: readonly Failure[];
-  /** What each call answered (or, where it matched, what the model gives), by `placeKey`. */
+  /** What the handler answered at each call, by `placeKey`, where the run kept it. */
   readonly outcomes: ReadonlyMap<string, Observed>;
+  /**
+   * The model's outcome of each call along the run's order, by `placeKey`: drawn where no answer
+   * was kept, and as the expectation beside an answer that differs from it.
+   */
+  readonly modelled?: ReadonlyMap<string, Observed>;
   /** A case file's promises, by `placeKey`, drawn when nothing ran. */
   readonly patterns?: ReadonlyMap<string, OutcomePattern>;
   /** A scheduled run's detail, for its injected faults and crashes. */
@@ -107,12 +112,21 @@ export function decorateBars(frames: readonly BarFrame[], s: BarSources): Timeli
     }
     if (event.kind !== 'call') return drawn('world');
     if (frame.crashed) return drawn('crashed', { outcome: 'crashed: the client gets no answer' });
-    const seen = frame.observed ?? s.outcomes.get(key);
+    const answered = frame.observed ?? s.outcomes.get(key);
+    const model = s.modelled?.get(key);
+    const seen = answered ?? model;
+    // The model leaves some values to the server (a created id) and any error message to the
+    // handler: it accepts such an answer, which is drawn as the handler gave it.
+    const differs =
+      answered !== undefined && model !== undefined && !sameOutcome(model, answered)
+        ? { expected: describeOutcome(model) }
+        : {};
     if (event.delivery === 'lostResponse')
       return drawn('lost', {
         outcome: `response lost${seen ? ` (the handler answered ${describeOutcome(seen)})` : ''}: the client never sees it`,
+        ...differs,
       });
-    if (seen) return drawn(outcomeClass(seen), { outcome: describeOutcome(seen) });
+    if (seen) return drawn(outcomeClass(seen), { outcome: describeOutcome(seen), ...differs });
     const pattern = s.patterns?.get(key);
     if (pattern)
       return drawn(patternClass(pattern), {

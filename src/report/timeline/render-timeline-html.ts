@@ -30,7 +30,7 @@ ${legend()}
 <div class="chart">${axis(t)}${t.lanes.map((lane) => laneRow(t, lane.key, lane.label)).join('\n')}${markers(t)}</div>
 </section>
 <section id="failures"><h2>What broke</h2>
-${t.failures.length === 0 ? `<p>${t.status === 'not run' ? 'nothing judged: the file records no run' : 'nothing: every outcome, the database and every invariant agree'}</p>` : `<ul>${t.failures.map((f) => `<li><b>${esc(f.where)}</b>${f.rule ? ` <span class="rule">rule ${esc(f.rule)}</span>` : ''}: ${esc(f.text)}</li>`).join('')}</ul>`}
+${t.failures.length === 0 ? `<p>${t.status === 'not run' ? 'nothing judged: the file records no run' : 'nothing: every outcome, the database and every invariant agree'}</p>` : `<ul>${t.failures.map((f) => `<li><b>${esc(f.where)}</b>${f.rule ? ` <span class="rule">rule ${esc(f.rule)}</span>` : ''}: ${esc(f.text)}</li>`).join('')}</ul>`}${t.triage ? `<p class="triage">${esc(t.triage)}</p>` : ''}
 </section>
 ${database(t)}
 <section id="calls"><h2>Calls and statements</h2>

@@ -163,6 +163,8 @@ export interface Timeline {
   readonly markers: readonly TimelineMarker[];
   readonly verdict: TimelineVerdict;
   readonly failures: readonly FailureLine[];
+  /** What the user can change if they believe the handler is right (`triage.ts`); absent when nothing failed. */
+  readonly triage?: string;
   readonly database: TimelineDatabase;
   readonly reproduce: readonly string[];
   /** Where the timeline comes from, when it is part of a larger history (a soak's partition). */
