@@ -45,13 +45,18 @@ export function drawnPluginText(
   ].join('\n');
 }
 
-/** Writes `c`'s plugin module into `dir` (which must exist); returns its absolute path. */
+/**
+ * Writes `c`'s plugin module into `dir` (which must exist); returns its absolute path, named for
+ * the case and, for another factory than the default, the factory.
+ */
 export function writeDrawnPlugin(
   dir: string,
   c: DrawnCase,
   factory: PluginFactory = DRAWN_PLUGIN_FACTORY,
 ): string {
-  const path = join(dir, `${drawnPluginName(c)}.mjs`);
+  // A module is imported once per path: another factory's handler needs a file of its own.
+  const suffix = factory === DRAWN_PLUGIN_FACTORY ? '' : `-${factory.exportName}`;
+  const path = join(dir, `${drawnPluginName(c)}${suffix}.mjs`);
   writeFileSync(path, drawnPluginText(c, factory));
   return path;
 }
