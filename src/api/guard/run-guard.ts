@@ -88,8 +88,9 @@ export async function runGuard(o: GuardOptions): Promise<GuardResult> {
         ...(o.databaseUrl !== undefined ? { databaseUrl: o.databaseUrl } : {}),
         ...(o.factory ? { factory: o.factory } : {}),
       });
-      const saved = casePassed(result) ? [] : await saveCase(result, o.out);
-      const guardCase = { ...result, index, saved };
+      const guardCase = casePassed(result)
+        ? { ...result, index, saved: [] }
+        : { ...(await saveCase(result, o.out)), index };
       cases.push(guardCase);
       o.onCase?.(index, guardCase);
     }
@@ -105,18 +106,27 @@ export async function runGuard(o: GuardOptions): Promise<GuardResult> {
 
 /**
  * Copies a failing case's plugin module into `out` and saves each counterexample beside it,
- * naming the copy as its handler, so the case files replay from there.
+ * naming the copy as its handler, so the case files replay from there; the result names the
+ * copy too (the original goes with the run's temp directory).
  */
-async function saveCase(result: DrawnCaseResult, out: string): Promise<string[]> {
+async function saveCase(
+  result: DrawnCaseResult,
+  out: string,
+): Promise<DrawnCaseResult & { saved: string[] }> {
   const folder = resolve(out);
   mkdirSync(folder, { recursive: true });
   const plugin = join(folder, basename(result.handler));
   copyFileSync(result.handler, plugin);
   const saved = [plugin];
-  for (const m of failedModes(result)) {
-    if (!m.counterexample) continue;
-    const file = await saveCounterexample({ ...m.counterexample, handler: plugin }, folder);
-    saved.push(file.path);
+  const modes: ModeVerdict[] = [];
+  for (const m of result.modes) {
+    if (!m.counterexample) {
+      modes.push(m);
+      continue;
+    }
+    const counterexample = { ...m.counterexample, handler: plugin };
+    saved.push((await saveCounterexample(counterexample, folder)).path);
+    modes.push({ ...m, counterexample });
   }
-  return saved;
+  return { ...result, handler: plugin, modes, saved };
 }

@@ -48,11 +48,16 @@ function decode(field: string, stored: unknown): unknown {
   return JSON.parse(stored as string);
 }
 
-/** Inserts `row` unless its id exists (the re-create event's no-op rule). */
-async function insertRow(db: PgConnection, map: TableMap, row: Row): Promise<void> {
+/** Inserts `row`; with `ignoreExisting`, not when its id exists (the re-create event's no-op rule). */
+async function insertRow(
+  db: PgConnection,
+  map: TableMap,
+  row: Row,
+  ignoreExisting = true,
+): Promise<void> {
   const fields = Object.keys(map.columns);
   await db.query(
-    `INSERT INTO ${map.table}(${Object.values(map.columns).join(', ')}) VALUES (${fields.map((_, i) => `$${i + 1}`).join(', ')}) ON CONFLICT (id) DO NOTHING`,
+    `INSERT INTO ${map.table}(${Object.values(map.columns).join(', ')}) VALUES (${fields.map((_, i) => `$${i + 1}`).join(', ')})${ignoreExisting ? ' ON CONFLICT (id) DO NOTHING' : ''}`,
     fields.map((f) => encode(f, row[f])),
   );
 }
@@ -70,6 +75,28 @@ async function readRows(db: PgConnection, map: TableMap, id?: number): Promise<R
     (r) => Object.fromEntries(Object.entries(r).map(([f, v]) => [f, decode(f, v)])) as Row,
   );
 }
+
+/** The target row `id` with the created table's largest id and count, in one statement. */
+async function readWithCreated(
+  db: PgConnection,
+  target: TableMap,
+  created: TableMap,
+  id: number,
+): Promise<{ row: Row; largest: number; count: number }> {
+  const select = Object.entries(target.columns)
+    .map(([field, column]) => `${column} AS "${field}"`)
+    .join(', ');
+  const { rows } = await db.query<Record<string, unknown>>(
+    `SELECT ${select}, (SELECT coalesce(max(id), 0) FROM ${created.table}) AS "${LARGEST}", (SELECT count(*)::integer FROM ${created.table}) AS "${COUNT}" FROM ${target.table} WHERE id = $1`,
+    [id],
+  );
+  const { [LARGEST]: largest, [COUNT]: count, ...stored } = rows[0] as Record<string, unknown>;
+  const row = Object.fromEntries(Object.entries(stored).map(([f, v]) => [f, decode(f, v)])) as Row;
+  return { row, largest: largest as number, count: count as number };
+}
+
+const LARGEST = '.largest';
+const COUNT = '.count';
 
 /** The spec's operation part on PostgreSQL; created ids by `ids` (default `next`). */
 export function genericPostgresSql(
@@ -91,23 +118,22 @@ export function genericPostgresSql(
       ? { precondition: async (db, _caller, r) => precondition(await readRow(db, r), r) }
       : {}),
     async applyEffect(db, _caller, r) {
-      const row = await readRow(db, r);
       let nextId = 0;
+      let row: Row;
       if (created) {
+        // Taken last, after the key and row locks, as the create-once reference does.
         await db.query(`LOCK TABLE ${created.table} IN SHARE ROW EXCLUSIVE MODE`);
-        const { rows } = await db.query<{ largest: number; count: number }>(
-          `SELECT coalesce(max(id), 0) AS largest, count(*)::integer AS count FROM ${created.table}`,
-        );
-        const { largest, count } = rows[0] as { largest: number; count: number };
-        nextId = nextServerId(ids, largest, count);
-      }
+        const read = await readWithCreated(db, target, created, targetOf(r));
+        nextId = nextServerId(ids, read.largest, read.count);
+        row = read.row;
+      } else row = await readRow(db, r);
       const effect = spec.effect(row, r, nextId);
       if (rowColumns.length > 0)
         await db.query(
           `UPDATE ${target.table} SET ${rowColumns.map(([, c], i) => `${c} = $${i + 1}`).join(', ')} WHERE id = $${rowColumns.length + 1}`,
           [...rowColumns.map(([f]) => encode(f, effect.row[f])), row.id],
         );
-      if (created && effect.created) await insertRow(db, created, effect.created);
+      if (created && effect.created) await insertRow(db, created, effect.created, false);
       return effect.result;
     },
   };

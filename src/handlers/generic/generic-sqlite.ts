@@ -38,12 +38,34 @@ export function sqliteDdl(map: TableMap): string {
   return `CREATE TABLE ${map.table}(${columns.join(', ')});\n`;
 }
 
-/** The target row `id` as the model sees it (the caller has checked it exists). */
-function readRow(db: Connection, map: TableMap, id: number): Row {
-  const select = Object.entries(map.columns)
+/** What the effect reads: the target row, and the created table's largest id and row count. */
+interface EffectInput {
+  readonly row: Row;
+  readonly largest: number;
+  readonly count: number;
+}
+
+/**
+ * The statement reading the target row `?` as the model sees it (the caller has checked it
+ * exists), with `created`'s largest id and count when given: one statement, so a call has few
+ * yield points and scheduled mode's crashes reach past its commit.
+ */
+function readSql(target: TableMap, created?: TableMap): string {
+  const select = Object.entries(target.columns)
     .map(([field, column]) => `${column} AS "${field}"`)
     .join(', ');
-  return cachedStatement(db, `SELECT ${select} FROM ${map.table} WHERE id = ?`).get(id) as Row;
+  const extra = created
+    ? `, (SELECT coalesce(max(id), 0) FROM ${created.table}) AS "${LARGEST}", (SELECT count(*) FROM ${created.table}) AS "${COUNT}"`
+    : '';
+  return `SELECT ${select}${extra} FROM ${target.table} WHERE id = ?`;
+}
+
+const LARGEST = '.largest';
+const COUNT = '.count';
+
+function readInput(db: Connection, sql: string, id: number): EffectInput {
+  const { [LARGEST]: largest, [COUNT]: count, ...row } = cachedStatement(db, sql).get(id) as Row;
+  return { row: row as Row, largest: (largest as number) ?? 0, count: (count as number) ?? 0 };
 }
 
 /** The spec's operation part, for the generic steps; created ids by `ids` (default `next`). */
@@ -54,6 +76,8 @@ export function genericSqliteSql(
   const target = targetMap(spec);
   const created = createdMap(spec);
   const targetOf = (r: GenericCall) => r[spec.targetField] as number;
+  const rowSql = readSql(target);
+  const inputSql = readSql(target, created);
   const rowColumns = valueColumns(target);
   const update =
     rowColumns.length > 0
@@ -72,18 +96,13 @@ export function genericSqliteSql(
     targetOf,
     payloadOf: (r) => spec.payload(r),
     ...(precondition
-      ? { precondition: (db, _caller, r) => precondition(readRow(db, target, targetOf(r)), r) }
+      ? {
+          precondition: (db, _caller, r) => precondition(readInput(db, rowSql, targetOf(r)).row, r),
+        }
       : {}),
     applyEffect(db, _caller, r) {
-      const row = readRow(db, target, targetOf(r));
-      let nextId = 0;
-      if (created) {
-        const { largest, count } = cachedStatement(
-          db,
-          `SELECT coalesce(max(id), 0) AS largest, count(*) AS count FROM ${created.table}`,
-        ).get() as { largest: number; count: number };
-        nextId = nextServerId(ids, largest, count);
-      }
+      const { row, largest, count } = readInput(db, inputSql, targetOf(r));
+      const nextId = created ? nextServerId(ids, largest, count) : 0;
       const effect = spec.effect(row, r, nextId);
       if (update)
         cachedStatement(db, update).run(...rowColumns.map(([f]) => effect.row[f]), row.id);
