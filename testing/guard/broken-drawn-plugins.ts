@@ -11,7 +11,7 @@ import {
   genericSqlitePlugin,
   genericSqliteSql,
 } from '../../src/handlers/generic/generic-sqlite.ts';
-import { receiptAfterCommit } from '../../src/handlers/operations/bug-shapes.ts';
+import { receiptAfterCommit, replayUnflagged } from '../../src/handlers/operations/bug-shapes.ts';
 import {
   referenceStepsOf,
   runOperationSteps,
@@ -42,4 +42,16 @@ export function preconditionBeforeReceipt(c: DrawnCase, zodField?: ZodFieldOf): 
       return runOperationSteps(db, caller, r, s);
     },
   });
+}
+
+/** A replay is answered as fresh: every spec's first retry shows it. */
+export function replayAsFresh(c: DrawnCase, zodField?: ZodFieldOf): HandlerPlugin {
+  const spec = specFromDraw(c.draw, zodField);
+  const steps = referenceStepsOf(genericSqliteSql(spec, c.ids));
+  return genericSqlitePlugin(
+    spec,
+    `${drawnPluginName(c)}-replay-as-fresh`,
+    c.ids,
+    replayUnflagged(steps),
+  );
 }
