@@ -84,6 +84,21 @@ export function messageOf(thrown: unknown): string {
   return `a non-Error value was thrown: ${text.length > 300 ? `${text.slice(0, 300)}…` : text}`;
 }
 
+/**
+ * The class of a thrown `Error` (also of another realm, by shape), for a report that must say what
+ * escaped: its constructor's name (`TypeError`, `SqliteError`, `DatabaseError`, a subclass that
+ * never set `name`), else its `name`; undefined for a value that is no `Error` (a string, a plain
+ * object: `messageOf` says what it is).
+ */
+export function errorClassOf(thrown: unknown): string | undefined {
+  if (typeof thrown !== 'object' || thrown === null) return undefined;
+  const e = thrown as { name?: unknown; message?: unknown };
+  if (!(thrown instanceof Error) && typeof e.message !== 'string') return undefined;
+  const made = (thrown as { constructor?: { name?: unknown } }).constructor?.name;
+  if (typeof made === 'string' && made !== '' && made !== 'Error' && made !== 'Object') return made;
+  return typeof e.name === 'string' && e.name !== '' ? e.name : 'Error';
+}
+
 /** The signals receiptcheck stops on, and the exit code each ends the process with (128 + its number). */
 export const SIGNAL_EXIT_CODES = { SIGINT: 130, SIGTERM: 143 } as const;
 

@@ -6,6 +6,7 @@
  * next block's run, which prints what the `text` block shows, and reproduced by its replay; and
  * the fix replayed as held. Timing plays no part: the bug is found in sequential mode.
  */
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type DocBlock, docBlock } from './doc-blocks.ts';
@@ -118,5 +119,69 @@ describe("the README's planted bug", () => {
     const held = receiptcheck(planted, replay.args);
     expect(held.status, outcomeOf(held)).toBe(0);
     expect(held.stdout).toContain('held');
+  });
+});
+
+describe("a saved case of the README's own operation", () => {
+  /** The planted bug's project, with its counterexample saved by `run`. */
+  const planted = () => join(temp(), 'cases');
+  const CASE = 'counterexamples/my-tool-sequential-seed42.json';
+  beforeAll(() => {
+    makeProject(
+      planted(),
+      userFiles((plugin) => applyDiff(docBlock('README.md › Plant a bug'), plugin)),
+    );
+    const found = receiptcheck(planted(), [
+      'run',
+      '--handler',
+      `./${PLUGIN}`,
+      '--mode',
+      'sequential',
+    ]);
+    expect(found.status, outcomeOf(found)).toBe(1);
+  });
+
+  it('is drawn by report, in the operation’s own words', () => {
+    const r = receiptcheck(planted(), ['report', CASE, '--out', 'page.html']);
+    expect(r.status, outcomeOf(r)).toBe(0);
+    expect(readFileSync(join(planted(), 'page.html'), 'utf8')).toContain(
+      'rename-document documentId 1',
+    );
+  });
+
+  it('is run by scenarios against the plugin it names: it fails again', () => {
+    const r = receiptcheck(planted(), ['scenarios', '--dir', 'counterexamples']);
+    expect(r.status, outcomeOf(r)).toBe(1);
+    expect(r.stdout).toContain('actual   refused(conflict)');
+    expect(r.stdout).toContain('0 of 1 case files passed');
+  });
+
+  it('from a folder where its plugin is not: one line saying so, exit 2, from replay, report and scenarios', () => {
+    const elsewhere = join(temp(), 'elsewhere');
+    if (!existsSync(elsewhere)) mkdirSync(elsewhere);
+    const file = join(planted(), CASE);
+    for (const args of [
+      ['replay', file],
+      ['report', file, '--out', join(elsewhere, 'page.html')],
+      ['scenarios', '--dir', join(planted(), 'counterexamples')],
+    ]) {
+      const r = receiptcheck(elsewhere, args);
+      expect(r.status, outcomeOf(r)).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+      expect(r.stderr).toContain(
+        `is a case of "rename-document", an operation its plugin declares, and that plugin, "./${PLUGIN}", is not there (looked at ${join(elsewhere, PLUGIN)})`,
+      );
+    }
+    // Named by hand, the plugin loads and the case is read again.
+    const page = receiptcheck(elsewhere, [
+      'report',
+      file,
+      '--handler',
+      join(planted(), PLUGIN),
+      '--out',
+      join(elsewhere, 'page.html'),
+    ]);
+    expect(page.status, outcomeOf(page)).toBe(0);
   });
 });

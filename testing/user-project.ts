@@ -58,10 +58,20 @@ export function localImports(text: string, what: string): string {
   return local;
 }
 
-/** A project folder: an ESM package.json and `files` (relative path → text). */
-export function makeProject(dir: string, files: Readonly<Record<string, string>>): void {
+/**
+ * A project folder: a package.json of `type` (default `module`; `commonjs` is what `npm init -y`
+ * writes under npm 11) and `files` (relative path → text).
+ */
+export function makeProject(
+  dir: string,
+  files: Readonly<Record<string, string>>,
+  type: 'module' | 'commonjs' = 'module',
+): void {
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'package.json'), '{"name": "mine", "private": true, "type": "module"}\n');
+  writeFileSync(
+    join(dir, 'package.json'),
+    `${JSON.stringify({ name: 'mine', version: '1.0.0', private: true, type })}\n`,
+  );
   for (const [path, text] of Object.entries(files)) {
     mkdirSync(dirname(join(dir, path)), { recursive: true });
     writeFileSync(join(dir, path), text);

@@ -90,7 +90,7 @@ describe('a statement fault the plugin does not map', () => {
       'did not run and failed with SQLITE_CONSTRAINT_TRIGGER, as a failing receipt store does',
     );
     expect(r.text).toContain(
-      `      ${ACCEPTED}\n        actual   unexpected error(receiptcheck: injected statement fault`,
+      `      ${ACCEPTED}\n        actual   unexpected SqliteError: receiptcheck: injected statement fault`,
     );
     expect(r.text).toContain('  - step 1: rule 10: a write of this call failed');
     expect(r.text).toContain('map SQLITE_CONSTRAINT… errors of a write to outcome.error');
@@ -127,7 +127,9 @@ describe('a statement fault the plugin does not map', () => {
     expect(text).toContain('↯ fault injected: `');
     expect(text).toContain('failed with SQLITE_CONSTRAINT_TRIGGER');
     expect(text).toContain('✗ expected error(…) with nothing changed (the fault surfaced)');
-    expect(text).toContain('actual   unexpected error(receiptcheck: injected statement fault');
+    expect(text).toContain(
+      'actual   unexpected SqliteError: receiptcheck: injected statement fault',
+    );
     expect(text).not.toMatch(/Database \(expected by the model vs found\):\n {2}automation/);
   });
 });

@@ -15,9 +15,21 @@ import {
   type SoakReportInput,
 } from '../report/timeline/soak-timeline.ts';
 import type { Timeline } from '../report/timeline/timeline.ts';
+import { knownCaseOperation, type SavedCase } from './case-operation.ts';
 
-/** The timeline of the case or soak history saved at `path`; throws `E_BAD_SCENARIO` naming it. */
-export function loadTimeline(path: string): Timeline {
+/** A saved case or soak history, read and not yet drawn: what it says of its operation, and its drawing. */
+export interface SavedTimeline {
+  /** The file's handler, fixture and steps: what `caseOperation` makes its operation known from. */
+  readonly saved: SavedCase;
+  /** The timeline; its operation must be known by then (`caseOperation`). */
+  draw(): Timeline;
+}
+
+/**
+ * Reads the case or soak history saved at `path` without drawing it, so a caller can first load
+ * the plugin of a user's own operation (`caseOperation`); throws `E_BAD_SCENARIO` naming it.
+ */
+export function readTimeline(path: string): SavedTimeline {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -25,9 +37,32 @@ export function loadTimeline(path: string): Timeline {
     throw new ReceiptcheckError('E_BAD_SCENARIO', `cannot read ${path}: ${messageOf(thrown)}`);
   }
   const soak = soakHistoryOf(text, path);
-  if (soak) return buildSoakTimeline(soak, path);
+  if (soak)
+    return {
+      saved: { source: path, handler: soak.handler, fixture: soak.fixture, steps: [] },
+      draw: () => buildSoakTimeline(soak, path),
+    };
+  const c = parseCaseFile(text, path);
   const context: RenderContext = { savedPath: path };
-  return buildTimeline(caseFileTimelineCase(parseCaseFile(text, path)), context);
+  return {
+    saved: {
+      source: path,
+      handler: c.handlerNamed === false ? undefined : c.handler,
+      fixture: c.fixture,
+      steps: c.steps,
+    },
+    draw: () => buildTimeline(caseFileTimelineCase(c), context),
+  };
+}
+
+/**
+ * The timeline of the case or soak history saved at `path`, of an operation already known in this
+ * process (built in, or its plugin loaded); throws `E_BAD_SCENARIO` naming the file.
+ */
+export function loadTimeline(path: string): Timeline {
+  const read = readTimeline(path);
+  knownCaseOperation(read.saved);
+  return read.draw();
 }
 
 /** The soak history in `text`, when it is one (its format tag says so); undefined otherwise. */

@@ -10,6 +10,7 @@ import type { FixtureWithPolicy } from '../model/state.ts';
 import type { CaseFile } from '../types/case-file.ts';
 import type { Mode } from '../types/mode.ts';
 import type { CaseResult } from '../types/results.ts';
+import { caseOperation } from './case-operation.ts';
 import type { JudgedRun } from './judged-runner.ts';
 import { inMode, resolveOptions } from './options.ts';
 import { type PreparedRun, prepareRun } from './prepare-run.ts';
@@ -50,14 +51,25 @@ export async function prepareCase(
 ): Promise<PreparedCase> {
   const handler = options.handler ?? c.handler;
   const mode = options.mode ?? c.mode;
+  // Known (a user's own operation: its plugin loaded) and fitted before the handler sets up.
+  const spec = await caseOperation(
+    {
+      source: c.source ?? c.name,
+      handler: c.handlerNamed === false ? undefined : c.handler,
+      fixture: c.fixture,
+      steps: c.steps,
+    },
+    { ...(options.handler ? { handler: options.handler } : {}), cwd: options.cwd },
+  );
   // The policy follows the handler that runs, not the one the file was saved from.
   const { policy: _saved, ...fixture } = c.fixture as FixtureWithPolicy;
   const resolved = resolveOptions({
     handler,
     mode,
     fixture,
-    // A case of another operation runs that operation's bundled handler of the same name.
-    ...(typeof fixture.operation === 'string' ? { operation: fixture.operation } : {}),
+    // A case runs its operation's bundled handler of the name it gives, and a plugin of another
+    // operation is refused: a set-interval case has nothing to say about a create-once handler.
+    operation: spec.name,
     ...(options.workers ? { workers: options.workers } : {}),
     ...(options.databaseUrl ? { databaseUrl: options.databaseUrl } : {}),
   });

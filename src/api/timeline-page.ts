@@ -41,8 +41,10 @@ export function renderTimeline(cx: Counterexample, options: RenderTimelineOption
 /**
  * Draws the case saved at `file` (a counterexample `saveCounterexample` or `run` wrote, a scenario,
  * or the history a failed soak wrote, of which it draws the failing partition) and writes its
- * page; returns the page's path. What `receiptcheck report FILE` does. Throws `E_BAD_SCENARIO`
- * for a file it cannot read or parse, `E_BAD_OPTION` when the page cannot be written.
+ * page; returns the page's path. What `receiptcheck report FILE` does, for an operation known in
+ * this process: a case of a user's own needs its plugin loaded first (a `checkHandler` of it does),
+ * else `E_USAGE` names the known operations. Throws `E_BAD_SCENARIO` for a file it cannot read,
+ * parse or fit to its operation, `E_BAD_OPTION` when the page cannot be written.
  */
 export function writeTimeline(file: string, options: WriteTimelineOptions = {}): string {
   const page = options.out ?? timelinePathFor(file);

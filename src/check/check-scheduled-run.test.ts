@@ -182,6 +182,106 @@ describe('checkScheduledRun', () => {
       expect(under(5_000, 6_000).verdict.verdict).toBe('failed');
       expect(under(5_000, 6_000, fresh(30)).verdict).toEqual({ verdict: 'ok' });
     });
+
+    describe('met by the same key with another payload', () => {
+      const reuse = call('k', 45);
+      const reused = (answer: Observed, snapshot = modelAfter()) =>
+        checkScheduledRun({
+          fixture: { ...DEFAULT_FIXTURE, policy: { claimExpiry: 'never', idempotencyFirst: true } },
+          steps: [call('k', 30), reuse],
+          lanes: [
+            rec(0, 0, call('k', 30), { kind: 'crashed', committed: true }, 0),
+            rec(1, 0, reuse, seen(answer), 1),
+          ],
+          snapshot,
+        });
+
+      it('ok either way: keyReuse (payload first) or in progress (the claim first)', () => {
+        for (const answer of [{ kind: 'keyReuse' } as Observed, inProgress]) {
+          const v = reused(answer);
+          expect(v.verdict).toEqual({ verdict: 'ok' });
+          expect(v.leftClaim).toEqual([{ step: 0, lane: 0 }]);
+          expect(v.trace.observations[0]?.observed).toEqual(answer);
+        }
+      });
+      it('failed for an answer it allows neither way, naming both it allows', () => {
+        const unavailable: Observed = { kind: 'refused', reason: 'unavailable' };
+        const v = reused(unavailable);
+        expect(v.verdict.verdict).toBe('failed');
+        if (v.verdict.verdict !== 'failed') return;
+        expect(v.verdict.failures).toContainEqual(
+          expect.objectContaining({
+            kind: 'outcome',
+            step: 1,
+            expected: { kind: 'keyReuse' },
+            alsoAllowed: inProgress,
+            actual: unavailable,
+          }),
+        );
+        expect(reused({ kind: 'invalid', field: 'requestId' }).verdict.verdict).toBe('failed');
+      });
+      it('ok for a fresh write: the crash then read as having changed nothing (no claim)', () => {
+        const v = reused(fresh(45), modelAfter(reuse));
+        expect(v.verdict).toEqual({ verdict: 'ok' });
+        expect(v.noEffect).toEqual([{ step: 0, lane: 0 }]);
+      });
+    });
+  });
+
+  describe('a statement fault whose error the library stores (policy storesErrors)', () => {
+    const error: Observed = { kind: 'error', message: 'injected' };
+    const retry = call('k', 30);
+    const reuse = call('k', 45);
+    /** The faulted call, then `answers` to its retry and a reuse of its key. */
+    const judged = (
+      policy: { storesErrors?: boolean },
+      recorded: boolean,
+      answers: [Observed, Observed],
+      snapshot = modelAfter(),
+    ) => {
+      const faulted: LaneEnd = recorded
+        ? { kind: 'observed', observed: error, faulted: true, durableAfterFault: true }
+        : seen(error, true);
+      return checkScheduledRun({
+        fixture: { ...DEFAULT_FIXTURE, policy: { idempotencyFirst: true, ...policy } },
+        steps: [call('k', 30), retry, reuse],
+        lanes: [
+          rec(0, 0, call('k', 30), faulted, 0),
+          rec(1, 0, retry, seen(answers[0]), 1),
+          rec(2, 0, reuse, seen(answers[1]), 2),
+        ],
+        snapshot,
+      });
+    };
+    const replays: [Observed, Observed] = [error, { kind: 'keyReuse' }];
+
+    it('ok declared: recorded after the fault, the error replays and binds the payload', () => {
+      expect(judged({ storesErrors: true }, true, replays).verdict).toEqual({ verdict: 'ok' });
+    });
+    it('failed undeclared: the contract runs the retry again', () => {
+      const v = judged({}, true, replays);
+      expect(v.verdict.verdict === 'failed' && v.verdict.failures[0]).toMatchObject({
+        kind: 'outcome',
+        step: 1,
+        expected: fresh(30),
+        actual: error,
+      });
+    });
+    it('failed declared, when the recorded error is not replayed (the retry runs again)', () => {
+      const v = judged({ storesErrors: true }, true, [fresh(30), fresh(30)], modelAfter(retry));
+      expect(v.verdict.verdict === 'failed' && v.verdict.failures[0]).toMatchObject({
+        kind: 'outcome',
+        step: 1,
+        expected: { kind: 'error' },
+        actual: fresh(30),
+      });
+    });
+    it('ok declared, when nothing was recorded after the fault (its own store write failed)', () => {
+      const reran: [Observed, Observed] = [fresh(30), { kind: 'keyReuse' }];
+      expect(judged({ storesErrors: true }, false, reran, modelAfter(retry)).verdict).toEqual({
+        verdict: 'ok',
+      });
+    });
   });
 
   describe('a statement fault', () => {

@@ -11,8 +11,10 @@
  * (a library's claim, then its write) may die between its commits; and, under a declared
  * `claimExpiry`, a third reading: the call died right after its claim, which it left behind (the
  * model's `leaveClaim`). And it knows which calls had a statement
- * fault injected: such a call may answer `error`, and then must have changed nothing; a call that
- * recovered (retried the statement) must answer what the model says. A faulted call that answered
+ * fault injected: such a call may answer `error`, and then must have changed nothing (under a
+ * declared `storesErrors`, when a write of the call became durable after its fault, nothing but
+ * its error stored under its key: the model's `leaveError`); a call that recovered (retried the
+ * statement) must answer what the model says. A faulted call that answered
  * neither fails, and the final database is then also read with it having changed nothing, so the
  * reported difference is one no accepted answer would explain.
  *

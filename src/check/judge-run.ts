@@ -30,6 +30,8 @@ export type Judgement =
       readonly verdict: RunVerdict;
       readonly trace: Trace;
       readonly order: readonly Place[];
+      /** Calls that crashed after a commit, read as having left their claim (`claimExpiry`). */
+      readonly leftClaim?: readonly Place[];
     };
 
 /**

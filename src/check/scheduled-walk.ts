@@ -7,7 +7,7 @@
 import type { Step } from '../model/events.ts';
 import { type Observed, sameOutcome } from '../model/outcome.ts';
 import type { ModelState } from '../model/state.ts';
-import { leaveClaim, step } from '../model/step.ts';
+import { allowedAnswer, leaveClaim, leaveError, step } from '../model/step.ts';
 import type { LaneRecord } from '../types/scheduled-trace.ts';
 import type { Failure } from '../types/verdict.ts';
 import type { RunRecord } from './run-record.ts';
@@ -71,13 +71,18 @@ export function judge(
     if (t.outcome) walk.expected.set(rec, t.outcome);
     return t.state;
   }
-  // An injected fault may surface as `error`; then nothing may have changed.
-  if (end.faulted && end.observed.kind === 'error') return state;
+  // An injected fault may surface as `error`; then nothing may have changed, except, under a
+  // declared `storesErrors`, the error recorded under the key by a write after the fault.
+  if (end.faulted && end.observed.kind === 'error')
+    return end.durableAfterFault ? leaveError(state, event) : state;
   // The in-flight answer of a declared policy: `refused: conflict`, and nothing changed.
   if (reading !== 'auto' && reading.has(rec)) return state;
   const t = step(state, event);
-  if (t.outcome) walk.expected.set(rec, t.outcome);
-  if (event.kind === 'call' && t.outcome && !sameOutcome(t.outcome, end.observed)) {
+  if (!t.outcome) return t.state;
+  // Where the contract allows two answers (`Transition.alsoAllowed`), the one given is expected.
+  const answer = allowedAnswer(t, end.observed);
+  walk.expected.set(rec, answer ?? t.outcome);
+  if (event.kind === 'call' && answer === undefined) {
     if (reading === 'auto' && flying.has(rec)) return state;
     walk.failures.push({
       kind: 'outcome',
@@ -86,6 +91,7 @@ export function judge(
       event,
       expected: t.outcome,
       actual: end.observed,
+      ...(t.alsoAllowed ? { alsoAllowed: t.alsoAllowed } : {}),
       ...(end.faulted ? { faulted: true } : {}),
     });
     // A faulted call read as the fault having surfaced: wrong answer, nothing changed.

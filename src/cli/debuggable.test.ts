@@ -35,7 +35,7 @@ describe("a handler's unexpected exception", () => {
     const out = join(tmp, 'cx');
     const r = await cli('run', '--handler', THROWS, '--out', out);
     expect(r.code).toBe(1);
-    expect(r.out).toContain('unexpected error(interval');
+    expect(r.out).toContain('actual   unexpected RangeError: interval');
     // Without --verbose the counterexample stays short.
     expect(r.out).not.toContain('at rejectLongIntervals');
     const [file] = readdirSync(out).filter((f) => f.endsWith('.json'));
@@ -51,6 +51,21 @@ describe("a handler's unexpected exception", () => {
     expect(failure?.actual?.stack).not.toMatch(/apply-event|sequential-call-timeout/);
   });
 
+  it('is named by its class, even one with no message, never as an empty "unexpected error()"', async () => {
+    const r = await cli(
+      'run',
+      '--handler',
+      'src/cli/fixtures/throws-unmapped-class.ts',
+      '--mode',
+      'sequential',
+      '--out',
+      join(tmp, 'class'),
+    );
+    expect(r.code).toBe(1);
+    expect(r.out).toContain('actual   unexpected IdempotencyConflictError (no message)');
+    expect(r.out).not.toContain('unexpected error()');
+  });
+
   it('is printed under its step with --verbose, in the installed command too', async () => {
     for (const r of [
       await cli('run', '--handler', THROWS, '--out', join(tmp, 'v1'), '--verbose'),
@@ -58,7 +73,7 @@ describe("a handler's unexpected exception", () => {
     ]) {
       expect(r.code).toBe(1);
       expect(r.out).toMatch(
-        /actual {3}unexpected error\(interval \d+ is longer than this handler allows\)\n {10}at rejectLongIntervals \(.*throws-from-named-function\.ts:\d+:\d+\)/,
+        /actual {3}unexpected RangeError: interval \d+ is longer than this handler allows\n {10}at rejectLongIntervals \(.*throws-from-named-function\.ts:\d+:\d+\)/,
       );
     }
   });

@@ -51,6 +51,24 @@ describe('receiptcheck run', () => {
     expect(fixed.out).toContain('no longer fails');
   });
 
+  it('a handler that stores refusals as receipts exits 1 with a counterexample naming the call', async () => {
+    const r = await cli(
+      'run',
+      '--handler',
+      'testing/handlers/findings/stores-refusals.ts',
+      '--runs',
+      '40',
+      '--out',
+      join(tmp, 'stored-refusal'),
+    );
+    expect(r.err).toBe('');
+    expect(r.code).toBe(1);
+    expect(r.out).toContain('Counterexample for stores-refusals');
+    expect(r.out).toMatch(
+      /after step (\d+): .*: the call under its key at step \1 answered refused\(conflict\)/,
+    );
+  });
+
   it("concurrent mode: a race mutant exits 1 with each client's outcome and the order that fits", async () => {
     const r = await cli(
       'run',

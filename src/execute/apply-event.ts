@@ -6,7 +6,7 @@
  */
 
 import { fileURLToPath } from 'node:url';
-import { messageOf, ReceiptcheckError } from '../errors.ts';
+import { errorClassOf, messageOf, ReceiptcheckError } from '../errors.ts';
 import { type Connection, type HandlerPlugin, pluginOperation } from '../handlers/plugin.ts';
 import { type CallEvent, unsentOutcome } from '../model/events.ts';
 import type { Observed, Outcome } from '../model/outcome.ts';
@@ -184,11 +184,15 @@ function escapedCall(): Observed {
   return { kind: 'unexpected', message: 'an escape cut the call short' };
 }
 
-/** An escape as the outcome of the call it is charged to. */
+/**
+ * An escape as the outcome of the call it is charged to: what escaped, how (`unhandled rejection:
+ * TypeError: boom`), or the call of `process.exit` (whose `ExitCalled` is the harness's own class).
+ */
 function escapedOf(escaped: Escape): Observed {
-  const cut = unexpectedOf(escaped.thrown);
+  const { errorClass, ...cut } = unexpectedOf(escaped.thrown);
   if (escaped.what === 'process.exit') return cut;
-  return { ...cut, message: `${escaped.what}: ${cut.message}` };
+  const what = errorClass === undefined ? cut.message : `${errorClass}: ${cut.message}`;
+  return { ...cut, message: `${escaped.what}: ${what}` };
 }
 
 /**
@@ -219,15 +223,17 @@ const HARNESS_DIRS = [fileURLToPath(HERE), HERE.href];
  */
 export function unexpectedOf(thrown: unknown): Extract<Observed, { kind: 'unexpected' }> {
   const message = messageOf(thrown);
+  const errorClass = errorClassOf(thrown);
+  const named = errorClass === undefined ? {} : { errorClass };
   const full = thrown instanceof Error ? thrown.stack : undefined;
-  if (typeof full !== 'string' || full === '') return { kind: 'unexpected', message };
+  if (typeof full !== 'string' || full === '') return { kind: 'unexpected', message, ...named };
   const lines = full.split('\n');
   const harness = (line: string) =>
     /^\s*at\s/.test(line) && HARNESS_DIRS.some((dir) => line.includes(dir));
   const firstPlugin = lines.findIndex((l) => /^\s*at\s/.test(l) && !harness(l));
   const resume = firstPlugin < 0 ? -1 : lines.findIndex((l, i) => i > firstPlugin && harness(l));
   const stack = (resume > 0 ? lines.slice(0, resume) : lines).join('\n');
-  return { kind: 'unexpected', message, stack };
+  return { kind: 'unexpected', message, ...named, stack };
 }
 
 /** What the handler returned, or `unexpected` when it is not an outcome. */

@@ -60,14 +60,16 @@ function oneJsonObject(stdout: string): Record<string, unknown> {
   return parsed as Record<string, unknown>;
 }
 
-/** Every outcome a failure names, in words: `unexpected error(…)`, `refused(conflict)`. */
+/** Every outcome a failure names, in words: `unexpected SqliteError: …`, `refused(conflict)`. */
 function outcomesIn(value: unknown): string {
   if (Array.isArray(value)) return value.map(outcomesIn).join('\n');
   if (typeof value !== 'object' || value === null) return '';
   const o = value as Record<string, unknown>;
   const own =
     o.kind === 'unexpected'
-      ? `unexpected error(${String(o.message)})`
+      ? o.errorClass === undefined
+        ? `unexpected error(${String(o.message)})`
+        : `unexpected ${String(o.errorClass)}: ${String(o.message)}`
       : o.kind === 'refused'
         ? `refused(${String(o.reason)})`
         : '';
@@ -81,18 +83,23 @@ function outcomesIn(value: unknown): string {
  */
 const MISBEHAVIOURS = [
   ['throws a plain object', 'throws-object', true, /a non-Error value was thrown: \{"status":500/],
-  ['lets an SqliteError through', 'throws-sqlite', true, /no such table: no_such_table/],
+  [
+    'lets an SqliteError through',
+    'throws-sqlite',
+    true,
+    /unexpected SqliteError: no such table: no_such_table/,
+  ],
   [
     'leaves a rejection unhandled',
     'rejects-unhandled',
     false,
-    /unhandled rejection: no such table: no_such_table/,
+    /unhandled rejection: SqliteError: no such table: no_such_table/,
   ],
   [
     'throws from a callback',
     'throws-in-callback',
     false,
-    /uncaught exception: thrown from a callback/,
+    /uncaught exception: Error: thrown from a callback/,
   ],
   ['calls process.exit', 'calls-exit', true, /the handler called process\.exit\(7\)/],
   ['prints on stdout and stderr', 'logs', true, /refused\(conflict\)/],

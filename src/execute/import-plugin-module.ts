@@ -20,12 +20,25 @@ const NEEDS_A_LOADER = new Set([
 export async function importPluginModule(path: string): Promise<{ default?: unknown }> {
   const url = pathToFileURL(path).href;
   try {
-    return await import(url);
+    return withEsDefault(await import(url));
   } catch (thrown) {
     const code = (thrown as { code?: unknown } | null)?.code;
     if (typeof code !== 'string' || !NEEDS_A_LOADER.has(code)) throw thrown;
     // Loaded only when needed: tsx costs time and memory in every thread that loads it.
     const { tsImport } = await import('tsx/esm/api');
-    return (await tsImport(url, import.meta.url)) as { default?: unknown };
+    return withEsDefault((await tsImport(url, import.meta.url)) as { default?: unknown });
   }
+}
+
+/**
+ * The module with the default export its source declared. In a `"type": "commonjs"` project a
+ * `.ts` plugin is CommonJS, and tsx compiles its `export default` to a `module.exports` marked
+ * `__esModule` that holds it as `default`; importing that CommonJS module gives the whole
+ * `module.exports` as the default, so the plugin is one level down.
+ */
+function withEsDefault(mod: { default?: unknown }): { default?: unknown } {
+  const exported = mod.default as { __esModule?: unknown; default?: unknown } | null | undefined;
+  if (typeof exported === 'object' && exported !== null && exported.__esModule === true)
+    return { default: exported.default };
+  return mod;
 }

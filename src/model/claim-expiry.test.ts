@@ -16,7 +16,7 @@ import {
 } from './policy.ts';
 import { initialState, type ModelState } from './state.ts';
 import { sameState } from './state-key.ts';
-import { leaveClaim, run } from './step.ts';
+import { allowedAnswer, leaveClaim, run, step } from './step.ts';
 import { DEFAULT_FIXTURE } from './world.ts';
 
 const BUDGET = 5_000;
@@ -53,6 +53,17 @@ describe('claims a crash leaves (claimExpiry)', () => {
     ]);
     expect(outcomes).toEqual([IN_PROGRESS, IN_PROGRESS, outcome.keyReuse(), FRESH]);
     expect(after.receipts.size).toBe(1);
+  });
+
+  it('another payload may also be told in progress: the contract leaves the order of checks open', () => {
+    const state = crashed(under({ claimExpiry: 'never' }));
+    const reuse = step(state, call('r1', 1, 45));
+    expect(reuse).toEqual({ state, outcome: outcome.keyReuse(), alsoAllowed: IN_PROGRESS });
+    expect(allowedAnswer(reuse, IN_PROGRESS)).toEqual(IN_PROGRESS);
+    expect(allowedAnswer(reuse, outcome.keyReuse())).toEqual(outcome.keyReuse());
+    expect(allowedAnswer(reuse, outcome.refused('unavailable'))).toBeUndefined();
+    // The claim's own payload has one answer only.
+    expect(step(state, call('r1', 1)).alsoAllowed).toBeUndefined();
   });
 
   it('never: time does not free the key (with a receipt expiry making the clock run)', () => {

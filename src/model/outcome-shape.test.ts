@@ -56,6 +56,44 @@ describe('checkSnapshotShape with a text field', () => {
   });
 });
 
+describe('checkSnapshotShape: the plugin builds the shape, the handler stores the data', () => {
+  const docs = [{ id: 1, workspace: 'team-a', title: 'Q3 plan' }];
+
+  it.each([
+    ['a refusal stored as a result', { kind: 'refused', reason: 'conflict' }],
+    ['a result with other fields', { docId: 1, title: 'Q3 plan', status: 200 }],
+    ['a result missing a field', { docId: 1 }],
+  ])('passes a receipt holding %s, for the model to judge', (_what, result) => {
+    const snapshot = { docs, receipts: [{ ...receipt, result }] };
+    expect(checkSnapshotShape(snapshot, 'mine', titled)).toBe(snapshot);
+  });
+
+  it.each([
+    ['a snapshot that is not an object', 'docs', /did not return an object/],
+    ['no receipts array', { docs }, /no "receipts" array/],
+    [
+      'a result left as text',
+      { docs, receipts: [{ ...receipt, result: '{"docId":1}' }] },
+      /malformed receipt/,
+    ],
+    [
+      'a payload that is null',
+      { docs, receipts: [{ ...receipt, payload: null }] },
+      /malformed receipt/,
+    ],
+    [
+      'a receipt without its user',
+      { docs, receipts: [{ ...receipt, user: undefined }] },
+      /malformed receipt/,
+    ],
+  ])('stops on %s with E_SNAPSHOT_SHAPE', (_what, snapshot, message) => {
+    expect(() => checkSnapshotShape(snapshot, 'mine', titled)).toThrow(message);
+    expect(() => checkSnapshotShape(snapshot, 'mine', titled)).toThrow(
+      expect.objectContaining({ code: 'E_SNAPSHOT_SHAPE' }),
+    );
+  });
+});
+
 describe('describeResult', () => {
   it('quotes text, leaves numbers bare', () => {
     expect(describeResult({ docId: 1, title: 'Q3 plan' })).toBe('docId 1 title "Q3 plan"');

@@ -1,6 +1,8 @@
 /**
  * Shape checks for what plugins return: an outcome from `call`, a snapshot from `snapshot`.
- * A plugin is third-party code; these keep a malformed value from reaching the checkers.
+ * A plugin is third-party code; these keep a malformed value from reaching the checkers. What a
+ * handler stored (a receipt's payload and result) is its behaviour, not a shape: the checkers
+ * judge it.
  */
 import { ReceiptcheckError } from '../errors.ts';
 import type { OperationSpec } from './operation.ts';
@@ -74,14 +76,22 @@ function shapeOf(spec: OperationSpec): SpecShape {
   return shape;
 }
 
-/** Checks a plugin's snapshot; throws `E_SNAPSHOT_SHAPE` naming the first thing wrong. */
+/**
+ * Checks a plugin's snapshot; throws `E_SNAPSHOT_SHAPE` naming the first thing wrong. It checks
+ * what the plugin's `snapshot` function builds: an object with the operation's tables and the
+ * receipts as arrays, rows with integer ids and cells, receipts with a string key and a payload
+ * and a result that are objects. What a receipt's payload and result hold is what the handler
+ * stored, its behaviour rather than the plugin's shape: a refusal stored as a result, or other
+ * fields, passes here and is judged against the model, so it becomes a counterexample that
+ * names the call that wrote it.
+ */
 export function checkSnapshotShape(
   value: unknown,
   handler: string,
   spec: OperationSpec = DEFAULT_OPERATION,
 ): Snapshot {
   // Loops over what `shapeOf` kept, and no closure on the good path: this runs for every run.
-  const { tables, payloadKeys } = shapeOf(spec);
+  const { tables } = shapeOf(spec);
   if (typeof value !== 'object' || value === null)
     return badSnapshot(handler, spec, 'did not return an object');
   const s = value as Record<string, unknown>;
@@ -97,7 +107,7 @@ export function checkSnapshotShape(
     }
   }
   for (const r of s.receipts as Record<string, unknown>[]) {
-    if (!isReceipt(r, payloadKeys, spec))
+    if (!isReceipt(r))
       return badSnapshot(handler, spec, `has a malformed receipt ${JSON.stringify(r)}`);
   }
   return value as Snapshot;
@@ -111,22 +121,21 @@ function isRow(a: Record<string, unknown> | undefined, fields: readonly string[]
   return true;
 }
 
-function isReceipt(
-  r: Record<string, unknown> | undefined,
-  payloadKeys: readonly string[],
-  spec: OperationSpec,
-): boolean {
-  const p = r?.payload as Record<string, unknown> | undefined;
-  if (
-    typeof r?.workspace !== 'string' ||
-    typeof r?.user !== 'string' ||
-    typeof r?.tool !== 'string' ||
-    typeof r?.requestId !== 'string' ||
-    !p
-  )
-    return false;
-  for (const k of payloadKeys) if (!isPayloadValue(p[k])) return false;
-  return isResult(r?.result, spec);
+/** A string key, and a payload and a result that are objects; what they hold is not checked. */
+function isReceipt(r: Record<string, unknown> | undefined): boolean {
+  return (
+    typeof r?.workspace === 'string' &&
+    typeof r?.user === 'string' &&
+    typeof r?.tool === 'string' &&
+    typeof r?.requestId === 'string' &&
+    isRecord(r?.payload) &&
+    isRecord(r?.result)
+  );
+}
+
+/** A plain object (not null, not an array): what a stored payload or result must parse to. */
+function isRecord(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** The `E_SNAPSHOT_SHAPE` error for a snapshot that is `what`, with the shape it must have. */
@@ -142,14 +151,6 @@ function badSnapshot(handler: string, spec: OperationSpec, what: string): never 
 /** A value a row field may hold: an integer or a string. */
 function isCell(value: unknown): boolean {
   return Number.isInteger(value) || typeof value === 'string';
-}
-
-/**
- * What a payload may hold: a valid argument. Integers for the built-ins; a custom field's may be
- * another finite number, a string or a boolean (`ArgumentField`).
- */
-function isPayloadValue(v: unknown): boolean {
-  return Number.isFinite(v) || typeof v === 'string' || typeof v === 'boolean';
 }
 
 /** The payload's field names, from a payload of placeholder arguments. */

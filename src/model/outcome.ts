@@ -27,9 +27,16 @@ export type Observed =
   /**
    * The plugin threw or returned something that is not an outcome: always a failure. `stack` is
    * the thrown error's stack down to the plugin's `call` (the harness's own frames cut off), for
-   * `--verbose` and case files; comparisons ignore it.
+   * `--verbose` and case files; comparisons ignore it. `errorClass` names the class of the
+   * `Error` it threw (`TypeError`, `SqliteError`), so a report says what escaped; absent for a
+   * thrown non-`Error` value and for what the harness itself observed.
    */
-  | { readonly kind: 'unexpected'; readonly message: string; readonly stack?: string }
+  | {
+      readonly kind: 'unexpected';
+      readonly message: string;
+      readonly errorClass?: string;
+      readonly stack?: string;
+    }
   /** A lost request: the call never reached the handler. */
   | { readonly kind: 'notSent' };
 
@@ -97,9 +104,14 @@ export function describeResult(r: Result): string {
   return keys.map((k) => `${k} ${describeField(r[k])}`).join(' ');
 }
 
-/** A field of a result, row or payload: a number bare, a string quoted (it may hold spaces). */
+/**
+ * A field of a result, row or payload: a number bare, a string quoted (it may hold spaces). A
+ * stored receipt holds what its handler wrote, which may be anything JSON can hold: an object or
+ * `null` is shown as JSON.
+ */
 export function describeField(value: number | string | boolean | undefined): string {
-  return typeof value === 'string' ? JSON.stringify(value) : String(value);
+  if (typeof value === 'string') return JSON.stringify(value);
+  return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
 
 /** A short human rendering, e.g. `ok(replayed, id 1 interval 30 v2)` or `refused(conflict)`. */
@@ -114,7 +126,8 @@ export function describeOutcome(o: Observed): string {
     case 'error':
       return `error(${o.message})`;
     case 'unexpected':
-      return `unexpected error(${o.message})`;
+      if (o.errorClass === undefined) return `unexpected error(${o.message})`;
+      return `unexpected ${o.errorClass}${o.message ? `: ${o.message}` : ' (no message)'}`;
     default:
       return o.kind;
   }

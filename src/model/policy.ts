@@ -27,6 +27,18 @@ export interface Policy {
    */
   readonly storesRefusals: boolean;
   /**
+   * An `error` answer is stored under the key like a result and replayed for the key's lifetime
+   * (`receiptExpiry`): a retry gets `error` again, a changed payload under that key `keyReuse`
+   * (the interceptor of `@node-idempotency/nestjs` records every error, 500s included, as Stripe
+   * does). Only an error the library could record is stored: one its own store caused (the store
+   * failing, or a write of its own that failed) leaves nothing, since recording it is a write to
+   * that store. The model's own errors are all of that kind, so `step` never stores one; the
+   * scheduled checker reads a call that answered `error` after an injected statement fault, and
+   * then wrote something that stayed (`LaneEnd.durableAfterFault`), as having stored its error
+   * (`leaveError`). The contract stores nothing for an error: a retry runs again.
+   */
+  readonly storesErrors: boolean;
+  /**
    * What a duplicate gets while the first call under its key is still running: a replay once
    * the first commits (the contract), or `refused: conflict` at once, without waiting (Stripe,
    * the IETF Idempotency-Key draft's 409), with no effect. A serial `step` never sees a call in
@@ -34,10 +46,10 @@ export interface Policy {
    */
   readonly inFlightDuplicate: 'replay' | 'conflict';
   /**
-   * How long a stored receipt (and, under `storesRefusals`, a stored refusal) lasts: `'never'`
-   * (the contract: a receipt is kept for good), or a number of ms after its commit, once more
-   * than which have passed on the harness's clock it is gone and a retry under its key runs as
-   * new. Time passes only by `clockAdvance` world events, which are generated only for a plugin
+   * How long a stored receipt (and, under `storesRefusals` or `storesErrors`, a stored refusal or
+   * error) lasts: `'never'` (the contract: a receipt is kept for good), or a number of ms after
+   * its commit, once more than which have passed on the harness's clock it is gone and a retry
+   * under its key runs as new. Time passes only by `clockAdvance` world events, which are generated only for a plugin
    * that declares a number here (and provides `advanceClock`).
    */
   readonly receiptExpiry: 'never' | number;
@@ -45,8 +57,8 @@ export interface Policy {
    * What a call that crashed after its claim committed (a library's in-progress record, written
    * before the business function runs) may leave behind. `'noClaim'`, the contract: nothing; a
    * crashed call changed nothing or took effect. `'never'`: a claim that answers every later call
-   * under its key as in progress (`refused: conflict` for the same payload, `keyReuse` for
-   * another) for good. A number: the same claim, gone once more than that many ms have passed on
+   * under its key as in progress (`refused: conflict` for the same payload; for another,
+   * `keyReuse` or `refused: conflict`, whichever check the library makes first) for good. A number: the same claim, gone once more than that many ms have passed on
    * the harness's clock (`clockAdvance`), after which a retry runs as new. Only crashes leave
    * claims; the model cannot see them, so the scheduled checker reads each crash after a commit
    * three ways: no effect, took effect, or left a claim.
@@ -61,6 +73,7 @@ export type PolicyDeclaration = Partial<Policy>;
 export const CONTRACT_POLICY: Policy = {
   idempotencyFirst: false,
   storesRefusals: false,
+  storesErrors: false,
   inFlightDuplicate: 'replay',
   receiptExpiry: 'never',
   claimExpiry: 'noClaim',
@@ -94,7 +107,7 @@ export function resolvePolicy(
   const bad = (what: string): never => {
     throw new ReceiptcheckError(
       'E_HANDLER_SHAPE',
-      `handler "${handler}": ${what}; declare {idempotencyFirst?: boolean, storesRefusals?: boolean, inFlightDuplicate?: 'replay' | 'conflict', receiptExpiry?: 'never' | ms, claimExpiry?: 'noClaim' | 'never' | ms}`,
+      `handler "${handler}": ${what}; declare {idempotencyFirst?: boolean, storesRefusals?: boolean, storesErrors?: boolean, inFlightDuplicate?: 'replay' | 'conflict', receiptExpiry?: 'never' | ms, claimExpiry?: 'noClaim' | 'never' | ms}`,
     );
   };
   if (typeof declared !== 'object' || declared === null) return bad('policy must be an object');
@@ -105,6 +118,7 @@ export function resolvePolicy(
   if (typeof policy.idempotencyFirst !== 'boolean')
     bad('policy.idempotencyFirst must be a boolean');
   if (typeof policy.storesRefusals !== 'boolean') bad('policy.storesRefusals must be a boolean');
+  if (typeof policy.storesErrors !== 'boolean') bad('policy.storesErrors must be a boolean');
   if (policy.inFlightDuplicate !== 'replay' && policy.inFlightDuplicate !== 'conflict') {
     bad(`policy.inFlightDuplicate must be 'replay' or 'conflict'`);
   }

@@ -7,7 +7,7 @@ import type { CallEvent, Event } from './events.ts';
 import { createOnce } from './operations/create-once.ts';
 import { initialState, type ModelState } from './state.ts';
 import { sameState, stateHash, stateKey } from './state-key.ts';
-import { leaveClaim, run } from './step.ts';
+import { leaveClaim, leaveError, run } from './step.ts';
 import { DEFAULT_FIXTURE } from './world.ts';
 
 const write = (
@@ -88,6 +88,15 @@ describe('state fingerprints', () => {
         initialState({ ...DEFAULT_FIXTURE, policy: { claimExpiry: 'never' } }),
         write(0, 'x', 1, 2),
       ),
+      initialState({ ...DEFAULT_FIXTURE, policy: { storesErrors: true } }),
+      leaveError(
+        initialState({ ...DEFAULT_FIXTURE, policy: { storesErrors: true } }),
+        write(0, 'x', 1, 1),
+      ),
+      leaveError(
+        initialState({ ...DEFAULT_FIXTURE, policy: { storesErrors: true } }),
+        write(0, 'x', 1, 2),
+      ),
     ];
     for (const [i, a] of variants.entries()) {
       expect(sameState(a, initial)).toBe(false);
@@ -101,6 +110,7 @@ describe('state fingerprints', () => {
       'claims',
       'clock',
       'created',
+      'errors',
       'expiresAt',
       'operation',
       'policy',

@@ -10,7 +10,7 @@
 import type { Row } from './operation.ts';
 import { PersistentMap } from './persistent-map.ts';
 import type { Policy } from './policy.ts';
-import type { ModelState, StoredClaim, StoredRefusal } from './state.ts';
+import type { ModelState, StoredClaim, StoredError, StoredRefusal } from './state.ts';
 import type { Principal, Receipt } from './world.ts';
 
 const rowsHashes = new WeakMap<ReadonlyMap<number, Row>, number>();
@@ -48,10 +48,14 @@ function computeStateHash(state: ModelState): number {
   h = mix(h, state.clock | 0);
   h = mix(h, hashExpiries(state.expiresAt));
   h = mix(h, hashText(claimsText(state.claims)));
+  h = mix(h, hashText(errorsText(state.errors)));
   return mix(h, state.storeFailing ? 1 : 2);
 }
 
-/** Whether two states are the same world: same rows, receipts, scopes, store flag, refusals, policy, clock and expiries. */
+/**
+ * Whether two states are the same world: same rows, receipts, scopes, store flag, refusals,
+ * policy, clock, expiries, claims and stored errors.
+ */
 export function sameState(a: ModelState, b: ModelState): boolean {
   if (a === b) return true;
   return (
@@ -65,6 +69,7 @@ export function sameState(a: ModelState, b: ModelState): boolean {
     a.clock === b.clock &&
     sameExpiries(a.expiresAt, b.expiresAt) &&
     (a.claims === b.claims || claimsText(a.claims) === claimsText(b.claims)) &&
+    (a.errors === b.errors || errorsText(a.errors) === errorsText(b.errors)) &&
     (a.policy === b.policy || policyText(a.policy) === policyText(b.policy))
   );
 }
@@ -94,6 +99,7 @@ export function stateKey(state: ModelState): string {
     `clock ${state.clock}`,
     `expires ${expiriesText(state.expiresAt)}`,
     `claims ${claimsText(state.claims)}`,
+    `errors ${errorsText(state.errors)}`,
   ].join(' | ');
 }
 
@@ -299,7 +305,7 @@ function refusalText(r: StoredRefusal): string {
 }
 
 function policyText(p: Policy): string {
-  return `${p.idempotencyFirst ? 'first' : 'after'},${p.storesRefusals ? 'stores' : 'drops'},${p.inFlightDuplicate},${p.receiptExpiry},${p.claimExpiry}`;
+  return `${p.idempotencyFirst ? 'first' : 'after'},${p.storesRefusals ? 'stores' : 'drops'},${p.storesErrors ? 'stores' : 'drops'},${p.inFlightDuplicate},${p.receiptExpiry},${p.claimExpiry}`;
 }
 
 const expiriesHashes = new WeakMap<ReadonlyMap<string, number>, number>();
@@ -332,6 +338,18 @@ function claimsText(claims: ReadonlyMap<string, StoredClaim>): string {
   if (claims.size === 0) return '';
   return [...claims]
     .map(([key, c]) => `${JSON.stringify(key)}=${fieldsText(c.payload)}@${c.expiresAt ?? 'never'}`)
+    .sort()
+    .join(' ');
+}
+
+/**
+ * Stored errors as `key=payload`, sorted; empty for nearly every state (only a faulted call's
+ * reading under `storesErrors` adds one), so it is computed, not cached.
+ */
+function errorsText(errors: ReadonlyMap<string, StoredError>): string {
+  if (errors.size === 0) return '';
+  return [...errors]
+    .map(([key, e]) => `${JSON.stringify(key)}=${fieldsText(e.payload)}`)
     .sort()
     .join(' ');
 }

@@ -60,6 +60,18 @@ export interface ModelState {
    * other than `'noClaim'`; only the scheduled checker's reading of a crash adds one (`leaveClaim`).
    */
   readonly claims: ReadonlyMap<string, StoredClaim>;
+  /**
+   * Errors stored under their key, keyed like `receipts`: each answers a later call under its key
+   * with `error` (another payload: `keyReuse`) until it expires with the receipts
+   * (`expiresAt`). Always empty unless the policy has `storesErrors`; only the scheduled
+   * checker's reading of a faulted call adds one (`leaveError`). Not receipts: never in a snapshot.
+   */
+  readonly errors: ReadonlyMap<string, StoredError>;
+}
+
+/** An error a library stored under a key (policy `storesErrors`), with the payload it binds. */
+export interface StoredError {
+  readonly payload: Payload;
 }
 
 /** A claim a crashed call left under its key (policy `claimExpiry`), with the payload it binds. */
@@ -90,6 +102,8 @@ const NO_REFUSALS: ReadonlyMap<string, StoredRefusal> = PersistentMap.empty();
 const NO_EXPIRIES: ReadonlyMap<string, number> = PersistentMap.empty();
 // Claims stay a plain Map: only crashes under a declared claimExpiry make them, so they stay few.
 const NO_CLAIMS: ReadonlyMap<string, StoredClaim> = new Map();
+// Stored errors too: only faulted calls under a declared storesErrors make them.
+const NO_ERRORS: ReadonlyMap<string, StoredError> = new Map();
 
 /** The state every run starts from, under `policy` (default: the fixture's, else the contract). */
 export function initialState(
@@ -109,6 +123,7 @@ export function initialState(
     clock: 0,
     expiresAt: NO_EXPIRIES,
     claims: NO_CLAIMS,
+    errors: NO_ERRORS,
   };
 }
 

@@ -11,10 +11,16 @@
  */
 import { type CallEvent, type Event, unsentOutcome } from './events.ts';
 import { type Args, opaqueIds, type Payload, type Row } from './operation.ts';
-import { type Observed, outcome, type RefusalReason, SERVER_ASSIGNED } from './outcome.ts';
+import {
+  type Observed,
+  outcome,
+  type RefusalReason,
+  SERVER_ASSIGNED,
+  sameOutcome,
+} from './outcome.ts';
 import { PersistentMap } from './persistent-map.ts';
 import { declaresClaims, declaresExpiry } from './policy.ts';
-import { type ModelState, receiptKey, type StoredClaim } from './state.ts';
+import { type ModelState, receiptKey, type StoredClaim, type StoredError } from './state.ts';
 import { invalidField } from './validate.ts';
 import { withWriteScope } from './world.ts';
 
@@ -23,10 +29,39 @@ export { RECREATED_INTERVAL } from './operations/set-interval.ts';
 /** The message the model attaches to a receipt-store failure (messages are never compared). */
 export const STORE_FAILURE_MESSAGE = 'receipt store unavailable';
 
+/**
+ * The message the model attaches to an error replayed from the store (policy `storesErrors`), so
+ * a report can tell it from a store failure (messages are never compared).
+ */
+export const STORED_ERROR_MESSAGE = 'the error stored under this key';
+
+const STORED_ERROR: Observed = outcome.error(STORED_ERROR_MESSAGE);
+
 /** One transition: the next state, and the outcome when the event was a call. */
 export interface Transition {
   readonly state: ModelState;
   readonly outcome?: Observed;
+  /**
+   * A second outcome the contract allows for this call in this state, with the same next state:
+   * where it lets a library choose the order of two checks, both answers hold. Today only a claim
+   * met by another payload gives one (`keyReuse`, or `refused: conflict` from a library that
+   * looks at the claim's status first); claims come only from the scheduled checker's reading
+   * of a crash (`leaveClaim`), so the other modes never meet a second answer.
+   */
+  readonly alsoAllowed?: Observed;
+}
+
+/**
+ * The answer of `t` that `observed` is: its outcome, else its `alsoAllowed`; undefined when it is
+ * neither (or `t` gave no outcome). A checker records this as what the model expected, so a
+ * report never shows the answer the handler did not give as wanted.
+ */
+export function allowedAnswer(t: Transition, observed: Observed): Observed | undefined {
+  if (t.outcome === undefined) return undefined;
+  if (sameOutcome(t.outcome, observed)) return t.outcome;
+  return t.alsoAllowed !== undefined && sameOutcome(t.alsoAllowed, observed)
+    ? t.alsoAllowed
+    : undefined;
 }
 
 /** Applies one event to the model. Pure. */
@@ -63,8 +98,9 @@ export function step(state: ModelState, event: Event): Transition {
 }
 
 /**
- * Moves the clock on by `ms` and drops every receipt and stored refusal whose declared lifetime
- * has run out. Under a policy with no expiry nothing depends on time: the state stays as it is.
+ * Moves the clock on by `ms` and drops every receipt, stored refusal, stored error and claim
+ * whose declared lifetime has run out. Under a policy with no expiry nothing depends on time: the
+ * state stays as it is.
  */
 function advanceClock(state: ModelState, ms: number): ModelState {
   if (!declaresExpiry(state.policy) || ms <= 0) return state;
@@ -77,15 +113,18 @@ function advanceClock(state: ModelState, ms: number): ModelState {
   let receipts = PersistentMap.from(state.receipts);
   let refusals = PersistentMap.from(state.refusals);
   let expiresAt = PersistentMap.from(state.expiresAt);
+  const errors = gone.some((key) => state.errors.has(key)) ? new Map(state.errors) : state.errors;
   for (const key of gone) {
     receipts = receipts.without(key);
     refusals = refusals.without(key);
     expiresAt = expiresAt.without(key);
+    if (errors !== state.errors) (errors as Map<string, StoredError>).delete(key);
   }
   return {
     ...state,
     clock,
     claims,
+    errors,
     expiresAt,
     receipts: receipts.size === state.receipts.size ? state.receipts : receipts,
     refusals: refusals.size === state.refusals.size ? state.refusals : refusals,
@@ -122,13 +161,28 @@ export function run(
  */
 export function leaveClaim(state: ModelState, event: Event): ModelState {
   if (event.kind !== 'call' || !declaresClaims(state.policy)) return state;
-  return call(state, event, true).state;
+  return call(state, event, 'claim').state;
 }
 
-function call(state: ModelState, event: CallEvent, crashAfterClaim = false): Transition {
+/**
+ * The state a call leaves when it answered `error` and its library recorded that error under its
+ * key (policy `storesErrors`): the key bound to the error, nothing else changed. Where the call
+ * would not have reached its key (refused or invalid at the edge, answered from the store, the
+ * store failing, which is also where the error would be recorded), and under a policy that stores
+ * no errors, the state stays as it was.
+ */
+export function leaveError(state: ModelState, event: Event): ModelState {
+  if (event.kind !== 'call' || !state.policy.storesErrors) return state;
+  return call(state, event, 'error').state;
+}
+
+/** What a call that did not complete left under its key: its claim, or its stored error. */
+type LeftUnderKey = 'claim' | 'error';
+
+function call(state: ModelState, event: CallEvent, left?: LeftUnderKey): Transition {
   const unsent = unsentOutcome(event);
   if (unsent) return { state, outcome: unsent };
-  if (crashAfterClaim) return claimOnly(state, event);
+  if (left) return { state: leftOnly(state, event, left) };
   const spec = state.operation;
   const principal = state.principals[event.client];
   if (!principal) throw new RangeError(`no principal for client ${event.client}`);
@@ -147,7 +201,7 @@ function call(state: ModelState, event: CallEvent, crashAfterClaim = false): Tra
   // Policy `idempotencyFirst`: the library answers from its store, then claims the key (a write).
   if (first) {
     const stored = storedAnswer(state, key, payload);
-    if (stored) return { state, outcome: stored };
+    if (stored) return stored;
     if (state.storeFailing) return { state, outcome: outcome.error(STORE_FAILURE_MESSAGE) };
   }
 
@@ -160,7 +214,7 @@ function call(state: ModelState, event: CallEvent, crashAfterClaim = false): Tra
   // (for set_interval, the version it advanced).
   if (!first) {
     const stored = storedAnswer(state, key, payload);
-    if (stored) return { state, outcome: stored };
+    if (stored) return stored;
   }
   const refusal = spec.precondition?.(row, args);
   if (refusal) return refuse(state, key, payload, refusal);
@@ -194,21 +248,29 @@ function call(state: ModelState, event: CallEvent, crashAfterClaim = false): Tra
   return { state: next, outcome: outcome.fresh(result) };
 }
 
-/** `leaveClaim` for a delivered call: where the call's idempotency layer would claim its key. */
-function claimOnly(state: ModelState, event: CallEvent): Transition {
+/**
+ * `leaveClaim` and `leaveError` for a delivered call: where the call's idempotency layer would
+ * claim its key, what it left there.
+ */
+function leftOnly(state: ModelState, event: CallEvent, left: LeftUnderKey): ModelState {
   const spec = state.operation;
   const principal = state.principals[event.client];
-  if (!principal?.scopes.includes(spec.scope) || invalidField(event.request, spec))
-    return { state };
+  if (!principal?.scopes.includes(spec.scope) || invalidField(event.request, spec)) return state;
   const requestId = event.request.requestId as string;
   const args = event.request as unknown as Args;
   const key = receiptKey(principal.workspace, principal.user, spec.tool, requestId);
   const payload = spec.payload(args);
-  if (state.storeFailing || storedAnswer(state, key, payload)) return { state };
+  if (state.storeFailing || storedAnswer(state, key, payload)) return state;
   if (!state.policy.idempotencyFirst) {
     // The layer claims after current access is checked.
     const row = state.rows.get(args[spec.targetField] as number);
-    if (!row || row.workspace !== principal.workspace) return { state };
+    if (!row || row.workspace !== principal.workspace) return state;
+  }
+  if (left === 'error') {
+    // Kept like a result: for the receipts' lifetime.
+    const errors = new Map(state.errors);
+    errors.set(key, { payload });
+    return { ...state, errors, expiresAt: storedNow(state, key) };
   }
   const lifetime = state.policy.claimExpiry;
   const claims = new Map(state.claims);
@@ -216,7 +278,7 @@ function claimOnly(state: ModelState, event: CallEvent): Transition {
     payload,
     expiresAt: typeof lifetime === 'number' ? state.clock + lifetime : null,
   });
-  return { state: { ...state, claims } };
+  return { ...state, claims };
 }
 
 /**
@@ -230,29 +292,39 @@ function nextCreatedId(state: ModelState): number {
 }
 
 /**
- * What a stored receipt (or, under `storesRefusals`, a stored refusal) answers, if any; else what
- * a claim a crash left (policy `claimExpiry`) answers: in progress for the same payload, key reuse
- * for another, as the libraries check the payload before the status.
+ * What a stored receipt (or, under `storesRefusals`, a stored refusal; under `storesErrors`, a
+ * stored error) answers, if any, with the state unchanged; else what a claim a crash left (policy `claimExpiry`) answers: in progress for
+ * the same payload; for another, `keyReuse` or, just as allowed, `refused: conflict` (the contract
+ * leaves open which a library checks first: powertools and express-idempotency compare the payload
+ * first, `@node-idempotency/core` answers an in-progress record 409 before it looks at the
+ * fingerprint).
  */
-function storedAnswer(state: ModelState, key: string, payload: Payload): Observed | undefined {
+function storedAnswer(state: ModelState, key: string, payload: Payload): Transition | undefined {
   const receipt = state.receipts.get(key);
   if (receipt) {
-    return samePayload(receipt.payload, payload)
-      ? outcome.replayed(receipt.result)
-      : outcome.keyReuse();
+    const same = samePayload(receipt.payload, payload);
+    return { state, outcome: same ? outcome.replayed(receipt.result) : outcome.keyReuse() };
   }
   const refusal = state.refusals.get(key);
   if (refusal) {
-    return samePayload(refusal.payload, payload)
-      ? outcome.refused(refusal.reason)
-      : outcome.keyReuse();
+    const same = samePayload(refusal.payload, payload);
+    return { state, outcome: same ? outcome.refused(refusal.reason) : outcome.keyReuse() };
+  }
+  const error = state.errors.get(key);
+  if (error) {
+    const same = samePayload(error.payload, payload);
+    return { state, outcome: same ? STORED_ERROR : outcome.keyReuse() };
   }
   const claim = state.claims.get(key);
   if (claim) {
-    return samePayload(claim.payload, payload) ? outcome.refused('conflict') : outcome.keyReuse();
+    if (samePayload(claim.payload, payload)) return { state, outcome: IN_PROGRESS };
+    return { state, outcome: outcome.keyReuse(), alsoAllowed: IN_PROGRESS };
   }
   return undefined;
 }
+
+/** What a claim answers its own payload: in progress, try later. */
+const IN_PROGRESS: Observed = outcome.refused('conflict');
 
 /**
  * A refusal; under `storesRefusals` it is also stored under the key, which, like a receipt

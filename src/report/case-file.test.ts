@@ -80,3 +80,55 @@ describe('case files', () => {
     expect(() => parseCaseFile(text, 'bad.json')).toThrow(/^bad\.json /);
   });
 });
+
+describe('an incomplete counterexample', () => {
+  /** A counterexample as `run` writes it, less `drop`. */
+  const written = (drop: string) => {
+    const full: Record<string, unknown> = {
+      format: CASE_FORMAT,
+      name: 'x: counterexample (seed 42)',
+      handler: 'receipt-after-commit',
+      mode: 'scheduled',
+      fixture: DEFAULT_FIXTURE,
+      steps: [],
+      seed: 42,
+      failures: [],
+    };
+    delete full[drop];
+    return JSON.stringify(full);
+  };
+
+  it.each([
+    [
+      'fixture',
+      /x\.json is a counterexample \(it has "failures", which run writes\) with no "fixture": it would replay in the default world/,
+    ],
+    ['mode', /with no "mode": it would replay in sequential mode, not the mode it failed in/],
+  ])('without %s is refused, the field named', (field, message) => {
+    expect(() => parseCaseFile(written(field), 'x.json')).toThrow(message);
+  });
+
+  it("complete, or without the run's record (a scenario, with its documented defaults), is read", () => {
+    expect(parseCaseFile(written('nothing'), 'x.json').mode).toBe('scheduled');
+    const scenario = JSON.stringify({ format: CASE_FORMAT, steps: [] });
+    expect(parseCaseFile(scenario, 's.json')).toMatchObject({
+      mode: 'sequential',
+      fixture: DEFAULT_FIXTURE,
+      source: 's.json',
+    });
+  });
+
+  it('a fixture that is not an object, or names its operation by anything but a name, is refused', () => {
+    const withFixture = (fixture: unknown) =>
+      JSON.stringify({ format: CASE_FORMAT, steps: [], fixture });
+    expect(() => parseCaseFile(withFixture([]), 'f.json')).toThrow(/"fixture" must be an object/);
+    expect(() => parseCaseFile(withFixture({ operation: 3 }), 'f.json')).toThrow(
+      /"operation" must be the name of an operation/,
+    );
+  });
+
+  it('the file it was read from is never written back', () => {
+    const c = parseCaseFile(written('nothing'), 'x.json');
+    expect(formatCaseFile(c)).not.toContain('x.json');
+  });
+});

@@ -25,6 +25,18 @@ const KNOWN = new Set([
   'expectFinal',
 ]);
 
+/** What `run` writes beside the steps of every counterexample: a file with any of them is one. */
+const RUN_RECORD = ['failures', 'seed', 'path', 'runsToFailure', 'shrinks'] as const;
+
+/**
+ * What a counterexample cannot replay without, and what it would replay in instead: the defaults
+ * that serve a hand-written scenario would make it a different case, and its verdict one about nothing.
+ */
+const COUNTEREXAMPLE_NEEDS = [
+  ['mode', 'sequential mode, not the mode it failed in'],
+  ['fixture', 'the default world, not the one it failed in'],
+] as const;
+
 /** Parses a case file's text; `source` names it in error messages. */
 export function parseCaseFile(text: string, source: string): CaseFile {
   let raw: unknown;
@@ -36,6 +48,13 @@ export function parseCaseFile(text: string, source: string): CaseFile {
   if (!isObject(raw)) return fail(source, 'must hold a JSON object');
   if (raw.format !== CASE_FORMAT) return fail(source, `must have "format": "${CASE_FORMAT}"`);
   if (!Array.isArray(raw.steps)) return fail(source, 'needs a "steps" array');
+  const incomplete = missingRunField(raw);
+  if (incomplete) return fail(source, incomplete);
+  if (raw.fixture !== undefined && !isObject(raw.fixture))
+    return fail(source, '"fixture" must be an object (the world the case starts from)');
+  if (isObject(raw.fixture) && raw.fixture.operation !== undefined)
+    if (typeof raw.fixture.operation !== 'string')
+      return fail(source, '"fixture" "operation" must be the name of an operation');
   const mode = raw.mode ?? 'sequential';
   if (mode !== 'sequential' && mode !== 'concurrent' && mode !== 'scheduled')
     return fail(source, `"mode" must be sequential, concurrent or scheduled`);
@@ -45,6 +64,7 @@ export function parseCaseFile(text: string, source: string): CaseFile {
   if (badSchedule) return fail(source, badSchedule);
   const extra = Object.fromEntries(Object.entries(raw).filter(([k]) => !KNOWN.has(k)));
   return {
+    source,
     name: typeof raw.name === 'string' ? raw.name : source,
     description: typeof raw.description === 'string' ? raw.description : '',
     handler: typeof raw.handler === 'string' ? raw.handler : 'reference',
@@ -64,8 +84,22 @@ export function parseCaseFile(text: string, source: string): CaseFile {
 export function formatCaseFile(
   c: Omit<CaseFile, 'expectations'> & { expectations?: readonly StepExpectation[] },
 ): string {
-  const { extra, expectations: _e, ...rest } = c;
+  const { extra, expectations: _e, source: _s, ...rest } = c;
   return `${encodeJson({ format: CASE_FORMAT, ...rest, ...extra }, 2)}\n`;
+}
+
+/**
+ * What a counterexample (a file carrying `run`'s record) lacks of the fields it cannot replay
+ * without, as a phrase; undefined for a complete one and for a scenario, whose defaults are
+ * documented.
+ */
+function missingRunField(raw: Record<string, unknown>): string | undefined {
+  const record = RUN_RECORD.find((k) => raw[k] !== undefined);
+  if (record === undefined) return undefined;
+  const missing = COUNTEREXAMPLE_NEEDS.find(([k]) => raw[k] === undefined);
+  if (!missing) return undefined;
+  const [field, instead] = missing;
+  return `is a counterexample (it has "${record}", which run writes) with no "${field}": it would replay in ${instead}; restore "${field}" from the file run wrote`;
 }
 
 function parseStep(

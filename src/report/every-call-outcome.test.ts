@@ -165,6 +165,23 @@ describe('a crashed call', () => {
       '→ no answer: it crashed after a commit, read as having taken effect, as ok(fresh, id 1 interval 30 v2)',
     );
   });
+  it('read as having left its claim says so, so its retry is expected in progress', () => {
+    const text = formatCounterexample({
+      ...base,
+      steps,
+      failures: [
+        { ...retryFailure, expected: outcome.refused('conflict'), actual: outcome.fresh(result) },
+      ],
+      detail: {
+        mode: 'scheduled',
+        entries: [],
+        ends: [{ step: 0, lane: 0, end: { kind: 'crashed', committed: true }, leftClaim: true }],
+      },
+    });
+    expect(text).toContain(
+      '→ no answer: it crashed after a commit, read as having left its claim (policy claimExpiry): that commit was the claim, and the key answers as in progress until the claim expires',
+    );
+  });
   it('(a case saved without its call ends has no marker to show)', () => {
     expect(formatCounterexample({ ...base, steps, failures: [retryFailure] })).not.toContain(
       'crash',
@@ -227,6 +244,32 @@ describe('runDetail keeps how each call of a scheduled run ended', () => {
         end: { kind: 'observed', observed: outcome.replayed(result), faulted: false },
       },
     ]);
+  });
+  it('a crash its in-progress retry shows left a claim is read as that (claimExpiry)', () => {
+    const fixture = { ...DEFAULT_FIXTURE, policy: { claimExpiry: 'never' as const } };
+    const execution: Execution = {
+      mode: 'scheduled',
+      schedule: [],
+      lanes: [
+        { step: 0, lane: 0, event: call, end: { kind: 'crashed', committed: true }, effectAt: 0 },
+        {
+          step: 1,
+          lane: 0,
+          event: call,
+          end: { kind: 'observed', observed: outcome.refused('conflict'), faulted: false },
+          effectAt: 1,
+        },
+      ],
+      entries: [],
+      snapshot: toSnapshot(initialState(DEFAULT_FIXTURE)),
+    };
+    const d = runDetail(execution, judgeRun(fixture, [call, call], execution));
+    expect(d?.mode === 'scheduled' ? d.ends?.[0] : undefined).toEqual({
+      step: 0,
+      lane: 0,
+      end: { kind: 'crashed', committed: true },
+      leftClaim: true,
+    });
   });
   it('a crash its fresh retry shows changed nothing is read as nothing', () => {
     expect(endsOf(outcome.fresh(result))?.[0]).toEqual({

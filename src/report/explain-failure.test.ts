@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CallEvent } from '../model/events.ts';
 import { type Observed, outcome } from '../model/outcome.ts';
+import { STORED_ERROR_MESSAGE } from '../model/step.ts';
 import { DEFAULT_FIXTURE } from '../model/world.ts';
 import type { Failure } from '../types/verdict.ts';
 import { describeEvent, formatValue } from './describe-event.ts';
@@ -43,6 +44,36 @@ describe('explainFailure', () => {
     [outcome.fresh(result), '9–11'],
   ])('expected %j is rule %s', (expected, rule) => {
     expect(explainFailure(mismatch(expected, { kind: 'keyReuse' })).rule).toBe(rule);
+  });
+
+  it('explains a claim met by another payload as allowing both answers, not as a receipt', () => {
+    const claimMet: Failure = {
+      kind: 'outcome',
+      step: 2,
+      lane: 0,
+      event: call,
+      expected: outcome.keyReuse(),
+      alsoAllowed: outcome.refused('conflict'),
+      actual: outcome.refused('unavailable'),
+    };
+    const text = explainFailure(claimMet).text;
+    expect(text).toContain('in-progress claim');
+    expect(text).toContain('keyReuse (the payload checked first) or refused(conflict)');
+    expect(explainFailure(mismatch(outcome.keyReuse(), outcome.fresh(result))).text).toContain(
+      'a receipt exists',
+    );
+  });
+
+  it('explains an expected stored error as a replay (storesErrors), a store failure as rule 10', () => {
+    const replay = explainFailure(
+      mismatch(outcome.error(STORED_ERROR_MESSAGE), outcome.fresh(result)),
+    );
+    expect(replay.rule).toBe('7');
+    expect(replay.text).toContain('policy storesErrors');
+    expect(
+      explainFailure(mismatch(outcome.error('receipt store unavailable'), outcome.fresh(result)))
+        .rule,
+    ).toBe('10');
   });
 
   it('says what was wrong with an ok: the flag, the stored result, an exception let through', () => {

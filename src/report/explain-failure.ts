@@ -8,6 +8,7 @@
 import type { OperationSpec } from '../model/operation.ts';
 import { setInterval } from '../model/operations/set-interval.ts';
 import { describeOutcome, type Observed } from '../model/outcome.ts';
+import { STORED_ERROR_MESSAGE } from '../model/step.ts';
 import { INJECTED_FAULT_CODE } from '../types/scheduled-trace.ts';
 import type { Failure } from '../types/verdict.ts';
 import { explainHang } from './explain-hang.ts';
@@ -20,6 +21,9 @@ export function explainFailure(failure: Failure, spec: OperationSpec = setInterv
   switch (failure.kind) {
     case 'outcome':
       if (failure.faulted) return faultedCall(failure.expected, failure.actual);
+      if (failure.alsoAllowed) return withActual(CLAIM_MET, failure.expected, failure.actual);
+      if (failure.expected.kind === 'error' && failure.expected.message === STORED_ERROR_MESSAGE)
+        return withActual(ERROR_STORED, failure.expected, failure.actual);
       return withActual(ruleFor(failure.expected, spec), failure.expected, failure.actual);
     case 'snapshot': {
       const which = failure.differences.map((d) =>
@@ -39,6 +43,24 @@ export function explainFailure(failure: Failure, spec: OperationSpec = setInterv
       return { text: `${(failure as { kind: string }).kind} failure: ${JSON.stringify(failure)}` };
   }
 }
+
+/**
+ * A claim a crashed call left (policy `claimExpiry`) met by another payload: the one place the
+ * model allows two answers (`Transition.alsoAllowed`).
+ */
+const CLAIM_MET: Explanation = {
+  rule: '7',
+  text: 'an in-progress claim a crashed call left holds this key for another payload: the contract allows keyReuse (the payload checked first) or refused(conflict) (the claim checked first), never a write or any other answer',
+};
+
+/**
+ * An error the library recorded under this key (policy `storesErrors`), met by the same payload:
+ * it is replayed like a result.
+ */
+const ERROR_STORED: Explanation = {
+  rule: '7',
+  text: 'an error is stored under this key with the same payload (policy storesErrors: the library recorded the error a write of the first call ended in): a retry gets that error again, for as long as the key lasts, and runs nothing',
+};
 
 /**
  * A call with a statement fault injected answered neither `error` (the fault surfaced, rule 10)

@@ -183,11 +183,14 @@ export function formatSteps(c: ReadableCase, options: { verbose?: boolean } = {}
 }
 
 /**
- * What the checker accepts from a call: the model's outcome, or for a call with a statement fault
- * injected, also `error` with nothing changed (see `check-scheduled-run.ts`).
+ * What the checker accepts from a call: the model's outcome (or either of two where the contract
+ * allows both), or for a call with a statement fault injected, also `error` with nothing changed
+ * (see `check-scheduled-run.ts`).
  */
 function expectedText(f: Extract<Failure, { kind: 'outcome' }>): string {
-  const model = describeOutcome(f.expected);
+  const model = f.alsoAllowed
+    ? `${describeOutcome(f.expected)} or ${describeOutcome(f.alsoAllowed)}`
+    : describeOutcome(f.expected);
   if (!f.faulted) return model;
   if (f.expected.kind === 'error') return `${model} with nothing changed (the fault surfaced)`;
   return `error(…) with nothing changed (the fault surfaced), or ${model} (had the handler recovered from the fault)`;
@@ -238,6 +241,8 @@ function crashText(c: CrashedCall): string {
   if (!c.committed) return 'no answer: it crashed before any commit, so it changed nothing';
   if (c.readAs)
     return `no answer: it crashed after a commit, read as having taken effect, as ${describeOutcome(c.readAs)}`;
+  if (c.leftClaim)
+    return 'no answer: it crashed after a commit, read as having left its claim (policy claimExpiry): that commit was the claim, and the key answers as in progress until the claim expires';
   return 'no answer: it crashed after a commit and is read as having changed nothing (that commit came before its write, such as a library claim)';
 }
 

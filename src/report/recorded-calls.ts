@@ -34,6 +34,8 @@ export interface CrashedCall {
   readonly committed: boolean;
   /** The outcome the verdict read it as having had (it took effect); absent: it changed nothing. */
   readonly readAs?: Observed;
+  /** Read as having left its claim (policy `claimExpiry`), and nothing else. */
+  readonly leftClaim?: boolean;
 }
 
 /** The calls of a scheduled run that crashed, by `placeKey`; empty for other modes. */
@@ -46,11 +48,13 @@ export function crashedCalls(detail: unknown): Map<string, CrashedCall> {
     lane: number;
     end?: { kind?: string; committed?: boolean };
     readAs?: Observed;
+    leftClaim?: boolean;
   }[])
     if (e?.end?.kind === 'crashed')
       out.set(placeKey(e.step, e.lane), {
         committed: e.end.committed === true,
         ...(e.readAs ? { readAs: e.readAs } : {}),
+        ...(e.leftClaim === true ? { leftClaim: true } : {}),
       });
   return out;
 }

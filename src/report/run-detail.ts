@@ -7,6 +7,7 @@
 import type { Judgement } from '../check/judge-run.ts';
 import type {
   Execution,
+  Place,
   RunDetail,
   ScheduledCallEnd,
   ScheduledDetail,
@@ -43,7 +44,11 @@ export function runDetail(execution: Execution, judgement: Judgement): RunDetail
     },
     entries,
     order: judgement.mode === 'scheduled' ? judgement.order : [],
-    ends: callEnds(execution.lanes, judgement.trace),
+    ends: callEnds(
+      execution.lanes,
+      judgement.trace,
+      judgement.mode === 'scheduled' ? judgement.leftClaim : undefined,
+    ),
   };
   return detail;
 }
@@ -51,16 +56,28 @@ export function runDetail(execution: Execution, judgement: Judgement): RunDetail
 /**
  * How each call of a scheduled run ended, so a report shows every call's outcome, not only the
  * failing ones; a call that crashed after a commit carries the outcome the verdict read it as
- * having had (the trace's observation of it), if any.
+ * having had (the trace's observation of it), if any, or that it left its claim (`leftClaim`).
  */
 function callEnds(
   lanes: Extract<Execution, { mode: 'scheduled' }>['lanes'],
   trace: Trace,
+  leftClaim: readonly Place[] = [],
 ): ScheduledCallEnd[] {
   const read = new Map(trace.observations.map((o) => [`${o.step}:${o.lane}`, o.observed]));
+  const claimed = new Set(leftClaim.map((p) => `${p.step}:${p.lane}`));
   return lanes.flatMap((r) => {
     if (r.event.kind !== 'call') return [];
-    const readAs = r.end.kind === 'crashed' ? read.get(`${r.step}:${r.lane}`) : undefined;
-    return [{ step: r.step, lane: r.lane, end: r.end, ...(readAs ? { readAs } : {}) }];
+    const at = `${r.step}:${r.lane}`;
+    const readAs = r.end.kind === 'crashed' ? read.get(at) : undefined;
+    const claim = r.end.kind === 'crashed' && claimed.has(at);
+    return [
+      {
+        step: r.step,
+        lane: r.lane,
+        end: r.end,
+        ...(readAs ? { readAs } : {}),
+        ...(claim ? { leftClaim: true as const } : {}),
+      },
+    ];
   });
 }

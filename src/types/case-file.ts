@@ -18,6 +18,8 @@ export type StepExpectation =
 
 /** A scenario or counterexample, parsed. */
 export interface CaseFile {
+  /** The file it was read from, for messages; absent for a case made in code. Never written out. */
+  readonly source?: string;
   readonly name: string;
   readonly description: string;
   /** Handler name or path; scenarios without one run against `reference`. */

@@ -92,6 +92,8 @@ export interface ScheduledCallEnd extends Place {
    * the model gives it there. Absent when it is read as having changed nothing.
    */
   readonly readAs?: Observed;
+  /** A call that crashed after a commit, read as having left its claim (policy `claimExpiry`). */
+  readonly leftClaim?: true;
 }
 
 /** A run's mode-specific detail; sequential runs have none. */

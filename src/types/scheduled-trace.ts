@@ -66,6 +66,12 @@ export type LaneEnd =
       readonly observed: Observed;
       /** A statement fault was injected into this call. */
       readonly faulted: boolean;
+      /**
+       * After its fault, a write of this call became durable: the call recorded something once the
+       * write failed (a library storing the error under the key, or deleting its claim). Absent
+       * when nothing was; read only under policy `storesErrors`.
+       */
+      readonly durableAfterFault?: true;
     }
   | {
       readonly kind: 'crashed';

@@ -18,6 +18,11 @@ export type Failure =
       readonly expected: Observed;
       readonly actual: Observed;
       /**
+       * A second outcome the contract allows here besides `expected` (a claim met by another
+       * payload: `keyReuse` or `refused: conflict`); `actual` is neither.
+       */
+      readonly alsoAllowed?: Observed;
+      /**
        * Scheduled mode injected a statement fault into this call. The checker then accepts two
        * answers: `error` with nothing changed (the fault surfaced), or `expected` (the handler
        * recovered); `actual` is neither.

@@ -11,8 +11,9 @@
  * belongs to one receipt: two receipts naming one invoice id leave the other invoice orphaned.
  */
 import { type Args, createdRows, type Row, targetRows } from '../../model/operation.ts';
-import { sameResult } from '../../model/outcome.ts';
+import { SERVER_ASSIGNED, sameResult } from '../../model/outcome.ts';
 import { operationOf } from '../../model/state.ts';
+import type { Result } from '../../model/world.ts';
 import type { Observation } from '../../types/trace.ts';
 import type { InvariantViolation } from '../../types/verdict.ts';
 import type { RunRecord } from '../run-record.ts';
@@ -22,6 +23,7 @@ import {
   receiptKeyOf,
   receiptsMayExpire,
 } from '../run-record.ts';
+import { unexplainedReceipt } from './unexplained-receipt.ts';
 
 export const EFFECTS_MATCH_RECEIPTS = 'every effect has its receipt and every receipt its effect';
 
@@ -42,12 +44,10 @@ export function checkEffectsMatchReceipts(run: RunRecord): InvariantViolation | 
   for (const r of run.trace.snapshot.receipts) {
     const fresh = freshByKey.get(receiptKeyOf(r));
     if (fresh?.observed.kind !== 'ok' || !sameResult(fresh.observed.result, r.result)) {
-      return fail(
-        `receipt for request "${r.requestId}" (${r.user}@${r.workspace}) stores a result no fresh ok returned`,
-        fresh?.step,
-      );
+      const { message, step } = unexplainedReceipt(run, r);
+      return fail(message, fresh?.step ?? step);
     }
-    written.push(fresh);
+    written.push(knownResult(fresh, r.result));
   }
   written.sort((a, b) => a.step - b.step || a.lane - b.lane);
   const recreatedAt = lastRecreate(run.steps);
@@ -116,6 +116,24 @@ export function checkEffectsMatchReceipts(run: RunRecord): InvariantViolation | 
     }
   }
   return undefined;
+}
+
+/**
+ * `fresh` with each server-assigned field its result leaves open filled in from its receipt's
+ * stored result. A call that crashed after its commit got no answer, so the checker reads it with
+ * the model's outcome, whose server-assigned ids are unknown; the receipt is the server's own
+ * record of what that call created, and the only place its id can be read.
+ */
+function knownResult(fresh: Observation, stored: Result): Observation {
+  const { observed } = fresh;
+  if (observed.kind !== 'ok' || !Object.values(observed.result).includes(SERVER_ASSIGNED))
+    return fresh;
+  const result: Record<string, number | string> = { ...observed.result };
+  for (const k of Object.keys(result)) {
+    const value = stored[k];
+    if (result[k] === SERVER_ASSIGNED && value !== undefined) result[k] = value;
+  }
+  return { ...fresh, observed: { ...observed, result } };
 }
 
 /** Most orders tried for one row's effects; past it the row is not checked, as before. */

@@ -16,6 +16,7 @@ import {
   receiptKeyOf,
   receiptsMayExpire,
 } from '../run-record.ts';
+import { unexplainedReceipt } from './unexplained-receipt.ts';
 
 export const ROW_CHANGE_HAS_RECEIPT =
   'every row change has its receipt and every receipt its row change';
@@ -34,10 +35,12 @@ export function checkRowChangeHasReceipt(run: RunRecord): InvariantViolation | u
   for (const r of run.trace.snapshot.receipts) {
     const fresh = freshByKey.get(receiptKeyOf(r));
     if (fresh?.observed.kind !== 'ok' || !sameResult(fresh.observed.result, r.result)) {
+      const { message, step } = unexplainedReceipt(run, r);
+      const blamed = fresh?.step ?? step;
       return {
         invariant: ROW_CHANGE_HAS_RECEIPT,
-        message: `receipt for request "${r.requestId}" (${r.user}@${r.workspace}) stores result v${(r.result as CallResult).version}, but no fresh ok returned that result`,
-        ...(fresh ? { step: fresh.step } : {}),
+        message,
+        ...(blamed !== undefined ? { step: blamed } : {}),
       };
     }
     const since = recreatedAt.get((r.result as CallResult).id);

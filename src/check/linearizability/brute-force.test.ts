@@ -59,6 +59,7 @@ const policyArb: fc.Arbitrary<PolicyDeclaration> = fc.constantFrom(
   {},
   { idempotencyFirst: true },
   { storesRefusals: true },
+  { storesErrors: true },
   { inFlightDuplicate: 'conflict' as const },
 );
 

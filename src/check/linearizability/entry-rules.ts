@@ -11,6 +11,8 @@ import type { Transition } from '../../model/step.ts';
  * Whether the model never changes its state when it gives this outcome, in any state, under
  * `policy`: it writes only on a fresh success, and under `storesRefusals` when it refuses as
  * unavailable or conflict. The search relies on this (see `search.ts`) and checks it as it goes.
+ * `storesErrors` does not make `error` write: the model's own errors come from the store failing,
+ * which records nothing; only the scheduled checker's reading of a faulted call stores one.
  */
 export function neverWrites(observed: Observed, policy: Policy): boolean {
   if (observed.kind === 'ok') return observed.replayed;

@@ -23,6 +23,7 @@ const KNOWN_FIELDS = new Set([
   'clock',
   'expiresAt',
   'claims',
+  'errors',
 ]);
 
 /** Overlays the parts' changes on `initial`; `replay` lists the merged order's events, for the fallback. */
@@ -78,6 +79,10 @@ export function mergeStates(
     claims: merged(
       initial.claims,
       finals.map((f) => f.claims),
+    ),
+    errors: merged(
+      initial.errors,
+      finals.map((f) => f.errors),
     ),
   };
 }

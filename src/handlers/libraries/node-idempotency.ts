@@ -23,7 +23,7 @@ import {
 import { type Outcome, outcome } from '../../model/outcome.ts';
 import { type Principal, type Receipt, TOOL } from '../../model/world.ts';
 import { advanceHarnessClock, createHarnessClock, HARNESS_CLOCK_MS_SQL } from '../harness-clock.ts';
-import { type Connection, defineHandler } from '../plugin.ts';
+import { type Connection, defineHandler, type HandlerPlugin } from '../plugin.ts';
 import {
   isReceiptDocument,
   isWriteFailure,
@@ -41,12 +41,13 @@ import {
   SqliteStorageAdapter,
 } from './node-idempotency-storage.ts';
 
-/** The error body stored for a refusal, as an HTTP API would send it. */
-interface RefusalBody {
-  readonly reason: Refusal['reason'];
-}
+/**
+ * The error body stored for a refusal, as an HTTP API would send it; or, when the plugin stores
+ * errors (`nodeIdempotencyCall`), for a failed write: a 500 with its message.
+ */
+type ErrorBody = { readonly reason: Refusal['reason'] } | { readonly message: string };
 
-type Response = IdempotencyResponse<Receipt, RefusalBody>;
+type Response = IdempotencyResponse<Receipt, ErrorBody>;
 
 const instances = new WeakMap<Connection, Idempotency>();
 
@@ -79,7 +80,8 @@ function requestOf(principal: Principal, r: ValidRequest): IdempotencyParams {
 /** What the library answered for a key it had seen, as an outcome. */
 function replayOf(cached: Response): Outcome {
   if (cached.body) return outcome.replayed(cached.body.result);
-  if (cached.error) return outcome.refused(cached.error.reason);
+  if (cached.error && 'reason' in cached.error) return outcome.refused(cached.error.reason);
+  if (cached.error) return outcome.error(cached.error.message);
   throw new Error(`cached response has neither body nor error: ${JSON.stringify(cached)}`);
 }
 
@@ -104,7 +106,7 @@ function receipts(db: Connection): Receipt[] {
     .all() as (NodeIdempotencyRow & { now_ms: number })[];
   return rows
     .filter((r) => isLive(r, r.now_ms))
-    .map((r) => JSON.parse(r.value) as StoragePayload<Receipt, RefusalBody>)
+    .map((r) => JSON.parse(r.value) as StoragePayload<Receipt, ErrorBody>)
     .filter((p) => p.status === RequestStatusEnum.COMPLETE)
     .map((p) => p.response?.body)
     .filter(isReceiptDocument);
@@ -145,13 +147,34 @@ export default defineHandler({
   },
   // Entries' expiry times are kept on the harness clock (`SqliteStorageAdapter`).
   advanceClock: advanceHarnessClock,
-  async call(db: Connection, principal: Principal, request) {
+  call: nodeIdempotencyCall({ storeErrors: false }),
+});
+
+/** How the plugin's call uses the library. */
+export interface NodeIdempotencyUse {
+  /**
+   * Also hand `onResponse` a failed business write (a 500 with its message), so the library
+   * stores it and answers the key with it from then on: what the interceptor of
+   * `@node-idempotency/nestjs` does with every error unless `skipErrorsCache` is set. A plugin
+   * using it declares policy `storesErrors`. Off (this plugin), a failed write is not recorded:
+   * the claim is left in progress, as a crash leaves it.
+   */
+  readonly storeErrors: boolean;
+}
+
+/**
+ * The plugin's `call`: scope and validation at the edge, then `onRequest` (a stored answer, or
+ * the key claimed), the business write, and `onResponse` with its receipt or refusal (and, with
+ * `storeErrors`, its failure).
+ */
+export function nodeIdempotencyCall(use: NodeIdempotencyUse): HandlerPlugin['call'] {
+  return async (db, principal, request) => {
     const checked = precheck(principal, request);
     if ('kind' in checked) return checked;
     const idempotency = idempotencyFor(db);
     const req = requestOf(principal, checked);
     try {
-      const cached = await idempotency.onRequest<Receipt, RefusalBody>(req);
+      const cached = await idempotency.onRequest<Receipt, ErrorBody>(req);
       if (cached) return replayOf(cached);
       let response: Response;
       let answer: Outcome;
@@ -160,15 +183,20 @@ export default defineHandler({
         response = { body: receipt, additional: { statusCode: 200 } };
         answer = outcome.fresh(receipt.result);
       } catch (thrown) {
-        if (!(thrown instanceof Refusal)) throw thrown;
-        const statusCode = thrown.reason === 'conflict' ? 409 : 404;
-        response = { error: { reason: thrown.reason }, additional: { statusCode } };
-        answer = outcome.refused(thrown.reason);
+        if (thrown instanceof Refusal) {
+          const statusCode = thrown.reason === 'conflict' ? 409 : 404;
+          response = { error: { reason: thrown.reason }, additional: { statusCode } };
+          answer = outcome.refused(thrown.reason);
+        } else if (use.storeErrors && isWriteFailure(thrown)) {
+          const { message } = thrown as Error;
+          response = { error: { message }, additional: { statusCode: 500 } };
+          answer = outcome.error(message);
+        } else throw thrown;
       }
       await idempotency.onResponse(req, response);
       return answer;
     } catch (thrown) {
       return outcomeOfThrown(thrown);
     }
-  },
-});
+  };
+}

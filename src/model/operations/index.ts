@@ -49,6 +49,15 @@ export function operationNamed(name: string | undefined): OperationSpec {
   return spec;
 }
 
+/**
+ * The operation named `name` if it is known (built in, or registered by a plugin loaded in this
+ * process), else undefined: for a caller that can make it known (by loading the plugin that
+ * declares it) before asking `operationNamed`.
+ */
+export function knownOperation(name: string): OperationSpec | undefined {
+  return registered.get(name);
+}
+
 /** A spec module loaded twice (two module URLs for one file) gives equal but distinct objects. */
 function sameSpecShape(a: OperationSpec, b: OperationSpec): boolean {
   return a.tool === b.tool && a.table === b.table && a.fields.length === b.fields.length;

@@ -34,6 +34,8 @@ export interface LaneState {
   parksAtReply: boolean;
   faulted: boolean;
   committed: boolean;
+  /** A write became durable after the lane's injected fault (`LaneEnd.durableAfterFault`). */
+  durableAfterFault: boolean;
   startAt?: number;
   /** The last statement that ran ok: where a call that committed nothing settled its answer. */
   lastRunAt?: number;
@@ -58,6 +60,7 @@ export function laneState(lane: number, event: Event, point: PointKind): LaneSta
     parksAtReply: false,
     faulted: false,
     committed: false,
+    durableAfterFault: false,
   };
 }
 
@@ -84,6 +87,8 @@ export function finish(s: LaneState, end: StatementEnd | undefined): boolean {
   s.entry.result = end.result;
   if (end.durable) {
     s.entry.durable = true;
+    // The fault grant marks the lane before its statement ends, and the faulted one never runs.
+    if (s.faulted) s.durableAfterFault = true;
     s.committed = true;
     s.durableAt = s.entryAt;
   }
@@ -107,7 +112,10 @@ export function laneRecord(step: number, s: LaneState, endAt: number): LaneRecor
   let end: LaneEnd;
   if (s.event.kind !== 'call') end = { kind: 'applied' };
   else if (s.status === 'crashed') end = { kind: 'crashed', committed: s.committed };
-  else if (s.observed) end = { kind: 'observed', observed: s.observed, faulted: s.faulted };
+  else if (s.observed)
+    end = s.durableAfterFault
+      ? { kind: 'observed', observed: s.observed, faulted: s.faulted, durableAfterFault: true }
+      : { kind: 'observed', observed: s.observed, faulted: s.faulted };
   else throw new Error(`lane ${s.lane + 1} of step ${step + 1} ended without an outcome`);
   return {
     step,
