@@ -53,15 +53,15 @@ async function holds(c: DrawnCase, runs: number): Promise<void> {
 describe('drawn operation specs: a correct handler always passes', () => {
   it('on SQLite, in every mode', async () => {
     await fc.assert(
-      fc.asyncProperty(drawnCaseArbitrary('sqlite', true), (c) => holds(c, 25)),
-      { numRuns: 6, endOnFailure: true },
+      fc.asyncProperty(drawnCaseArbitrary('sqlite', true), (c) => holds(c, 15)),
+      { numRuns: 4, endOnFailure: true },
     );
   }, 300_000);
 
   it('on PostgreSQL, in every mode', async () => {
     await fc.assert(
-      fc.asyncProperty(drawnCaseArbitrary('postgres', true), (c) => holds(c, 10)),
-      { numRuns: 2, endOnFailure: true },
+      fc.asyncProperty(drawnCaseArbitrary('postgres', true), (c) => holds(c, 8)),
+      { numRuns: 1, endOnFailure: true },
     );
   }, 300_000);
 });
