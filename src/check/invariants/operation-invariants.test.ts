@@ -124,6 +124,51 @@ describe('invariant checkers for create-once', () => {
   });
 });
 
+describe('invariant checkers for create-once, with invoices in its fixture', () => {
+  // `CreatedRows`: the fixture may start with created rows; they belong to no receipt.
+  const started: Row = { id: 7, customerId: 2, amount: 900 };
+  const fixture: Fixture = { ...fixtureOf(createOnce), invoices: [started] };
+  const events = [
+    call(0, { requestId: 'r1', customerId: 1, amount: 500 }),
+    call(0, { requestId: 'r1', customerId: 1, amount: 500 }),
+  ];
+  const good = (): RunRecord => {
+    const { state, outcomes } = run(initialState(fixture), events);
+    const observations = events.map((event, step) => ({
+      step,
+      lane: 0,
+      event,
+      observed: outcomes[step] ?? { kind: 'notSent' as const },
+    }));
+    return { fixture, steps: events, trace: { observations, snapshot: toSnapshot(state) } };
+  };
+
+  it('ok: the model’s own run (the fixture’s invoice and one created) breaks no invariant', () => {
+    const g = good();
+    expect(g.trace.snapshot.invoices).toEqual([started, { id: 8, customerId: 1, amount: 500 }]);
+    expect(checkInvariants(g)).toEqual([]);
+  });
+
+  it('bad: an extra invoice without a receipt beside the fixture’s', () => {
+    const bad = changed(
+      good(),
+      table('invoices', (rows) => [...rows, { id: 9, customerId: 1, amount: 500 }]),
+    );
+    expect(checkEffectsMatchReceipts(bad)?.invariant).toBe(EFFECTS_MATCH_RECEIPTS);
+  });
+
+  it('bad: a fresh create that names the fixture’s invoice, its own left without a receipt', () => {
+    const named = { invoiceId: 7, customerId: 1, amount: 500 };
+    const bad = changed(good(), (t) =>
+      receiptResult(
+        'r1',
+        named,
+      )(observedAt(0, outcome.fresh(named))(observedAt(1, outcome.replayed(named))(t))),
+    );
+    expect(checkEffectsMatchReceipts(bad)?.invariant).toBe(EFFECTS_MATCH_RECEIPTS);
+  });
+});
+
 describe('invariant checkers for create-once with opaque ids', () => {
   // A call that crashed after its commit got no answer: the checker reads it with the model's
   // outcome, whose invoice id is unknown. The server's id is in the receipt and the invoice row.

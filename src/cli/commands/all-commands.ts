@@ -5,6 +5,7 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../cli-context.ts';
 import { registerBench } from './bench.ts';
+import { registerGuard } from './guard.ts';
 import { registerMutants } from './mutants.ts';
 import { registerOperations } from './operations.ts';
 import { registerReplay } from './replay.ts';
@@ -26,4 +27,5 @@ export const COMMANDS: readonly RegisterCommand[] = [
   registerSoak,
   registerBench,
   registerOperations,
+  registerGuard,
 ];
