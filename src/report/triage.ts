@@ -82,6 +82,14 @@ export const TRIAGE_RULES: readonly TriageRule[] = [
     explains: (c) => c.raced === 'identical' && refused(c.actual, 'conflict'),
   },
   {
+    change: policy('storesErrors', true),
+    when: 'your library stores an error (a 500 included) under its key and replays it',
+    explains: (c) =>
+      c.actual.kind === 'error' &&
+      c.expected.kind !== 'error' &&
+      c.before.some((o) => o.kind === 'error'),
+  },
+  {
     change: policy('claimExpiry', 'never', "the record's lifetime in ms"),
     when: "a crashed call leaves your library's in-progress record behind",
     explains: (c) =>
