@@ -23,10 +23,9 @@ import { receiptKey } from '../../model/state.ts';
 import { samePayload } from '../../model/step.ts';
 import { invalidField } from '../../model/validate.ts';
 
-/** A keyed entry: the call, its receipt key's payload, its interval's end. */
+/** A keyed entry: the call and its interval's end. */
 interface Keyed {
   readonly entry: HistoryEntry;
-  readonly payload: Payload;
   readonly end: number;
 }
 
@@ -60,7 +59,7 @@ export function inFlightAnswers(initial: ModelState, history: History): Set<numb
           reach >= entry.invokedAt || (later !== undefined && later.entry.invokedAt <= end);
         if (overlaps) eligible.add(entry.id);
       }
-      if (seen?.kind === 'keyReuse' && meetsOtherPayload(group, i)) eligible.add(entry.id);
+      if (seen?.kind === 'keyReuse' && meetsOtherPayload(initial, group, i)) eligible.add(entry.id);
       if (end > reach) reach = end;
     });
   }
@@ -69,21 +68,23 @@ export function inFlightAnswers(initial: ModelState, history: History): Set<numb
 
 /**
  * Whether the call at `i` of `group` (sorted by invocation) overlaps a call with another payload.
- * Only `keyReuse` answers ask, so the scan, quadratic in a key's calls at worst, stays rare.
+ * Only `keyReuse` answers ask, so the scan, quadratic in a key's calls at worst, and the payloads
+ * it reads stay rare.
  */
-function meetsOtherPayload(group: readonly Keyed[], i: number): boolean {
-  const { entry, payload, end } = group[i] as Keyed;
+function meetsOtherPayload(initial: ModelState, group: readonly Keyed[], i: number): boolean {
+  const { entry, end } = group[i] as Keyed;
+  const payload = payloadOf(initial, entry);
   for (let j = 0; j < group.length; j++) {
     const other = group[j] as Keyed;
     if (j === i) continue;
     if (j > i && other.entry.invokedAt > end) break; // invoked after this call completed
     if (j < i && other.end < entry.invokedAt) continue; // completed before this call began
-    if (!samePayload(other.payload, payload)) return true;
+    if (!samePayload(payloadOf(initial, other.entry), payload)) return true;
   }
   return false;
 }
 
-/** The receipt key a well-formed, delivered call runs under, and its payload; else undefined. */
+/** The receipt key a well-formed, delivered call runs under; else undefined. */
 function keyOf(
   initial: ModelState,
   entry: HistoryEntry,
@@ -93,17 +94,16 @@ function keyOf(
   const call: CallEvent = event;
   const principal = initial.principals[call.client];
   if (!principal || invalidField(call.request, initial.operation)) return undefined;
-  const spec = initial.operation;
-  const args = call.request as unknown as Args;
+  const tool = initial.operation.tool;
   return {
-    key: receiptKey(
-      principal.workspace,
-      principal.user,
-      spec.tool,
-      call.request.requestId as string,
-    ),
+    key: receiptKey(principal.workspace, principal.user, tool, call.request.requestId as string),
     entry,
-    payload: spec.payload(args),
     end: entry.completedAt ?? Number.POSITIVE_INFINITY,
   };
+}
+
+/** The canonical payload of a keyed (so well-formed) call. */
+function payloadOf(initial: ModelState, entry: HistoryEntry): Payload {
+  const call = entry.event as CallEvent;
+  return initial.operation.payload(call.request as unknown as Args);
 }
