@@ -82,7 +82,11 @@ function fieldGenerated(
         fc.integer({ min: rule.min - 100_000, max: rule.min - 2 }),
         fc.integer({ min: rule.max + 2, max: rule.max + 100_000 }),
       ),
-      fraction: fc.double({ min: rule.min, max: rule.max, noInteger: true }),
+      // A field of one value (min = max) has no fraction inside its limits: one just past them.
+      fraction:
+        rule.min < rule.max
+          ? fc.double({ min: rule.min, max: rule.max, noInteger: true })
+          : fc.constant(rule.min + 0.5),
     }
   );
 }

@@ -2,6 +2,7 @@
  * The input classes as a classifier: boundaries land on the right side, every edge example is in
  * its class, and the default fixture's principals are in the classes its doc comment gives them.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ArgumentField } from '../model/operation.ts';
 import { adjustBalance } from '../model/operations/adjust-balance.ts';
@@ -267,5 +268,19 @@ describe('classes of any operation', () => {
       'principal look-alike scope',
     ]);
     expect(principalClasses(fixture, 6)).toContain('principal extra scopes');
+  });
+});
+
+describe('a field of one value (integer min = max)', () => {
+  const single: ArgumentField = { name: 'tag', rule: { kind: 'integer', min: 5, max: 5 } };
+  const spec = { ...adjustBalance, fields: [...adjustBalance.fields, single] };
+
+  it('draws every edge class, a fraction just past its limits among them', () => {
+    const edges = edgeValues(spec);
+    const fraction = edges.classes.find((c) => c === 'tag fraction');
+    expect(fraction).toBeDefined();
+    for (const value of fc.sample(edges.value(fraction as string), 20)) {
+      expect(typeof value === 'number' && !Number.isInteger(value)).toBe(true);
+    }
   });
 });

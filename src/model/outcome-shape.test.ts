@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { defineOperation } from './operation.ts';
 import { describeResult } from './outcome.ts';
-import { checkSnapshotShape } from './outcome-shape.ts';
+import { checkSnapshotShape, isOutcome } from './outcome-shape.ts';
 import { defaultPrincipals } from './world.ts';
 
 const titled = defineOperation({
@@ -50,10 +50,18 @@ describe('checkSnapshotShape with a text field', () => {
     expect(checkSnapshotShape(snapshot, 'mine', titled)).toBe(snapshot);
   });
 
-  it.each([null, true, { text: 'x' }, 1.5])('rejects a row field %j, naming the row', (title) => {
-    const snapshot = { docs: [{ id: 1, workspace: 'team-a', title }], receipts: [] };
-    expect(() => checkSnapshotShape(snapshot, 'mine', titled)).toThrow(/malformed docs row/);
+  it('accepts a row field that is a number with a fraction (a price of 5.5)', () => {
+    const snapshot = { docs: [{ id: 1, workspace: 'team-a', title: 5.5 }], receipts: [] };
+    expect(checkSnapshotShape(snapshot, 'mine', titled)).toBe(snapshot);
   });
+
+  it.each([null, true, { text: 'x' }, Number.NaN, Number.POSITIVE_INFINITY])(
+    'rejects a row field %j, naming the row',
+    (title) => {
+      const snapshot = { docs: [{ id: 1, workspace: 'team-a', title }], receipts: [] };
+      expect(() => checkSnapshotShape(snapshot, 'mine', titled)).toThrow(/malformed docs row/);
+    },
+  );
 });
 
 describe('checkSnapshotShape: the plugin builds the shape, the handler stores the data', () => {
@@ -97,5 +105,13 @@ describe('checkSnapshotShape: the plugin builds the shape, the handler stores th
 describe('describeResult', () => {
   it('quotes text, leaves numbers bare', () => {
     expect(describeResult({ docId: 1, title: 'Q3 plan' })).toBe('docId 1 title "Q3 plan"');
+  });
+});
+
+describe('isOutcome', () => {
+  it('accepts a result holding a number with a fraction, and not NaN', () => {
+    const ok = (qty: number) => ({ kind: 'ok', replayed: false, result: { id: 1, qty } });
+    expect(isOutcome(ok(5.5))).toBe(true);
+    expect(isOutcome(ok(Number.NaN))).toBe(false);
   });
 });

@@ -47,7 +47,7 @@ function isResult(value: unknown, spec: OperationSpec | undefined): boolean {
   if (fields.length === 0) return false;
   for (let i = 0; i < fields.length; i++) {
     const v = r[fields[i] as string];
-    if (!(Number.isInteger(v) || (typeof v === 'string' && spec !== undefined))) return false;
+    if (!(Number.isFinite(v) || (typeof v === 'string' && spec !== undefined))) return false;
   }
   return true;
 }
@@ -148,9 +148,12 @@ function badSnapshot(handler: string, spec: OperationSpec, what: string): never 
   );
 }
 
-/** A value a row field may hold: an integer or a string. */
+/**
+ * A value a row field may hold: a finite number or a string, as `Row` says. A price of 5.5 is a
+ * handler's data like any other; NaN and infinities are not values a database row gives back.
+ */
 function isCell(value: unknown): boolean {
-  return Number.isInteger(value) || typeof value === 'string';
+  return Number.isFinite(value) || typeof value === 'string';
 }
 
 /** The payload's field names, from a payload of placeholder arguments. */
