@@ -8,9 +8,8 @@ import { describe, expect, it } from 'vitest';
 import type { CallEvent, CallRequest, Step } from '../../model/events.ts';
 import type { OperationSpec, Result, Row } from '../../model/operation.ts';
 import { adjustBalance } from '../../model/operations/adjust-balance.ts';
-import { createOnce, createOnceOpaque } from '../../model/operations/create-once.ts';
-import { registerOperation } from '../../model/operations/index.ts';
-import { type Observed, outcome, SERVER_ASSIGNED } from '../../model/outcome.ts';
+import { createOnce } from '../../model/operations/create-once.ts';
+import { type Observed, outcome } from '../../model/outcome.ts';
 import { initialState, toSnapshot } from '../../model/state.ts';
 import { run } from '../../model/step.ts';
 import type { Fixture, Receipt } from '../../model/world.ts';
@@ -166,45 +165,6 @@ describe('invariant checkers for create-once, with invoices in its fixture', () 
       )(observedAt(0, outcome.fresh(named))(observedAt(1, outcome.replayed(named))(t))),
     );
     expect(checkEffectsMatchReceipts(bad)?.invariant).toBe(EFFECTS_MATCH_RECEIPTS);
-  });
-});
-
-describe('invariant checkers for create-once with opaque ids', () => {
-  // A call that crashed after its commit got no answer: the checker reads it with the model's
-  // outcome, whose invoice id is unknown. The server's id is in the receipt and the invoice row.
-  const crashed = (invoiceId: number, rowId: number): RunRecord => {
-    registerOperation(createOnceOpaque);
-    const fixture = fixtureOf(createOnceOpaque);
-    const request = { requestId: 'r1', customerId: 1, amount: 500 };
-    const receipt: Receipt = {
-      workspace: 'team-a',
-      user: 'alice',
-      tool: createOnceOpaque.tool,
-      requestId: 'r1',
-      payload: createOnceOpaque.payload(request),
-      result: { invoiceId, customerId: 1, amount: 500 },
-    };
-    const readAs = outcome.fresh({ invoiceId: SERVER_ASSIGNED, customerId: 1, amount: 500 });
-    return {
-      fixture,
-      steps: [call(0, request)],
-      trace: {
-        observations: [{ step: 0, lane: 0, event: call(0, request), observed: readAs }],
-        snapshot: {
-          ...fixture,
-          invoices: [{ id: rowId, customerId: 1, amount: 500 }],
-          receipts: [receipt],
-        },
-      },
-    };
-  };
-
-  it('ok: a create that crashed after its commit, its invoice and receipt under the server’s id', () => {
-    expect(checkInvariants(crashed(41, 41))).toEqual([]);
-  });
-
-  it('bad: the same, with the receipt naming an invoice that does not exist', () => {
-    expect(checkEffectsMatchReceipts(crashed(41, 42))?.invariant).toBe(EFFECTS_MATCH_RECEIPTS);
   });
 });
 
