@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { SERVER_ASSIGNED } from '../model/outcome.ts';
 import type { Automation, Receipt, SetIntervalSnapshot } from '../model/world.ts';
-import { diffSnapshots } from './snapshot-diff.ts';
+import { diffSnapshots, singular } from './snapshot-diff.ts';
 
 const row = (id: number, version = 1): Automation => ({
   id,
@@ -88,5 +88,17 @@ describe('differences', () => {
     expect(
       diffSnapshots(expected, snap([row(1, 5), row(2)], [receipt('r1', 3)])).map((d) => d.what),
     ).toEqual(['automation', 'receipt']);
+  });
+});
+
+describe('a created table named as one of its rows', () => {
+  it.each([
+    ['invoices', 'invoice'],
+    ['entries', 'entry'],
+    ['boxes', 'box'],
+    ['addresses', 'address'],
+    ['keys', 'key'],
+  ])('%s → %s', (table, row) => {
+    expect(singular(table)).toBe(row);
   });
 });

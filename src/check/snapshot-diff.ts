@@ -44,7 +44,7 @@ export function diffSnapshots(
   if (!targetsSame)
     rowDiffs(spec.noun, pairUp(targetRows(expected, spec), targetRows(actual, spec), byId));
   if (spec.created && !createdSame) {
-    const what = spec.created.table.replace(/s$/, '');
+    const what = singular(spec.created.table);
     const [e, a] = [createdRows(expected, spec), createdRows(actual, spec)];
     rowDiffs(what, opaqueIds(spec) ? pairByContent(e, a) : pairUp(e, a, byId));
   }
@@ -60,6 +60,13 @@ export function diffSnapshots(
     }
   }
   return diffs;
+}
+
+/** A table's name as one of its rows: `invoices` → `invoice`, `entries` → `entry`. */
+export function singular(table: string): string {
+  if (/[^aeiou]ies$/.test(table)) return `${table.slice(0, -3)}y`;
+  if (/(ss|sh|ch|x)es$/.test(table)) return table.slice(0, -2);
+  return table.replace(/s$/, '');
 }
 
 /**
