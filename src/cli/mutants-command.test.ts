@@ -10,7 +10,7 @@ import { basename, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { convert } from 'xmlbuilder2';
 import { threadKills } from '../api/mutant-kills.ts';
-import { MUTANT_CATALOGUE } from '../handlers/mutant-catalogue.ts';
+import { SET_INTERVAL_MUTANTS as MUTANT_CATALOGUE } from '../handlers/operations/set-interval/catalogue.ts';
 import { decodeJson } from '../report/encode.ts';
 import { runCli as cli } from './run-cli.ts';
 

@@ -17,7 +17,7 @@ import {
   threadKills,
 } from '../../api/mutant-kills.ts';
 import { ReceiptcheckError } from '../../errors.ts';
-import { UNCATALOGUED_BUGS } from '../../handlers/mutant-catalogue.ts';
+import { UNCATALOGUED_BUGS } from '../../handlers/operations/set-interval/catalogue.ts';
 import { BUNDLED_HANDLERS, catalogueOf } from '../../handlers/registry.ts';
 import { operationNamed } from '../../model/operations/index.ts';
 import { encodeJson } from '../../report/encode.ts';
