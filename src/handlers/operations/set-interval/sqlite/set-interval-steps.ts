@@ -4,7 +4,7 @@
  * only its bug. Statements are prepared once per connection (statement-cache.ts).
  */
 import { type Outcome, outcome } from '../../../../model/outcome.ts';
-import { type CallResult, type Principal, TOOL } from '../../../../model/world.ts';
+import { type CallResult, TOOL } from '../../../../model/world.ts';
 import type { Connection } from '../../../plugin.ts';
 import type { Caller, StoredReceipt } from '../../../sqlite/operation-steps.ts';
 import { cachedStatement } from '../../../sqlite/statement-cache.ts';

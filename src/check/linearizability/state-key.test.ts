@@ -3,12 +3,14 @@
  * any field is seen; and every field of `ModelState` is covered, so a new one cannot slip by.
  */
 import { describe, expect, it } from 'vitest';
-import type { CallEvent, Event } from './events.ts';
-import { createOnce } from './operations/create-once.ts';
-import { initialState, type ModelState } from './state.ts';
-import { sameState, stateHash, stateKey } from './state-key.ts';
-import { leaveClaim, leaveError, run } from './step.ts';
-import { DEFAULT_FIXTURE } from './world.ts';
+import type { CallEvent, Event } from '../../model/events.ts';
+import { createOnce } from '../../model/operations/create-once.ts';
+import { initialState, type ModelState } from '../../model/state.ts';
+import { leaveClaim, leaveError, run } from '../../model/step.ts';
+import { DEFAULT_FIXTURE } from '../../model/world.ts';
+import { sameState } from './same-state.ts';
+import { stateHash } from './state-hash.ts';
+import { stateKey } from './state-key.ts';
 
 const write = (
   client: number,
