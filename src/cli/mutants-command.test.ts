@@ -26,6 +26,12 @@ describe('receiptcheck mutants', () => {
     expect(r.code).toBe(0);
     for (const m of MUTANT_CATALOGUE)
       expect(r.out).toContain(`  ${m.name} (${m.mode})\n      bug:   ${m.bug}`);
+    expect(r.out).toContain('Not catalogued on purpose:\n  Fingerprint missing the tool revision');
+    // Another operation's list names only its own uncatalogued bugs (create-once has none).
+    const other = await cli('mutants', '--list', '--operation', 'create-once');
+    expect(other.code).toBe(0);
+    expect(other.out).toContain('create-once-check-then-act (scheduled)');
+    expect(other.out).not.toContain('Not catalogued on purpose');
   });
 
   it('kills every sequential mutant, the reference holds: exit 0, matrix, JSON, JUnit and a page per kill', async () => {
