@@ -11,13 +11,20 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { checkHandler } from '../src/api/check-handler.ts';
 import { judgedRunner } from '../src/api/judged-runner.ts';
-import { loadPlugin } from '../src/execute/load-plugin.ts';
+import { loadAnyPlugin } from '../src/execute/load-plugin.ts';
 import { sequentialRunner } from '../src/execute/sequential-mode.ts';
 import { sequenceArbitrary } from '../src/generate/sequence-arbitrary.ts';
-import { MUTANT_CATALOGUE } from '../src/handlers/mutant-catalogue.ts';
-import { defineStepMutant } from '../src/handlers/mutants/define-step-mutant.ts';
-import { PG_MUTANT_CATALOGUE } from '../src/handlers/postgres/mutants/catalogue.ts';
-import { BUNDLED_HANDLERS, bundledHandlerPath, catalogueOf } from '../src/handlers/registry.ts';
+import { engineOf } from '../src/handlers/engine.ts';
+import { SET_INTERVAL_MUTANTS as MUTANT_CATALOGUE } from '../src/handlers/operations/set-interval/catalogue.ts';
+import { PG_MUTANT_CATALOGUE } from '../src/handlers/operations/set-interval/postgres/pg-mutant-plugins.ts';
+import { defineStepMutant } from '../src/handlers/operations/set-interval/sqlite/mutants/define-step-mutant.ts';
+import { pluginOperation } from '../src/handlers/plugin.ts';
+import {
+  BUNDLED_HANDLERS,
+  bundledHandlerPath,
+  CATALOGUES,
+  catalogueOf,
+} from '../src/handlers/registry.ts';
 import { DEFAULT_FIXTURE } from '../src/model/world.ts';
 import { type KillResult, renderKillMatrix } from '../src/report/kill-matrix.ts';
 import type { CheckResult } from '../src/types/results.ts';
@@ -50,40 +57,35 @@ afterAll(() => {
 });
 
 describe('the mutant catalogue', () => {
-  it('lists each mutant once, and exactly the registry’s mutants', () => {
+  it('lists each mutant once, and the registry holds exactly the catalogues’ handlers', () => {
     const names = MUTANT_CATALOGUE.map((m) => m.name);
     expect(new Set(names).size).toBe(names.length);
-    // set_interval's mutants; other operations' catalogues are held to the registry beside them.
-    const registered = BUNDLED_HANDLERS.filter(
-      (h) => h.kind === 'mutant' && h.operation === undefined && h.engine === undefined,
-    ).map((h) => h.name);
-    expect([...registered].sort()).toEqual([...names].sort());
+    expect(catalogueOf('set-interval').map((m) => m.name)).toEqual(names);
+    const catalogued = CATALOGUES.flatMap((c) => [...c.references, ...c.mutants]);
+    const registered = BUNDLED_HANDLERS.filter((h) => h.kind !== 'library');
+    expect(registered.map((h) => h.name)).toEqual(catalogued.map((h) => h.name));
+    expect(new Set(registered.map((h) => h.name)).size).toBe(registered.length);
   });
 
-  it('lists every bundled mutant in its operation’s catalogue, once', () => {
-    const mutants = BUNDLED_HANDLERS.filter((h) => h.kind === 'mutant' && h.engine === undefined);
+  it('lists every bundled mutant in its operation’s catalogue on its engine, once', () => {
+    const mutants = BUNDLED_HANDLERS.filter((h) => h.kind === 'mutant');
     for (const h of mutants)
-      expect(catalogueOf(h.operation).filter((m) => m.name === h.name)).toHaveLength(1);
-    const catalogued = ['set-interval', 'create-once', 'adjust-balance'].flatMap((op) =>
-      catalogueOf(op).map((m) => m.name),
+      expect(catalogueOf(h.operation, h.engine).filter((m) => m.name === h.name)).toHaveLength(1);
+    expect(catalogueOf('set-interval', 'postgres').map((m) => m.name)).toEqual(
+      PG_MUTANT_CATALOGUE.map((m) => m.name),
     );
-    expect(new Set(catalogued).size).toBe(mutants.length);
   });
 
-  it('registers exactly the PostgreSQL catalogue’s mutants on PostgreSQL', () => {
-    const registered = BUNDLED_HANDLERS.filter(
-      (h) => h.kind === 'mutant' && h.engine === 'postgres',
-    ).map((h) => h.name);
-    expect(registered.sort()).toEqual(PG_MUTANT_CATALOGUE.map((m) => m.name).sort());
-  });
-
-  it.each(MUTANT_CATALOGUE)(
-    '$name: the plugin carries the catalogue’s name and one-line bug',
-    async (m) => {
-      const plugin = await loadPlugin(bundledHandlerPath(m.name) ?? '');
-      expect(plugin.name).toBe(m.name);
-      expect(plugin.description).toBe(m.bug);
-      expect(m.bug).not.toMatch(/\n/);
+  it.each(BUNDLED_HANDLERS.filter((h) => h.kind !== 'library'))(
+    '$name: its file exports it, for its operation and engine, with its catalogued bug',
+    async (h) => {
+      const plugin = await loadAnyPlugin(bundledHandlerPath(h.name) ?? '');
+      expect(plugin.name).toBe(h.name);
+      expect(engineOf(plugin)).toBe(h.engine);
+      expect(pluginOperation(plugin).name).toBe(h.operation);
+      const entry = catalogueOf(h.operation, h.engine).find((m) => m.name === h.name);
+      expect(plugin.description).toBe(entry ? entry.bug : plugin.description);
+      expect(entry?.bug ?? '').not.toMatch(/\n/);
     },
   );
 

@@ -32,7 +32,10 @@ import { type JudgedScheduledRunner, judgedScheduled } from '../testing/judged-r
 const SEEDS = Number(process.env.RECEIPTCHECK_SCHEDULED_SEEDS ?? 10);
 const REPLAYS = Number(process.env.RECEIPTCHECK_SCHEDULED_REPLAYS ?? 10);
 const BUSY_SWALLOWED = fileURLToPath(
-  new URL('../src/handlers/mutants/busy-swallowed.ts', import.meta.url),
+  new URL(
+    '../src/handlers/operations/set-interval/sqlite/mutants/busy-swallowed.ts',
+    import.meta.url,
+  ),
 );
 const MUTANTS = ['check-then-act', 'deferred-transaction', 'receipt-after-commit', BUSY_SWALLOWED];
 const SEQUENCE = { stepsMax: 20, races: true, recreate: true };

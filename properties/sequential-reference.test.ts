@@ -19,7 +19,7 @@ describe('sequential check', () => {
 
   it('catches a version check before the receipt lookup, shrunk to at most 4 steps', async () => {
     const result = await checkHandler({
-      handler: 'src/handlers/mutants/version-before-receipt.ts',
+      handler: 'src/handlers/operations/set-interval/sqlite/mutants/version-before-receipt.ts',
       mode: 'sequential',
     });
     expect(result.verdict).toBe('failed');

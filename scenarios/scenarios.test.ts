@@ -40,7 +40,7 @@ describe('the article cases can fail', () => {
     const failing: string[] = [];
     for (const path of files.filter((f) => f.includes('/article/'))) {
       const result = await runCase(loadCaseFile(path), {
-        handler: 'src/handlers/mutants/version-before-receipt.ts',
+        handler: 'src/handlers/operations/set-interval/sqlite/mutants/version-before-receipt.ts',
         cwd: dirname(here),
       });
       if (result.verdict === 'failed') failing.push(loadCaseFile(path).name);

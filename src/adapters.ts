@@ -6,14 +6,6 @@
  * docs/libraries.md, "Writing an adapter for a real library".
  */
 
-export {
-  advanceHarnessClock,
-  createHarnessClock,
-  HARNESS_CLOCK_MS_SQL,
-  HARNESS_CLOCK_TABLE,
-  harnessClockOffset,
-  harnessNow,
-} from './handlers/harness-clock.ts';
 export type {
   AdjustRequest,
   AfterResponseWork,
@@ -44,3 +36,11 @@ export {
   sendHttp,
   setIntervalWrite,
 } from './handlers/libraries/adapter-kit.ts';
+export {
+  advanceHarnessClock,
+  createHarnessClock,
+  HARNESS_CLOCK_MS_SQL,
+  HARNESS_CLOCK_TABLE,
+  harnessClockOffset,
+  harnessNow,
+} from './handlers/sqlite/harness-clock.ts';

@@ -52,7 +52,7 @@ import {
   type Outcome,
   type Principal,
 } from 'receiptcheck';
-import reference from './node_modules/receiptcheck/dist/handlers/reference.js';
+import reference from './node_modules/receiptcheck/dist/handlers/operations/set-interval/sqlite/set-interval-reference.js';
 
 const inner: HandlerPlugin = reference;
 
@@ -175,7 +175,7 @@ describe('the packed package, installed in a fresh project', () => {
       'dist/zod.d.ts',
       'dist/adapters.js',
       'dist/adapters.d.ts',
-      'dist/handlers/reference.js',
+      'dist/handlers/operations/set-interval/sqlite/set-interval-reference.js',
       'dist/execute/workers/ts-worker-entry.mjs',
       'bin/receiptcheck.js',
       'scenarios/create-once/01-lost-response-replays.json',

@@ -10,7 +10,7 @@
 import pg from 'pg';
 import { PostgresSession } from '../src/execute/postgres/postgres-session.ts';
 import { acquirePostgres, stopEmbeddedPostgres } from '../src/execute/postgres/server.ts';
-import reference from '../src/handlers/postgres/reference.ts';
+import reference from '../src/handlers/operations/set-interval/postgres/set-interval-pg-reference.ts';
 import { DEFAULT_FIXTURE } from '../src/model/world.ts';
 
 const runs = Number(process.argv[2] ?? 20);

@@ -20,7 +20,7 @@ describe('assertHandler', () => {
 
   it('throws the rendered counterexample on the version-before-receipt mutant', async () => {
     const thrown = await assertHandler({
-      handler: 'src/handlers/mutants/version-before-receipt.ts',
+      handler: 'src/handlers/operations/set-interval/sqlite/mutants/version-before-receipt.ts',
       out,
     }).catch((e: unknown) => e);
     expect(thrown).toBeInstanceOf(CounterexampleError);
@@ -37,7 +37,7 @@ describe('assertHandler', () => {
 
   it('saves the counterexample as a case file that names the handler and replays', async () => {
     const thrown = (await assertHandler({
-      handler: 'src/handlers/mutants/version-before-receipt.ts',
+      handler: 'src/handlers/operations/set-interval/sqlite/mutants/version-before-receipt.ts',
       out,
     }).catch((e: unknown) => e)) as CounterexampleError;
     const saved = thrown.savedPath ?? '';
@@ -56,7 +56,7 @@ describe('assertHandler', () => {
 
   it('saves nothing with out: false', async () => {
     const thrown = (await assertHandler({
-      handler: 'src/handlers/mutants/version-before-receipt.ts',
+      handler: 'src/handlers/operations/set-interval/sqlite/mutants/version-before-receipt.ts',
       out: false,
     }).catch((e: unknown) => e)) as CounterexampleError;
     expect(thrown.savedPath).toBeUndefined();

@@ -6,7 +6,10 @@
  * PostgreSQL plugins to every mode.
  */
 import { postgresScheduledRunner } from '../execute/postgres/scheduled/scheduled-mode.ts';
-import { PG_MUTANT_CATALOGUE, PG_REFERENCES } from '../handlers/postgres/mutants/catalogue.ts';
+import {
+  PG_MUTANT_CATALOGUE,
+  PG_REFERENCES,
+} from '../handlers/operations/set-interval/postgres/pg-mutant-plugins.ts';
 import type { PostgresHandlerPlugin } from '../handlers/postgres/plugin.ts';
 import { DEFAULT_FIXTURE } from '../model/world.ts';
 import type { KillResult } from '../report/kill-matrix.ts';

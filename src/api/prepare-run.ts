@@ -80,7 +80,7 @@ export async function preparePlugin(
  */
 export async function handlerOperation(handler: string, cwd?: string): Promise<string> {
   const bundled = bundledHandler(handler);
-  if (bundled) return bundled.operation ?? DEFAULT_OPERATION.name;
+  if (bundled) return bundled.operation;
   return pluginOperation(await loadAnyPlugin(resolveHandlerPath(handler, cwd))).name;
 }
 

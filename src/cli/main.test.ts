@@ -13,7 +13,7 @@ import { runCli as cli } from './run-cli.ts';
 // biome-ignore lint/suspicious/noExplicitAny: parsed JSON and XML, held to shape by the assertions
 type Loose = any;
 
-const MUTANT = 'src/handlers/mutants/version-before-receipt.ts';
+const MUTANT = 'src/handlers/operations/set-interval/sqlite/mutants/version-before-receipt.ts';
 const tmp = mkdtempSync(join(tmpdir(), 'receiptcheck-cli-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 

@@ -10,7 +10,7 @@ import { basename, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { convert } from 'xmlbuilder2';
 import { threadKills } from '../api/mutant-kills.ts';
-import { MUTANT_CATALOGUE } from '../handlers/mutant-catalogue.ts';
+import { SET_INTERVAL_MUTANTS as MUTANT_CATALOGUE } from '../handlers/operations/set-interval/catalogue.ts';
 import { decodeJson } from '../report/encode.ts';
 import { runCli as cli } from './run-cli.ts';
 
@@ -26,6 +26,12 @@ describe('receiptcheck mutants', () => {
     expect(r.code).toBe(0);
     for (const m of MUTANT_CATALOGUE)
       expect(r.out).toContain(`  ${m.name} (${m.mode})\n      bug:   ${m.bug}`);
+    expect(r.out).toContain('Not catalogued on purpose:\n  Fingerprint missing the tool revision');
+    // Another operation's list names only its own uncatalogued bugs (create-once has none).
+    const other = await cli('mutants', '--list', '--operation', 'create-once');
+    expect(other.code).toBe(0);
+    expect(other.out).toContain('create-once-check-then-act (scheduled)');
+    expect(other.out).not.toContain('Not catalogued on purpose');
   });
 
   it('kills every sequential mutant, the reference holds: exit 0, matrix, JSON, JUnit and a page per kill', async () => {

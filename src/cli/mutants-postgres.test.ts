@@ -1,13 +1,16 @@
 /**
  * `receiptcheck mutants --engine postgres`: the PostgreSQL catalogue listed; with `--runs 1` the
  * mutants survive and the exit code is 1 while the references hold (the runs that kill each
- * mutant, and so exit 0 at the default runs, are in handlers/postgres/mutants/mutants.test.ts);
+ * mutant, and so exit 0 at the default runs, are in handlers/operations/set-interval/postgres/mutants/mutants.test.ts);
  * an unknown engine is a usage error. The embedded server is gone afterwards.
  */
 import { readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { PG_MUTANT_CATALOGUE, PG_REFERENCES } from '../handlers/postgres/mutants/catalogue.ts';
+import {
+  PG_MUTANT_CATALOGUE,
+  PG_REFERENCES,
+} from '../handlers/operations/set-interval/postgres/pg-mutant-plugins.ts';
 import { runCli as cli } from './run-cli.ts';
 
 describe('receiptcheck mutants --engine postgres', () => {

@@ -88,7 +88,10 @@ describe('run --operation', () => {
     expect(mismatch.err).toContain('adjust-balance');
     // A plugin file that implements another operation than the one asked for.
     const file = fileURLToPath(
-      new URL('../handlers/operations/create-once/reference.ts', import.meta.url),
+      new URL(
+        '../handlers/operations/create-once/sqlite/create-once-reference.ts',
+        import.meta.url,
+      ),
     );
     const other = await cli('run', '--operation', 'adjust-balance', '--handler', file);
     expect(other.code).toBe(2);

@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { decodeJson } from '../report/encode.ts';
 import { runCli as cli } from './run-cli.ts';
 
-const MUTANT = 'src/handlers/mutants/version-before-receipt.ts';
+const MUTANT = 'src/handlers/operations/set-interval/sqlite/mutants/version-before-receipt.ts';
 const tmp = mkdtempSync(join(tmpdir(), 'receiptcheck-scenarios-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 

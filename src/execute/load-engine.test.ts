@@ -6,8 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { resolveOptions } from '../api/options.ts';
 import { engineOf } from '../handlers/engine.ts';
-import pgReference from '../handlers/postgres/reference.ts';
-import reference from '../handlers/reference.ts';
+import pgReference from '../handlers/operations/set-interval/postgres/set-interval-pg-reference.ts';
+import reference from '../handlers/operations/set-interval/sqlite/set-interval-reference.ts';
 import { bundledHandlerPath } from '../handlers/registry.ts';
 import { createRunner } from './create-runner.ts';
 import { loadAnyPlugin, loadPlugin, validatePlugin } from './load-plugin.ts';

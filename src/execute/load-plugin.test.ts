@@ -1,6 +1,6 @@
 /** `validatePlugin`'s check of the optional `advanceClock`: a function when given. */
 import { describe, expect, it } from 'vitest';
-import reference from '../handlers/reference.ts';
+import reference from '../handlers/operations/set-interval/sqlite/set-interval-reference.ts';
 import { validatePlugin } from './load-plugin.ts';
 
 describe('validatePlugin: advanceClock', () => {

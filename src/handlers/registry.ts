@@ -1,12 +1,15 @@
 /**
- * The handlers bundled with receiptcheck, by name: the reference, the mutant catalogue and the
- * wrapped idempotency libraries. `--handler NAME` looks here before treating NAME as a path.
+ * The handlers bundled with receiptcheck, by name: derived from each built-in operation's
+ * catalogue (`operations/<operation>/catalogue.ts`: references and mutants, both engines) and
+ * the wrapped idempotency libraries. `--handler NAME` looks here before treating NAME as a path.
  */
 import { fileURLToPath } from 'node:url';
 import { siblingModuleUrl } from '../sibling-module-url.ts';
-import { MUTANT_CATALOGUE, type MutantEntry } from './mutant-catalogue.ts';
-import { ADJUST_BALANCE_MUTANTS } from './operations/adjust-balance/catalogue.ts';
-import { CREATE_ONCE_MUTANTS } from './operations/create-once/catalogue.ts';
+import type { MutantEntry, OperationCatalogue } from './catalogue.ts';
+import type { Engine } from './engine.ts';
+import { ADJUST_BALANCE_CATALOGUE } from './operations/adjust-balance/catalogue.ts';
+import { CREATE_ONCE_CATALOGUE } from './operations/create-once/catalogue.ts';
+import { SET_INTERVAL_CATALOGUE } from './operations/set-interval/catalogue.ts';
 
 /** What a bundled handler is for. */
 export type BundledKind = 'reference' | 'mutant' | 'library';
@@ -15,133 +18,71 @@ export type BundledKind = 'reference' | 'mutant' | 'library';
 export interface BundledHandler {
   readonly name: string;
   readonly kind: BundledKind;
-  /** The operation it implements, when not `set-interval`. */
-  readonly operation?: string;
+  /** The operation it implements. */
+  readonly operation: string;
   /** Its source file, relative to this folder; from the build it is loaded as `.js`. */
   readonly file: string;
-  /** The engine it runs on, when not SQLite. */
-  readonly engine?: 'postgres';
+  readonly engine: Engine;
 }
 
-/**
- * The handlers on PostgreSQL: a reference per built-in operation (`pg-reference`,
- * `<operation>-pg-reference`), powertools on its PostgreSQL persistence layer, and the PostgreSQL
- * mutant catalogue (`postgres/mutants/catalogue.ts`) with its second correct handler.
- */
-const POSTGRES_REFERENCES: readonly BundledHandler[] = [
-  { name: 'pg-reference', kind: 'reference', engine: 'postgres', file: './postgres/reference.ts' },
-  {
-    name: 'create-once-pg-reference',
-    kind: 'reference',
-    operation: 'create-once',
-    engine: 'postgres',
-    file: './postgres/create-once-reference.ts',
-  },
-  {
-    name: 'powertools-pg',
-    kind: 'library',
-    engine: 'postgres',
-    file: './libraries/postgres/powertools-pg.ts',
-  },
-  {
-    name: 'adjust-balance-pg-reference',
-    kind: 'reference',
-    operation: 'adjust-balance',
-    engine: 'postgres',
-    file: './postgres/adjust-balance-reference.ts',
-  },
-  {
-    name: 'pg-key-lock-base',
-    kind: 'reference',
-    engine: 'postgres',
-    file: './postgres/mutants/key-lock-base.ts',
-  },
-  ...[
-    'check-then-act',
-    'on-conflict-no-reread',
-    'serializable-no-retry',
-    'unlock-before-commit',
-    'lock-order-inversion',
-  ].map(
-    (bug): BundledHandler => ({
-      name: `pg-${bug}`,
-      kind: 'mutant',
-      engine: 'postgres',
-      file: `./postgres/mutants/${bug}.ts`,
-    }),
-  ),
+/** Every built-in operation's catalogue, in the order `receiptcheck operations` lists them. */
+export const CATALOGUES: readonly OperationCatalogue[] = [
+  SET_INTERVAL_CATALOGUE,
+  CREATE_ONCE_CATALOGUE,
+  ADJUST_BALANCE_CATALOGUE,
 ];
+
+/** The idempotency libraries wrapped as `set-interval` handlers (`libraries/`). */
+const LIBRARIES: readonly BundledHandler[] = [
+  ['powertools', 'sqlite', 'powertools.ts'],
+  ['node-idempotency', 'sqlite', 'node-idempotency.ts'],
+  ['express-idempotency', 'sqlite', 'express-idempotency.ts'],
+  ['powertools-pg', 'postgres', 'postgres/powertools-pg.ts'],
+].map(([name, engine, file]) => ({
+  name: name as string,
+  kind: 'library',
+  operation: 'set-interval',
+  engine: engine as Engine,
+  file: `./libraries/${file}`,
+}));
+
+/** A catalogue's handlers as registry rows, files relative to this folder. */
+function rowsOf(c: OperationCatalogue): BundledHandler[] {
+  const row = (kind: BundledKind, h: { name: string; engine: Engine; file: string }) => ({
+    name: h.name,
+    kind,
+    operation: c.operation,
+    engine: h.engine,
+    file: `./operations/${c.operation}/${h.file}`,
+  });
+  return [
+    ...c.references.map((h) => row('reference', h)),
+    ...c.mutants.map((h) => row('mutant', h)),
+  ];
+}
 
 /** Every bundled handler. Mutants carry their bug in their own `description`. */
 export const BUNDLED_HANDLERS: readonly BundledHandler[] = [
-  { name: 'reference', kind: 'reference', file: './reference.ts' },
-  { name: 'powertools', kind: 'library', file: './libraries/powertools.ts' },
-  { name: 'node-idempotency', kind: 'library', file: './libraries/node-idempotency.ts' },
-  { name: 'express-idempotency', kind: 'library', file: './libraries/express-idempotency.ts' },
-  { name: 'check-then-act', kind: 'mutant', file: './mutants/check-then-act.ts' },
-  { name: 'deferred-transaction', kind: 'mutant', file: './mutants/deferred-transaction.ts' },
-  { name: 'receipt-after-commit', kind: 'mutant', file: './mutants/receipt-after-commit.ts' },
-  { name: 'receipt-error-swallowed', kind: 'mutant', file: './mutants/receipt-error-swallowed.ts' },
-  { name: 'version-before-receipt', kind: 'mutant', file: './mutants/version-before-receipt.ts' },
-  { name: 'replay-from-current-row', kind: 'mutant', file: './mutants/replay-from-current-row.ts' },
-  { name: 'replay-not-flagged', kind: 'mutant', file: './mutants/replay-not-flagged.ts' },
-  { name: 'payload-unchecked', kind: 'mutant', file: './mutants/payload-unchecked.ts' },
-  {
-    name: 'fingerprint-without-target',
-    kind: 'mutant',
-    file: './mutants/fingerprint-without-target.ts',
-  },
-  {
-    name: 'fingerprint-without-version',
-    kind: 'mutant',
-    file: './mutants/fingerprint-without-version.ts',
-  },
-  { name: 'key-without-user', kind: 'mutant', file: './mutants/key-without-user.ts' },
-  { name: 'key-without-workspace', kind: 'mutant', file: './mutants/key-without-workspace.ts' },
-  { name: 'access-after-receipt', kind: 'mutant', file: './mutants/access-after-receipt.ts' },
-  { name: 'workspace-from-receipt', kind: 'mutant', file: './mutants/workspace-from-receipt.ts' },
-  { name: 'race-loser-error', kind: 'mutant', file: './mutants/race-loser-error.ts' },
-  { name: 'busy-swallowed', kind: 'mutant', file: './mutants/busy-swallowed.ts' },
-  ...operationHandlers('create-once', CREATE_ONCE_MUTANTS),
-  ...operationHandlers('adjust-balance', ADJUST_BALANCE_MUTANTS),
-  ...POSTGRES_REFERENCES,
+  ...CATALOGUES.flatMap(rowsOf),
+  ...LIBRARIES,
 ];
 
-/** Each operation's mutant catalogue, by operation name. */
-const CATALOGUES: Readonly<Record<string, readonly MutantEntry[]>> = {
-  'set-interval': MUTANT_CATALOGUE,
-  'create-once': CREATE_ONCE_MUTANTS,
-  'adjust-balance': ADJUST_BALANCE_MUTANTS,
-};
-
-/** The mutant catalogue of `operation` (default `set-interval`); empty for a user's own. */
-export function catalogueOf(operation = 'set-interval'): readonly MutantEntry[] {
-  return CATALOGUES[operation] ?? [];
+/** The catalogue of the built-in operation `operation`, or undefined for a user's own. */
+export function operationCatalogue(operation: string): OperationCatalogue | undefined {
+  return CATALOGUES.find((c) => c.operation === operation);
 }
 
 /**
- * A built-in operation's bundled handlers: `<operation>-reference` in
- * `operations/<operation>/reference.ts`, and each catalogued mutant `<operation>-<bug>` in
- * `operations/<operation>/mutants/<bug>.ts`, so the file follows from the name.
+ * The mutant catalogue of `operation` (default `set-interval`) on `engine` (default SQLite);
+ * empty for a user's own operation.
  */
-function operationHandlers(operation: string, catalogue: readonly MutantEntry[]): BundledHandler[] {
-  const folder = `./operations/${operation}`;
-  return [
-    {
-      name: `${operation}-reference`,
-      kind: 'reference',
-      operation,
-      file: `${folder}/reference.ts`,
-    },
-    ...catalogue.map(
-      (m): BundledHandler => ({
-        name: m.name,
-        kind: 'mutant',
-        operation,
-        file: `${folder}/mutants/${m.name.slice(operation.length + 1)}.ts`,
-      }),
-    ),
-  ];
+export function catalogueOf(
+  operation = 'set-interval',
+  engine: Engine = 'sqlite',
+): readonly MutantEntry[] {
+  return (operationCatalogue(operation)?.mutants ?? [])
+    .filter((m) => m.engine === engine)
+    .map(({ name, bug, realWorldClass, mode }) => ({ name, bug, realWorldClass, mode }));
 }
 
 /**
@@ -156,9 +97,8 @@ export function bundledHandlerPath(name: string, operation?: string): string | u
 
 /** The bundled handler `name` of `operation` (see `bundledHandlerPath`). */
 export function bundledHandler(name: string, operation?: string): BundledHandler | undefined {
-  const ofOperation = (h: BundledHandler) =>
-    operation === undefined || (h.operation ?? 'set-interval') === operation;
-  const names = operation && operation !== 'set-interval' ? [`${operation}-${name}`, name] : [name];
+  const ofOperation = (h: BundledHandler) => operation === undefined || h.operation === operation;
+  const names = operation ? [`${operation}-${name}`, name] : [name];
   for (const n of names) {
     const found = BUNDLED_HANDLERS.find((h) => h.name === n && ofOperation(h));
     if (found) return found;

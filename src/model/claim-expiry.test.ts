@@ -5,6 +5,7 @@
  * have passed on the clock); under the contract (`'noClaim'`) a crash can leave nothing.
  */
 import { describe, expect, it } from 'vitest';
+import { sameState } from '../check/linearizability/same-state.ts';
 import type { CallEvent, Event } from './events.ts';
 import { outcome } from './outcome.ts';
 import {
@@ -15,7 +16,6 @@ import {
   resolvePolicy,
 } from './policy.ts';
 import { initialState, type ModelState } from './state.ts';
-import { sameState } from './state-key.ts';
 import { allowedAnswer, leaveClaim, run, step } from './step.ts';
 import { DEFAULT_FIXTURE } from './world.ts';
 

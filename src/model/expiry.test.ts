@@ -4,11 +4,12 @@
  * under the contract (`'never'`) time changes nothing. Bad declarations are refused.
  */
 import { describe, expect, it } from 'vitest';
+import { sameState } from '../check/linearizability/same-state.ts';
+import { stateKey } from '../check/linearizability/state-key.ts';
 import type { CallEvent, Event } from './events.ts';
 import { outcome } from './outcome.ts';
 import { CONTRACT_POLICY, type PolicyDeclaration, resolvePolicy } from './policy.ts';
 import { initialState } from './state.ts';
-import { sameState, stateKey } from './state-key.ts';
 import { run } from './step.ts';
 import { DEFAULT_FIXTURE } from './world.ts';
 

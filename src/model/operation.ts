@@ -137,6 +137,14 @@ export interface OperationSpec {
   readonly fixture: Fixture;
   /** Which world events the generators produce (default: all). */
   readonly events?: WorldEvents;
+  /**
+   * Set when every write advances its target row's `version` by one and the result carries the
+   * row's `id` and new `version` (set-interval). "Every effect has its receipt" is then checked
+   * through versions (`row-change-has-receipt.ts`, `fresh-advances-version.ts`), which tell a
+   * repeated or lost write apart where two writes to one row do not commute; without it, by
+   * replaying the receipts' effects on the starting rows (`effects-match-receipts.ts`).
+   */
+  readonly versioned?: boolean;
 }
 
 /** Declares an operation spec with full type checking; returns it unchanged. */

@@ -4,6 +4,7 @@
  * a new state and shares whatever did not change.
  */
 
+import { PersistentMap } from '../lib/persistent-map.ts';
 import {
   createdRows,
   type OperationSpec,
@@ -13,7 +14,6 @@ import {
 } from './operation.ts';
 import { operationNamed } from './operations/index.ts';
 import type { RefusalReason } from './outcome.ts';
-import { PersistentMap } from './persistent-map.ts';
 import { type Policy, type PolicyDeclaration, resolvePolicy } from './policy.ts';
 import {
   compareReceiptKeys,

@@ -9,60 +9,22 @@
  * The state carries the handler's declared policy (`policy.ts`); with every switch off, which is
  * the default, `step` is the contract word for word.
  */
+
+import { PersistentMap } from '../lib/persistent-map.ts';
+import { advanceClock } from './advance-clock.ts';
 import { type CallEvent, type Event, unsentOutcome } from './events.ts';
-import { type Args, opaqueIds, type Payload, type Row } from './operation.ts';
-import {
-  type Observed,
-  outcome,
-  type RefusalReason,
-  SERVER_ASSIGNED,
-  sameOutcome,
-} from './outcome.ts';
-import { PersistentMap } from './persistent-map.ts';
-import { declaresClaims, declaresExpiry } from './policy.ts';
-import { type ModelState, receiptKey, type StoredClaim, type StoredError } from './state.ts';
+import { type Args, opaqueIds, type Row } from './operation.ts';
+import { type Observed, outcome, SERVER_ASSIGNED } from './outcome.ts';
+import { declaresClaims } from './policy.ts';
+import { type ModelState, receiptKey } from './state.ts';
+import { refuse, STORE_FAILURE_MESSAGE, storedAnswer, storedNow } from './stored-answers.ts';
+import type { Transition } from './transition.ts';
 import { invalidField } from './validate.ts';
 import { withWriteScope } from './world.ts';
 
 export { RECREATED_INTERVAL } from './operations/set-interval.ts';
-
-/** The message the model attaches to a receipt-store failure (messages are never compared). */
-export const STORE_FAILURE_MESSAGE = 'receipt store unavailable';
-
-/**
- * The message the model attaches to an error replayed from the store (policy `storesErrors`), so
- * a report can tell it from a store failure (messages are never compared).
- */
-export const STORED_ERROR_MESSAGE = 'the error stored under this key';
-
-const STORED_ERROR: Observed = outcome.error(STORED_ERROR_MESSAGE);
-
-/** One transition: the next state, and the outcome when the event was a call. */
-export interface Transition {
-  readonly state: ModelState;
-  readonly outcome?: Observed;
-  /**
-   * A second outcome the contract allows for this call in this state, with the same next state:
-   * where it lets a library choose the order of two checks, both answers hold. Today only a claim
-   * met by another payload gives one (`keyReuse`, or `refused: conflict` from a library that
-   * looks at the claim's status first); claims come only from the scheduled checker's reading
-   * of a crash (`leaveClaim`), so the other modes never meet a second answer.
-   */
-  readonly alsoAllowed?: Observed;
-}
-
-/**
- * The answer of `t` that `observed` is: its outcome, else its `alsoAllowed`; undefined when it is
- * neither (or `t` gave no outcome). A checker records this as what the model expected, so a
- * report never shows the answer the handler did not give as wanted.
- */
-export function allowedAnswer(t: Transition, observed: Observed): Observed | undefined {
-  if (t.outcome === undefined) return undefined;
-  if (sameOutcome(t.outcome, observed)) return t.outcome;
-  return t.alsoAllowed !== undefined && sameOutcome(t.alsoAllowed, observed)
-    ? t.alsoAllowed
-    : undefined;
-}
+export { STORE_FAILURE_MESSAGE, STORED_ERROR_MESSAGE, samePayload } from './stored-answers.ts';
+export { allowedAnswer, type Transition } from './transition.ts';
 
 /** Applies one event to the model. Pure. */
 export function step(state: ModelState, event: Event): Transition {
@@ -95,47 +57,6 @@ export function step(state: ModelState, event: Event): Transition {
     case 'clockAdvance':
       return { state: advanceClock(state, event.ms) };
   }
-}
-
-/**
- * Moves the clock on by `ms` and drops every receipt, stored refusal, stored error and claim
- * whose declared lifetime has run out. Under a policy with no expiry nothing depends on time: the
- * state stays as it is.
- */
-function advanceClock(state: ModelState, ms: number): ModelState {
-  if (!declaresExpiry(state.policy) || ms <= 0) return state;
-  const clock = state.clock + ms;
-  const lapsed = [...state.claims].filter(([, c]) => c.expiresAt !== null && clock > c.expiresAt);
-  const claims = lapsed.length === 0 ? state.claims : new Map(state.claims);
-  for (const [key] of lapsed) (claims as Map<string, StoredClaim>).delete(key);
-  const gone = [...state.expiresAt].filter(([, at]) => clock > at).map(([key]) => key);
-  if (gone.length === 0) return { ...state, clock, claims };
-  let receipts = PersistentMap.from(state.receipts);
-  let refusals = PersistentMap.from(state.refusals);
-  let expiresAt = PersistentMap.from(state.expiresAt);
-  const errors = gone.some((key) => state.errors.has(key)) ? new Map(state.errors) : state.errors;
-  for (const key of gone) {
-    receipts = receipts.without(key);
-    refusals = refusals.without(key);
-    expiresAt = expiresAt.without(key);
-    if (errors !== state.errors) (errors as Map<string, StoredError>).delete(key);
-  }
-  return {
-    ...state,
-    clock,
-    claims,
-    errors,
-    expiresAt,
-    receipts: receipts.size === state.receipts.size ? state.receipts : receipts,
-    refusals: refusals.size === state.refusals.size ? state.refusals : refusals,
-  };
-}
-
-/** `expiresAt` with `key`'s record stored now, under the declared `receiptExpiry` (if any). */
-function storedNow(state: ModelState, key: string): ReadonlyMap<string, number> {
-  const lifetime = state.policy.receiptExpiry;
-  if (lifetime === 'never') return state.expiresAt;
-  return PersistentMap.from(state.expiresAt).with(key, state.clock + lifetime);
 }
 
 /** Applies a list of events in order; returns the final state and the outcomes of the calls. */
@@ -289,66 +210,6 @@ function nextCreatedId(state: ModelState): number {
   let max = 0;
   for (const id of state.created.keys()) if (id > max) max = id;
   return max + 1;
-}
-
-/**
- * What a stored receipt (or, under `storesRefusals`, a stored refusal; under `storesErrors`, a
- * stored error) answers, if any, with the state unchanged; else what a claim a crash left (policy `claimExpiry`) answers: in progress for
- * the same payload; for another, `keyReuse` or, just as allowed, `refused: conflict` (the contract
- * leaves open which a library checks first: powertools and express-idempotency compare the payload
- * first, `@node-idempotency/core` answers an in-progress record 409 before it looks at the
- * fingerprint).
- */
-function storedAnswer(state: ModelState, key: string, payload: Payload): Transition | undefined {
-  const receipt = state.receipts.get(key);
-  if (receipt) {
-    const same = samePayload(receipt.payload, payload);
-    return { state, outcome: same ? outcome.replayed(receipt.result) : outcome.keyReuse() };
-  }
-  const refusal = state.refusals.get(key);
-  if (refusal) {
-    const same = samePayload(refusal.payload, payload);
-    return { state, outcome: same ? outcome.refused(refusal.reason) : outcome.keyReuse() };
-  }
-  const error = state.errors.get(key);
-  if (error) {
-    const same = samePayload(error.payload, payload);
-    return { state, outcome: same ? STORED_ERROR : outcome.keyReuse() };
-  }
-  const claim = state.claims.get(key);
-  if (claim) {
-    if (samePayload(claim.payload, payload)) return { state, outcome: IN_PROGRESS };
-    return { state, outcome: outcome.keyReuse(), alsoAllowed: IN_PROGRESS };
-  }
-  return undefined;
-}
-
-/** What a claim answers its own payload: in progress, try later. */
-const IN_PROGRESS: Observed = outcome.refused('conflict');
-
-/**
- * A refusal; under `storesRefusals` it is also stored under the key, which, like a receipt
- * insert, fails while the store is failing (the caller then gets an error and nothing changes).
- */
-function refuse(
-  state: ModelState,
-  key: string,
-  payload: Payload,
-  reason: RefusalReason,
-): Transition {
-  if (!state.policy.storesRefusals) return { state, outcome: outcome.refused(reason) };
-  if (state.storeFailing) return { state, outcome: outcome.error(STORE_FAILURE_MESSAGE) };
-  const refusals = PersistentMap.from(state.refusals).with(key, { payload, reason });
-  return {
-    state: { ...state, refusals, expiresAt: storedNow(state, key) },
-    outcome: outcome.refused(reason),
-  };
-}
-
-/** Whether two canonical payloads bind the same intent: the same fields with the same values. */
-export function samePayload(a: Payload, b: Payload): boolean {
-  const keys = Object.keys(a);
-  return keys.length === Object.keys(b).length && keys.every((k) => a[k] === b[k]);
 }
 
 function withRow(state: ModelState, row: Row): ModelState {

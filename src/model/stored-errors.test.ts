@@ -6,11 +6,11 @@
  * Under the contract an error records nothing and a retry runs again.
  */
 import { describe, expect, it } from 'vitest';
+import { sameState } from '../check/linearizability/same-state.ts';
 import type { CallEvent, Event } from './events.ts';
 import { outcome } from './outcome.ts';
 import { type PolicyDeclaration, resolvePolicy } from './policy.ts';
 import { initialState, type ModelState } from './state.ts';
-import { sameState } from './state-key.ts';
 import { leaveError, run, STORED_ERROR_MESSAGE } from './step.ts';
 import { DEFAULT_FIXTURE } from './world.ts';
 

@@ -11,12 +11,9 @@ import {
   genericSqlitePlugin,
   genericSqliteSql,
 } from '../../src/handlers/generic/generic-sqlite.ts';
-import { receiptAfterCommit, replayUnflagged } from '../../src/handlers/operations/bug-shapes.ts';
-import {
-  referenceStepsOf,
-  runOperationSteps,
-} from '../../src/handlers/operations/operation-steps.ts';
 import type { HandlerPlugin } from '../../src/handlers/plugin.ts';
+import { receiptAfterCommit, replayUnflagged } from '../../src/handlers/sqlite/bug-shapes.ts';
+import { referenceStepsOf, runOperationSteps } from '../../src/handlers/sqlite/operation-steps.ts';
 import { outcome } from '../../src/model/outcome.ts';
 
 /** The receipt is inserted after the effect has committed, outside its transaction. */

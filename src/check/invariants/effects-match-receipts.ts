@@ -3,7 +3,8 @@
  * Each receipt must match a fresh `ok` under its key with the same result; each live target row
  * must be its starting row with the effects of exactly the receipts written for it (in its current
  * incarnation) applied; the created rows (invoices) must be exactly those the receipts' effects
- * created. `set-interval` checks the same through versions (`row-change-has-receipt.ts`).
+ * created. A spec that declares `versioned` (set-interval) is checked through versions instead
+ * (`row-change-has-receipt.ts`).
  *
  * The effects are applied in step order. Two fresh effects on one row in the same concurrent
  * step have no known order: such a row is checked only when the effects commute (every order
@@ -27,10 +28,10 @@ import { unexplainedReceipt } from './unexplained-receipt.ts';
 
 export const EFFECTS_MATCH_RECEIPTS = 'every effect has its receipt and every receipt its effect';
 
-/** Checks the invariant; undefined when it holds (and for `set-interval`, checked elsewhere). */
+/** Checks the invariant; undefined when it holds (and for a `versioned` spec, checked elsewhere). */
 export function checkEffectsMatchReceipts(run: RunRecord): InvariantViolation | undefined {
   const spec = operationOf(run.fixture);
-  if (spec.name === 'set-interval') return undefined;
+  if (spec.versioned) return undefined;
   // An expired receipt is gone by design (policy `receiptExpiry`).
   if (receiptsMayExpire(run)) return undefined;
   if (run.trace.observations.some((o) => o.observed.kind === 'unexpected')) return undefined;

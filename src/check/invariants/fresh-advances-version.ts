@@ -1,12 +1,13 @@
 /**
- * Invariant: every fresh `ok` advanced its automation's version by exactly 1, so within one
- * incarnation of an id the fresh results carry versions base+1, base+2, … with no gap or repeat,
- * and the live row ends at the last of them. Versions therefore never decrease.
+ * Invariant, for a spec that declares `versioned`: every fresh `ok` advanced its row's version by
+ * exactly 1, so within one incarnation of an id the fresh results carry versions base+1, base+2,
+ * … with no gap or repeat, and the live row ends at the last of them. Versions therefore never
+ * decrease.
  */
 
-import { setInterval } from '../../model/operations/set-interval.ts';
+import { targetRows } from '../../model/operation.ts';
 import { operationOf } from '../../model/state.ts';
-import type { Automation, CallResult, SetIntervalSnapshot } from '../../model/world.ts';
+import type { CallResult } from '../../model/world.ts';
 import type { InvariantViolation } from '../../types/verdict.ts';
 import type { RunRecord } from '../run-record.ts';
 import { freshOks, lastRecreate } from '../run-record.ts';
@@ -15,10 +16,10 @@ export const FRESH_ADVANCES_VERSION = 'fresh ok advances the version by exactly 
 
 /** Checks the invariant; undefined when it holds. */
 export function checkFreshAdvancesVersion(run: RunRecord): InvariantViolation | undefined {
-  // set_interval's form of the invariant, through versions; other operations: effects-match-receipts.ts
-  if (operationOf(run.fixture) !== setInterval) return undefined;
-  const automations = (run.fixture.automations ?? []) as readonly Automation[];
-  const snapshot = run.trace.snapshot as SetIntervalSnapshot;
+  // Declared by the spec (`versioned`); other operations: effects-match-receipts.ts
+  const spec = operationOf(run.fixture);
+  if (!spec.versioned) return undefined;
+  const start = targetRows(run.fixture, spec);
   const recreatedAt = lastRecreate(run.steps);
   const byId = new Map<number, { version: number; step: number }[]>();
   for (const o of freshOks(run.trace)) {
@@ -30,7 +31,9 @@ export function checkFreshAdvancesVersion(run: RunRecord): InvariantViolation | 
     byId.set((o.observed.result as CallResult).id, list);
   }
   for (const [id, list] of byId) {
-    const base = recreatedAt.has(id) ? 1 : (automations.find((a) => a.id === id)?.version ?? 1);
+    const base = recreatedAt.has(id)
+      ? 1
+      : ((start.find((a) => a.id === id)?.version as number | undefined) ?? 1);
     // The list is this run's own: sorted in place.
     const sorted = list.sort(byVersion);
     for (let i = 0; i < sorted.length; i++) {
@@ -38,12 +41,12 @@ export function checkFreshAdvancesVersion(run: RunRecord): InvariantViolation | 
       if (entry && entry.version !== base + i + 1) {
         return {
           invariant: FRESH_ADVANCES_VERSION,
-          message: `automation ${id}: fresh results carry versions ${sorted.map((e) => e.version).join(', ')}, expected ${sorted.map((_, k) => base + k + 1).join(', ')}`,
+          message: `${spec.noun} ${id}: fresh results carry versions ${sorted.map((e) => e.version).join(', ')}, expected ${sorted.map((_, k) => base + k + 1).join(', ')}`,
           step: entry.step,
         };
       }
     }
-    const live = snapshot.automations.find((a) => a.id === id);
+    const live = targetRows(run.trace.snapshot, spec).find((a) => a.id === id);
     const last = sorted.at(-1);
     if (
       live &&
@@ -53,7 +56,7 @@ export function checkFreshAdvancesVersion(run: RunRecord): InvariantViolation | 
     ) {
       return {
         invariant: FRESH_ADVANCES_VERSION,
-        message: `automation ${id} ends at version ${live.version}, but its last fresh result was version ${last.version}`,
+        message: `${spec.noun} ${id} ends at version ${live.version}, but its last fresh result was version ${last.version}`,
         step: last.step,
       };
     }

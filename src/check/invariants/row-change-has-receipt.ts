@@ -4,10 +4,10 @@
  * version must have advanced once per receipt written for it in its current incarnation.
  */
 
-import { setInterval } from '../../model/operations/set-interval.ts';
+import { targetRows } from '../../model/operation.ts';
 import { sameResult } from '../../model/outcome.ts';
 import { operationOf } from '../../model/state.ts';
-import type { Automation, CallResult, SetIntervalSnapshot } from '../../model/world.ts';
+import type { CallResult } from '../../model/world.ts';
 import type { InvariantViolation } from '../../types/verdict.ts';
 import type { RunRecord } from '../run-record.ts';
 import {
@@ -23,12 +23,12 @@ export const ROW_CHANGE_HAS_RECEIPT =
 
 /** Checks the invariant; undefined when it holds. */
 export function checkRowChangeHasReceipt(run: RunRecord): InvariantViolation | undefined {
-  // set_interval's form of the invariant, through versions; other operations: effects-match-receipts.ts
-  if (operationOf(run.fixture) !== setInterval) return undefined;
+  // The form of the invariant for a spec that declares versions; others: effects-match-receipts.ts
+  const spec = operationOf(run.fixture);
+  if (!spec.versioned) return undefined;
   // An expired receipt is gone by design (policy `receiptExpiry`).
   if (receiptsMayExpire(run)) return undefined;
-  const automations = (run.fixture.automations ?? []) as readonly Automation[];
-  const snapshot = run.trace.snapshot as SetIntervalSnapshot;
+  const start = targetRows(run.fixture, spec);
   const freshByKey = freshByKeyOf(run);
   const recreatedAt = lastRecreate(run.steps);
   const receiptsSince = new Map<number, number>();
@@ -50,15 +50,15 @@ export function checkRowChangeHasReceipt(run: RunRecord): InvariantViolation | u
         (receiptsSince.get((r.result as CallResult).id) ?? 0) + 1,
       );
   }
-  for (const row of snapshot.automations) {
+  for (const row of targetRows(run.trace.snapshot, spec)) {
     const base = recreatedAt.has(row.id)
       ? 1
-      : (automations.find((a) => a.id === row.id)?.version ?? 1);
+      : ((start.find((a) => a.id === row.id)?.version as number | undefined) ?? 1);
     const written = receiptsSince.get(row.id) ?? 0;
-    if (row.version - base !== written) {
+    if ((row.version as number) - base !== written) {
       return {
         invariant: ROW_CHANGE_HAS_RECEIPT,
-        message: `automation ${row.id} is at version ${row.version} (started at ${base}), but ${written} receipt(s) were written for it`,
+        message: `${spec.noun} ${row.id} is at version ${row.version} (started at ${base}), but ${written} receipt(s) were written for it`,
       };
     }
   }

@@ -7,12 +7,12 @@ import { call, fresh, request, world } from '../../../testing/linearizability/fi
 import type { Event } from '../../model/events.ts';
 import type { History, HistoryEntry } from '../../model/history.ts';
 import { initialState } from '../../model/state.ts';
-import { sameState } from '../../model/state-key.ts';
 import { run } from '../../model/step.ts';
 import { DEFAULT_FIXTURE } from '../../model/world.ts';
 import { mergeOrders } from './merge-orders.ts';
 import { mergeStates } from './merge-states.ts';
 import { partitionHistory } from './partition.ts';
+import { sameState } from './same-state.ts';
 
 const initial = initialState(DEFAULT_FIXTURE);
 const ids = (parts: HistoryEntry[][]) =>

@@ -5,9 +5,9 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { sameState } from '../../model/state-key.ts';
 import { run } from '../../model/step.ts';
 import { checkHistory } from './check-history.ts';
+import { sameState } from './same-state.ts';
 import { type SyntheticOptions, syntheticHistory } from './synthetic-history.ts';
 import { witnessProblem } from './witness.ts';
 

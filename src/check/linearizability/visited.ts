@@ -17,8 +17,9 @@
  * for records of the same highest rank, and builds the key and hashes the state when one exists.
  */
 import type { ModelState } from '../../model/state.ts';
-import { sameState, stateHash } from '../../model/state-key.ts';
 import { type EventList, HEAD, isCallNode, NIL, rankOf } from './event-list.ts';
+import { sameState } from './same-state.ts';
+import { stateHash } from './state-hash.ts';
 
 /** One failed pair: its set key, its state's hash and the state. */
 interface Failed {

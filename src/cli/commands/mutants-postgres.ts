@@ -9,7 +9,10 @@ import {
   postgresMutantKills,
 } from '../../api/postgres-scheduled-check.ts';
 import { stopEmbeddedPostgres } from '../../execute/postgres/server.ts';
-import { PG_MUTANT_CATALOGUE, PG_REFERENCES } from '../../handlers/postgres/mutants/catalogue.ts';
+import {
+  PG_MUTANT_CATALOGUE,
+  PG_REFERENCES,
+} from '../../handlers/operations/set-interval/postgres/pg-mutant-plugins.ts';
 import { encodeJson } from '../../report/encode.ts';
 import { formatCounterexample } from '../../report/format-counterexample.ts';
 import { killMatrixRows, renderKillMatrix, summarizeKills } from '../../report/kill-matrix.ts';

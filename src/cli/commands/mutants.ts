@@ -17,8 +17,7 @@ import {
   threadKills,
 } from '../../api/mutant-kills.ts';
 import { ReceiptcheckError } from '../../errors.ts';
-import { UNCATALOGUED_BUGS } from '../../handlers/mutant-catalogue.ts';
-import { BUNDLED_HANDLERS, catalogueOf } from '../../handlers/registry.ts';
+import { BUNDLED_HANDLERS, catalogueOf, operationCatalogue } from '../../handlers/registry.ts';
 import { operationNamed } from '../../model/operations/index.ts';
 import { encodeJson } from '../../report/encode.ts';
 import { formatCounterexample } from '../../report/format-counterexample.ts';
@@ -228,8 +227,9 @@ function formatCatalogue(operation?: string): string {
       `      bug:   ${m.bug}`,
       `      class: ${m.realWorldClass}`,
     );
-  lines.push('', 'Not catalogued on purpose:');
-  for (const b of UNCATALOGUED_BUGS) lines.push(`  ${b.bug}: ${b.reason}`);
+  const uncatalogued = operationCatalogue(operation ?? 'set-interval')?.uncatalogued ?? [];
+  if (uncatalogued.length > 0) lines.push('', 'Not catalogued on purpose:');
+  for (const b of uncatalogued) lines.push(`  ${b.bug}: ${b.reason}`);
   const others = BUNDLED_HANDLERS.filter((h) => h.kind !== 'mutant').map(
     (h) => `${h.name} (${h.kind})`,
   );

@@ -11,9 +11,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { checkHandler } from '../../api/check-handler.ts';
 import { judgedRunner } from '../../api/judged-runner.ts';
-import leaked from '../../handlers/postgres/fixtures/leaked-advisory-lock.ts';
+import leaked from '../../handlers/operations/set-interval/postgres/fixtures/leaked-advisory-lock.ts';
+import reference from '../../handlers/operations/set-interval/postgres/set-interval-pg-reference.ts';
 import type { PostgresHandlerPlugin } from '../../handlers/postgres/plugin.ts';
-import reference from '../../handlers/postgres/reference.ts';
 import type { CallEvent, Step } from '../../model/events.ts';
 import { DEFAULT_FIXTURE } from '../../model/world.ts';
 import type { Failure } from '../../types/verdict.ts';
@@ -24,7 +24,7 @@ import { postgresScheduledRunner } from './scheduled/scheduled-mode.ts';
 import { postgresSequentialRunner } from './sequential-mode.ts';
 import { stopEmbeddedPostgres } from './server.ts';
 
-const LEAKED = 'src/handlers/postgres/fixtures/leaked-advisory-lock.ts';
+const LEAKED = 'src/handlers/operations/set-interval/postgres/fixtures/leaked-advisory-lock.ts';
 /** Far above any call's time: a `locked` hang is found without waiting it out. */
 const CALL_TIMEOUT_MS = 60_000;
 const options = {

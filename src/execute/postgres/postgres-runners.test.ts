@@ -6,8 +6,8 @@
  */
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
+import reference from '../../handlers/operations/set-interval/postgres/set-interval-pg-reference.ts';
 import type { PgConnection, PostgresHandlerPlugin } from '../../handlers/postgres/plugin.ts';
-import reference from '../../handlers/postgres/reference.ts';
 import type { CallEvent, Step } from '../../model/events.ts';
 import { outcome } from '../../model/outcome.ts';
 import { DEFAULT_FIXTURE } from '../../model/world.ts';

@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import reference from '../../handlers/reference.ts';
+import reference from '../../handlers/operations/set-interval/sqlite/set-interval-reference.ts';
 import { DEFAULT_FIXTURE } from '../../model/world.ts';
 import { makeTempDir, removeTempDir } from '../temp-dirs.ts';
 import { openSharedConnection, SharedDatabase } from './shared-database.ts';

@@ -10,7 +10,6 @@
 import type { OperationSpec, Row } from '../../model/operation.ts';
 import { createdRows, targetRows } from '../../model/operation.ts';
 import type { Fixture, Snapshot } from '../../model/world.ts';
-import type { TableMap } from '../operations/table-map.ts';
 import { type PostgresOperationSql, postgresOperationCall } from '../postgres/operation-call.ts';
 import {
   PG_RECEIPTS_DDL,
@@ -23,6 +22,7 @@ import {
   type PgConnection,
   type PostgresHandlerPlugin,
 } from '../postgres/plugin.ts';
+import type { TableMap } from '../sqlite/table-map.ts';
 import type { GenericCall } from './generic-sqlite.ts';
 import { createdMap, targetMap, valueColumns } from './generic-tables.ts';
 import { nextServerId, type ServerIds } from './server-ids.ts';

@@ -10,16 +10,16 @@
  */
 import type { Args, OperationSpec, Row } from '../../model/operation.ts';
 import type { Fixture } from '../../model/world.ts';
+import { type Connection, defineHandler, type HandlerPlugin } from '../plugin.ts';
 import {
   type CallChanges,
   type OperationParts,
   operationCall,
-} from '../operations/operation-handler.ts';
-import type { OperationSql, ValidCall } from '../operations/operation-steps.ts';
-import { operationWorld } from '../operations/operation-world.ts';
-import type { TableMap } from '../operations/table-map.ts';
-import { type Connection, defineHandler, type HandlerPlugin } from '../plugin.ts';
-import { cachedStatement } from '../statement-cache.ts';
+} from '../sqlite/operation-handler.ts';
+import type { OperationSql, ValidCall } from '../sqlite/operation-steps.ts';
+import { operationWorld } from '../sqlite/operation-world.ts';
+import { cachedStatement } from '../sqlite/statement-cache.ts';
+import type { TableMap } from '../sqlite/table-map.ts';
 import { createdMap, targetMap, valueColumns } from './generic-tables.ts';
 import { nextServerId, type ServerIds } from './server-ids.ts';
 

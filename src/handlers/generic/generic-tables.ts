@@ -6,7 +6,7 @@
  * order, so no field name has to be a valid SQL identifier.
  */
 import type { OperationSpec } from '../../model/operation.ts';
-import type { TableMap } from '../operations/table-map.ts';
+import type { TableMap } from '../sqlite/table-map.ts';
 
 /** The target table: `id`, `workspace` and each row field. */
 export function targetMap(spec: OperationSpec): TableMap {

@@ -16,8 +16,9 @@
  *   `DEFAULT_STATUSES`, and `PendingWork` for the writes a library makes after it responds.
  */
 
-export { isWriteFailure, precheck } from '../reference.ts';
-export type { ValidRequest } from '../reference-steps.ts';
+export { precheck } from '../operations/set-interval/sqlite/set-interval-reference.ts';
+export type { ValidRequest } from '../operations/set-interval/sqlite/set-interval-steps.ts';
+export { isWriteFailure } from '../sqlite/transaction.ts';
 export { isReceiptDocument, Refusal, setIntervalWrite } from './business-write.ts';
 export type {
   AfterResponseWork,

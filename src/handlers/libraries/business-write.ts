@@ -7,8 +7,11 @@
  */
 import type { RefusalReason } from '../../model/outcome.ts';
 import { type Principal, type Receipt, TOOL } from '../../model/world.ts';
+import {
+  referenceSteps,
+  type ValidRequest,
+} from '../operations/set-interval/sqlite/set-interval-steps.ts';
 import type { Connection } from '../plugin.ts';
-import { referenceSteps, type ValidRequest } from '../reference-steps.ts';
 
 /**
  * A refusal by the business function: the target is unavailable, or the operation's precondition

@@ -6,9 +6,15 @@
  */
 import type { Automation, Receipt, SetIntervalFixture, Snapshot } from '../../model/world.ts';
 import { compareReceiptKeys } from '../../model/world.ts';
+import { sqliteWorld } from '../operations/set-interval/sqlite/set-interval-world.ts';
 import type { Connection, HandlerPlugin } from '../plugin.ts';
-import { sqliteWorld } from '../sqlite-world.ts';
-import { flagDdl, type GuardedWrite, storeDown, storeUp, triggerDdl } from '../store-switch.ts';
+import {
+  flagDdl,
+  type GuardedWrite,
+  storeDown,
+  storeUp,
+  triggerDdl,
+} from '../sqlite/store-switch.ts';
 
 /** How a library's records are kept: its table, its DDL, and which records are receipts. */
 export interface LibraryStore {

@@ -7,7 +7,7 @@
  */
 import type { StorageAdapter } from '@node-idempotency/storage';
 import type { Connection } from '../plugin.ts';
-import { cachedStatement } from '../statement-cache.ts';
+import { cachedStatement } from '../sqlite/statement-cache.ts';
 
 /** The table the adapter keeps its entries in. */
 export const NODE_IDEMPOTENCY_TABLE = 'node_idempotency';

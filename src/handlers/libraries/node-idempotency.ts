@@ -22,8 +22,12 @@ import {
 } from '@node-idempotency/core';
 import { type Outcome, outcome } from '../../model/outcome.ts';
 import { type Principal, type Receipt, TOOL } from '../../model/world.ts';
-import { advanceHarnessClock, createHarnessClock, HARNESS_CLOCK_MS_SQL } from '../harness-clock.ts';
 import { type Connection, defineHandler, type HandlerPlugin } from '../plugin.ts';
+import {
+  advanceHarnessClock,
+  createHarnessClock,
+  HARNESS_CLOCK_MS_SQL,
+} from '../sqlite/harness-clock.ts';
 import {
   isReceiptDocument,
   isWriteFailure,

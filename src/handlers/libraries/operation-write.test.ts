@@ -8,8 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { adjustBalance } from '../../model/operations/adjust-balance.ts';
 import { createOnce } from '../../model/operations/create-once.ts';
 import type { Principal } from '../../model/world.ts';
-import { adjustBalanceWorld } from '../operations/adjust-balance/sqlite-world.ts';
-import { createOnceWorld } from '../operations/create-once/sqlite-world.ts';
+import { adjustBalanceWorld } from '../operations/adjust-balance/sqlite/adjust-balance-world.ts';
+import { createOnceWorld } from '../operations/create-once/sqlite/create-once-world.ts';
 import { Refusal } from './business-write.ts';
 import { adjustBalanceWrite, createOnceWrite, operationPrecheck } from './operation-write.ts';
 

@@ -12,16 +12,19 @@ import type { Principal, Receipt } from '../../model/world.ts';
 import {
   type AdjustRequest,
   adjustBalanceSql,
-} from '../operations/adjust-balance/reference-steps.ts';
-import { createOnceSql, type InvoiceRequest } from '../operations/create-once/reference-steps.ts';
-import { precheckOf } from '../operations/operation-handler.ts';
+} from '../operations/adjust-balance/sqlite/adjust-balance-steps.ts';
+import {
+  createOnceSql,
+  type InvoiceRequest,
+} from '../operations/create-once/sqlite/create-once-steps.ts';
+import type { Connection } from '../plugin.ts';
+import { precheckOf } from '../sqlite/operation-handler.ts';
 import {
   type Caller,
   type OperationSql,
   referenceStepsOf,
   type ValidCall,
-} from '../operations/operation-steps.ts';
-import type { Connection } from '../plugin.ts';
+} from '../sqlite/operation-steps.ts';
 import { Refusal } from './business-write.ts';
 
 export type { AdjustRequest, InvoiceRequest };

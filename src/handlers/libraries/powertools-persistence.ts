@@ -17,7 +17,7 @@ import {
 } from '@aws-lambda-powertools/idempotency/persistence';
 import type { IdempotencyRecordStatusValue } from '@aws-lambda-powertools/idempotency/types';
 import type { Connection } from '../plugin.ts';
-import { cachedStatement } from '../statement-cache.ts';
+import { cachedStatement } from '../sqlite/statement-cache.ts';
 
 /** The table the layer keeps its records in (DynamoDB's default attribute names). */
 export const POWERTOOLS_TABLE = 'powertools_idempotency';

@@ -21,8 +21,12 @@ import type { Outcome } from '../../model/outcome.ts';
 import { outcome } from '../../model/outcome.ts';
 import type { PolicyDeclaration } from '../../model/policy.ts';
 import { type Principal, type Receipt, TOOL } from '../../model/world.ts';
-import { advanceHarnessClock, createHarnessClock, HARNESS_CLOCK_MS_SQL } from '../harness-clock.ts';
 import { type Connection, defineHandler } from '../plugin.ts';
+import {
+  advanceHarnessClock,
+  createHarnessClock,
+  HARNESS_CLOCK_MS_SQL,
+} from '../sqlite/harness-clock.ts';
 import {
   isReceiptDocument,
   isWriteFailure,

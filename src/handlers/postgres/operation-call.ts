@@ -1,6 +1,6 @@
 /**
  * The generic contract's transaction (CONTRACT.md, "Any operation", rules 4–8) on PostgreSQL,
- * for the operations beyond set_interval, with the locking `reference.ts` explains: an advisory
+ * for the operations beyond set_interval, with the locking `set-interval-pg-reference.ts` explains: an advisory
  * transaction lock on the receipt key first, then the target row `FOR UPDATE` as access is
  * checked, so two first attempts with one key cannot both miss the receipt, and the row the
  * precondition and the effect read cannot change underneath them. What differs between
@@ -11,9 +11,9 @@ import type { CallRequest } from '../../model/events.ts';
 import type { OperationSpec, Payload, Result } from '../../model/operation.ts';
 import { type Outcome, outcome, type RefusalReason } from '../../model/outcome.ts';
 import type { Principal } from '../../model/world.ts';
-import { precheckOf } from '../operations/operation-handler.ts';
-import { type Caller, keyOf, type ValidCall } from '../operations/operation-steps.ts';
-import { canonicalText } from '../operations/receipt-store.ts';
+import { precheckOf } from '../sqlite/operation-handler.ts';
+import { type Caller, keyOf, type ValidCall } from '../sqlite/operation-steps.ts';
+import { canonicalText } from '../sqlite/receipt-store.ts';
 import { pgKey, toPgText } from './pg-text.ts';
 import type { PgConnection } from './plugin.ts';
 import { inPostgresTransaction } from './transaction.ts';

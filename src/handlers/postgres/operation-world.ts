@@ -12,8 +12,8 @@ import {
   type Receipt,
   type Snapshot,
 } from '../../model/world.ts';
-import { STORE_FAILURE } from '../operations/receipt-store.ts';
-import type { TableMap } from '../operations/table-map.ts';
+import { STORE_FAILURE } from '../sqlite/receipt-store.ts';
+import type { TableMap } from '../sqlite/table-map.ts';
 import { fromPgText, toPgText } from './pg-text.ts';
 import type { PgConnection, PostgresHandlerPlugin } from './plugin.ts';
 

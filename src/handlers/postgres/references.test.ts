@@ -26,7 +26,9 @@ describe('the PostgreSQL references', () => {
       }, 180_000);
 
   it('a handler that skips the receipt lookup fails', async () => {
-    const handler = fileURLToPath(new URL('./fixtures/receipt-ignored.ts', import.meta.url));
+    const handler = fileURLToPath(
+      new URL('../operations/set-interval/postgres/fixtures/receipt-ignored.ts', import.meta.url),
+    );
     const result = await checkHandler({ handler, mode: 'sequential', runs: 100, seed: 7 });
     expect(result.verdict).toBe('failed');
   }, 180_000);

@@ -53,4 +53,5 @@ export const setInterval = defineOperation({
     version: 1,
   }),
   fixture: DEFAULT_FIXTURE,
+  versioned: true,
 });

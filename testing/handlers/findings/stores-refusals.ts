@@ -5,16 +5,18 @@
  * a receipt's result is whatever the handler stored. That row is the handler's behaviour, not a
  * malformed snapshot: it must come back as a counterexample that names the call which wrote it.
  */
-import { type Connection, defineHandler } from '../../../src/handlers/plugin.ts';
-import { inImmediateTransaction, precheck } from '../../../src/handlers/reference.ts';
+
+import { precheck } from '../../../src/handlers/operations/set-interval/sqlite/set-interval-reference.ts';
 import {
   keyOf,
   payloadOf,
   referenceSteps,
   type ValidRequest,
-} from '../../../src/handlers/reference-steps.ts';
-import { sqliteWorld } from '../../../src/handlers/sqlite-world.ts';
-import { cachedStatement } from '../../../src/handlers/statement-cache.ts';
+} from '../../../src/handlers/operations/set-interval/sqlite/set-interval-steps.ts';
+import { sqliteWorld } from '../../../src/handlers/operations/set-interval/sqlite/set-interval-world.ts';
+import { type Connection, defineHandler } from '../../../src/handlers/plugin.ts';
+import { cachedStatement } from '../../../src/handlers/sqlite/statement-cache.ts';
+import { inImmediateTransaction } from '../../../src/handlers/sqlite/transaction.ts';
 import { type Outcome, outcome } from '../../../src/model/outcome.ts';
 import type { Principal, Receipt, Snapshot } from '../../../src/model/world.ts';
 

@@ -4,9 +4,9 @@
  * old result instead of `keyReuse` (`payload-unchecked`). One run must report them as two
  * findings.
  */
-import { defineStepMutant } from '../../../src/handlers/mutants/define-step-mutant.ts';
-import { referenceSteps } from '../../../src/handlers/reference-steps.ts';
-import { parseResult } from '../../../src/handlers/sqlite-world.ts';
+import { defineStepMutant } from '../../../src/handlers/operations/set-interval/sqlite/mutants/define-step-mutant.ts';
+import { referenceSteps } from '../../../src/handlers/operations/set-interval/sqlite/set-interval-steps.ts';
+import { parseResult } from '../../../src/handlers/operations/set-interval/sqlite/set-interval-world.ts';
 import { outcome } from '../../../src/model/outcome.ts';
 
 /** The reference with both bugs in its answer to a stored receipt. */

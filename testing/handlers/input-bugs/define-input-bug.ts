@@ -6,17 +6,16 @@
  * input classes that catch it. Not shipped: these handlers exist to show that each input class
  * is necessary (`testing/input-bugs.test.ts`), not to grade a handler.
  */
-import { defineHandler, type HandlerPlugin } from '../../../src/handlers/plugin.ts';
-import {
-  inImmediateTransaction,
-  precheck as referencePrecheck,
-} from '../../../src/handlers/reference.ts';
+
+import { precheck as referencePrecheck } from '../../../src/handlers/operations/set-interval/sqlite/set-interval-reference.ts';
 import {
   referenceSteps,
   runSteps,
   type TransactionSteps,
-} from '../../../src/handlers/reference-steps.ts';
-import { sqliteWorld } from '../../../src/handlers/sqlite-world.ts';
+} from '../../../src/handlers/operations/set-interval/sqlite/set-interval-steps.ts';
+import { sqliteWorld } from '../../../src/handlers/operations/set-interval/sqlite/set-interval-world.ts';
+import { defineHandler, type HandlerPlugin } from '../../../src/handlers/plugin.ts';
+import { inImmediateTransaction } from '../../../src/handlers/sqlite/transaction.ts';
 
 /** One input bug: its name, the bug in one line, and what it replaces. */
 export interface InputBug {

@@ -4,7 +4,7 @@
  * is refused. Caught only by principals with extra scopes.
  */
 
-import { precheck } from '../../../src/handlers/reference.ts';
+import { precheck } from '../../../src/handlers/operations/set-interval/sqlite/set-interval-reference.ts';
 import { outcome } from '../../../src/model/outcome.ts';
 import { WRITE_SCOPE } from '../../../src/model/world.ts';
 import type { InputClass } from '../../../src/types/input-coverage.ts';

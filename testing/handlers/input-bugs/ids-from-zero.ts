@@ -3,7 +3,7 @@
  * unsigned column type taken for the rule), so automation 0 and version 0 get `unavailable` or
  * `conflict` where the contract says `invalid`. Caught only by 0.
  */
-import { precheck } from '../../../src/handlers/reference.ts';
+import { precheck } from '../../../src/handlers/operations/set-interval/sqlite/set-interval-reference.ts';
 import type { InputClass } from '../../../src/types/input-coverage.ts';
 import { defineInputBug } from './define-input-bug.ts';
 

@@ -4,7 +4,7 @@
  * version 1. Caught only by ids and versions beyond 32 bits.
  */
 
-import { precheck } from '../../../src/handlers/reference.ts';
+import { precheck } from '../../../src/handlers/operations/set-interval/sqlite/set-interval-reference.ts';
 import type { InputClass } from '../../../src/types/input-coverage.ts';
 import { defineInputBug } from './define-input-bug.ts';
 

@@ -3,7 +3,7 @@
  * contract allows is refused as invalid. Caught only by 1440.
  */
 
-import { precheck } from '../../../src/handlers/reference.ts';
+import { precheck } from '../../../src/handlers/operations/set-interval/sqlite/set-interval-reference.ts';
 import { outcome } from '../../../src/model/outcome.ts';
 import type { InputClass } from '../../../src/types/input-coverage.ts';
 import { defineInputBug } from './define-input-bug.ts';

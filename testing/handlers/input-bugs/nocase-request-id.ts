@@ -3,8 +3,8 @@
  * MySQL's default collation does), so `R3` finds the receipt of `r3`: a new intent gets
  * `keyReuse`, or the other intent's result. Caught only by ids that differ only in case.
  */
-import type { StoredReceipt } from '../../../src/handlers/reference-steps.ts';
-import { keyOf } from '../../../src/handlers/reference-steps.ts';
+import type { StoredReceipt } from '../../../src/handlers/operations/set-interval/sqlite/set-interval-steps.ts';
+import { keyOf } from '../../../src/handlers/operations/set-interval/sqlite/set-interval-steps.ts';
 import type { InputClass } from '../../../src/types/input-coverage.ts';
 import { defineInputBug } from './define-input-bug.ts';
 

@@ -3,7 +3,7 @@
  * strings and form fields need), so `'1'`, `' 1'` and `'30'` are accepted where the contract says
  * `invalid`. Caught only by numeric strings.
  */
-import { precheck } from '../../../src/handlers/reference.ts';
+import { precheck } from '../../../src/handlers/operations/set-interval/sqlite/set-interval-reference.ts';
 import type { InputClass } from '../../../src/types/input-coverage.ts';
 import { defineInputBug } from './define-input-bug.ts';
 

@@ -4,7 +4,10 @@
  * short, and two ids that share their first 36 characters share a key. Caught only by valid ids
  * longer than 36 characters.
  */
-import { referenceSteps, type ValidRequest } from '../../../src/handlers/reference-steps.ts';
+import {
+  referenceSteps,
+  type ValidRequest,
+} from '../../../src/handlers/operations/set-interval/sqlite/set-interval-steps.ts';
 import type { InputClass } from '../../../src/types/input-coverage.ts';
 import { defineInputBug } from './define-input-bug.ts';
 

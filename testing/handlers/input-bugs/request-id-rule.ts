@@ -3,8 +3,8 @@
  * the handler takes; `normalise` what it makes of them. The other fields and the scope are
  * checked as the reference does.
  */
-import { precheck } from '../../../src/handlers/reference.ts';
-import type { ValidRequest } from '../../../src/handlers/reference-steps.ts';
+import { precheck } from '../../../src/handlers/operations/set-interval/sqlite/set-interval-reference.ts';
+import type { ValidRequest } from '../../../src/handlers/operations/set-interval/sqlite/set-interval-steps.ts';
 import type { CallRequest } from '../../../src/model/events.ts';
 import { type Outcome, outcome } from '../../../src/model/outcome.ts';
 import type { Principal } from '../../../src/model/world.ts';

@@ -3,7 +3,7 @@
  * principal holding `automation:writer` (a different permission) may write. Caught only by
  * principals with a look-alike scope and not the write scope.
  */
-import { precheck } from '../../../src/handlers/reference.ts';
+import { precheck } from '../../../src/handlers/operations/set-interval/sqlite/set-interval-reference.ts';
 import { WRITE_SCOPE } from '../../../src/model/world.ts';
 import type { InputClass } from '../../../src/types/input-coverage.ts';
 import { defineInputBug } from './define-input-bug.ts';

@@ -3,7 +3,7 @@
  * `Number.isSafeInteger`, so 2^53, which cannot be told from 2^53 + 1, passes as an id. Caught
  * only by unsafe integers.
  */
-import { precheck } from '../../../src/handlers/reference.ts';
+import { precheck } from '../../../src/handlers/operations/set-interval/sqlite/set-interval-reference.ts';
 import type { InputClass } from '../../../src/types/input-coverage.ts';
 import { defineInputBug } from './define-input-bug.ts';
 

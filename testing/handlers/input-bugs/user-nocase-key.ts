@@ -3,7 +3,10 @@
  * column, or e-mail addresses lower-cased on one path only), so Alice meets alice's receipts in
  * their shared workspace. Caught only by principals whose users differ only in case.
  */
-import { keyOf, type StoredReceipt } from '../../../src/handlers/reference-steps.ts';
+import {
+  keyOf,
+  type StoredReceipt,
+} from '../../../src/handlers/operations/set-interval/sqlite/set-interval-steps.ts';
 import type { InputClass } from '../../../src/types/input-coverage.ts';
 import { defineInputBug } from './define-input-bug.ts';
 

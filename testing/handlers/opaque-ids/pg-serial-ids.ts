@@ -2,7 +2,7 @@
  * create-once on PostgreSQL as a user would write it: invoice ids from a `SERIAL` sequence, which
  * skips the ids of rolled-back inserts, so only `createOnceOpaque` describes it.
  */
-import { createOncePgSql } from '../../../src/handlers/postgres/create-once-reference.ts';
+import { createOncePgSql } from '../../../src/handlers/operations/create-once/postgres/create-once-pg-reference.ts';
 import { postgresOperationCall } from '../../../src/handlers/postgres/operation-call.ts';
 import { postgresOperationWorld } from '../../../src/handlers/postgres/operation-world.ts';
 import { definePostgresHandler } from '../../../src/handlers/postgres/plugin.ts';

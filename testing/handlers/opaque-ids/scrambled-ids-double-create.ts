@@ -3,9 +3,10 @@
  * so a retry answers with the stored invoice and leaves a second one behind. Opaque ids must
  * not hide it: the created rows differ from the model's by one, whatever their ids.
  */
-import { effectBeforeReceipt } from '../../../src/handlers/operations/bug-shapes.ts';
-import { createOnceWorld } from '../../../src/handlers/operations/create-once/sqlite-world.ts';
-import { defineOperationMutant } from '../../../src/handlers/operations/operation-handler.ts';
+
+import { createOnceWorld } from '../../../src/handlers/operations/create-once/sqlite/create-once-world.ts';
+import { effectBeforeReceipt } from '../../../src/handlers/sqlite/bug-shapes.ts';
+import { defineOperationMutant } from '../../../src/handlers/sqlite/operation-handler.ts';
 import { scrambledSql } from './scrambled-ids.ts';
 
 export default defineOperationMutant(

@@ -5,11 +5,11 @@
  * SQLite's rowid rule.
  */
 
-import { createOnceSql } from '../../../src/handlers/operations/create-once/reference-steps.ts';
-import { createOnceWorld } from '../../../src/handlers/operations/create-once/sqlite-world.ts';
-import { operationCall } from '../../../src/handlers/operations/operation-handler.ts';
+import { createOnceSql } from '../../../src/handlers/operations/create-once/sqlite/create-once-steps.ts';
+import { createOnceWorld } from '../../../src/handlers/operations/create-once/sqlite/create-once-world.ts';
 import { defineHandler } from '../../../src/handlers/plugin.ts';
-import { cachedStatement } from '../../../src/handlers/statement-cache.ts';
+import { operationCall } from '../../../src/handlers/sqlite/operation-handler.ts';
+import { cachedStatement } from '../../../src/handlers/sqlite/statement-cache.ts';
 import { createOnceOpaque } from '../../../src/model/operations/create-once.ts';
 import type { Fixture } from '../../../src/model/world.ts';
 

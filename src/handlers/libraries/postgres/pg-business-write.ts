@@ -6,9 +6,9 @@
  * integer), and the workspace as the world stores it (`pg-text.ts`). A refusal is thrown, as application code throws domain errors.
  */
 import { type Principal, type Receipt, TOOL } from '../../../model/world.ts';
+import type { ValidRequest } from '../../operations/set-interval/sqlite/set-interval-steps.ts';
 import { toPgText } from '../../postgres/pg-text.ts';
 import type { PgConnection } from '../../postgres/plugin.ts';
-import type { ValidRequest } from '../../reference-steps.ts';
 import { Refusal } from '../business-write.ts';
 
 /** Contract rules 6, 8 and 9 in one transaction; returns the receipt document the library stores. */

@@ -3,8 +3,9 @@
  * world events have moved it, kept in a one-row table of the run's database, so it is the same on
  * every lane's connection and starts again at 0 with each run's copy of the template.
  */
-import { HARNESS_CLOCK_TABLE } from '../../harness-clock.ts';
+
 import type { PgConnection } from '../../postgres/plugin.ts';
+import { HARNESS_CLOCK_TABLE } from '../../sqlite/harness-clock.ts';
 
 /** The clock's offset in ms as an SQL expression, to fold into a statement a plugin runs anyway. */
 export const PG_HARNESS_CLOCK_MS_SQL = `(SELECT advanced_ms FROM ${HARNESS_CLOCK_TABLE} WHERE id = 1)`;

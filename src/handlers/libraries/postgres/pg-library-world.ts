@@ -6,8 +6,11 @@
  */
 import type { Receipt, SetIntervalFixture, Snapshot } from '../../../model/world.ts';
 import { compareReceiptKeys } from '../../../model/world.ts';
+import {
+  pgAutomations,
+  postgresSetIntervalWorld,
+} from '../../operations/set-interval/postgres/set-interval-pg-world.ts';
 import type { PgConnection, PostgresHandlerPlugin } from '../../postgres/plugin.ts';
-import { pgAutomations, postgresSetIntervalWorld } from '../../postgres/set-interval-world.ts';
 
 /** How a library's records are kept on PostgreSQL: its table, its DDL, which records are receipts. */
 export interface PgLibraryStore {

@@ -8,9 +8,9 @@
 import { makeIdempotent } from '@aws-lambda-powertools/idempotency';
 import { outcome } from '../../../model/outcome.ts';
 import type { Principal } from '../../../model/world.ts';
-import { HARNESS_CLOCK_TABLE } from '../../harness-clock.ts';
 import { definePostgresHandler, type PgConnection } from '../../postgres/plugin.ts';
 import { isIntegrityFailure } from '../../postgres/transaction.ts';
+import { HARNESS_CLOCK_TABLE } from '../../sqlite/harness-clock.ts';
 import {
   type Answer,
   callPowertools,

@@ -1,10 +1,10 @@
 /**
- * The `adjust-balance` mutant catalogue: each bundled mutant, its bug (the plugin's
- * description), the real-world class it stands for, and the cheapest deterministic mode that
- * kills it. Plain data, shaped like the set-interval catalogue (`MutantEntry`), so it can be
- * listed without loading a handler; `mutants.test.ts` holds each entry to its plugin.
+ * The `adjust-balance` catalogue: its reference on each engine and each bundled mutant, its bug (the
+ * plugin's description), the real-world class it stands for, and the cheapest deterministic
+ * mode that kills it. Plain data, so it can be listed without loading a handler;
+ * `sqlite/mutants.test.ts` holds each entry to its plugin.
  */
-import type { MutantEntry } from '../../mutant-catalogue.ts';
+import { type MutantEntry, mutantsIn, type OperationCatalogue } from '../../catalogue.ts';
 
 export const ADJUST_BALANCE_MUTANTS: readonly MutantEntry[] = [
   {
@@ -79,3 +79,22 @@ export const ADJUST_BALANCE_MUTANTS: readonly MutantEntry[] = [
     mode: 'scheduled',
   },
 ];
+
+/** `adjust-balance`'s bundled handlers: the reference on each engine and the SQLite mutants. */
+export const ADJUST_BALANCE_CATALOGUE: OperationCatalogue = {
+  operation: 'adjust-balance',
+  references: [
+    {
+      name: 'adjust-balance-reference',
+      engine: 'sqlite',
+      file: 'sqlite/adjust-balance-reference.ts',
+    },
+    {
+      name: 'adjust-balance-pg-reference',
+      engine: 'postgres',
+      file: 'postgres/adjust-balance-pg-reference.ts',
+    },
+  ],
+  mutants: mutantsIn('sqlite', 'adjust-balance-', ADJUST_BALANCE_MUTANTS),
+  uncatalogued: [],
+};

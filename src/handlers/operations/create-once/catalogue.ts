@@ -1,10 +1,10 @@
 /**
- * The `create-once` mutant catalogue: each bundled mutant, its bug (the plugin's description),
- * the real-world class it stands for, and the cheapest deterministic mode that kills it. Plain
- * data, shaped like the set-interval catalogue (`MutantEntry`), so it can be listed without
- * loading a handler; `mutants.test.ts` holds each entry to its plugin.
+ * The `create-once` catalogue: its reference on each engine and each bundled mutant, its bug (the
+ * plugin's description), the real-world class it stands for, and the cheapest deterministic
+ * mode that kills it. Plain data, so it can be listed without loading a handler;
+ * `sqlite/mutants.test.ts` holds each entry to its plugin.
  */
-import type { MutantEntry } from '../../mutant-catalogue.ts';
+import { type MutantEntry, mutantsIn, type OperationCatalogue } from '../../catalogue.ts';
 
 export const CREATE_ONCE_MUTANTS: readonly MutantEntry[] = [
   {
@@ -78,3 +78,18 @@ export const CREATE_ONCE_MUTANTS: readonly MutantEntry[] = [
     mode: 'scheduled',
   },
 ];
+
+/** `create-once`'s bundled handlers: the reference on each engine and the SQLite mutants. */
+export const CREATE_ONCE_CATALOGUE: OperationCatalogue = {
+  operation: 'create-once',
+  references: [
+    { name: 'create-once-reference', engine: 'sqlite', file: 'sqlite/create-once-reference.ts' },
+    {
+      name: 'create-once-pg-reference',
+      engine: 'postgres',
+      file: 'postgres/create-once-pg-reference.ts',
+    },
+  ],
+  mutants: mutantsIn('sqlite', 'create-once-', CREATE_ONCE_MUTANTS),
+  uncatalogued: [],
+};
