@@ -19,11 +19,8 @@ import type { CallWatch } from './call-watch.ts';
 import { runConnection } from './concurrent/run-connection.ts';
 import { rollbackLeaked } from './databases.ts';
 import type { MemoryCopies } from './memory-copies.ts';
-import type { RunAttempt } from './mode-runner.ts';
+import { type RunAttempt, UNREADABLE_SNAPSHOT } from './mode-runner.ts';
 import { FRESH_STRETCH, type Task } from './task.ts';
-
-/** The snapshot of a run whose database could not be read after a hang (the snapshot hung too). */
-export const UNREADABLE_SNAPSHOT: Snapshot = { automations: [], receipts: [] };
 
 /**
  * Runs `steps` against `plugin` on an in-memory database holding the template (`copies`: a copy

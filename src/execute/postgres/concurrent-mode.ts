@@ -23,7 +23,7 @@ import type { Observation } from '../../types/trace.ts';
 import type { Hang } from '../../types/verdict.ts';
 import { throwIfInterrupted } from '../interrupt.ts';
 import type { ModeRunner } from '../mode-runner.ts';
-import { UNREADABLE_SNAPSHOT } from '../run-sequential.ts';
+import { UNREADABLE_SNAPSHOT } from '../mode-runner.ts';
 import { isLocked, untilSettled } from './lock-left-behind.ts';
 import {
   type Budgeted,

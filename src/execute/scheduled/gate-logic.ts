@@ -11,9 +11,10 @@
  * next report. The trace is the same as with one hand-off per point; only the hand-offs are saved.
  */
 import type { Observed } from '../../model/outcome.ts';
-import { paramText } from './connection/param-text.ts';
+import { paramText } from '../schedule/param-text.ts';
+import type { StatementEnd } from '../schedule/statement-end.ts';
 import type { REPLAYED, StatementGate } from './connection/scheduled-connection.ts';
-import type { GrantCode, PassedPoint, Report, StatementEnd } from './protocol.ts';
+import type { GrantCode, PassedPoint, Report } from './protocol.ts';
 
 /** What a gated call plans: where it parks for sure. */
 export interface GatePlan {

@@ -22,6 +22,7 @@ import type { ErrorData } from '../../errors.ts';
 import type { CallEvent, WorldEvent } from '../../model/events.ts';
 import type { Observed } from '../../model/outcome.ts';
 import type { Principal } from '../../model/world.ts';
+import type { StatementEnd } from '../schedule/statement-end.ts';
 
 /** What the coordinator stores in a worker's grant slot. */
 export const Grant = {
@@ -82,14 +83,6 @@ export type CommandBody =
  * each run's own (the database is reset in place between runs, `shared-database.ts`).
  */
 export type Command = CommandBody & { readonly id: number; readonly run: number };
-
-/** How the statement a worker last ran ended. */
-export interface StatementEnd {
-  /** `ok`, or the SQLite error code (e.g. `SQLITE_BUSY_SNAPSHOT`). */
-  readonly result: string;
-  /** It made writes durable: a commit, or a write outside any transaction. */
-  readonly durable: boolean;
-}
 
 /**
  * A yield point a worker went past without parking, because the coordinator had told it the next

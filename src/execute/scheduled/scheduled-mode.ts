@@ -21,10 +21,10 @@ import type { Schedule } from '../../types/schedule.ts';
 import { CallWatch } from '../call-watch.ts';
 import { onInterrupt } from '../interrupt.ts';
 import { type GeneratedCase, type ModeRunner, runAttempt } from '../mode-runner.ts';
+import { scheduleOfCase } from '../schedule/schedule-of-case.ts';
 import { PlainSteps } from './coordinator/plain-steps.ts';
 import { scheduledAttempt } from './coordinator/run-scheduled.ts';
 import { LaneChoice } from './lane-choice.ts';
-import { scheduleOfCase } from './schedule-of-case.ts';
 import { SharedDatabase } from './shared-database.ts';
 import { withTemplateFile } from './template-file.ts';
 

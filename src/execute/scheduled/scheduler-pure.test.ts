@@ -11,13 +11,13 @@ import { renderLanes } from '../../report/render-lanes.ts';
 import { traceHash } from '../../report/trace-hash.ts';
 import { parseSchedule, type StepSchedule } from '../../types/schedule.ts';
 import type { TraceEntry } from '../../types/scheduled-trace.ts';
+import { chooseLane } from '../schedule/choose-lane.ts';
 import {
   busyTimeoutPragma,
   isRollback,
   isTransactionControl,
   isWriteText,
-} from './connection/statement-kind.ts';
-import { chooseLane } from './coordinator/choose-lane.ts';
+} from '../schedule/statement-kind.ts';
 
 describe('chooseLane', () => {
   it('0 keeps the last lane running; others rotate from it', () => {

@@ -17,10 +17,9 @@ import { type Event, unsentOutcome } from '../../../model/events.ts';
 import { withWriteScope } from '../../../model/world.ts';
 import type { StepSchedule } from '../../../types/schedule.ts';
 import type { GrantKind, LaneRecord } from '../../../types/scheduled-trace.ts';
-import { paramText } from '../../scheduled/connection/param-text.ts';
-import { CrashSignal } from '../../scheduled/connection/scheduled-connection.ts';
-import { decide } from '../../scheduled/coordinator/decide.ts';
-import { GrantBook } from '../../scheduled/coordinator/grant-book.ts';
+import { CrashSignal } from '../../schedule/crash-signal.ts';
+import { decide } from '../../schedule/decide.ts';
+import { GrantBook } from '../../schedule/grant-book.ts';
 import {
   arrive,
   block,
@@ -28,7 +27,8 @@ import {
   type LaneState,
   laneRecord,
   laneState,
-} from '../../scheduled/coordinator/lane-state.ts';
+} from '../../schedule/lane-state.ts';
+import { paramText } from '../../schedule/param-text.ts';
 import { worldEvent } from '../postgres-events.ts';
 import { FAULT_SQL } from './deadlock.ts';
 import type { LaneReport } from './lane-connection.ts';

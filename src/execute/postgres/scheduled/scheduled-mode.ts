@@ -25,7 +25,7 @@ import type { ScheduledExecution } from '../../../types/execution.ts';
 import type { Schedule } from '../../../types/schedule.ts';
 import { onInterrupt } from '../../interrupt.ts';
 import type { GeneratedCase, ModeRunner } from '../../mode-runner.ts';
-import { scheduleOfCase } from '../../scheduled/schedule-of-case.ts';
+import { scheduleOfCase } from '../../schedule/schedule-of-case.ts';
 import { acquirePostgres, type PostgresServer } from '../server.ts';
 import { LoggedConnection } from './logged-connection.ts';
 import { RunDatabases } from './run-databases.ts';

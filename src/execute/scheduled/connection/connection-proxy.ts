@@ -9,9 +9,13 @@
  */
 import type Database from 'better-sqlite3';
 import type { Connection } from '../../../handlers/plugin.ts';
+import {
+  busyTimeoutPragma,
+  isTransactionControl,
+  isWriteText,
+} from '../../schedule/statement-kind.ts';
 import { transactionFor } from './proxied-transaction.ts';
 import { ScheduledStatement } from './scheduled-statement.ts';
-import { busyTimeoutPragma, isTransactionControl, isWriteText } from './statement-kind.ts';
 import type { YieldPoints } from './yield-point.ts';
 
 /** What the proxy needs of the scheduled connection it stands for. */

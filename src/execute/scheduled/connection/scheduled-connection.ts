@@ -27,33 +27,17 @@
 import Database from 'better-sqlite3';
 import type { Connection } from '../../../handlers/plugin.ts';
 import { INJECTED_FAULT_CODE, INJECTED_FAULT_MESSAGE } from '../../../types/scheduled-trace.ts';
-import { disregardEscapes } from '../../contain/escapes.ts';
 import { BUSY_TIMEOUT_MS } from '../../databases.ts';
-import { Grant, type GrantCode, type StatementEnd } from '../protocol.ts';
+import { CrashSignal } from '../../schedule/crash-signal.ts';
+import type { StatementEnd } from '../../schedule/statement-end.ts';
+import { isLockingBegin, isRollback } from '../../schedule/statement-kind.ts';
+import { Grant, type GrantCode } from '../protocol.ts';
 import { connectionProxy } from './connection-proxy.ts';
-import { isLockingBegin, isRollback } from './statement-kind.ts';
 import type { YieldPoints } from './yield-point.ts';
 
 /** The code and message of an injected statement fault: what a failing store raises. */
 export const FAULT_CODE = INJECTED_FAULT_CODE;
 const FAULT_MESSAGE = INJECTED_FAULT_MESSAGE;
-
-/** Thrown into the handler after its worker crashed; nothing it does afterwards is real. */
-export class CrashSignal extends Error {
-  constructor() {
-    // No stack: what a crashed call comes to is thrown away, yet it went through `unexpectedOf`,
-    // which had every crash's stack formatted (source maps included under tsx).
-    const limit = Error.stackTraceLimit;
-    Error.stackTraceLimit = 0;
-    super('receiptcheck: this worker crashed here; the connection is gone');
-    Error.stackTraceLimit = limit;
-    this.name = 'ReceiptcheckCrash';
-  }
-}
-
-// A handler may go on after its crash and meet this signal where nobody catches it: that is the
-// harness's crash, not something the handler let escape (`contain/escapes.ts`), on any thread.
-disregardEscapes((thrown) => thrown instanceof CrashSignal);
 
 /** What a statement came to: its value, or the error it threw into the handler. */
 export type StatementOutcome = { readonly value: unknown } | { readonly error: unknown };

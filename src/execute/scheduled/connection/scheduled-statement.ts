@@ -5,7 +5,7 @@
  */
 import type Database from 'better-sqlite3';
 import type { Connection } from '../../../handlers/plugin.ts';
-import { isTransactionControl } from './statement-kind.ts';
+import { isTransactionControl } from '../../schedule/statement-kind.ts';
 import type { YieldPoints } from './yield-point.ts';
 
 /** A prepared statement whose executions are yield points. */

@@ -9,12 +9,12 @@ import { type Event, unsentOutcome } from '../../../model/events.ts';
 import type { StepSchedule } from '../../../types/schedule.ts';
 import type { GrantKind } from '../../../types/scheduled-trace.ts';
 import { CallHung } from '../../call-watch.ts';
+import { decide, runAhead } from '../../schedule/decide.ts';
+import { GrantBook } from '../../schedule/grant-book.ts';
+import { arrive, block, finish, type LaneState, laneState } from '../../schedule/lane-state.ts';
 import { type Task, wait } from '../../task.ts';
 import type { Lane } from '../lanes.ts';
 import { Grant, type GrantCode, type PassedPoint, type Report } from '../protocol.ts';
-import { decide, runAhead } from './decide.ts';
-import { GrantBook } from './grant-book.ts';
-import { arrive, block, finish, type LaneState, laneState } from './lane-state.ts';
 import { applyScopeChange, type StepContext } from './step-context.ts';
 
 const GRANTS: Record<GrantKind, GrantCode> = {

@@ -14,10 +14,11 @@ import type { Principal } from '../../../model/world.ts';
 import { watchedCall } from '../../apply-event.ts';
 import { watchedWorldEvent } from '../../apply-world-event.ts';
 import type { Activity, CallWatch } from '../../call-watch.ts';
+import type { LoggedStatement } from '../../schedule/statement-end.ts';
 import type { Task } from '../../task.ts';
 import { ScheduledConnection } from '../connection/scheduled-connection.ts';
 import type { DatabaseEvent } from '../protocol.ts';
-import { type LoggedStatement, StatementLog } from './statement-log.ts';
+import { StatementLog } from './statement-log.ts';
 
 /** What a plain call did: its outcome and the statements it ran. */
 export interface PlainCall {

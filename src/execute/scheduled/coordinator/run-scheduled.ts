@@ -14,7 +14,7 @@
 
 import { isReceiptcheckError } from '../../../errors.ts';
 import type { HandlerPlugin } from '../../../handlers/plugin.ts';
-import { type CallEvent, type Event, type Step, unsentOutcome } from '../../../model/events.ts';
+import { type Step, unsentOutcome } from '../../../model/events.ts';
 import { operationOf } from '../../../model/state.ts';
 import type { Fixture, Snapshot } from '../../../model/world.ts';
 import type { ScheduledExecution } from '../../../types/execution.ts';
@@ -23,13 +23,13 @@ import type { LaneRecord, TraceEntry } from '../../../types/scheduled-trace.ts';
 import type { Hang } from '../../../types/verdict.ts';
 import { watchedSnapshot } from '../../apply-event.ts';
 import type { CallWatch } from '../../call-watch.ts';
-import type { RunAttempt } from '../../mode-runner.ts';
-import { UNREADABLE_SNAPSHOT } from '../../run-sequential.ts';
+import { type RunAttempt, UNREADABLE_SNAPSHOT } from '../../mode-runner.ts';
+import { describeWorld } from '../../schedule/describe-world.ts';
+import type { LoggedStatement } from '../../schedule/statement-end.ts';
 import { type Task, wait } from '../../task.ts';
 import type { Lanes } from '../lanes.ts';
 import type { SharedDatabase } from '../shared-database.ts';
 import type { PlainSteps } from './plain-steps.ts';
-import type { LoggedStatement } from './statement-log.ts';
 import { applyScopeChange, type StepContext, storeScopes } from './step-context.ts';
 import { runGatedStep } from './step-coordinator.ts';
 
@@ -219,24 +219,5 @@ function logStatements(run: StepContext, step: number, log: readonly LoggedState
       : { step, lane: 0, point: 'statement', grant: 'run', sql, result };
     if (s.durable) entry.durable = true;
     run.entries.push(entry);
-  }
-}
-
-/** A world event in a few words, for the lanes view; `noun` names a target row (`automation`). */
-export function describeWorld(event: Exclude<Event, CallEvent>, noun = 'automation'): string {
-  switch (event.kind) {
-    case 'move':
-    case 'recreate':
-      return `${event.kind} ${noun} ${event.resourceId} to ${event.workspace}`;
-    case 'delete':
-      return `delete ${noun} ${event.resourceId}`;
-    case 'storeFail':
-      return 'receipt store starts failing';
-    case 'storeRestore':
-      return 'receipt store restored';
-    case 'clockAdvance':
-      return `clock advances ${event.ms} ms`;
-    default:
-      return `${event.kind} client ${event.client + 1}`;
   }
 }

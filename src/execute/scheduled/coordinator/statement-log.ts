@@ -4,15 +4,10 @@
  * the trace. No thread hand-off at all, which is most of a run's steps.
  */
 
-import { paramText } from '../connection/param-text.ts';
+import { paramText } from '../../schedule/param-text.ts';
+import type { LoggedStatement, StatementEnd } from '../../schedule/statement-end.ts';
 import type { StatementGate } from '../connection/scheduled-connection.ts';
-import type { GrantCode, StatementEnd } from '../protocol.ts';
-
-/** A statement a plain step ran, as logged. */
-export interface LoggedStatement extends StatementEnd {
-  readonly sql: string;
-  readonly params?: readonly string[];
-}
+import type { GrantCode } from '../protocol.ts';
 
 /** Lets every statement through and logs how each ended. */
 export class StatementLog implements StatementGate {

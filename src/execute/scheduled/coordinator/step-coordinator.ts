@@ -18,9 +18,9 @@
 import type { Event } from '../../../model/events.ts';
 import type { StepSchedule } from '../../../types/schedule.ts';
 import type { LaneRecord } from '../../../types/scheduled-trace.ts';
+import { laneRecord } from '../../schedule/lane-state.ts';
 import type { Task } from '../../task.ts';
 import { GatedStep } from './gated-step.ts';
-import { laneRecord } from './lane-state.ts';
 import type { StepContext } from './step-context.ts';
 
 /** Runs the lanes of step `step` gated, under `plan`; returns each lane's record. A task. */

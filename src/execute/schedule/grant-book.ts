@@ -4,8 +4,8 @@
  * used so far, and the trace entry each grant writes. Pure: no threads and no connections; each
  * engine's gated step does its own waiting and only asks the book what a grant is and records it.
  */
-import type { LanePoint, StepSchedule } from '../../../types/schedule.ts';
-import type { GrantKind, TraceEntry } from '../../../types/scheduled-trace.ts';
+import type { LanePoint, StepSchedule } from '../../types/schedule.ts';
+import type { GrantKind, TraceEntry } from '../../types/scheduled-trace.ts';
 import type { SchedulerState } from './decide.ts';
 import type { LaneState } from './lane-state.ts';
 

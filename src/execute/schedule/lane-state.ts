@@ -3,10 +3,10 @@
  * on a lock, what it committed and what it answered, and the small updates reports make to it.
  * No threads here; the coordinator does the waiting.
  */
-import type { Event } from '../../../model/events.ts';
-import type { Observed } from '../../../model/outcome.ts';
-import type { LaneEnd, LaneRecord, PointKind, TraceEntry } from '../../../types/scheduled-trace.ts';
-import type { StatementEnd } from '../protocol.ts';
+import type { Event } from '../../model/events.ts';
+import type { Observed } from '../../model/outcome.ts';
+import type { LaneEnd, LaneRecord, PointKind, TraceEntry } from '../../types/scheduled-trace.ts';
+import type { StatementEnd } from './statement-end.ts';
 
 /** One lane of the step being run. Mutable; lives only while the step runs. */
 export interface LaneState {
