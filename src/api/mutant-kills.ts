@@ -1,11 +1,16 @@
 /**
- * Runs an operation's mutant catalogue for `receiptcheck mutants`: every catalogued mutant in the
- * mode the catalogue names, the reference in each of those modes, and for each the operation's
- * scenarios alone (the article's for `set-interval`, `scenarios/<operation>/` for the others). Returns the kill results the pure kill-matrix renderer reads, plus the counterexamples.
+ * Runs a mutant catalogue for `receiptcheck mutants`, on either engine: every catalogued mutant in
+ * the mode the catalogue names, the references in each of those modes, and on SQLite, for each,
+ * the operation's scenarios alone (the article's for `set-interval`, `scenarios/<operation>/` for
+ * the others). Every target goes through `checkHandler`, whose runner dispatches a PostgreSQL
+ * plugin to its engine, so both engines share one pipeline and its defaults. Returns the kill
+ * results the pure kill-matrix renderer reads, plus the counterexamples.
  */
 
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import type { MutantEntry } from '../handlers/mutant-catalogue.ts';
+import { PG_MUTANT_CATALOGUE, PG_REFERENCES } from '../handlers/postgres/mutants/catalogue.ts';
 import { catalogueOf } from '../handlers/registry.ts';
 import type { KillResult } from '../report/kill-matrix.ts';
 import type { CaseFile } from '../types/case-file.ts';
@@ -27,6 +32,28 @@ export function scenariosDirOf(operation = 'set-interval'): string {
   return fileURLToPath(new URL(`../../scenarios/${operation}`, import.meta.url));
 }
 
+/** The engines whose catalogues `mutants` runs. */
+export const MUTANT_ENGINES = ['sqlite', 'postgres'] as const;
+
+/** An engine `mutants` runs a catalogue on. */
+export type MutantEngine = (typeof MUTANT_ENGINES)[number];
+
+/**
+ * The catalogue `mutants` runs: `operation`'s on SQLite; on PostgreSQL, the PostgreSQL one
+ * (`set-interval`'s: the only operation with PostgreSQL mutants).
+ */
+export function mutantCatalogue(
+  operation?: string,
+  engine: MutantEngine = 'sqlite',
+): readonly MutantEntry[] {
+  return engine === 'postgres' ? PG_MUTANT_CATALOGUE : catalogueOf(operation);
+}
+
+/** The correct handlers that must hold beside a catalogue: `reference`, or PostgreSQL's two. */
+export function referenceNames(engine: MutantEngine = 'sqlite'): readonly string[] {
+  return engine === 'postgres' ? PG_REFERENCES.map((p) => p.name) : ['reference'];
+}
+
 /** One handler to measure. */
 export interface KillTarget {
   readonly name: string;
@@ -42,14 +69,16 @@ export interface Measured {
 }
 
 /**
- * The reference once per mode `operation`'s catalogue uses (it must hold in each), then every
- * mutant. Run them with `operation` in the options, so `reference` is that operation's.
+ * Each reference once per mode the catalogue uses (it must hold in each), then every mutant. Run
+ * them with `operation` in the options, so `reference` is that operation's.
  */
-export function killTargets(operation?: string): KillTarget[] {
-  const catalogue = catalogueOf(operation);
+export function killTargets(operation?: string, engine: MutantEngine = 'sqlite'): KillTarget[] {
+  const catalogue = mutantCatalogue(operation, engine);
   const modes = [...new Set(catalogue.map((m) => m.mode))];
   return [
-    ...modes.map((mode) => ({ name: 'reference', kind: 'reference' as const, mode })),
+    ...referenceNames(engine).flatMap((name) =>
+      modes.map((mode) => ({ name, kind: 'reference' as const, mode })),
+    ),
     ...catalogue.map((m) => ({ name: m.name, kind: 'mutant' as const, mode: m.mode })),
   ];
 }
