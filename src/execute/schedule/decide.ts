@@ -27,6 +27,9 @@ export type Decision =
   | { readonly kind: 'choose'; readonly lane: number; readonly chose: boolean }
   | { readonly kind: 'stall'; readonly until: number; readonly lanes: readonly number[] };
 
+/** A stall: no lane can run, every live lane is blocked until `until`. */
+export type Stall = Extract<Decision, { kind: 'stall' }>;
+
 /** Where the scheduler stands: the clock, the epoch, the drawn choices and how many are used. */
 export interface SchedulerState {
   readonly clock: number;

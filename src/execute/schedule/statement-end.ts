@@ -16,3 +16,18 @@ export interface LoggedStatement extends StatementEnd {
   readonly sql: string;
   readonly params?: readonly string[];
 }
+
+/**
+ * A yield point a lane went past without parking, because the coordinator had told it the next
+ * grants would be its own anyway (a run-ahead budget; SQLite's lanes): the statement and how it
+ * ended.
+ */
+export interface PassedPoint {
+  readonly point: 'statement' | 'reply';
+  readonly sql?: string;
+  /** The statement's bound parameters, as text (`param-text.ts`). */
+  readonly params?: readonly string[];
+  readonly write: boolean;
+  /** Unset for the reply; `blocked` when the statement hit a lock (the worker then parks). */
+  end?: StatementEnd;
+}

@@ -12,9 +12,9 @@
  */
 import type { Observed } from '../../model/outcome.ts';
 import { paramText } from '../schedule/param-text.ts';
-import type { StatementEnd } from '../schedule/statement-end.ts';
+import type { PassedPoint, StatementEnd } from '../schedule/statement-end.ts';
 import type { REPLAYED, StatementGate } from './connection/scheduled-connection.ts';
-import type { GrantCode, PassedPoint, Report } from './protocol.ts';
+import type { GrantCode, Report } from './protocol.ts';
 
 /** What a gated call plans: where it parks for sure. */
 export interface GatePlan {

@@ -22,7 +22,7 @@ import type { ErrorData } from '../../errors.ts';
 import type { CallEvent, WorldEvent } from '../../model/events.ts';
 import type { Observed } from '../../model/outcome.ts';
 import type { Principal } from '../../model/world.ts';
-import type { StatementEnd } from '../schedule/statement-end.ts';
+import type { PassedPoint, StatementEnd } from '../schedule/statement-end.ts';
 
 /** What the coordinator stores in a worker's grant slot. */
 export const Grant = {
@@ -83,20 +83,6 @@ export type CommandBody =
  * each run's own (the database is reset in place between runs, `shared-database.ts`).
  */
 export type Command = CommandBody & { readonly id: number; readonly run: number };
-
-/**
- * A yield point a worker went past without parking, because the coordinator had told it the next
- * grants would be its own anyway (a run-ahead budget): the statement and how it ended.
- */
-export interface PassedPoint {
-  readonly point: 'statement' | 'reply';
-  readonly sql?: string;
-  /** The statement's bound parameters, as text (`param-text.ts`). */
-  readonly params?: readonly string[];
-  readonly write: boolean;
-  /** Unset for the reply; `blocked` when the statement hit a lock (the worker then parks). */
-  end?: StatementEnd;
-}
 
 /**
  * Worker → coordinator. `prev` is how the statement run right after the last grant ended;

@@ -23,11 +23,11 @@ import { describeWorld } from '../../schedule/describe-world.ts';
 import { isLocked, untilSettled } from '../lock-left-behind.ts';
 import { worldEvent } from '../postgres-events.ts';
 import type { PostgresServer } from '../server.ts';
-import { runPgGatedStep } from './gated-step.ts';
 import { LaneConnection } from './lane-connection.ts';
 import { LaneHung, within } from './lane-hung.ts';
 import { LockWatch } from './lock-watch.ts';
 import { LoggedConnection } from './logged-connection.ts';
+import { runPgGatedStep } from './pg-lane-driver.ts';
 import type { RunDatabases } from './run-databases.ts';
 import { callHandler, type PgStepContext } from './step-context.ts';
 

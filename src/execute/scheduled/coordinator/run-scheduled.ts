@@ -25,13 +25,14 @@ import { watchedSnapshot } from '../../apply-event.ts';
 import type { CallWatch } from '../../call-watch.ts';
 import { type RunAttempt, UNREADABLE_SNAPSHOT } from '../../mode-runner.ts';
 import { describeWorld } from '../../schedule/describe-world.ts';
+import { runGatedStep } from '../../schedule/gated-step.ts';
 import type { LoggedStatement } from '../../schedule/statement-end.ts';
 import { type Task, wait } from '../../task.ts';
 import type { Lanes } from '../lanes.ts';
 import type { SharedDatabase } from '../shared-database.ts';
+import { LanesDriver } from './lanes-driver.ts';
 import type { PlainSteps } from './plain-steps.ts';
 import { applyScopeChange, type StepContext, storeScopes } from './step-context.ts';
-import { runGatedStep } from './step-coordinator.ts';
 
 /** What a scheduled run needs besides the sequence and its schedule. */
 export interface RunContext {
@@ -142,7 +143,7 @@ function* runSteps(
     const plan = stepScheduleAt(schedule, i);
     if (s.kind === 'concurrent' || (s.kind === 'call' && (plan.crash || plan.fault))) {
       const events = s.kind === 'concurrent' ? s.events : [s];
-      lanes.push(...(yield* runGatedStep(run, i, events, plan)));
+      lanes.push(...(yield* runGatedStep(run, new LanesDriver(run, i), i, events, plan)));
     } else lanes.push(yield* runPlainStep(run, ctx.plain, i, s));
   }
   return yield* watchedSnapshot(ctx.watch, steps.length, ctx.plugin, ctx.database.db);
