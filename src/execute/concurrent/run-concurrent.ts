@@ -13,13 +13,12 @@
 import { ReceiptcheckError } from '../../errors.ts';
 import { type Connection, type HandlerPlugin, pluginOperation } from '../../handlers/plugin.ts';
 import type { Event, Step } from '../../model/events.ts';
-import type { HistoryEntry } from '../../model/history.ts';
 import { checkSnapshotShape } from '../../model/outcome-shape.ts';
 import { operationOf } from '../../model/state.ts';
 import type { Fixture, Snapshot } from '../../model/world.ts';
-import type { ConcurrentExecution, Place } from '../../types/execution.ts';
-import type { Observation } from '../../types/trace.ts';
+import type { ConcurrentExecution } from '../../types/execution.ts';
 import type { Hang } from '../../types/verdict.ts';
+import { ConcurrentRecord } from '../concurrent-record.ts';
 import { keepOutput } from '../contain/handler-output.ts';
 import { openConnection } from '../databases.ts';
 import { throwIfInterrupted } from '../interrupt.ts';
@@ -77,10 +76,8 @@ export async function runConcurrent(
     scopes: createScopeTable(ctx.fixture.principals, operationOf(ctx.fixture).scope),
   };
   const started = sharedClockMs();
-  const history: HistoryEntry[] = [];
-  const places: Place[] = [];
-  const returnedAt: (number | undefined)[] = [];
-  const observations: Observation[] = [];
+  const record = new ConcurrentRecord();
+  const { history, places, returnedAt, observations } = record;
   let failure: { thrown: unknown } | undefined;
   let hang: Hang | undefined;
   try {
@@ -104,14 +101,7 @@ export async function runConcurrent(
     failure = { thrown };
   }
   if (failure || !snapshot) throw failure?.thrown;
-  return {
-    mode: 'concurrent',
-    trace: { observations, snapshot },
-    history,
-    places,
-    returnedAt,
-    ...(hang ? { hang } : {}),
-  };
+  return record.execution(snapshot, hang);
 }
 
 /** An event's script item (see `run-plan.ts`); undefined for a lost request. */

@@ -22,6 +22,7 @@ import type { ErrorData } from '../../errors.ts';
 import type { CallEvent, WorldEvent } from '../../model/events.ts';
 import type { Observed } from '../../model/outcome.ts';
 import type { Principal } from '../../model/world.ts';
+import type { LaneReport } from '../schedule/lane-driver.ts';
 import type { PassedPoint, StatementEnd } from '../schedule/statement-end.ts';
 
 /** What the coordinator stores in a worker's grant slot. */
@@ -84,6 +85,9 @@ export type CommandBody =
  */
 export type Command = CommandBody & { readonly id: number; readonly run: number };
 
+/** The points a worker passed under its run-ahead budget since its last report, in order. */
+type Passed = { readonly passed: readonly PassedPoint[] };
+
 /**
  * Worker → coordinator. `prev` is how the statement run right after the last grant ended;
  * `passed`, the points passed since then under the run-ahead budget, in order.
@@ -92,23 +96,10 @@ export type Report =
   | { readonly type: 'ready' }
   /** Parked before the handler is called. */
   | { readonly type: 'start' }
-  /** Parked before a statement. */
-  | {
-      readonly type: 'statement';
-      readonly sql: string;
-      readonly params?: readonly string[];
-      readonly write: boolean;
-      readonly prev?: StatementEnd;
-      readonly passed: readonly PassedPoint[];
-    }
+  /** Parked before a statement (the grant loop's report, with what was passed on the way). */
+  | (Extract<LaneReport, { type: 'statement' }> & Passed)
   /** The statement hit a plain SQLITE_BUSY a busy handler would wait out; parked to retry it. */
-  | {
-      readonly type: 'blocked';
-      readonly code: string;
-      readonly timeoutMs: number;
-      readonly prev?: StatementEnd;
-      readonly passed: readonly PassedPoint[];
-    }
+  | (Extract<LaneReport, { type: 'blocked' }> & Passed & { readonly code: string })
   /** After the handler returned, with what the client would hear; `parked` unless passed or not a point. */
   | {
       readonly type: 'reply';

@@ -9,22 +9,16 @@
 import type Database from 'better-sqlite3';
 import type { Connection, HandlerPlugin } from '../../../handlers/plugin.ts';
 import type { CallEvent } from '../../../model/events.ts';
-import type { Observed } from '../../../model/outcome.ts';
 import type { Principal } from '../../../model/world.ts';
 import { watchedCall } from '../../apply-event.ts';
 import { watchedWorldEvent } from '../../apply-world-event.ts';
 import type { Activity, CallWatch } from '../../call-watch.ts';
+import type { PlainCall } from '../../schedule/run-steps.ts';
 import type { LoggedStatement } from '../../schedule/statement-end.ts';
 import type { Task } from '../../task.ts';
 import { ScheduledConnection } from '../connection/scheduled-connection.ts';
 import type { DatabaseEvent } from '../protocol.ts';
 import { StatementLog } from './statement-log.ts';
-
-/** What a plain call did: its outcome and the statements it ran. */
-export interface PlainCall {
-  readonly observed: Observed;
-  readonly log: readonly LoggedStatement[];
-}
 
 /** The coordinator's runner of plain steps, on one connection for the runner's life. */
 export class PlainSteps {

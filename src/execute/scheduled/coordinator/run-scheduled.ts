@@ -14,19 +14,18 @@
 
 import { isReceiptcheckError } from '../../../errors.ts';
 import type { HandlerPlugin } from '../../../handlers/plugin.ts';
-import { type Step, unsentOutcome } from '../../../model/events.ts';
+import type { Step } from '../../../model/events.ts';
 import { operationOf } from '../../../model/state.ts';
 import type { Fixture, Snapshot } from '../../../model/world.ts';
 import type { ScheduledExecution } from '../../../types/execution.ts';
-import { type Schedule, stepScheduleAt } from '../../../types/schedule.ts';
-import type { LaneRecord, TraceEntry } from '../../../types/scheduled-trace.ts';
+import type { Schedule } from '../../../types/schedule.ts';
+import type { LaneRecord } from '../../../types/scheduled-trace.ts';
 import type { Hang } from '../../../types/verdict.ts';
 import { watchedSnapshot } from '../../apply-event.ts';
 import type { CallWatch } from '../../call-watch.ts';
 import { type RunAttempt, UNREADABLE_SNAPSHOT } from '../../mode-runner.ts';
-import { describeWorld } from '../../schedule/describe-world.ts';
 import { runGatedStep } from '../../schedule/gated-step.ts';
-import type { LoggedStatement } from '../../schedule/statement-end.ts';
+import { runSteps as runScheduledSteps, type StepsPort } from '../../schedule/run-steps.ts';
 import { type Task, wait } from '../../task.ts';
 import type { Lanes } from '../lanes.ts';
 import type { SharedDatabase } from '../shared-database.ts';
@@ -139,14 +138,24 @@ function* runSteps(
   schedule: Schedule,
   lanes: LaneRecord[],
 ): Task<Snapshot> {
-  for (const [i, s] of steps.entries()) {
-    const plan = stepScheduleAt(schedule, i);
-    if (s.kind === 'concurrent' || (s.kind === 'call' && (plan.crash || plan.fault))) {
-      const events = s.kind === 'concurrent' ? s.events : [s];
-      lanes.push(...(yield* runGatedStep(run, new LanesDriver(run, i), i, events, plan)));
-    } else lanes.push(yield* runPlainStep(run, ctx.plain, i, s));
-  }
+  yield* runScheduledSteps(stepsPort(ctx, run), steps, schedule, lanes);
   return yield* watchedSnapshot(ctx.watch, steps.length, ctx.plugin, ctx.database.db);
+}
+
+/** SQLite's steps for the shared step loop: gated ones on the lanes, plain ones on the coordinator's connection. */
+function stepsPort(ctx: RunContext, run: StepContext): StepsPort {
+  const { plain } = ctx;
+  return {
+    entries: run.entries,
+    principals: () => run.principals,
+    noun: run.operation.noun,
+    gated: (step, events, plan) =>
+      runGatedStep(run, new LanesDriver(run, step), step, events, plan),
+    applyScope: (client, granted) => applyScopeChange(run, client, granted),
+    call: (step, principal, event) =>
+      plain.call(run.watch, { step, lane: 0, event }, principal, event),
+    world: (step, event) => plain.world(run.watch, { step, lane: 0, event }, event),
+  };
 }
 
 /** The database after a hang, every lane stopped (so rolled back); unreadable if the snapshot hangs too. */
@@ -155,70 +164,5 @@ async function snapshotAfterHang(ctx: RunContext, after: number): Promise<Snapsh
     return await ctx.watch.run(watchedSnapshot(ctx.watch, after, ctx.plugin, ctx.database.db));
   } catch {
     return UNREADABLE_SNAPSHOT;
-  }
-}
-
-/**
- * Runs a plain step on the coordinator: a scope change takes effect at once, a call carries the
- * principal as it stands; its statements go into the trace as lane 0's.
- */
-function* runPlainStep(
-  run: StepContext,
-  plain: PlainSteps,
-  step: number,
-  event: Exclude<Step, { kind: 'concurrent' }>,
-): Task<LaneRecord> {
-  // No closures here: one per plain step was a measurable share of a run (tsx names each one).
-  const at = run.entries.length;
-  switch (event.kind) {
-    case 'revoke':
-    case 'restore': {
-      applyScopeChange(run, event.client, event.kind === 'restore');
-      note(run, step, 'scope', `${event.kind} client ${event.client + 1}`);
-      return plainRecord(step, event, { kind: 'applied' }, at);
-    }
-    case 'call': {
-      const unsent = unsentOutcome(event);
-      if (unsent)
-        return plainRecord(step, event, { kind: 'observed', observed: unsent, faulted: false }, at);
-      const principal = run.principals[event.client];
-      if (!principal)
-        throw new RangeError(`step ${step + 1}: no principal for client ${event.client}`);
-      const activity = { step, lane: 0, event };
-      const { observed, log } = yield* plain.call(run.watch, activity, principal, event);
-      logStatements(run, step, log);
-      return plainRecord(step, event, { kind: 'observed', observed, faulted: false }, at);
-    }
-    default:
-      note(run, step, 'world', describeWorld(event, run.operation.noun));
-      logStatements(run, step, yield* plain.world(run.watch, { step, lane: 0, event }, event));
-      return plainRecord(step, event, { kind: 'applied' }, at);
-  }
-}
-
-/** A plain step's lane record: lane 0, its effect at trace entry `at`. */
-function plainRecord(
-  step: number,
-  event: Exclude<Step, { kind: 'concurrent' }>,
-  end: LaneRecord['end'],
-  at: number,
-): LaneRecord {
-  return { step, lane: 0, event, end, effectAt: at };
-}
-
-/** A trace entry for what a plain step did outside any statement (a scope change, a world event). */
-function note(run: StepContext, step: number, point: 'scope' | 'world', sql: string): void {
-  run.entries.push({ step, lane: 0, point, grant: 'run', sql, result: 'ok' });
-}
-
-function logStatements(run: StepContext, step: number, log: readonly LoggedStatement[]): void {
-  // Each entry built in one literal, keys in the order a spread gave them (a case file shows them).
-  for (const s of log) {
-    const { sql, params, result } = s;
-    const entry: TraceEntry = params
-      ? { step, lane: 0, point: 'statement', grant: 'run', sql, params, result }
-      : { step, lane: 0, point: 'statement', grant: 'run', sql, result };
-    if (s.durable) entry.durable = true;
-    run.entries.push(entry);
   }
 }
