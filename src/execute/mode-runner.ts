@@ -11,8 +11,8 @@ import type { Step } from '../model/events.ts';
 import type { Snapshot } from '../model/world.ts';
 import type { Execution } from '../types/execution.ts';
 import type { Hang } from '../types/verdict.ts';
-import { CallHung, type CallWatch } from './call-watch.ts';
-import type { Task } from './task.ts';
+import { CallHung, type CallWatch } from './runtime/call-watch.ts';
+import type { Task } from './runtime/task.ts';
 
 /** The snapshot of a run whose database could not be read after a hang (the snapshot hung too). */
 export const UNREADABLE_SNAPSHOT: Snapshot = { automations: [], receipts: [] };

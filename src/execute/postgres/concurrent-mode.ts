@@ -21,9 +21,9 @@ import { type Snapshot, scopedAs } from '../../model/world.ts';
 import type { ConcurrentExecution } from '../../types/execution.ts';
 import type { Hang } from '../../types/verdict.ts';
 import { ConcurrentRecord } from '../concurrent-record.ts';
-import { throwIfInterrupted } from '../interrupt.ts';
 import type { ModeRunner } from '../mode-runner.ts';
 import { UNREADABLE_SNAPSHOT } from '../mode-runner.ts';
+import { throwIfInterrupted } from '../runtime/interrupt.ts';
 import { isLocked, untilSettled } from './lock-left-behind.ts';
 import {
   type Budgeted,

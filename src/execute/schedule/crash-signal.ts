@@ -3,7 +3,7 @@
  * worker, connection or backend is gone), on either engine. Nothing the plugin does after it is
  * real, so the harness never counts it as an escape.
  */
-import { disregardEscapes } from '../contain/escapes.ts';
+import { disregardEscapes } from '../runtime/contain/escapes.ts';
 
 /** Thrown into the handler after its lane crashed; nothing it does afterwards is real. */
 export class CrashSignal extends Error {

@@ -18,7 +18,7 @@
 import { type Event, unsentOutcome } from '../../model/events.ts';
 import type { StepSchedule } from '../../types/schedule.ts';
 import type { LaneRecord, TraceEntry } from '../../types/scheduled-trace.ts';
-import type { Task } from '../task.ts';
+import type { Task } from '../runtime/task.ts';
 import { decide, runAhead } from './decide.ts';
 import { GrantBook } from './grant-book.ts';
 import type { LaneDriver, LaneReport } from './lane-driver.ts';

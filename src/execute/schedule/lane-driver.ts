@@ -10,7 +10,7 @@
  */
 import type { Observed } from '../../model/outcome.ts';
 import type { GrantKind } from '../../types/scheduled-trace.ts';
-import type { Task } from '../task.ts';
+import type { Task } from '../runtime/task.ts';
 import type { Stall } from './decide.ts';
 import type { LaneState } from './lane-state.ts';
 import type { PassedPoint, StatementEnd } from './statement-end.ts';

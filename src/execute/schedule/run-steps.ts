@@ -10,7 +10,7 @@ import type { Observed } from '../../model/outcome.ts';
 import type { Principal } from '../../model/world.ts';
 import { type Schedule, type StepSchedule, stepScheduleAt } from '../../types/schedule.ts';
 import type { LaneRecord, TraceEntry } from '../../types/scheduled-trace.ts';
-import type { Task } from '../task.ts';
+import type { Task } from '../runtime/task.ts';
 import { describeWorld } from './describe-world.ts';
 import type { LoggedStatement } from './statement-end.ts';
 
