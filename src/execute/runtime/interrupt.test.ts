@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { INTERRUPTED_EXIT_CODE, TERMINATED_EXIT_CODE } from './interrupt.ts';
 
-const REPO = fileURLToPath(new URL('../../', import.meta.url));
+const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 const BIN = join(REPO, 'bin/receiptcheck.js');
 const FIXTURE = fileURLToPath(new URL('../fixtures/announcing-handler.ts', import.meta.url));
 const EXIT_BOUND_MS = 5_000;

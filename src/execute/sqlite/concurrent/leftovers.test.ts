@@ -24,7 +24,7 @@ import {
 import { destroyIdlePool, idleWorkerThreads } from './warm-pool.ts';
 import { liveWorkerThreads, startedWorkerPools } from './worker-pool.ts';
 
-const REPO = fileURLToPath(new URL('../../../', import.meta.url));
+const REPO = fileURLToPath(new URL('../../../../', import.meta.url));
 const CHILD = fileURLToPath(new URL('./fixtures/interrupt-child.ts', import.meta.url));
 const HANG = fileURLToPath(new URL('./fixtures/hang-handler.ts', import.meta.url));
 
