@@ -7,7 +7,9 @@
 //   src/generate, src/check           pure; peers of each other
 //   src/report                        pure; may import check, generate, types, model
 //   src/handlers                      the reference handler, mutants, library adapters
-//   src/execute                       runs handlers (sequential, concurrent, scheduled)
+//   src/execute                       runs handlers (sequential, concurrent, scheduled); inside it
+//     runtime/, schedule/               engine-neutral: the process runtime, the scheduler's core
+//     sqlite/, postgres/                the engines, each on the shared code only, never each other
 //   src/api                           the library's entry points
 //   src/bench                         benchmarks built on api
 //   src/cli                           the command line
@@ -110,6 +112,27 @@ export default {
       severity: 'error',
       from: { path: '^src/execute/', pathNot: TESTS },
       to: { path: '^src/(api|bench|cli)/' },
+    },
+    {
+      name: 'schedule-core-is-engine-neutral',
+      comment:
+        'src/execute/schedule holds the one grant loop and what it decides with; an engine is a ' +
+        'driver behind its port. If the core imported an engine, the next engine would have to ' +
+        'be written into it, and the loop would no longer be one.',
+      severity: 'error',
+      from: { path: '^src/execute/(schedule|runtime)/', pathNot: TESTS },
+      to: { path: '^src/execute/(sqlite|postgres)/' },
+    },
+    {
+      name: 'engines-apart',
+      comment:
+        'SQLite and PostgreSQL execution each build on the shared code (the schedule core, the ' +
+        'runtime, the mode-runner seam) and never on each other: what both need belongs in the ' +
+        'shared code, so a change to it is made once.',
+      severity: 'error',
+      from: { path: '^src/execute/(sqlite|postgres)/', pathNot: TESTS },
+      // `$1`: the importer's own engine, which it may of course import.
+      to: { path: '^src/execute/(sqlite|postgres)/', pathNot: '^src/execute/$1/' },
     },
     {
       name: 'api-below-bench',

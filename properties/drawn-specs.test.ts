@@ -18,7 +18,7 @@ import {
 import { drawnCaseArbitrary } from '../src/api/guard/drawn-case-arbitrary.ts';
 import type { PluginFactory } from '../src/api/guard/drawn-plugin-file.ts';
 import { stopEmbeddedPostgres } from '../src/execute/postgres/server.ts';
-import { makeTempDir, removeTempDir } from '../src/execute/temp-dirs.ts';
+import { makeTempDir, removeTempDir } from '../src/execute/runtime/temp-dirs.ts';
 import type { DrawnCase } from '../src/handlers/generic/drawn-plugin.ts';
 import { formatCounterexample } from '../src/report/format-counterexample.ts';
 import { MODES } from '../src/types/mode.ts';

@@ -9,7 +9,7 @@
  *   its counterexample written to a case file, read back and replayed from it.
  * - The reference passes 10 seeds, with crashes and faults in the schedules (counted, so the test
  *   cannot pass by never crashing), on inline lanes (it is replayable) and on worker threads.
- * The mutants are replayable too, so they run inline; `src/execute/scheduled/inline-lanes.test.ts`
+ * The mutants are replayable too, so they run inline; `src/execute/sqlite/scheduled/inline-lanes.test.ts`
  * shows that inline lanes and threads give them the very same traces.
  *
  * RECEIPTCHECK_SCHEDULED_SEEDS and RECEIPTCHECK_SCHEDULED_REPLAYS raise the counts (the issue's
@@ -20,8 +20,8 @@ import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { checkHandler } from '../src/api/check-handler.ts';
-import { loadPlugin, resolveHandlerPath } from '../src/execute/load-plugin.ts';
-import { scheduledRunner } from '../src/execute/scheduled/scheduled-mode.ts';
+import { loadPlugin, resolveHandlerPath } from '../src/execute/runtime/load-plugin.ts';
+import { scheduledRunner } from '../src/execute/sqlite/scheduled/scheduled-mode.ts';
 import type { Step } from '../src/model/events.ts';
 import { DEFAULT_FIXTURE } from '../src/model/world.ts';
 import { formatCaseFile, parseCaseFile } from '../src/report/case-file.ts';

@@ -4,8 +4,8 @@
  */
 
 import { type JudgedRunner, judgedRunner } from '../src/api/judged-runner.ts';
-import { concurrentRunner } from '../src/execute/concurrent/concurrent-mode.ts';
-import { loadPlugin, resolveHandlerPath } from '../src/execute/load-plugin.ts';
+import { loadPlugin, resolveHandlerPath } from '../src/execute/runtime/load-plugin.ts';
+import { concurrentRunner } from '../src/execute/sqlite/concurrent/concurrent-mode.ts';
 import type { CallEvent, Step } from '../src/model/events.ts';
 import { DEFAULT_FIXTURE } from '../src/model/world.ts';
 

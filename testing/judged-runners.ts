@@ -3,7 +3,7 @@
  * (with options `checkHandler` does not expose) and read verdicts and details.
  */
 import { type JudgedRun, type JudgedRunner, judgedRunner } from '../src/api/judged-runner.ts';
-import type { ScheduledRunner } from '../src/execute/scheduled/scheduled-mode.ts';
+import type { ScheduledRunner } from '../src/execute/sqlite/scheduled/scheduled-mode.ts';
 import type { Step } from '../src/model/events.ts';
 import type { FixtureWithPolicy } from '../src/model/state.ts';
 import { DEFAULT_FIXTURE } from '../src/model/world.ts';

@@ -16,7 +16,7 @@ register();
 const fc = (await import('fast-check')).default;
 const { resolveOptions } = await import('../src/api/options.ts');
 const { prepareRun } = await import('../src/api/prepare-run.ts');
-const { destroyIdlePool } = await import('../src/execute/concurrent/warm-pool.ts');
+const { destroyIdlePool } = await import('../src/execute/sqlite/concurrent/warm-pool.ts');
 
 const [handler = 'reference', seedText = '1', runsText = '300', workersText = '4'] =
   process.argv.slice(2);

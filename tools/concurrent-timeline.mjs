@@ -14,7 +14,7 @@ register();
 const fc = (await import('fast-check')).default;
 const { resolveOptions } = await import('../src/api/options.ts');
 const { prepareRun } = await import('../src/api/prepare-run.ts');
-const { destroyIdlePool } = await import('../src/execute/concurrent/warm-pool.ts');
+const { destroyIdlePool } = await import('../src/execute/sqlite/concurrent/warm-pool.ts');
 
 const [runsText = '2000', stepsText = '8', seedText = '1', warmText = '500'] =
   process.argv.slice(2);

@@ -7,7 +7,7 @@
  */
 import { resolve } from 'node:path';
 import { isReceiptcheckError, ReceiptcheckError } from '../errors.ts';
-import { loadAnyPlugin, resolveHandlerPath } from '../execute/load-plugin.ts';
+import { loadAnyPlugin, resolveHandlerPath } from '../execute/runtime/load-plugin.ts';
 import { pluginOperation } from '../handlers/plugin.ts';
 import type { Step } from '../model/events.ts';
 import type { OperationSpec } from '../model/operation.ts';

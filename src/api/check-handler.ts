@@ -8,8 +8,8 @@
  */
 import { ReceiptcheckError } from '../errors.ts';
 import { leftBehindError } from '../execute/apply-event.ts';
-import { type Escape, takeEscape } from '../execute/contain/escapes.ts';
-import { interruptedError, interruption } from '../execute/interrupt.ts';
+import { type Escape, takeEscape } from '../execute/runtime/contain/escapes.ts';
+import { interruptedError, interruption } from '../execute/runtime/interrupt.ts';
 import { countCoverage, emptyCoverage } from '../report/coverage.ts';
 import { countInputCoverage, emptyInputCoverage } from '../report/input-coverage.ts';
 import type { CoverageKind } from '../types/coverage.ts';

@@ -6,15 +6,15 @@
  *
  * Why not fast-check's loop here: it awaits between runs, so each run would be a watched stretch
  * of its own, and arming the call budget's watchdog once per run (a thread started and joined,
- * `execute/call-watch.ts`) doubled sequential mode's time, measured. Here the runs are tasks
+ * `execute/runtime/call-watch.ts`) doubled sequential mode's time, measured. Here the runs are tasks
  * strung together, so a synchronous handler's runs share one stretch until the event loop's turn
  * (every `EXPLORE_TURN_MS`, for Ctrl-C) or the watchdog's slack comes round.
  */
 import fc from 'fast-check';
-import { CallHung, stretchRoom } from '../execute/call-watch.ts';
-import { interruptTurn } from '../execute/interrupt.ts';
 import type { GeneratedCase } from '../execute/mode-runner.ts';
-import type { Task } from '../execute/task.ts';
+import { CallHung, stretchRoom } from '../execute/runtime/call-watch.ts';
+import { interruptTurn } from '../execute/runtime/interrupt.ts';
+import type { Task } from '../execute/runtime/task.ts';
 import type { JudgedAttempt, JudgedRun, JudgedRunner } from './judged-runner.ts';
 
 /**

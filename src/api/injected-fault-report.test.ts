@@ -8,8 +8,8 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type JudgedScheduledRunner, judgedScheduled } from '../../testing/judged-runners.ts';
-import { loadPlugin, resolveHandlerPath } from '../execute/load-plugin.ts';
-import { scheduledRunner } from '../execute/scheduled/scheduled-mode.ts';
+import { loadPlugin, resolveHandlerPath } from '../execute/runtime/load-plugin.ts';
+import { scheduledRunner } from '../execute/sqlite/scheduled/scheduled-mode.ts';
 import type { CallEvent, Step } from '../model/events.ts';
 import { DEFAULT_FIXTURE } from '../model/world.ts';
 import { formatCounterexample } from '../report/format-counterexample.ts';

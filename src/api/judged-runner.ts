@@ -5,9 +5,9 @@
  */
 import type fc from 'fast-check';
 import { judgeRun } from '../check/judge-run.ts';
-import { takeOutput } from '../execute/contain/handler-output.ts';
 import type { GeneratedCase, ModeRunner } from '../execute/mode-runner.ts';
-import { drive, type Task, wait } from '../execute/task.ts';
+import { takeOutput } from '../execute/runtime/contain/handler-output.ts';
+import { drive, type Task, wait } from '../execute/runtime/task.ts';
 import { modelWalkOf } from '../generate/model-walk.ts';
 import { type SequenceOptions, sequenceArbitrary } from '../generate/sequence-arbitrary.ts';
 import type { Step } from '../model/events.ts';

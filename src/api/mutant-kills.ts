@@ -1,12 +1,16 @@
 /**
- * Runs an operation's mutant catalogue for `receiptcheck mutants`: every catalogued mutant in the
- * mode the catalogue names, the reference in each of those modes, and for each the operation's
- * scenarios alone (the article's for `set-interval`, `scenarios/<operation>/` for the others). Returns the kill results the pure kill-matrix renderer reads, plus the counterexamples.
+ * Runs a mutant catalogue for `receiptcheck mutants`, on either engine: every catalogued mutant in
+ * the mode the catalogue names, the references in each of those modes, and on SQLite, for each,
+ * the operation's scenarios alone (the article's for `set-interval`, `scenarios/<operation>/` for
+ * the others). Every target goes through `checkHandler`, whose runner dispatches a PostgreSQL
+ * plugin to its engine, so both engines share one pipeline and its defaults. Returns the kill
+ * results the pure kill-matrix renderer reads, plus the counterexamples.
  */
 
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { catalogueOf } from '../handlers/registry.ts';
+import type { MutantEntry } from '../handlers/catalogue.ts';
+import { catalogueOf, operationCatalogue } from '../handlers/registry.ts';
 import type { KillResult } from '../report/kill-matrix.ts';
 import type { CaseFile } from '../types/case-file.ts';
 import type { Mode } from '../types/mode.ts';
@@ -27,6 +31,34 @@ export function scenariosDirOf(operation = 'set-interval'): string {
   return fileURLToPath(new URL(`../../scenarios/${operation}`, import.meta.url));
 }
 
+/** The engines whose catalogues `mutants` runs. */
+export const MUTANT_ENGINES = ['sqlite', 'postgres'] as const;
+
+/** An engine `mutants` runs a catalogue on. */
+export type MutantEngine = (typeof MUTANT_ENGINES)[number];
+
+/** The catalogue `mutants` runs: `operation`'s mutants on `engine`. */
+export function mutantCatalogue(
+  operation?: string,
+  engine: MutantEngine = 'sqlite',
+): readonly MutantEntry[] {
+  return catalogueOf(operation, engine);
+}
+
+/**
+ * The correct handlers that must hold beside a catalogue: `reference` on SQLite, and on
+ * PostgreSQL every reference `operation`'s catalogue lists for it.
+ */
+export function referenceNames(
+  engine: MutantEngine = 'sqlite',
+  operation = 'set-interval',
+): readonly string[] {
+  if (engine === 'sqlite') return ['reference'];
+  return (operationCatalogue(operation)?.references ?? [])
+    .filter((r) => r.engine === engine)
+    .map((r) => r.name);
+}
+
 /** One handler to measure. */
 export interface KillTarget {
   readonly name: string;
@@ -42,14 +74,16 @@ export interface Measured {
 }
 
 /**
- * The reference once per mode `operation`'s catalogue uses (it must hold in each), then every
- * mutant. Run them with `operation` in the options, so `reference` is that operation's.
+ * Each reference once per mode the catalogue uses (it must hold in each), then every mutant. Run
+ * them with `operation` in the options, so `reference` is that operation's.
  */
-export function killTargets(operation?: string): KillTarget[] {
-  const catalogue = catalogueOf(operation);
+export function killTargets(operation?: string, engine: MutantEngine = 'sqlite'): KillTarget[] {
+  const catalogue = mutantCatalogue(operation, engine);
   const modes = [...new Set(catalogue.map((m) => m.mode))];
   return [
-    ...modes.map((mode) => ({ name: 'reference', kind: 'reference' as const, mode })),
+    ...referenceNames(engine, operation).flatMap((name) =>
+      modes.map((mode) => ({ name, kind: 'reference' as const, mode })),
+    ),
     ...catalogue.map((m) => ({ name: m.name, kind: 'mutant' as const, mode: m.mode })),
   ];
 }

@@ -6,11 +6,11 @@
  */
 
 import { ReceiptcheckError } from '../errors.ts';
-import { contain } from '../execute/contain/contain.ts';
 import { createRunner } from '../execute/create-runner.ts';
-import { onInterrupt, throwIfInterrupted } from '../execute/interrupt.ts';
-import { loadAnyPlugin, resolveHandlerPath } from '../execute/load-plugin.ts';
 import type { ModeRunner } from '../execute/mode-runner.ts';
+import { contain } from '../execute/runtime/contain/contain.ts';
+import { onInterrupt, throwIfInterrupted } from '../execute/runtime/interrupt.ts';
+import { loadAnyPlugin, resolveHandlerPath } from '../execute/runtime/load-plugin.ts';
 import type { AnyHandlerPlugin } from '../handlers/engine.ts';
 import { pluginOperation } from '../handlers/plugin.ts';
 import { bundledHandler } from '../handlers/registry.ts';
@@ -100,7 +100,7 @@ function withOperation(fixture: Fixture, spec: OperationSpec): FixtureWithPolicy
 export async function prepareRun(o: OneModeOptions, cwd?: string): Promise<PreparedRun> {
   throwIfInterrupted('before the run started');
   // From loading the plugin until the runner closes, what its code prints is kept and what it
-  // lets escape is charged to its calls (`execute/contain/`), on this thread as on the workers.
+  // lets escape is charged to its calls (`execute/runtime/contain/`), on this thread as on the workers.
   const release = contain();
   let opened: ModeRunner;
   let prepared: PreparedPlugin;

@@ -9,7 +9,7 @@
  * Used by `receiptcheck replay`.
  */
 import { ReceiptcheckError } from '../errors.ts';
-import { scheduleOfCase } from '../execute/scheduled/schedule-of-case.ts';
+import { scheduleOfCase } from '../execute/schedule/schedule-of-case.ts';
 import { scheduledReproductionOf } from '../report/counterexample-case.ts';
 import type { CaseFile } from '../types/case-file.ts';
 import { DEFAULT_SCHEDULES_MAX, type ReplayResult } from '../types/replay.ts';

@@ -7,8 +7,8 @@
  */
 
 import type fc from 'fast-check';
-import { interruptedError, interruption } from '../execute/interrupt.ts';
 import type { GeneratedCase } from '../execute/mode-runner.ts';
+import { interruptedError, interruption } from '../execute/runtime/interrupt.ts';
 import type { Fixture } from '../model/world.ts';
 import type { Mode } from '../types/mode.ts';
 import type { Counterexample } from '../types/results.ts';

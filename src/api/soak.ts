@@ -1,5 +1,5 @@
 /**
- * The long-history check as a function: send soak traffic (`execute/concurrent/soak-traffic-run.ts`),
+ * The long-history check as a function: send soak traffic (`execute/sqlite/concurrent/soak-traffic-run.ts`),
  * then one linearizability check of the whole history, the final snapshot against the
  * linearisation found, and the invariants. Counts and verdict come back as data.
  */
@@ -7,9 +7,12 @@
 import { checkConcurrentRun } from '../check/check-concurrent-run.ts';
 import { countOperations, soakRecord, trimPrefix } from '../check/soak-record.ts';
 import { ReceiptcheckError } from '../errors.ts';
-import { runSoakTraffic, type SoakExecution } from '../execute/concurrent/soak-traffic-run.ts';
-import { contain } from '../execute/contain/contain.ts';
-import { takeOutput } from '../execute/contain/handler-output.ts';
+import { contain } from '../execute/runtime/contain/contain.ts';
+import { takeOutput } from '../execute/runtime/contain/handler-output.ts';
+import {
+  runSoakTraffic,
+  type SoakExecution,
+} from '../execute/sqlite/concurrent/soak-traffic-run.ts';
 import { requireSqlite } from '../handlers/engine.ts';
 import { DEFAULT_FIXTURE } from '../model/world.ts';
 import type { SoakOptions } from '../types/options.ts';

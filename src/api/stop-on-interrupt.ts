@@ -9,7 +9,7 @@
  * runs only await promises never would, and a signal is only delivered when it does.
  */
 import fc from 'fast-check';
-import { interruption, interruptPoint, whenInterrupted } from '../execute/interrupt.ts';
+import { interruption, interruptPoint, whenInterrupted } from '../execute/runtime/interrupt.ts';
 
 const STOP = new fc.PreconditionFailure(true);
 const stopped = whenInterrupted().then(() => STOP);

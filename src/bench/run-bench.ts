@@ -14,19 +14,19 @@
  */
 
 import { preparePlugin } from '../api/prepare-run.ts';
-import { destroyIdlePool } from '../execute/concurrent/warm-pool.ts';
+import { destroyIdlePool } from '../execute/sqlite/concurrent/warm-pool.ts';
 import {
   DatabaseFiles,
   openConnection,
   openMemoryCopy,
   templateImage,
-} from '../execute/databases.ts';
-import { measureRaw } from '../execute/raw-loop.ts';
-import { type ResetToTemplate, templateResetter } from '../execute/reset-to-template.ts';
+} from '../execute/sqlite/databases.ts';
+import { measureRaw } from '../execute/sqlite/raw-loop.ts';
+import { type ResetToTemplate, templateResetter } from '../execute/sqlite/reset-to-template.ts';
 import {
   closeIdleLaneWorkers,
   startLaneWorkers,
-} from '../execute/scheduled/threads/lane-workers.ts';
+} from '../execute/sqlite/scheduled/threads/lane-workers.ts';
 import { requireSqlite } from '../handlers/engine.ts';
 import type { Connection, HandlerPlugin } from '../handlers/plugin.ts';
 import { isPostgresPlugin } from '../handlers/postgres/plugin.ts';

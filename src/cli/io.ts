@@ -2,7 +2,7 @@
  * Where the CLI writes, so tests can run `main([...])` in-process and read what it printed.
  * The real process writes to stdout and stderr; a progress display only ever goes to a TTY stderr.
  */
-import { ownStream, ownWrite } from '../execute/contain/handler-output.ts';
+import { ownStream, ownWrite } from '../execute/runtime/contain/handler-output.ts';
 
 /** The CLI's outputs. */
 export interface CliIo {
@@ -15,7 +15,7 @@ export interface CliIo {
 }
 
 /**
- * The process's own streams, written past the capture of handler output (`execute/contain/`), so
+ * The process's own streams, written past the capture of handler output (`execute/runtime/contain/`), so
  * that stdout holds receiptcheck's output alone.
  */
 export function processIo(): CliIo {

@@ -3,9 +3,9 @@
  * returns the exit code instead of exiting, so tests can call it in-process. `bin/receiptcheck.js`
  * sets `process.exitCode` from it.
  */
-import { contain } from '../execute/contain/contain.ts';
-import { keepAll } from '../execute/contain/handler-output.ts';
-import { onInterrupt } from '../execute/interrupt.ts';
+import { contain } from '../execute/runtime/contain/contain.ts';
+import { keepAll } from '../execute/runtime/contain/handler-output.ts';
+import { onInterrupt } from '../execute/runtime/interrupt.ts';
 import type { CliContext } from './cli-context.ts';
 import { EXIT } from './exit-codes.ts';
 import { type CliIo, processIo } from './io.ts';
@@ -15,7 +15,7 @@ import { reportError } from './report-error.ts';
 /**
  * Runs `receiptcheck <argv…>`; resolves to 0 (all held), 1 (counterexample) or 2 (bad usage).
  * After SIGINT or SIGTERM it reports "interrupted" and the process exits with 130 or 143 as it
- * returns (`execute/interrupt.ts`: the command is registered as live work until it has reported).
+ * returns (`execute/runtime/interrupt.ts`: the command is registered as live work until it has reported).
  */
 export async function main(argv: readonly string[], given?: CliIo): Promise<number> {
   const io = given ?? processIo();

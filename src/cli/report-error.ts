@@ -6,7 +6,7 @@
  */
 import { CommanderError } from 'commander';
 import { type ErrorCode, isInterruptedError, isReceiptcheckError, messageOf } from '../errors.ts';
-import { noteInterruptReported } from '../execute/interrupt.ts';
+import { noteInterruptReported } from '../execute/runtime/interrupt.ts';
 import { encodeJson } from '../report/encode.ts';
 import { EXIT, type ExitCode } from './exit-codes.ts';
 import type { CliIo } from './io.ts';

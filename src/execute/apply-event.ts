@@ -12,15 +12,15 @@ import { type CallEvent, unsentOutcome } from '../model/events.ts';
 import type { Observed, Outcome } from '../model/outcome.ts';
 import { checkSnapshotShape, isOutcome } from '../model/outcome-shape.ts';
 import type { Principal, Snapshot } from '../model/world.ts';
-import type { Activity, CallWatch, Settled } from './call-watch.ts';
-import { ESCAPED, type Escape, takeEscape, untilEscape } from './contain/escapes.ts';
+import type { Activity, CallWatch, Settled } from './runtime/call-watch.ts';
+import { ESCAPED, type Escape, takeEscape, untilEscape } from './runtime/contain/escapes.ts';
 import {
   inPluginCode,
   pluginCodeReturned,
   pluginCodeRunning,
   pluginCodeStarts,
-} from './contain/handler-output.ts';
-import { FRESH_STRETCH, type Task } from './task.ts';
+} from './runtime/contain/handler-output.ts';
+import { FRESH_STRETCH, type Task } from './runtime/task.ts';
 
 /**
  * What `applyCall` needs of a plugin, whatever its engine: its name, operation and `call` on the

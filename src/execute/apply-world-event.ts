@@ -7,9 +7,9 @@
  */
 import { type Connection, type HandlerPlugin, pluginOperation } from '../handlers/plugin.ts';
 import type { CallEvent, Event } from '../model/events.ts';
-import type { Activity, CallWatch } from './call-watch.ts';
-import { inPluginCode } from './contain/handler-output.ts';
-import { FRESH_STRETCH, type Task } from './task.ts';
+import type { Activity, CallWatch } from './runtime/call-watch.ts';
+import { inPluginCode } from './runtime/contain/handler-output.ts';
+import { FRESH_STRETCH, type Task } from './runtime/task.ts';
 
 /**
  * Applies a world event to the database (scope changes need no database and are ignored here).

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { ReceiptcheckError } from '../errors.ts';
 import { siblingModuleUrl } from '../sibling-module-url.ts';
-import { interruptedError, interruption, onInterrupt } from './interrupt.ts';
+import { interruptedError, interruption, onInterrupt } from './runtime/interrupt.ts';
 
 /** What to generate and check. */
 export interface CheckerJob {

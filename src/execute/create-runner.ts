@@ -7,13 +7,13 @@ import { ReceiptcheckError } from '../errors.ts';
 import type { AnyHandlerPlugin } from '../handlers/engine.ts';
 import { isPostgresPlugin, type PostgresHandlerPlugin } from '../handlers/postgres/plugin.ts';
 import type { OneModeOptions } from '../types/options.ts';
-import { concurrentRunner } from './concurrent/concurrent-mode.ts';
 import type { ModeRunner } from './mode-runner.ts';
 import { postgresConcurrentRunner } from './postgres/concurrent-mode.ts';
 import { postgresScheduledRunner } from './postgres/scheduled/scheduled-mode.ts';
 import { postgresSequentialRunner } from './postgres/sequential-mode.ts';
-import { scheduledRunner } from './scheduled/scheduled-mode.ts';
-import { sequentialRunner } from './sequential-mode.ts';
+import { concurrentRunner } from './sqlite/concurrent/concurrent-mode.ts';
+import { scheduledRunner } from './sqlite/scheduled/scheduled-mode.ts';
+import { sequentialRunner } from './sqlite/sequential-mode.ts';
 
 /** A runner for `options.mode`, for the plugin loaded from `handlerPath`, on its engine. */
 export async function createRunner(

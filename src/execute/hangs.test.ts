@@ -18,8 +18,8 @@ import { type JudgedScheduledRunner, judgedScheduled } from '../../testing/judge
 import type { CallEvent, Step } from '../model/events.ts';
 import { DEFAULT_FIXTURE } from '../model/world.ts';
 import { decodeJson } from '../report/encode.ts';
-import { loadPlugin } from './load-plugin.ts';
-import { scheduledRunner } from './scheduled/scheduled-mode.ts';
+import { loadPlugin } from './runtime/load-plugin.ts';
+import { scheduledRunner } from './sqlite/scheduled/scheduled-mode.ts';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const BIN = join(REPO, 'bin/receiptcheck.js');

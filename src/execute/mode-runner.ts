@@ -8,10 +8,14 @@
 import type fc from 'fast-check';
 import type { SequenceOptions } from '../generate/sequence-arbitrary.ts';
 import type { Step } from '../model/events.ts';
+import type { Snapshot } from '../model/world.ts';
 import type { Execution } from '../types/execution.ts';
 import type { Hang } from '../types/verdict.ts';
-import { CallHung, type CallWatch } from './call-watch.ts';
-import type { Task } from './task.ts';
+import { CallHung, type CallWatch } from './runtime/call-watch.ts';
+import type { Task } from './runtime/task.ts';
+
+/** The snapshot of a run whose database could not be read after a hang (the snapshot hung too). */
+export const UNREADABLE_SNAPSHOT: Snapshot = { automations: [], receipts: [] };
 
 /** One generated case: its steps, and what the mode drew with them, passed back as `replay`. */
 export interface GeneratedCase {

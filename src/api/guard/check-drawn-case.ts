@@ -5,7 +5,7 @@
  */
 import { rmSync } from 'node:fs';
 import { messageOf } from '../../errors.ts';
-import { interruption } from '../../execute/interrupt.ts';
+import { interruption } from '../../execute/runtime/interrupt.ts';
 import type { DrawnCase } from '../../handlers/generic/drawn-plugin.ts';
 import type { Mode } from '../../types/mode.ts';
 import type { Counterexample } from '../../types/results.ts';

@@ -7,7 +7,7 @@
  */
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
-import { makeTempDir, removeTempDir } from '../../execute/temp-dirs.ts';
+import { makeTempDir, removeTempDir } from '../../execute/runtime/temp-dirs.ts';
 import type { Engine } from '../../handlers/engine.ts';
 import type { DrawnCase } from '../../handlers/generic/drawn-plugin.ts';
 import type { Mode } from '../../types/mode.ts';

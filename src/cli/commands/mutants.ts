@@ -1,27 +1,28 @@
 /**
  * `receiptcheck mutants`: runs every catalogued mutant and the reference, and prints the kill
  * matrix (runs to kill, time, shrunk length, and whether the article's scenarios alone catch it).
- * Exit 1 when a mutant survives or the reference fails; `--list` prints the catalogue.
+ * Exit 1 when a mutant survives or the reference fails; `--list` prints the catalogue. With
+ * `--engine postgres` the same path runs the PostgreSQL catalogue on a real server.
  */
 
-import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { saveCounterexample } from '../../api/counterexample-store.ts';
 import {
   articleScenarios,
   killTargets,
   type Measured,
+  MUTANT_ENGINES,
+  type MutantEngine,
   measureKill,
+  mutantCatalogue,
   scenariosDirOf,
-  type ThreadKill,
   threadKills,
 } from '../../api/mutant-kills.ts';
 import { ReceiptcheckError } from '../../errors.ts';
-import { BUNDLED_HANDLERS, catalogueOf, operationCatalogue } from '../../handlers/registry.ts';
+import { stopEmbeddedPostgres } from '../../execute/postgres/server.ts';
 import { operationNamed } from '../../model/operations/index.ts';
 import { encodeJson } from '../../report/encode.ts';
 import { formatCounterexample } from '../../report/format-counterexample.ts';
-import { formatJunit } from '../../report/format-junit.ts';
 import {
   type KillResult,
   killMatrixRows,
@@ -36,7 +37,7 @@ import { EXIT } from '../exit-codes.ts';
 import { parseInteger, parseMode } from '../parse-flags.ts';
 import { writeCaseTimeline } from '../timeline-file.ts';
 import { writeTextFile } from '../write-text-file.ts';
-import { MUTANT_ENGINES, postgresMutants } from './mutants-postgres.ts';
+import { formatCatalogue, formatThreadKills, junit, pagesLine } from './mutants-output.ts';
 
 interface MutantsFlags {
   list?: boolean;
@@ -124,147 +125,98 @@ Examples:
       ),
     )
     .action(async (flags: MutantsFlags) => {
-      if (flags.engine !== undefined && flags.engine !== 'sqlite') {
-        if (flags.engine !== 'postgres')
-          throw new ReceiptcheckError(
-            'E_USAGE',
-            `--engine must be one of ${MUTANT_ENGINES.join(', ')}, not "${flags.engine}"`,
-          );
-        return postgresMutants(ctx, flags);
-      }
+      const engine = engineOf(flags.engine);
       if (flags.operation !== undefined) operationNamed(flags.operation); // unknown: E_USAGE
+      if (engine === 'postgres' && (flags.operation ?? 'set-interval') !== 'set-interval')
+        throw new ReceiptcheckError(
+          'E_USAGE',
+          `--engine postgres has a catalogue for set-interval only, not "${flags.operation}"`,
+        );
       if (flags.list) {
-        ctx.io.stdout(formatCatalogue(flags.operation));
+        ctx.io.stdout(formatCatalogue(flags.operation, engine));
         return;
       }
-      const options: CheckOptions = {
-        ...(flags.operation !== undefined ? { operation: flags.operation } : {}),
-        ...(flags.runs !== undefined ? { runs: flags.runs } : {}),
-        ...(flags.seed !== undefined ? { seed: flags.seed } : {}),
-        ...(flags.workers !== undefined ? { workers: flags.workers } : {}),
-      };
-      const scenarios = flags.scenarios ? articleScenarios(scenariosDirOf(flags.operation)) : [];
-      const targets = killTargets(flags.operation).filter(
-        (t) => !flags.mode || t.mode === flags.mode,
-      );
-      const measured: Measured[] = [];
-      for (const [i, target] of targets.entries()) {
-        ctx.io.progressStream?.write(
-          `\r\x1b[K[${i + 1}/${targets.length}] ${target.name} (${target.mode})…`,
-        );
-        measured.push(await measureKill(target, options, scenarios));
+      try {
+        await runMutants(ctx, flags, engine);
+      } finally {
+        // The embedded server would linger a moment after the last check: stopped now, for a clean exit.
+        if (engine === 'postgres') await stopEmbeddedPostgres();
       }
-      ctx.io.progressStream?.write('\r\x1b[K');
-      const races = catalogueOf(flags.operation).some((m) => m.mode === 'scheduled');
-      const threads =
-        flags.threads && races && (!flags.mode || flags.mode === 'scheduled')
-          ? await threadKills(options)
-          : [];
-      const results: KillResult[] = measured.map((m) => m.result);
-      const saved = new Map<string, string>();
-      const pages = new Map<string, string>();
-      // A page's replay command needs the case file, so --html alone saves it beside the page.
-      const dir = flags.out ?? flags.html;
-      if (dir)
-        for (const m of measured)
-          if (m.counterexample && m.result.kind === 'mutant') {
-            const file = await saveCounterexample(m.counterexample, dir);
-            saved.set(m.result.name, file.path);
-            if (flags.html)
-              pages.set(
-                m.result.name,
-                writeCaseTimeline(m.counterexample, file.path, flags.html, {
-                  reproducesDeterministically: file.reproduction?.found === true,
-                }),
-              );
-          }
-      const summary = summarizeKills(results);
-      const seed = measured[0]?.check.seed;
-      if (flags.junit) writeTextFile(flags.junit, junit(measured, saved, pages, seed), '--junit');
-      const matrix = renderKillMatrix(results);
-      if (flags.json) {
-        ctx.io.stdout(
-          `${encodeJson({ verdict: summary.verdict === 'ok' ? 'passed' : 'failed', seed, summary, rows: killMatrixRows(results), results, threads, files: Object.fromEntries(saved), timelines: Object.fromEntries(pages) })}\n`,
-        );
-        ctx.io.stderr(`${matrix}\n${formatThreadKills(threads)}${pagesLine(pages, flags.html)}`);
-      } else
-        ctx.io.stdout(
-          `${matrix}\n${formatThreadKills(threads)}${pagesLine(pages, flags.html)}\nseed ${seed} (set with --seed or RECEIPTCHECK_SEED)\n`,
-        );
-      ctx.exitCode = summary.verdict === 'ok' ? EXIT.ok : EXIT.failed;
     });
 }
 
-/** Where the killed mutants' pages went, when `--html` was given. */
-function pagesLine(pages: ReadonlyMap<string, string>, dir?: string): string {
-  if (dir === undefined) return '';
-  return `\ntimelines: ${pages.size} page(s) in ${dir}, one per killed mutant (open NAME.html in a browser)\n`;
-}
-
-/** The real-thread lines: what timing gave this time, never part of the verdict. */
-function formatThreadKills(threads: readonly ThreadKill[]): string {
-  if (threads.length === 0) return '';
-  const lines = [
-    '',
-    'Race mutants on real threads (concurrent mode; information only, timing decides it):',
-  ];
-  const width = Math.max(22, ...threads.map((t) => t.name.length));
-  for (const t of threads)
-    lines.push(
-      `  ${t.name.padEnd(width)} ${t.killed ? `killed at run ${t.runsToKill}` : `not seen in ${t.runs} runs`} (${Math.round(t.ms)} ms)`,
-    );
-  return `${lines.join('\n')}\n`;
-}
-
-function formatCatalogue(operation?: string): string {
-  const lines = [
-    `Mutants of ${operation ?? 'set-interval'} (each a small variation of the reference with one bug):`,
-    '',
-  ];
-  for (const m of catalogueOf(operation))
-    lines.push(
-      `  ${m.name} (${m.mode})`,
-      `      bug:   ${m.bug}`,
-      `      class: ${m.realWorldClass}`,
-    );
-  const uncatalogued = operationCatalogue(operation ?? 'set-interval')?.uncatalogued ?? [];
-  if (uncatalogued.length > 0) lines.push('', 'Not catalogued on purpose:');
-  for (const b of uncatalogued) lines.push(`  ${b.bug}: ${b.reason}`);
-  const others = BUNDLED_HANDLERS.filter((h) => h.kind !== 'mutant').map(
-    (h) => `${h.name} (${h.kind})`,
+/** The engine `--engine` names (default SQLite); `E_USAGE` for any other. */
+function engineOf(engine: string | undefined): MutantEngine {
+  if (engine === undefined) return 'sqlite';
+  if ((MUTANT_ENGINES as readonly string[]).includes(engine)) return engine as MutantEngine;
+  throw new ReceiptcheckError(
+    'E_USAGE',
+    `--engine must be one of ${MUTANT_ENGINES.join(', ')}, not "${engine}"`,
   );
-  lines.push('', `Other bundled handlers: ${others.join(', ')}`, '');
-  return lines.join('\n');
 }
 
-function junit(
-  measured: readonly Measured[],
-  saved: Map<string, string>,
-  pages: Map<string, string>,
-  seed?: number,
-): string {
-  const rows = killMatrixRows(measured.map((m) => m.result));
-  return formatJunit({
-    name: 'receiptcheck mutants',
-    ...(seed !== undefined ? { properties: { seed } } : {}),
-    cases: measured.map((m, i) => {
-      const row = rows[i];
-      const name = `${m.result.name} (${m.result.mode}) is ${m.result.kind === 'reference' ? 'held' : 'killed'}`;
-      const page = pages.get(m.result.name);
-      const base = {
-        name,
-        classname: `receiptcheck.mutants.${m.result.kind}`,
-        timeMs: m.result.ms,
-        // A killed mutant passes, and its page still shows what killed it.
-        ...(page ? { attachments: [{ name: 'timeline', path: resolve(page) }] } : {}),
-      };
-      if (!row || row.asExpected) return base;
-      const cx = m.counterexample;
-      const savedPath = saved.get(m.result.name);
-      const text = cx
-        ? formatCounterexample(cx, savedPath ? { savedPath } : {})
-        : `${m.result.name} survived ${m.check.runs} generated runs (seed ${m.check.seed}); raise --runs or strengthen the generators`;
-      return { ...base, failure: { message: `${m.result.name}: ${row.status}`, text } };
-    }),
-  });
+/** Measures every target of the engine's catalogue and prints the kill matrix; sets the exit code. */
+async function runMutants(ctx: CliContext, flags: MutantsFlags, engine: MutantEngine) {
+  const options: CheckOptions = {
+    ...(flags.operation !== undefined ? { operation: flags.operation } : {}),
+    ...(flags.runs !== undefined ? { runs: flags.runs } : {}),
+    ...(flags.seed !== undefined ? { seed: flags.seed } : {}),
+    ...(flags.workers !== undefined ? { workers: flags.workers } : {}),
+  };
+  // The shipped scenarios are SQLite case files: the column is SQLite's.
+  const scenarios =
+    flags.scenarios && engine === 'sqlite' ? articleScenarios(scenariosDirOf(flags.operation)) : [];
+  const targets = killTargets(flags.operation, engine).filter(
+    (t) => !flags.mode || t.mode === flags.mode,
+  );
+  const measured: Measured[] = [];
+  for (const [i, target] of targets.entries()) {
+    ctx.io.progressStream?.write(
+      `\r\x1b[K[${i + 1}/${targets.length}] ${target.name} (${target.mode})…`,
+    );
+    measured.push(await measureKill(target, options, scenarios));
+  }
+  ctx.io.progressStream?.write('\r\x1b[K');
+  const races = mutantCatalogue(flags.operation, engine).some((m) => m.mode === 'scheduled');
+  // Real threads are SQLite's concurrent mode: the race mutants' information-only second look.
+  const threads =
+    flags.threads && engine === 'sqlite' && races && (!flags.mode || flags.mode === 'scheduled')
+      ? await threadKills(options)
+      : [];
+  const results: KillResult[] = measured.map((m) => m.result);
+  const saved = new Map<string, string>();
+  const pages = new Map<string, string>();
+  // A page's replay command needs the case file, so --html alone saves it beside the page.
+  const dir = flags.out ?? flags.html;
+  if (dir)
+    for (const m of measured)
+      if (m.counterexample && m.result.kind === 'mutant') {
+        const file = await saveCounterexample(m.counterexample, dir);
+        saved.set(m.result.name, file.path);
+        if (flags.html)
+          pages.set(
+            m.result.name,
+            writeCaseTimeline(m.counterexample, file.path, flags.html, {
+              reproducesDeterministically: file.reproduction?.found === true,
+            }),
+          );
+      }
+  const summary = summarizeKills(results);
+  const seed = measured[0]?.check.seed;
+  if (flags.junit) writeTextFile(flags.junit, junit(measured, saved, pages, seed), '--junit');
+  const matrix = renderKillMatrix(results);
+  if (flags.json) {
+    ctx.io.stdout(
+      `${encodeJson({ verdict: summary.verdict === 'ok' ? 'passed' : 'failed', engine, seed, summary, rows: killMatrixRows(results), results, threads, files: Object.fromEntries(saved), timelines: Object.fromEntries(pages) })}\n`,
+    );
+    ctx.io.stderr(`${matrix}\n${formatThreadKills(threads)}${pagesLine(pages, flags.html)}`);
+  } else
+    ctx.io.stdout(
+      `${matrix}\n${formatThreadKills(threads)}${pagesLine(pages, flags.html)}\nseed ${seed} (set with --seed or RECEIPTCHECK_SEED)\n`,
+    );
+  // A reference that failed is shown in full: that is a bug in receiptcheck (or the server).
+  for (const m of measured)
+    if (m.result.kind === 'reference' && m.counterexample)
+      ctx.io.stderr(`${formatCounterexample(m.counterexample)}\n`);
+  ctx.exitCode = summary.verdict === 'ok' ? EXIT.ok : EXIT.failed;
 }

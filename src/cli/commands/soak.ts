@@ -1,6 +1,6 @@
 /**
  * `receiptcheck soak`: many clients call the handler back to back on their own threads and
- * connections for a while, then the whole history is checked at once (see `execute/concurrent/
+ * connections for a while, then the whole history is checked at once (see `execute/sqlite/concurrent/
  * soak.ts`). It finds races by volume rather than by lining calls up; timing is not seeded, so
  * two soaks differ. Exit 0 when it held, 1 when it failed or the check could not decide in time.
  */

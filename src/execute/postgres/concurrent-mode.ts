@@ -18,12 +18,12 @@ import { type Event, type Step, unsentOutcome } from '../../model/events.ts';
 import type { HistoryEntry } from '../../model/history.ts';
 import type { Observed } from '../../model/outcome.ts';
 import { type Snapshot, scopedAs } from '../../model/world.ts';
-import type { ConcurrentExecution, Place } from '../../types/execution.ts';
-import type { Observation } from '../../types/trace.ts';
+import type { ConcurrentExecution } from '../../types/execution.ts';
 import type { Hang } from '../../types/verdict.ts';
-import { throwIfInterrupted } from '../interrupt.ts';
+import { ConcurrentRecord } from '../concurrent-record.ts';
 import type { ModeRunner } from '../mode-runner.ts';
-import { UNREADABLE_SNAPSHOT } from '../run-sequential.ts';
+import { UNREADABLE_SNAPSHOT } from '../mode-runner.ts';
+import { throwIfInterrupted } from '../runtime/interrupt.ts';
 import { isLocked, untilSettled } from './lock-left-behind.ts';
 import {
   type Budgeted,
@@ -70,10 +70,8 @@ async function runConcurrent(
   const now = () => performance.now() - started;
   const scope = pluginOperation(plugin).scope;
   const scopes = new ScopeGate(options.fixture.principals, scope);
-  const history: HistoryEntry[] = [];
-  const places: Place[] = [];
-  const returnedAt: (number | undefined)[] = [];
-  const observations: Observation[] = [];
+  const record = new ConcurrentRecord();
+  const { history, places, returnedAt, observations } = record;
   let worldQueue: Promise<unknown> = Promise.resolve();
   // Lanes connect before the group starts, so no lane's start waits on a connection.
   const harness = await session.harness();
@@ -196,14 +194,7 @@ async function runConcurrent(
       snapshot = UNREADABLE_SNAPSHOT;
     }
   }
-  return {
-    mode: 'concurrent',
-    trace: { observations, snapshot },
-    history,
-    places,
-    returnedAt,
-    ...(hang ? { hang } : {}),
-  };
+  return record.execution(snapshot, hang);
 }
 
 /** Whether the group's operation `i` came back stopped (never settled). */

@@ -15,8 +15,8 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, chownSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ReceiptcheckError } from '../../errors.ts';
-import { onInterrupt, pendingInterruptCleanups } from '../interrupt.ts';
-import { makeTempDir, removeTempDir } from '../temp-dirs.ts';
+import { onInterrupt, pendingInterruptCleanups } from '../runtime/interrupt.ts';
+import { makeTempDir, removeTempDir } from '../runtime/temp-dirs.ts';
 import { binaries, freePort, killAndWait, osUser, sweepOrphans } from './server-host.ts';
 
 /** How long the server may take to accept connections before the start is reported as failed. */

@@ -13,7 +13,7 @@ import type { Observed } from '../../model/outcome.ts';
 import { checkSnapshotShape } from '../../model/outcome-shape.ts';
 import type { Principal, Snapshot } from '../../model/world.ts';
 import { applyCall } from '../apply-event.ts';
-import { inPluginCode } from '../contain/handler-output.ts';
+import { inPluginCode } from '../runtime/contain/handler-output.ts';
 
 /** What came of waiting on a budget: the value, or that it did not settle in time. */
 export type Budgeted<T> =

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { INTERRUPTED_EXIT_CODE } from '../interrupt.ts';
+import { INTERRUPTED_EXIT_CODE } from '../runtime/interrupt.ts';
 
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 const BIN = join(REPO, 'bin/receiptcheck.js');

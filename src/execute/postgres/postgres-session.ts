@@ -13,7 +13,7 @@ import type {
   PostgresHandlerPlugin,
 } from '../../handlers/postgres/plugin.ts';
 import type { Fixture } from '../../model/world.ts';
-import { onInterrupt } from '../interrupt.ts';
+import { onInterrupt } from '../runtime/interrupt.ts';
 import { RunDatabase } from './run-database.ts';
 import { acquirePostgres, type PostgresServer } from './server.ts';
 

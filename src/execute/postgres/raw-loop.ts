@@ -1,5 +1,5 @@
 /**
- * The bench's ceiling on PostgreSQL, as `../raw-loop.ts` is on SQLite: the plugin's own calls and
+ * The bench's ceiling on PostgreSQL, as `../sqlite/raw-loop.ts` is on SQLite: the plugin's own calls and
  * world events replayed in a tight loop on one warm connection to a run database made from the
  * template, with none of the harness around them (no generation, model, checks, trace, call
  * budget). Between sequences the database is put back as `setup` left it (`PostgresSession.reset`,
@@ -10,8 +10,8 @@ import { pluginOperation } from '../../handlers/plugin.ts';
 import type { PostgresHandlerPlugin } from '../../handlers/postgres/plugin.ts';
 import { type Event, unsentOutcome } from '../../model/events.ts';
 import { afterScopeChange, type Fixture, type Principal } from '../../model/world.ts';
-import { interruptPoint } from '../interrupt.ts';
-import type { RawMeasure } from '../raw-loop.ts';
+import type { RawMeasure } from '../raw-measure.ts';
+import { interruptPoint } from '../runtime/interrupt.ts';
 import { pgWorldEvent } from './postgres-events.ts';
 import { narrow, PostgresSession } from './postgres-session.ts';
 

@@ -24,7 +24,7 @@ import type { SequentialExecution } from '../../types/execution.ts';
 import type { Observation } from '../../types/trace.ts';
 import type { Hang } from '../../types/verdict.ts';
 import type { ModeRunner } from '../mode-runner.ts';
-import { UNREADABLE_SNAPSHOT } from '../run-sequential.ts';
+import { UNREADABLE_SNAPSHOT } from '../mode-runner.ts';
 import { isLocked, untilSettled } from './lock-left-behind.ts';
 import { pgCall, pgSnapshot, pgWorldEvent, withinBudget } from './postgres-events.ts';
 import { narrow, type PostgresSession } from './postgres-session.ts';

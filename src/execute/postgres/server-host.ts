@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { ReceiptcheckError } from '../../errors.ts';
-import { deadOwnerDirs, tempRoot } from '../temp-dirs.ts';
+import { deadOwnerDirs, tempRoot } from '../runtime/temp-dirs.ts';
 
 /** Where the server's programs are. */
 export interface Binaries {

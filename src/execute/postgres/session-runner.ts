@@ -6,8 +6,8 @@ import type { PostgresHandlerPlugin } from '../../handlers/postgres/plugin.ts';
 import type { Step } from '../../model/events.ts';
 import type { Fixture } from '../../model/world.ts';
 import type { Execution } from '../../types/execution.ts';
-import { throwIfInterrupted } from '../interrupt.ts';
 import type { ModeRunner } from '../mode-runner.ts';
+import { throwIfInterrupted } from '../runtime/interrupt.ts';
 import { PostgresSession } from './postgres-session.ts';
 
 /** What sequential and concurrent mode on PostgreSQL need from the resolved options. */

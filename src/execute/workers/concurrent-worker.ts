@@ -16,17 +16,22 @@ import type { Observed } from '../../model/outcome.ts';
 import { scopedAs } from '../../model/world.ts';
 import { applyCall } from '../apply-event.ts';
 import { applyWorldEvent } from '../apply-world-event.ts';
-import { passGate } from '../concurrent/gate.ts';
-import type { GateRef, WorkerReply, WorkerTask } from '../concurrent/protocol.ts';
-import { abortBoard, awaitPhase, finishPart } from '../concurrent/run-board.ts';
-import { runConnection } from '../concurrent/run-connection.ts';
-import { JOURNAL_BYTES, startItem, startWaiting, writeReply } from '../concurrent/run-journal.ts';
-import { beginScopeRead, endScopeRead, writeScope } from '../concurrent/scope-table.ts';
-import { sharedClockMs } from '../concurrent/shared-clock.ts';
-import { contain } from '../contain/contain.ts';
-import { keepAll, takeOutput } from '../contain/handler-output.ts';
-import { openConnection, rollbackLeaked } from '../databases.ts';
-import { loadPlugin } from '../load-plugin.ts';
+import { contain } from '../runtime/contain/contain.ts';
+import { keepAll, takeOutput } from '../runtime/contain/handler-output.ts';
+import { loadPlugin } from '../runtime/load-plugin.ts';
+import { passGate } from '../sqlite/concurrent/gate.ts';
+import type { GateRef, WorkerReply, WorkerTask } from '../sqlite/concurrent/protocol.ts';
+import { abortBoard, awaitPhase, finishPart } from '../sqlite/concurrent/run-board.ts';
+import { runConnection } from '../sqlite/concurrent/run-connection.ts';
+import {
+  JOURNAL_BYTES,
+  startItem,
+  startWaiting,
+  writeReply,
+} from '../sqlite/concurrent/run-journal.ts';
+import { beginScopeRead, endScopeRead, writeScope } from '../sqlite/concurrent/scope-table.ts';
+import { sharedClockMs } from '../sqlite/concurrent/shared-clock.ts';
+import { openConnection, rollbackLeaked } from '../sqlite/databases.ts';
 
 const connections = new Map<string, Connection>();
 /** The connection object of the run in progress, for a plugin that is not `replayable`. */

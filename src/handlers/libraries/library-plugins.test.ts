@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { checkHandler } from '../../api/check-handler.ts';
 import { judgedRunner } from '../../api/judged-runner.ts';
-import { sequentialRunner } from '../../execute/sequential-mode.ts';
+import { sequentialRunner } from '../../execute/sqlite/sequential-mode.ts';
 import { resolvePolicy } from '../../model/policy.ts';
 import type { FixtureWithPolicy } from '../../model/state.ts';
 import { DEFAULT_FIXTURE } from '../../model/world.ts';

@@ -7,7 +7,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { JudgedRunner } from '../../api/judged-runner.ts';
 import { judgedRunner } from '../../api/judged-runner.ts';
-import { sequentialRunner } from '../../execute/sequential-mode.ts';
+import { sequentialRunner } from '../../execute/sqlite/sequential-mode.ts';
 import type { CallRequest, Step } from '../../model/events.ts';
 import { type Observed, outcome } from '../../model/outcome.ts';
 import { type Policy, resolvePolicy } from '../../model/policy.ts';

@@ -13,7 +13,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { type JudgedRunner, judgedRunner } from '../../api/judged-runner.ts';
 import { loadCaseFile } from '../../api/load-case-file.ts';
 import { runCase } from '../../api/run-case.ts';
-import { sequentialRunner } from '../../execute/sequential-mode.ts';
+import { sequentialRunner } from '../../execute/sqlite/sequential-mode.ts';
 import type { Step } from '../../model/events.ts';
 import { outcome } from '../../model/outcome.ts';
 import type { FixtureWithPolicy } from '../../model/state.ts';

@@ -9,8 +9,8 @@
 import pg from 'pg';
 import type { PgConnection, PgResult } from '../../../handlers/postgres/plugin.ts';
 import type { Observed } from '../../../model/outcome.ts';
-import { CrashSignal } from '../../scheduled/connection/scheduled-connection.ts';
-import { isTransactionControl, isWriteText } from '../../scheduled/connection/statement-kind.ts';
+import { CrashSignal } from '../../schedule/crash-signal.ts';
+import { isTransactionControl, isWriteText } from '../../schedule/statement-kind.ts';
 
 /** What a lane tells the coordinator: where its plugin code stopped next. */
 export type LaneReport =

@@ -4,7 +4,7 @@
  * lanes is the deadlock's victim (`deadlock.ts`): its statement is cancelled, and its answer is
  * PostgreSQL's deadlock error.
  */
-import type { StatementEnd } from '../../scheduled/protocol.ts';
+import type { StatementEnd } from '../../schedule/statement-end.ts';
 import { cycleThrough, deadlockError } from './deadlock.ts';
 import type { Answer, LaneConnection } from './lane-connection.ts';
 import { type InFlight, type LockWatch, send } from './lock-watch.ts';

@@ -5,9 +5,9 @@
  */
 import pg from 'pg';
 import type { PgConnection, PgResult } from '../../../handlers/postgres/plugin.ts';
-import { paramText } from '../../scheduled/connection/param-text.ts';
-import { isTransactionControl, isWriteText } from '../../scheduled/connection/statement-kind.ts';
-import type { LoggedStatement } from '../../scheduled/coordinator/statement-log.ts';
+import { paramText } from '../../schedule/param-text.ts';
+import type { LoggedStatement } from '../../schedule/statement-end.ts';
+import { isTransactionControl, isWriteText } from '../../schedule/statement-kind.ts';
 import { TransactionChanges } from './statement-end.ts';
 
 /** A connection that logs every statement and how it ended. */

@@ -10,24 +10,26 @@
  */
 import type pg from 'pg';
 import type { PostgresHandlerPlugin } from '../../../handlers/postgres/plugin.ts';
-import { type CallEvent, type Event, type Step, unsentOutcome } from '../../../model/events.ts';
+import type { Event, Step } from '../../../model/events.ts';
 import { checkSnapshotShape } from '../../../model/outcome-shape.ts';
 import { operationOf } from '../../../model/state.ts';
 import { type Fixture, type Snapshot, withWriteScope } from '../../../model/world.ts';
 import type { ScheduledExecution } from '../../../types/execution.ts';
-import { type Schedule, stepScheduleAt } from '../../../types/schedule.ts';
+import type { Schedule } from '../../../types/schedule.ts';
 import type { LaneRecord, TraceEntry } from '../../../types/scheduled-trace.ts';
 import type { Hang } from '../../../types/verdict.ts';
-import { UNREADABLE_SNAPSHOT } from '../../run-sequential.ts';
-import { describeWorld } from '../../scheduled/coordinator/run-scheduled.ts';
+import { UNREADABLE_SNAPSHOT } from '../../mode-runner.ts';
+import { drive, wait } from '../../runtime/task.ts';
+import { runSteps, type StepsPort } from '../../schedule/run-steps.ts';
+import type { LoggedStatement } from '../../schedule/statement-end.ts';
 import { isLocked, untilSettled } from '../lock-left-behind.ts';
 import { worldEvent } from '../postgres-events.ts';
 import type { PostgresServer } from '../server.ts';
-import { runPgGatedStep } from './gated-step.ts';
 import { LaneConnection } from './lane-connection.ts';
 import { LaneHung, within } from './lane-hung.ts';
 import { LockWatch } from './lock-watch.ts';
 import { LoggedConnection } from './logged-connection.ts';
+import { runPgGatedStep } from './pg-lane-driver.ts';
 import type { RunDatabases } from './run-databases.ts';
 import { callHandler, type PgStepContext } from './step-context.ts';
 
@@ -92,14 +94,7 @@ export async function runPgScheduled(
       ...(hang ? { hang } : {}),
     });
     try {
-      for (const [i, s] of steps.entries()) {
-        const plan = stepScheduleAt(schedule, i);
-        if (s.kind === 'concurrent' || (s.kind === 'call' && (plan.crash || plan.fault)))
-          records.push(
-            ...(await runPgGatedStep(ctx, i, s.kind === 'concurrent' ? s.events : [s], plan)),
-          );
-        else records.push(await plainStep(ctx, coordinator, i, s));
-      }
+      await drive(runSteps(stepsPort(ctx, coordinator), steps, schedule, records), (fn) => fn());
       return finished(await snapshotOf(env, coordinator, steps.length));
     } catch (thrown) {
       if (!(thrown instanceof LaneHung)) throw thrown;
@@ -159,64 +154,44 @@ async function snapshotOf(
   return checkSnapshotShape(snapshot, env.plugin.name, operationOf(env.fixture));
 }
 
-/** A step with nothing to decide, on the coordinator's connection; its statements go into the trace as lane 0's. */
-async function plainStep(
+/** PostgreSQL's steps for the shared step loop: gated ones on lane connections, plain ones on the coordinator's. */
+function stepsPort(ctx: PgStepContext, coordinator: LoggedConnection): StepsPort {
+  const { plugin, operation } = ctx;
+  const plain = <T>(work: Promise<T>, step: number, event: Event) =>
+    wait(onCoordinator(ctx, coordinator, work, step, event));
+  return {
+    entries: ctx.entries,
+    principals: () => ctx.principals,
+    noun: operation.noun,
+    gated: (step, events, plan) => wait(runPgGatedStep(ctx, step, events, plan)),
+    applyScope(client, granted) {
+      ctx.principals = withWriteScope(ctx.principals, client, granted, operation.scope);
+    },
+    *call(step, principal, event) {
+      const work = callHandler(plugin, coordinator.proxy, principal, event);
+      const { value, log } = yield* plain(work, step, event);
+      return { observed: value, log };
+    },
+    *world(step, event) {
+      return (yield* plain(worldEvent(plugin, coordinator.proxy, event), step, event)).log;
+    },
+  };
+}
+
+/**
+ * Plugin code on the coordinator's connection, within the call budget; a transaction it left
+ * open is rolled back. Its value, and the statements it ran.
+ */
+async function onCoordinator<T>(
   ctx: PgStepContext,
   coordinator: LoggedConnection,
+  work: Promise<T>,
   step: number,
-  event: Exclude<Step, { kind: 'concurrent' }>,
-): Promise<LaneRecord> {
-  const at = ctx.entries.length;
-  const record = (end: LaneRecord['end']): LaneRecord => ({
-    step,
-    lane: 0,
-    event,
-    end,
-    effectAt: at,
-  });
-  const note = (point: 'scope' | 'world', sql: string) =>
-    ctx.entries.push({ step, lane: 0, point, grant: 'run', sql, result: 'ok' });
-  switch (event.kind) {
-    case 'revoke':
-    case 'restore':
-      ctx.principals = withWriteScope(
-        ctx.principals,
-        event.client,
-        event.kind === 'restore',
-        ctx.operation.scope,
-      );
-      note('scope', `${event.kind} client ${event.client + 1}`);
-      return record({ kind: 'applied' });
-    case 'call': {
-      const unsent = unsentOutcome(event);
-      if (unsent) return record({ kind: 'observed', observed: unsent, faulted: false });
-      const principal = ctx.principals[event.client];
-      if (!principal)
-        throw new RangeError(`step ${step + 1}: no principal for client ${event.client}`);
-      const observed = await untilAnswered(
-        ctx,
-        coordinator,
-        callHandler(ctx.plugin, coordinator.proxy, principal, event as CallEvent),
-        step,
-        event,
-      );
-      await coordinator.rollbackLeak();
-      logStatements(ctx, step, coordinator);
-      return record({ kind: 'observed', observed, faulted: false });
-    }
-    default:
-      note('world', describeWorld(event as Exclude<Event, CallEvent>, ctx.operation.noun));
-      await untilAnswered(
-        ctx,
-        coordinator,
-        worldEvent(ctx.plugin, coordinator.proxy, event),
-        step,
-        event,
-      );
-      await coordinator.rollbackLeak();
-      logStatements(ctx, step, coordinator);
-      return record({ kind: 'applied' });
-  }
+  event: Event,
+): Promise<{ readonly value: T; readonly log: LoggedStatement[] }> {
+  const value = await untilAnswered(ctx, coordinator, work, step, event);
+  await coordinator.rollbackLeak();
+  return { value, log: coordinator.take() };
 }
 
 /**
@@ -240,18 +215,4 @@ async function untilAnswered<T>(
   const waited = await untilSettled(work, ctx.callTimeoutMs, () => leftBehind().catch(() => false));
   if (waited.settled) return waited.value;
   throw new LaneHung(step, 0, ctx.callTimeoutMs, event, isLocked(waited) ? 'locked' : 'unsettled');
-}
-
-function logStatements(ctx: PgStepContext, step: number, coordinator: LoggedConnection): void {
-  for (const s of coordinator.take())
-    ctx.entries.push({
-      step,
-      lane: 0,
-      point: 'statement',
-      grant: 'run',
-      sql: s.sql,
-      ...(s.params ? { params: s.params } : {}),
-      result: s.result,
-      ...(s.durable ? { durable: true } : {}),
-    });
 }

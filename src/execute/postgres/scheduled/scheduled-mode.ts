@@ -1,6 +1,6 @@
 /**
  * Scheduled mode on PostgreSQL: the same schedules, trace and execution as SQLite's scheduled
- * mode (`../../scheduled/scheduled-mode.ts`), so the judge, reports, shrinking, saved cases and
+ * mode (`../../sqlite/scheduled/scheduled-mode.ts`), so the judge, reports, shrinking, saved cases and
  * replays work unchanged. Lanes are async tasks on connections of their own (each its own server
  * backend), every query a yield point; the coordinator grants one statement at a time in the
  * order the drawn schedule says, sees a statement that waits on a lock from a side connection and
@@ -23,9 +23,9 @@ import type { Step } from '../../../model/events.ts';
 import type { Fixture } from '../../../model/world.ts';
 import type { ScheduledExecution } from '../../../types/execution.ts';
 import type { Schedule } from '../../../types/schedule.ts';
-import { onInterrupt } from '../../interrupt.ts';
 import type { GeneratedCase, ModeRunner } from '../../mode-runner.ts';
-import { scheduleOfCase } from '../../scheduled/schedule-of-case.ts';
+import { onInterrupt } from '../../runtime/interrupt.ts';
+import { scheduleOfCase } from '../../schedule/schedule-of-case.ts';
 import { acquirePostgres, type PostgresServer } from '../server.ts';
 import { LoggedConnection } from './logged-connection.ts';
 import { RunDatabases } from './run-databases.ts';

@@ -5,7 +5,7 @@
  * from the statement's text but whether it writes.
  */
 import type pg from 'pg';
-import type { StatementEnd } from '../../scheduled/protocol.ts';
+import type { StatementEnd } from '../../schedule/statement-end.ts';
 
 /** Counts one connection's changes inside its open transaction, to say when a commit is durable. */
 export class TransactionChanges {

@@ -8,16 +8,14 @@
 import { readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { afterAll, describe, expect, it } from 'vitest';
+import { checkHandler } from '../../../../../api/check-handler.ts';
 import { judgedRunner } from '../../../../../api/judged-runner.ts';
-import {
-  checkPostgresScheduled,
-  type PgCheckResult,
-} from '../../../../../api/postgres-scheduled-check.ts';
 import { postgresScheduledRunner } from '../../../../../execute/postgres/scheduled/scheduled-mode.ts';
 import { stopEmbeddedPostgres } from '../../../../../execute/postgres/server.ts';
 import type { CallEvent, Step } from '../../../../../model/events.ts';
 import { DEFAULT_FIXTURE } from '../../../../../model/world.ts';
 import type { ScheduledDetail } from '../../../../../types/execution.ts';
+import type { CheckResult } from '../../../../../types/results.ts';
 import type { Schedule } from '../../../../../types/schedule.ts';
 import type { PostgresHandlerPlugin } from '../../../../postgres/plugin.ts';
 import { PG_MUTANT_CATALOGUE, PG_REFERENCES } from '../pg-mutant-plugins.ts';
@@ -45,6 +43,10 @@ afterAll(async () => {
     readdirSync(tmpdir()).filter((n) => n.startsWith(`receiptcheck-pg-${process.pid}-`)),
   ).toEqual([]);
 }, 60_000);
+
+/** A bundled PostgreSQL handler checked in scheduled mode, through the one pipeline every engine uses. */
+const check = (handler: string) =>
+  checkHandler({ handler, mode: 'scheduled', runs: RUNS, seed: SEED });
 
 /** Runs a saved counterexample's steps under its schedule `times` times; the trace hashes seen. */
 async function replayHashes(
@@ -100,15 +102,15 @@ describe('PostgreSQL mutants in scheduled mode', () => {
 
   for (const plugin of PG_REFERENCES)
     it(`${plugin.name} holds for ${RUNS} runs at seed ${SEED}`, async () => {
-      const r = await checkPostgresScheduled(plugin, { runs: RUNS, seed: SEED });
+      const r = await check(plugin.name);
       expect(r.counterexample?.failures).toBeUndefined();
       expect(r).toMatchObject({ verdict: 'passed', runs: RUNS });
     }, 900_000);
 
-  const killed = new Map<string, PgCheckResult>();
+  const killed = new Map<string, CheckResult>();
   for (const m of PG_MUTANT_CATALOGUE)
     it(`${m.name} is killed within ${RUNS} runs at seed ${SEED}, by its own bug, and replays`, async () => {
-      const r = await checkPostgresScheduled(m.plugin, { runs: RUNS, seed: SEED });
+      const r = await check(m.name);
       expect(r.verdict).toBe('failed');
       const cx = r.counterexample;
       if (!cx) throw new Error('no counterexample');

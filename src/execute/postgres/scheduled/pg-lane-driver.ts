@@ -1,0 +1,227 @@
+/**
+ * PostgreSQL's lanes as a driver of the one grant loop (`../../schedule/gated-step.ts`). Each
+ * lane is an async task on its own connection (`lane-connection.ts`); at every statement it stops
+ * and waits. The loop picks the lane that goes next exactly as on SQLite; this driver sends that
+ * lane's statement itself and waits until the statement either answers or is seen waiting on a
+ * lock (`lock-watch.ts`). A waiting lane counts as blocked (the trace says so) and the loop goes
+ * on with the others; the server wakes it when the lock goes, and it runs on when the scheduler
+ * picks it again. After every grant every woken statement finishes or waits again before the
+ * next, so what a lane meets never depends on how fast another ran.
+ *
+ * A crash ends the lane's backend (`pg_terminate_backend`) at its point: its transaction rolls
+ * back, its client hears nothing. A fault makes the lane's chosen write raise an integrity error
+ * on the server instead of running (`deadlock.ts`). A lane that closes a wait-for cycle gets
+ * PostgreSQL's deadlock error. A lane's connection lives here: opened when a step first needs
+ * it, ended by a crash (`retire`), kept from step to step otherwise.
+ */
+import type { Event } from '../../../model/events.ts';
+import { withWriteScope } from '../../../model/world.ts';
+import type { StepSchedule } from '../../../types/schedule.ts';
+import type { GrantKind, LaneRecord } from '../../../types/scheduled-trace.ts';
+import { drive, type Task, wait } from '../../runtime/task.ts';
+import { CrashSignal } from '../../schedule/crash-signal.ts';
+import type { Stall } from '../../schedule/decide.ts';
+import { GatedStep } from '../../schedule/gated-step.ts';
+import type { LaneDriver, LaneReport, LaunchPlan } from '../../schedule/lane-driver.ts';
+import type { LaneState } from '../../schedule/lane-state.ts';
+import { paramText } from '../../schedule/param-text.ts';
+import { worldEvent } from '../postgres-events.ts';
+import { FAULT_SQL } from './deadlock.ts';
+import { type LaneFlight, LaneFlights } from './lane-flights.ts';
+import { LaneHung } from './lane-hung.ts';
+import { StatementHung } from './lock-watch.ts';
+import { callHandler, type PgStepContext } from './step-context.ts';
+
+/** Runs the lanes of step `step` under `plan`; returns each lane's record. */
+export async function runPgGatedStep(
+  ctx: PgStepContext,
+  step: number,
+  events: readonly Event[],
+  plan: StepSchedule,
+): Promise<LaneRecord[]> {
+  const driver = new PgLaneDriver(ctx, step);
+  const gated = new GatedStep(ctx, driver, step, events, plan);
+  try {
+    await drive(
+      (function* () {
+        yield* gated.start();
+        yield* gated.loop();
+      })(),
+      (fn) => fn(),
+    );
+  } finally {
+    // After an error every lane still running is ended, as a crash would; the error stays the one to report.
+    for (const s of gated.lanes)
+      if (s.status === 'parked' || s.status === 'blocked') {
+        s.status = 'crashed';
+        await driver.end(s).catch(() => {});
+      }
+  }
+  return gated.records();
+}
+
+/** Where a PostgreSQL lane's plugin code stops: a statement, its reply, or a world event's end. */
+type Reached = Extract<LaneReport, { type: 'statement' | 'reply' | 'done' }>;
+
+/** One gated step's PostgreSQL lanes. */
+class PgLaneDriver implements LaneDriver {
+  readonly runAheadMax = 0;
+  readonly crashKills = true;
+  private readonly flights: LaneFlights;
+
+  constructor(
+    private readonly ctx: PgStepContext,
+    private readonly step: number,
+  ) {
+    this.flights = new LaneFlights(ctx.watch, ctx.callTimeoutMs);
+  }
+
+  /** Opens the lanes' connections side by side (a lane's stays open from step to step until it crashes). */
+  *open(lanes: readonly LaneState[]): Task<void> {
+    const conns = yield* wait(Promise.all(lanes.map((s) => this.ctx.lane(s.lane))));
+    for (const [i, s] of lanes.entries()) this.flights.add(s.lane, conns[i] as LaneFlight['conn']);
+  }
+
+  launch(s: LaneState, plan: LaunchPlan): Task<boolean> {
+    if (plan.parkAtStart) return wait(false); // parked at its start, a point of its own
+    this.start(s);
+    return wait(true);
+  }
+
+  *next(s: LaneState): Task<LaneReport> {
+    return yield* wait(this.report(s));
+  }
+
+  *grant(s: LaneState, kind: GrantKind): Task<LaneReport | undefined> {
+    if (s.point === 'start') {
+      this.start(s);
+      return yield* this.next(s);
+    }
+    if (s.point === 'reply') return undefined;
+    return yield* wait(this.statement(s, kind));
+  }
+
+  /** Lets every blocked lane's statement that a lock release woke finish, or wait again; its answer is kept. */
+  *afterGrant(lanes: readonly LaneState[]): Task<void> {
+    for (const s of lanes)
+      if (s.status === 'blocked' && this.flights.waiting(s.lane)) yield* wait(this.settle(s));
+  }
+
+  *kill(s: LaneState): Task<void> {
+    yield* wait(this.end(s));
+  }
+
+  applyScope(client: number, granted: boolean): void {
+    const { principals, operation } = this.ctx;
+    this.ctx.principals = withWriteScope(principals, client, granted, operation.scope);
+  }
+
+  stall(_d: Stall, _jumpMs: number, live: readonly LaneState[]): { sql: string; ends: Error } {
+    // PostgreSQL waits for ever, and the cycles lanes close are broken as they close: what is
+    // left waits on locks no running lane holds (the coordinator's, or a lane's whose call
+    // returned: a session-level lock left behind), which nothing will release.
+    const first = live[0];
+    return {
+      sql: `lanes ${live.map((s) => s.lane + 1).join(', ')} all wait on locks no running lane holds`,
+      ends: new LaneHung(
+        this.step,
+        first?.lane ?? 0,
+        this.ctx.callTimeoutMs,
+        first?.event,
+        'locked',
+      ),
+    };
+  }
+
+  /** Ends the lane here: its backend ends (rolled back, locks gone), its client hears nothing. */
+  async end(s: LaneState): Promise<void> {
+    const c = this.flights.get(s.lane);
+    if (!c) return;
+    c.conn.crashed = true;
+    this.ctx.retire(s.lane);
+    try {
+      await this.ctx.watch.terminate(c.conn.pid, this.ctx.callTimeoutMs);
+    } catch {
+      throw new LaneHung(this.step, s.lane, this.ctx.callTimeoutMs, s.event);
+    }
+    c.conn.resume({ error: new CrashSignal() });
+    void c.conn.close();
+  }
+
+  /** Sends (or, when blocked, waits on) the lane's statement and answers the plugin with what came. */
+  private async statement(s: LaneState, kind: GrantKind): Promise<LaneReport> {
+    if (s.status === 'parked') {
+      const fault = kind === 'fault';
+      const values = fault ? undefined : this.flights.get(s.lane)?.values;
+      this.flights.send(s.lane, fault ? FAULT_SQL : (s.sql ?? ''), values, fault || s.write);
+    }
+    // PostgreSQL waits for ever (no lock_timeout).
+    if ((await this.settle(s)) === 'blocked')
+      return { type: 'blocked', timeoutMs: Number.POSITIVE_INFINITY };
+    const { answer, end } = this.flights.take(s.lane);
+    this.flights.get(s.lane)?.conn.resume(answer);
+    return { ...(await this.report(s)), prev: end };
+  }
+
+  /** The lane's statement answered (a deadlock victim's included) or waits on a lock; a hang past the budget. */
+  private async settle(s: LaneState): Promise<'done' | 'blocked'> {
+    try {
+      return await this.flights.settle(s.lane);
+    } catch (thrown) {
+      if (!(thrown instanceof StatementHung)) throw thrown;
+      throw new LaneHung(this.step, s.lane, this.ctx.callTimeoutMs, s.event);
+    }
+  }
+
+  /** Starts the lane's plugin code: a call as the principal stands now, or a world event. */
+  private start(s: LaneState): void {
+    const { conn } = this.flights.get(s.lane) as LaneFlight;
+    const e = s.event;
+    const { plugin } = this.ctx;
+    if (e.kind === 'call') {
+      const principal = this.ctx.principals[e.client];
+      if (!principal)
+        throw new RangeError(`step ${this.step + 1}: no principal for client ${e.client}`);
+      void callHandler(plugin, conn.proxy, principal, e).then((observed) =>
+        conn.post({ type: 'reply', observed }),
+      );
+    } else if (e.kind !== 'revoke' && e.kind !== 'restore')
+      worldEvent(plugin, conn.proxy, e).then(
+        () => conn.post({ type: 'done' }),
+        (error: unknown) => conn.post({ type: 'failed', error }),
+      );
+  }
+
+  /** The lane's next report (bounded by the call budget); a transaction it left open is rolled back. */
+  private async report(s: LaneState): Promise<Reached> {
+    const c = this.flights.get(s.lane) as LaneFlight;
+    const report = await c.conn.next(this.ctx.callTimeoutMs);
+    if (!report) throw new LaneHung(this.step, s.lane, this.ctx.callTimeoutMs, s.event);
+    switch (report.type) {
+      case 'statement':
+        c.values = report.values;
+        return {
+          type: 'statement',
+          sql: report.sql,
+          write: report.write,
+          params: paramText(report.values),
+        };
+      case 'failed':
+        throw report.error;
+      case 'done':
+        return { type: 'done', freed: await this.rollbackLeak(c) };
+      case 'reply': {
+        const freed = await this.rollbackLeak(c);
+        return { type: 'reply', observed: report.observed, parked: s.parksAtReply, freed };
+      }
+    }
+  }
+
+  /** A transaction the plugin left open would hold its locks against every other lane: rolled back. */
+  private async rollbackLeak(c: LaneFlight): Promise<boolean> {
+    if (!c.conn.inTransaction) return false;
+    await c.conn.client.query('ROLLBACK');
+    c.changes.reset();
+    return true;
+  }
+}

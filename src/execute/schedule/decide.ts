@@ -1,0 +1,97 @@
+/**
+ * The scheduler's decisions, pure: given the lanes still running, the virtual clock and the
+ * drawn choices, what happens at the next grant; and how many grants in a row would go to the
+ * same lane (so its worker may run that far without parking, see `lane-gate.ts`).
+ *
+ * One decision, in order:
+ * 1. a blocked lane whose busy timeout has run out is told to give up (forced, no choice used);
+ * 2. the candidates are the parked lanes and the blocked ones for which something changed since
+ *    their last try (the epoch moved); with more than one, the next drawn choice picks;
+ * 3. no candidate but blocked lanes: a stall; the clock jumps to the first busy timeout.
+ */
+import { chooseLane } from './choose-lane.ts';
+
+/** What a decision needs to know of one live lane. */
+export interface LaneView {
+  readonly lane: number;
+  /** Callers pass only live lanes (parked or blocked); the wider type lets them pass their own records. */
+  readonly status: 'parked' | 'blocked' | 'done' | 'crashed';
+  readonly blockedAt: number;
+  readonly blockedEpoch: number;
+  readonly timeoutMs: number;
+}
+
+/** The next grant: to whom and why. */
+export type Decision =
+  | { readonly kind: 'giveUp'; readonly lane: number }
+  | { readonly kind: 'choose'; readonly lane: number; readonly chose: boolean }
+  | { readonly kind: 'stall'; readonly until: number; readonly lanes: readonly number[] };
+
+/** A stall: no lane can run, every live lane is blocked until `until`. */
+export type Stall = Extract<Decision, { kind: 'stall' }>;
+
+/** Where the scheduler stands: the clock, the epoch, the drawn choices and how many are used. */
+export interface SchedulerState {
+  readonly clock: number;
+  readonly epoch: number;
+  readonly choices: readonly number[];
+  /** Choices used so far. */
+  readonly decision: number;
+  /** The lane granted last. */
+  readonly last: number | undefined;
+}
+
+/** The next decision over `live` (not empty). */
+export function decide(live: readonly LaneView[], at: SchedulerState): Decision {
+  const expired = live.find((s) => s.status === 'blocked' && at.clock - s.blockedAt >= s.timeoutMs);
+  if (expired) return { kind: 'giveUp', lane: expired.lane };
+  const candidates = live.filter((s) => s.status === 'parked' || s.blockedEpoch < at.epoch);
+  if (candidates.length === 0) {
+    const until = Math.min(...live.map((b) => b.blockedAt + b.timeoutMs));
+    return { kind: 'stall', until, lanes: live.map((b) => b.lane) };
+  }
+  const chose = candidates.length > 1;
+  const choice = chose ? (at.choices[at.decision] ?? 0) : 0;
+  return {
+    kind: 'choose',
+    lane: chooseLane(
+      candidates.map((c) => c.lane),
+      at.last,
+      choice,
+    ),
+    chose,
+  };
+}
+
+/**
+ * How many grants right after the one `_lane` is getting now (a statement run, at clock `at.clock`
+ * already advanced) would go to `_lane` again, assuming each of its statements completes: its
+ * worker may pass that many yield points without parking. `others` are the other live lanes;
+ * once `_lane` completes a statement every blocked one is a candidate again. Stops before a
+ * forced give-up and at `max`. Which lane it is does not matter, only how many run beside it.
+ */
+export function runAhead(
+  _lane: number,
+  others: readonly LaneView[],
+  at: SchedulerState,
+  max: number,
+): number {
+  let forcedAt = Number.POSITIVE_INFINITY;
+  for (const s of others)
+    if (s.status === 'blocked') forcedAt = Math.min(forcedAt, s.blockedAt + s.timeoutMs);
+  const limit = Math.min(max, forcedAt - at.clock);
+  if (others.length === 0) return Math.max(0, limit);
+  // `chooseLane` over the lane and the others, starting from it, keeps it exactly when the
+  // choice is a whole number of turns round them: counted here without building the candidates.
+  const lanes = others.length + 1;
+  let decision = at.decision;
+  let n = 0;
+  while (n < limit) {
+    // Past the drawn choices every choice is 0, which keeps the lane running: no need to look further.
+    if (decision >= at.choices.length) return limit;
+    if ((at.choices[decision] ?? 0) % lanes !== 0) break;
+    decision++;
+    n++;
+  }
+  return n;
+}

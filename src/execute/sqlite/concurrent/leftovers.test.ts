@@ -1,0 +1,155 @@
+/**
+ * No worker thread, database file or temp directory outlives a concurrent check: after a pass,
+ * after a failure, after a hung call, after a soak, and after Ctrl-C or a `kill` (a child
+ * process, SIGINT or SIGTERM mid-run, exit code 130 or 143). Temp directories are looked for in a TMPDIR of this file's own, so
+ * other test files running at the same time cannot confuse the count; threads are counted by the
+ * operating system (/proc/self/task), not by our own bookkeeping alone. The one exception, by
+ * design: the pool a passing or failing check gives back is kept idle for the next check of the
+ * same handler (`warm-pool.ts`); it is counted apart, and gone once destroyed.
+ */
+
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkHandler } from '../../../api/check-handler.ts';
+import { soak } from '../../../api/soak.ts';
+import {
+  INTERRUPTED_EXIT_CODE,
+  pendingInterruptCleanups,
+  TERMINATED_EXIT_CODE,
+} from '../../runtime/interrupt.ts';
+import { destroyIdlePool, idleWorkerThreads } from './warm-pool.ts';
+import { liveWorkerThreads, startedWorkerPools } from './worker-pool.ts';
+
+const REPO = fileURLToPath(new URL('../../../../', import.meta.url));
+const CHILD = fileURLToPath(new URL('./fixtures/interrupt-child.ts', import.meta.url));
+const HANG = fileURLToPath(new URL('./fixtures/hang-handler.ts', import.meta.url));
+
+const osThreads = () => readdirSync('/proc/self/task').length;
+/** The OS thread count once it reaches `target`, or after 5 s whatever it is then. */
+async function threadsSettled(target: number): Promise<number> {
+  const end = Date.now() + 5000;
+  while (osThreads() !== target && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+  return osThreads();
+}
+const leftovers = (dir: string) => readdirSync(dir).filter((f) => f.startsWith('receiptcheck-'));
+
+describe('leftovers after concurrent runs', () => {
+  const saved = process.env.TMPDIR;
+  let dir: string;
+  let baseline: number;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'rc-leftovers-'));
+    process.env.TMPDIR = dir;
+    // A first check starts whatever threads Node starts lazily, so the baseline is stable.
+    await checkHandler({ mode: 'concurrent', runs: 3 });
+    await destroyIdlePool();
+    baseline = osThreads();
+  });
+  afterAll(() => {
+    if (saved === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = saved;
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const expectClean = async () => {
+    expect(leftovers(dir)).toEqual([]);
+    expect(liveWorkerThreads()).toBe(0);
+    expect(pendingInterruptCleanups()).toBe(0);
+    // At most the one pool kept warm (4 workers by default), and nothing once it is destroyed.
+    expect(idleWorkerThreads()).toBeLessThanOrEqual(4);
+    await destroyIdlePool();
+    expect(idleWorkerThreads()).toBe(0);
+    // A terminated worker's OS thread exits after terminate() resolves: wait for it, bounded.
+    expect(await threadsSettled(baseline)).toBe(baseline);
+  };
+
+  it('leaves nothing after a passing check', async () => {
+    let during = 0;
+    const r = await checkHandler({
+      mode: 'concurrent',
+      runs: 20,
+      onProgress: () => {
+        during = Math.max(during, leftovers(dir).length);
+      },
+    });
+    expect(r.verdict).toBe('passed');
+    expect(during).toBe(1); // the check did use this TMPDIR
+    await expectClean();
+  });
+
+  it('keeps one pool warm for the next check of the same handler, and only for it', async () => {
+    await checkHandler({ mode: 'concurrent', runs: 3 });
+    expect(idleWorkerThreads()).toBe(4);
+    const warm = osThreads();
+    const pools = startedWorkerPools();
+    await checkHandler({ mode: 'concurrent', runs: 3 });
+    expect(startedWorkerPools()).toBe(pools); // the kept pool served the second check
+    await checkHandler({ handler: 'check-then-act', mode: 'concurrent', runs: 3 });
+    expect(startedWorkerPools()).toBe(pools + 1); // another handler never shares it
+    expect(idleWorkerThreads()).toBe(4);
+    expect(osThreads()).toBe(warm); // the first handler's pool went when this one was kept
+    await expectClean();
+  });
+
+  it('leaves nothing after a failing check', async () => {
+    // A bug its plain steps show, so the check fails whatever the threads' timing (a race
+    // mutant's failure here would depend on how often its lanes happen to overlap).
+    const r = await checkHandler({ handler: 'version-before-receipt', mode: 'concurrent' });
+    expect(r.verdict).toBe('failed');
+    await expectClean();
+  });
+
+  it('leaves nothing after a hung call', async () => {
+    const r = await checkHandler({
+      handler: HANG,
+      mode: 'concurrent',
+      callTimeoutMs: 300,
+      runs: 20,
+    });
+    expect(r.counterexample?.failures[0]?.kind).toBe('hang');
+    await expectClean();
+  });
+
+  it('leaves nothing after a soak run', async () => {
+    const r = await soak({ clients: 3, durationMs: 200 });
+    expect(r.counts.calls).toBeGreaterThan(0);
+    await expectClean();
+  });
+});
+
+describe('Ctrl-C or SIGTERM during a concurrent check', () => {
+  it.each([
+    ['SIGINT', INTERRUPTED_EXIT_CODE],
+    ['SIGTERM', TERMINATED_EXIT_CODE],
+  ] as const)('%s: exits with %i and leaves no temp directory', async (signal, code) => {
+    const dir = mkdtempSync(join(tmpdir(), 'rc-interrupt-'));
+    try {
+      const child = spawn(process.execPath, ['--import', 'tsx', CHILD], {
+        cwd: REPO,
+        env: { ...process.env, TMPDIR: dir },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr.on('data', (chunk) => {
+        stderr += String(chunk);
+      });
+      const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+      await new Promise<void>((resolve, reject) => {
+        child.stdout.on('data', (chunk) => {
+          if (String(chunk).includes('running')) resolve();
+        });
+        child.on('exit', () => reject(new Error(`child exited before running: ${stderr}`)));
+      });
+      expect(leftovers(dir)).toHaveLength(1); // mid-run, its directory exists
+      child.kill(signal);
+      expect(await exited).toBe(code);
+      expect(leftovers(dir)).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

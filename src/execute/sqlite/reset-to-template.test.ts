@@ -1,0 +1,91 @@
+/**
+ * The in-place reset the racing modes and the raw loop use: whatever a run did, the next finds
+ * the template's rows and schema, a receipt store the run left down included (the switch's flag
+ * row is the template's again before the rows its triggers guard go back).
+ */
+import { copyFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, describe, expect, it } from 'vitest';
+import { failWrites } from '../../handlers/libraries/library-world.ts';
+import { sqliteWorld } from '../../handlers/operations/set-interval/sqlite/set-interval-world.ts';
+import { flagDdl, STORE_FAILURE, triggerDdl } from '../../handlers/sqlite/store-switch.ts';
+import { DEFAULT_FIXTURE } from '../../model/world.ts';
+import { makeTempDir, removeTempDir } from '../runtime/temp-dirs.ts';
+import { templateResetter } from './reset-to-template.ts';
+
+const dir = makeTempDir('reset-test');
+afterAll(() => removeTempDir(dir));
+
+/** A template file made by `setup`, and a connection to a copy of it. */
+function copyOf(name: string, setup: (db: Database.Database) => void) {
+  const template = join(dir, `${name}.sqlite`);
+  const db = new Database(template);
+  setup(db);
+  db.close();
+  const path = join(dir, `${name}-run.sqlite`);
+  copyFileSync(template, path);
+  return { reset: templateResetter(template), db: new Database(path) };
+}
+
+/** Every row of `table` with its rowid, in rowid order. */
+const rowsOf = (db: Database.Database, table: string) =>
+  db.prepare(`SELECT rowid AS _r, * FROM ${table} ORDER BY rowid`).raw(true).all();
+
+const insertReceipt = (db: Database.Database, id: string) =>
+  db.prepare("INSERT INTO receipts VALUES ('w1', 'alice', 't', ?, '{}', '{}')").run(id);
+
+describe('a reset to the template', () => {
+  it('brings the receipt store back up after a run that left it down', () => {
+    const { reset, db } = copyOf('reference', (t) => sqliteWorld.setup(t, DEFAULT_FIXTURE));
+    insertReceipt(db, 'r1');
+    sqliteWorld.failReceipts(db);
+    expect(() => insertReceipt(db, 'r2')).toThrow(STORE_FAILURE);
+    reset(db);
+    expect(db.prepare('SELECT count(*) FROM receipts').pluck().get()).toBe(0);
+    expect(db.prepare('SELECT count(*) FROM receiptcheck_receipts_down').pluck().get()).toBe(0);
+    insertReceipt(db, 'r2');
+    db.close();
+  });
+
+  it('clears the flag before the rows of a table guarded against deletes, made before its flag', () => {
+    const { reset, db } = copyOf('guarded', (t) => {
+      t.exec("CREATE TABLE a_records(k TEXT PRIMARY KEY); INSERT INTO a_records VALUES ('t')");
+      t.exec(flagDdl('a_records') + triggerDdl('a_records', ['INSERT', 'UPDATE', 'DELETE']));
+    });
+    db.exec("INSERT INTO a_records VALUES ('run')");
+    failWrites(db, 'a_records');
+    expect(() => db.exec('DELETE FROM a_records')).toThrow(STORE_FAILURE);
+    reset(db);
+    expect(db.prepare('SELECT k FROM a_records').pluck().all()).toEqual(['t']);
+    db.exec("INSERT INTO a_records VALUES ('next'); DELETE FROM a_records");
+    db.close();
+  });
+
+  it('puts back tables of more rows than one INSERT takes, and of many columns, row for row', () => {
+    const wideColumns = Array.from({ length: 600 }, (_, i) => `c${i}`);
+    const { reset, db } = copyOf('batches', (t) => {
+      // 150 rows: two whole batches and a short one; 128: whole batches only; 600 columns: a row
+      // an INSERT; none has an INTEGER PRIMARY KEY, so the rowids come from the order of inserts.
+      t.exec('CREATE TABLE big(a, b, c); CREATE TABLE exact(a); CREATE TABLE one(a, b)');
+      t.exec(`CREATE TABLE wide(${wideColumns.join(', ')})`);
+      const big = t.prepare('INSERT INTO big VALUES (?, ?, ?)');
+      for (let i = 0; i < 150; i++) big.run(i, `text ${i}`, i % 3 === 0 ? null : i / 7);
+      const exact = t.prepare('INSERT INTO exact VALUES (?)');
+      for (let i = 0; i < 128; i++) exact.run(`e${i}`);
+      t.prepare('INSERT INTO one VALUES (?, ?)').run('only', 1);
+      const wide = t.prepare(`INSERT INTO wide VALUES (${wideColumns.map(() => '?').join(', ')})`);
+      for (let r = 0; r < 3; r++) wide.run(wideColumns.map((_, i) => r * 1000 + i));
+    });
+    const tables = ['big', 'exact', 'one', 'wide'];
+    const template = Object.fromEntries(tables.map((t) => [t, rowsOf(db, t)]));
+    for (let round = 0; round < 2; round++) {
+      db.exec("DELETE FROM big WHERE a % 5 = 0; UPDATE big SET b = 'changed' WHERE a = 149");
+      db.exec("INSERT INTO big VALUES (1000, 'new', 1); DELETE FROM exact WHERE rowid = 1");
+      db.exec("DELETE FROM one; UPDATE wide SET c599 = 'x' WHERE rowid = 3");
+      reset(db);
+      for (const t of tables) expect(rowsOf(db, t)).toEqual(template[t]);
+    }
+    db.close();
+  });
+});

@@ -1,0 +1,228 @@
+/**
+ * Lanes carried out on the coordinator's own thread, for replayable handlers: no worker thread,
+ * no hand-off, nothing left to timing. Each lane has its own connection to the run's database,
+ * as a worker would. A command runs in attempts (`inline-gate.ts`): an attempt replays what the
+ * call already did, takes the grant at the point it paused last, and runs on until the next point
+ * where a worker would park, where it pauses again; the reports are the ones a worker would send.
+ *
+ * A handler that turns out not to be replayable (it returned a promise, or a replay took another
+ * path) stops the run with `E_NOT_REPLAYABLE`; the runner then starts over on worker threads.
+ */
+import type Database from 'better-sqlite3';
+import { ReceiptcheckError } from '../../../../errors.ts';
+import type { HandlerPlugin } from '../../../../handlers/plugin.ts';
+import { pluginOperation } from '../../../../handlers/plugin.ts';
+import { type Principal, scopedAs } from '../../../../model/world.ts';
+import { applyCallSync } from '../../../apply-event.ts';
+import { applyWorldEvent } from '../../../apply-world-event.ts';
+import { openSharedConnection } from '../../shared-database.ts';
+import { ScheduledConnection } from '../connection/scheduled-connection.ts';
+import { WORLD_PLAN } from '../gate-logic.ts';
+import type { Lane, Lanes } from '../lanes.ts';
+import { type CommandBody, Grant, type GrantCode, type Report } from '../protocol.ts';
+import { InlineGate, type LoggedOutcome, Pause, type Resume } from './inline-gate.ts';
+
+/** One inline lane: its connection, its command, and what that command did so far. */
+class InlineLane implements Lane {
+  readonly onThisThread = true;
+  private readonly gate = new InlineGate();
+  private connection: { path: string; conn: ScheduledConnection } | undefined;
+  private command: CommandBody | undefined;
+  private log: LoggedOutcome[] = [];
+  private reads: boolean[] = [];
+  private pending: Resume | undefined;
+  private reports: Report[] = [];
+  private startPassed = false;
+  private scopeGranted: boolean | undefined;
+  private atReply = false;
+  private over = true;
+
+  constructor(
+    private readonly plugin: HandlerPlugin,
+    private readonly scopes: Int32Array,
+  ) {}
+
+  send(command: CommandBody): void {
+    this.command = command;
+    this.log = [];
+    this.reads = [];
+    this.pending = undefined;
+    this.reports = [];
+    this.startPassed = false;
+    this.scopeGranted = undefined;
+    this.atReply = false;
+    this.over = false;
+  }
+
+  grant(grant: GrantCode, budget = 0): void {
+    this.pending = { grant, budget };
+  }
+
+  next(): Report | undefined {
+    if (this.reports.length === 0 && !this.over) this.attempt();
+    return this.reports.shift();
+  }
+
+  /**
+   * Closes the connection (rolling back what it held). A connection whose call was stopped
+   * mid-statement by the call budget may refuse; it is dropped, and rolls back when collected.
+   */
+  close(): void {
+    try {
+      this.connection?.conn.real.close();
+    } catch {
+      // Dropped: nothing else uses it.
+    }
+    this.connection = undefined;
+  }
+
+  /** Runs the command from its start, replaying, up to its next report. */
+  private attempt(): void {
+    const command = this.command as CommandBody;
+    const conn = this.connect(command.dbPath);
+    if (this.atReply) {
+      this.grantReply(conn);
+      return;
+    }
+    const plan = command.type === 'call' ? command : WORLD_PLAN;
+    this.gate.begin(plan, this.log, this.reads, this.pending, this.reports);
+    this.pending = undefined;
+    let replying = false;
+    try {
+      if (command.type === 'world') {
+        conn.faultable = false;
+        applyWorldEvent(this.plugin, conn.proxy, command.event);
+        if (this.paused()) return;
+        this.over = true;
+        this.gate.done(conn.rollbackLeak());
+        return;
+      }
+      conn.faultable = true;
+      if (command.parkAtStart) {
+        if (this.startPassed) this.gate.passStart();
+        else {
+          const granted = this.gate.start();
+          this.startPassed = true;
+          if (granted === Grant.crash) {
+            this.crash(conn);
+            return;
+          }
+        }
+      }
+      // Read once, when the start is granted: a racing revoke may have come first.
+      this.scopeGranted ??= Atomics.load(this.scopes, command.event.client) === 1;
+      const principal: Principal = scopedAs(
+        command.principal,
+        this.scopeGranted,
+        pluginOperation(this.plugin).scope,
+      );
+      const observed = applyCallSync(this.plugin, conn.proxy, principal, command.event);
+      if (this.paused()) return;
+      if (!observed) {
+        this.over = true;
+        throw notReplayable(this.plugin, 'its call returned a promise');
+      }
+      if (conn.crashed) {
+        this.crash(conn);
+        return;
+      }
+      this.over = true;
+      replying = true;
+      this.gate.reply(observed, conn.rollbackLeak());
+    } catch (thrown) {
+      // A pause outside the handler: at the start, at the reply, or out of a world function.
+      if (!(thrown instanceof Pause)) throw thrown;
+      this.paused();
+      if (replying) {
+        // The call is over; the grant at its reply decides between the reply and a crash.
+        this.atReply = true;
+        this.over = false;
+      }
+    }
+  }
+
+  /** Whether the attempt paused (a report is waiting); throws if the replay diverged. */
+  private paused(): boolean {
+    if (this.gate.diverged) {
+      this.over = true;
+      throw notReplayable(this.plugin, this.gate.diverged);
+    }
+    return this.gate.pausing;
+  }
+
+  /** The grant at a reply the lane parked at: a crash there kills it, a run lets the reply go. */
+  private grantReply(conn: ScheduledConnection): void {
+    this.atReply = false;
+    this.over = true;
+    if (this.pending?.grant === Grant.crash) this.crash(conn);
+    this.pending = undefined;
+  }
+
+  private crash(conn: ScheduledConnection): void {
+    this.over = true;
+    if (!conn.crashed)
+      try {
+        conn.crash();
+      } catch {
+        // `crash` always throws its signal; the lane is dead either way.
+      }
+    this.reports.push({ type: 'crashed' });
+  }
+
+  private connect(path: string): ScheduledConnection {
+    const c = this.connection;
+    if (c && c.path === path) {
+      // A crash only rolled it back (see `crash`); the call it belonged to is over.
+      if (c.conn.crashed) c.conn.revive();
+      return c.conn;
+    }
+    this.close();
+    // Not closed by a crash, only rolled back: the next call revives it (see `crash`).
+    const conn = new ScheduledConnection(
+      openSharedConnection(path) as Database.Database,
+      this.gate,
+      false,
+    );
+    this.connection = { path, conn };
+    return conn;
+  }
+}
+
+function notReplayable(plugin: HandlerPlugin, why: string): ReceiptcheckError {
+  return new ReceiptcheckError(
+    'E_NOT_REPLAYABLE',
+    `handler "${plugin.name}" is declared replayable, but ${why}; scheduled mode runs it on worker threads instead`,
+  );
+}
+
+/** A runner's inline lanes. */
+export class InlineLanes implements Lanes {
+  readonly scopes: Int32Array;
+  private readonly byLane = new Map<number, InlineLane>();
+
+  constructor(
+    private readonly plugin: HandlerPlugin,
+    principals: number,
+  ) {
+    this.scopes = new Int32Array(Math.max(1, principals));
+  }
+
+  get(lane: number): Lane {
+    let found = this.byLane.get(lane);
+    if (!found) {
+      found = new InlineLane(this.plugin, this.scopes);
+      this.byLane.set(lane, found);
+    }
+    return found;
+  }
+
+  kill(lane: number): void {
+    this.byLane.get(lane)?.close();
+    this.byLane.delete(lane);
+  }
+
+  async closeAll(): Promise<void> {
+    for (const lane of this.byLane.values()) lane.close();
+    this.byLane.clear();
+  }
+}

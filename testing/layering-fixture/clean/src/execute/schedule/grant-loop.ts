@@ -1,0 +1,1 @@
+export const grants = (lanes: readonly unknown[]): number => lanes.length;

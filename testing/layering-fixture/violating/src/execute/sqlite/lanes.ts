@@ -1,0 +1,1 @@
+export const laneCount = (lanes: readonly unknown[]): number => lanes.length;
