@@ -20,8 +20,8 @@ const FIXTURES = join(ROOT, 'testing/layering-fixture');
 
 // dependency-cruiser reports a cycle once, from one of its files, not once per file in it.
 const PLANTED = [
-  'lib-at-the-bottom: src/lib/sorted.ts → src/model/receipt.ts',
   'engines-apart: src/execute/postgres/lane-driver.ts → src/execute/sqlite/lanes.ts',
+  'lib-at-the-bottom: src/lib/sorted.ts → src/model/receipt.ts',
   'no-circular: src/model/key.ts → src/model/receipt.ts → src/model/key.ts',
   'pure-layers-stay-pure: src/check/verdict.ts → src/execute/trace.ts',
   'schedule-core-is-engine-neutral: src/execute/schedule/grant-loop.ts → src/execute/sqlite/lanes.ts',
