@@ -8,7 +8,7 @@ import type { StatementEnd } from '../../schedule/statement-end.ts';
 import { cycleThrough, deadlockError } from './deadlock.ts';
 import type { Answer, LaneConnection } from './lane-connection.ts';
 import { type InFlight, type LockWatch, send } from './lock-watch.ts';
-import { TransactionChanges } from './statement-end.ts';
+import { TransactionChanges } from './transaction-changes.ts';
 
 /** One lane's connection in the step, and the statement it has on the server, if any. */
 export interface LaneFlight {

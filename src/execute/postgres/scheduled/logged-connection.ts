@@ -8,7 +8,7 @@ import type { PgConnection, PgResult } from '../../../handlers/postgres/plugin.t
 import { paramText } from '../../schedule/param-text.ts';
 import type { LoggedStatement } from '../../schedule/statement-end.ts';
 import { isTransactionControl, isWriteText } from '../../schedule/statement-kind.ts';
-import { TransactionChanges } from './statement-end.ts';
+import { TransactionChanges } from './transaction-changes.ts';
 
 /** A connection that logs every statement and how it ended. */
 export class LoggedConnection {
