@@ -5,8 +5,7 @@
 // Use: node tools/api-report.mjs            compare (exits 1 on a difference, printing it)
 //      node tools/api-report.mjs --update   rewrite api/*.api.md from the sources
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Extractor, ExtractorConfig } from '@microsoft/api-extractor';
@@ -21,7 +20,11 @@ const ENTRIES = [
 ];
 
 const update = process.argv.includes('--update');
-const temp = mkdtempSync(join(tmpdir(), 'receiptcheck-api-'));
+// Inside the project (out of git, and not under node_modules, which api-extractor reads as
+// other packages), so the reports name declaration files by paths relative to it.
+const temp = join(ROOT, '.scratch', 'api-report');
+rmSync(temp, { recursive: true, force: true });
+mkdirSync(temp, { recursive: true });
 try {
   // The declarations exactly as `npm run build` publishes them, into a folder of our own.
   const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
