@@ -93,7 +93,12 @@ function extract({ dts, report }, declarations, reportTemp) {
     configObjectFullPath: join(ROOT, 'api', 'api-extractor.json'),
     packageJsonFullPath: join(ROOT, 'package.json'),
   });
-  const result = Extractor.invoke(config, { localBuild: update, showVerboseMessages: false });
+  const result = Extractor.invoke(config, {
+    localBuild: update,
+    showVerboseMessages: false,
+    // The project's own compiler, not the one api-extractor bundles: the same TypeScript as the build.
+    typescriptCompilerFolder: join(ROOT, 'node_modules', 'typescript'),
+  });
   if (result.errorCount > 0) {
     throw new Error(`api-extractor reported ${result.errorCount} error(s) for ${dts}`);
   }
