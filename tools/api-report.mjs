@@ -96,8 +96,10 @@ function extract({ dts, report }, declarations, reportTemp) {
   const result = Extractor.invoke(config, {
     localBuild: update,
     showVerboseMessages: false,
-    // The project's own compiler, not the one api-extractor bundles: the same TypeScript as the build.
-    typescriptCompilerFolder: join(ROOT, 'node_modules', 'typescript'),
+    // Its bundled TypeScript reads the declarations our compiler wrote; saying so each run is noise.
+    messageCallback: (message) => {
+      if (message.messageId === 'console-preamble') message.handled = true;
+    },
   });
   if (result.errorCount > 0) {
     throw new Error(`api-extractor reported ${result.errorCount} error(s) for ${dts}`);
