@@ -40,7 +40,6 @@ export {
   advanceHarnessClock,
   createHarnessClock,
   HARNESS_CLOCK_MS_SQL,
-  HARNESS_CLOCK_TABLE,
   harnessClockOffset,
   harnessNow,
 } from './handlers/sqlite/harness-clock.ts';

@@ -26,6 +26,8 @@ export type ErrorCode =
   | 'E_WORKER'
   /** The PostgreSQL server could not be started or reached (the message gives the server's own words). */
   | 'E_POSTGRES'
+  /** A package receiptcheck leaves optional is not installed; the message gives the `npm install` command. */
+  | 'E_MISSING_PACKAGE'
   /** A plugin declared `replayable` took another path when a call was replayed (scheduled mode then uses threads). */
   | 'E_NOT_REPLAYABLE'
   /** The command line itself is wrong: an unknown command or option, a missing argument. */

@@ -1,11 +1,15 @@
 /**
  * receiptcheck's public API: everything exported here is supported; everything else is internal
- * and free to change. Named exports only, in four groups:
+ * and free to change. Its surface is recorded in `api/receiptcheck.api.md` (`npm run lint` fails
+ * when the two differ) and changes only as semver allows, each change in CHANGELOG.md. Named
+ * exports only, in five groups:
  *
  * - checking a handler: `checkHandler` (a verdict as data), `assertHandler` (throws on a
  *   counterexample), `soak` (one long history), and their options;
- * - writing a plugin: `defineHandler` (SQLite), `definePostgresHandler` (PostgreSQL), the `outcome` constructors, and the types a plugin's
- *   functions receive and return (the world, principals, requests, outcomes, policies);
+ * - writing a plugin: `defineHandler` (SQLite), `definePostgresHandler` (PostgreSQL),
+ *   `defineOperation` and the built-in operations' specs (`setIntervalSpec`, …), the `outcome`
+ *   constructors, and the types a plugin's functions receive and return (the world, principals,
+ *   requests, outcomes, policies);
  * - reading results: check, case and soak results, counterexamples, failures, findings and run
  *   details;
  * - case files: load, run, replay, parse and write scenarios and saved counterexamples; load,
@@ -57,10 +61,13 @@ export type {
   WorldEvents,
 } from './model/operation.ts';
 export { createdRows, defineOperation, targetRows } from './model/operation.ts';
-export { adjustBalance, adjustBalanceWith } from './model/operations/adjust-balance.ts';
-export { createOnce, createOnceOpaque } from './model/operations/create-once.ts';
-export { BUILT_IN_OPERATIONS } from './model/operations/index.ts';
-export { setInterval } from './model/operations/set-interval.ts';
+// The built-in operations' specs, named `…Spec` so none shadows a global (`setInterval`).
+export { adjustBalance as adjustBalanceSpec } from './model/operations/adjust-balance.ts';
+export {
+  createOnce as createOnceSpec,
+  createOnceOpaque as createOnceOpaqueSpec,
+} from './model/operations/create-once.ts';
+export { setInterval as setIntervalSpec } from './model/operations/set-interval.ts';
 export type { InvalidField, Observed, Outcome, RefusalReason } from './model/outcome.ts';
 export { describeOutcome, outcome, SERVER_ASSIGNED } from './model/outcome.ts';
 export type { Policy, PolicyDeclaration } from './model/policy.ts';
@@ -86,9 +93,9 @@ export { formatCounterexample } from './report/format-counterexample.ts';
 export { formatKnownFindings, parseKnownFindings } from './report/known-findings.ts';
 export type { CaseFile, StepExpectation } from './types/case-file.ts';
 export type { Coverage, CoverageKind } from './types/coverage.ts';
-export type { ConcurrentDetail, RunDetail, ScheduledDetail } from './types/execution.ts';
+export type { ConcurrentDetail, ScheduledDetail } from './types/execution.ts';
 export type { FindingSignature, KnownFinding, KnownFindings } from './types/findings.ts';
-export type { Input, InputClass, InputCoverage } from './types/input-coverage.ts';
+export type { InputClass, InputCoverage } from './types/input-coverage.ts';
 export type { LaneMode, Mode } from './types/mode.ts';
 export type { CheckOptions, Progress, SoakOptions } from './types/options.ts';
 export type {
@@ -98,7 +105,6 @@ export type {
   ReproductionSearch,
   ScheduledReproduction,
 } from './types/replay.ts';
-export { DEFAULT_SCHEDULES_MAX } from './types/replay.ts';
 export type {
   CaseResult,
   CheckResult,
@@ -114,6 +120,5 @@ export type {
   InvariantViolation,
   LinearizabilityFailure,
   PlacedOperation,
-  RunVerdict,
   SnapshotDifference,
 } from './types/verdict.ts';

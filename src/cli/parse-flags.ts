@@ -5,7 +5,14 @@
  */
 
 import { InvalidArgumentError } from 'commander';
-import { LANE_MODES, type LaneMode, MODES, type Mode } from '../types/mode.ts';
+import {
+  LANE_MODES,
+  type LaneMode,
+  MODE_CHOICES,
+  MODES,
+  type Mode,
+  type ModeChoice,
+} from '../types/mode.ts';
 
 /** An integer, written in decimal: `300`, `-1`. */
 export function parseInteger(value: string): number {
@@ -40,6 +47,13 @@ export function parseMode(value: string): Mode {
   if (!(MODES as readonly string[]).includes(value))
     throw new InvalidArgumentError(`expected one of ${MODES.join(', ')}.`);
   return value as Mode;
+}
+
+/** `run`'s mode: one of the modes, or `auto` (sequential, then scheduled, in one budget). */
+export function parseModeChoice(value: string): ModeChoice {
+  if (!(MODE_CHOICES as readonly string[]).includes(value))
+    throw new InvalidArgumentError(`expected one of ${MODE_CHOICES.join(', ')}.`);
+  return value as ModeChoice;
 }
 
 /** Seeds: a range `1..10`, a list `1,4,9`, or one seed `7`. */

@@ -36,8 +36,14 @@ export function reportError(thrown: unknown, io: CliIo, options: ReportErrorOpti
     if (thrown.code === 'commander.help') return thrown.exitCode === 0 ? EXIT.ok : EXIT.usage;
     const code: ErrorCode =
       thrown.code === 'commander.invalidArgument' ? 'E_BAD_OPTION' : 'E_USAGE';
-    const message = thrown.message.replace(/^error:\s*/, '');
-    return emit(io, options, code, `${oneLine(message)} (see --help)`, undefined);
+    // Commander's few lines belong together ("unknown option '--run'" / "(Did you mean --runs?)").
+    const message = thrown.message
+      .replace(/^error:\s*/, '')
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l !== '')
+      .join(' ');
+    return emit(io, options, code, `${message} (see --help)`, undefined);
   }
   if (isReceiptcheckError(thrown))
     return emit(io, options, thrown.code, oneLine(thrown.message), thrown);

@@ -58,4 +58,24 @@ describe('formatJunit', () => {
     expect(cases[1].properties).toBeUndefined();
     expect(cases[1]['system-out']).toBeUndefined();
   });
+
+  it('keeps any text as it was: quotes, line breaks and markup in attributes and in the failure text', () => {
+    const message = 'expected "ok"\n\tgot <refused> & \'more\'';
+    const text = 'Steps:\n  1.  alice sends r0\n      ✗ expected ok(fresh)\n]]> <![CDATA[ end';
+    const xml = formatJunit({
+      name: 'receiptcheck',
+      cases: [{ name: 'a "b"', classname: 'c', timeMs: 0, failure: { message, text } }],
+    });
+    const testcase = (convert(xml, { format: 'object' }) as Loose).testsuites.testsuite.testcase;
+    // xmlbuilder2's object form leaves named entities undecoded (it checks the XML is well formed).
+    const decoded = (v: string) =>
+      v.replace(
+        /&(quot|lt|gt|amp);/g,
+        (_, e: string) => ({ quot: '"', lt: '<', gt: '>', amp: '&' })[e] ?? '',
+      );
+    expect(decoded(testcase['@name'])).toBe('a "b"');
+    expect(decoded(testcase.failure['@message'])).toBe(message);
+    expect(decoded(testcase.failure['#'])).toBe(text);
+    expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites ')).toBe(true);
+  });
 });

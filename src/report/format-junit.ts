@@ -2,8 +2,6 @@
  * JUnit XML for CI: one testsuite, one testcase per check (per handler in `mutants`, per file in
  * `scenarios`), a failure element carrying the rendered counterexample. Pure: returns the text.
  */
-import { create } from 'xmlbuilder2';
-
 /** One testcase. */
 export interface JunitCase {
   readonly name: string;
@@ -33,48 +31,99 @@ export interface JunitSuite {
 export function formatJunit(suite: JunitSuite): string {
   const failures = suite.cases.filter((c) => c.failure).length;
   const errors = suite.cases.filter((c) => c.error).length;
-  const timeMs = suite.cases.reduce((sum, c) => sum + c.timeMs, 0);
-  const root = create({ version: '1.0', encoding: 'UTF-8' }).ele('testsuites', {
-    name: suite.name,
-    tests: suite.cases.length,
-    failures,
-    errors,
-    time: seconds(timeMs),
-  });
-  const s = root.ele('testsuite', {
-    name: suite.name,
-    tests: suite.cases.length,
-    failures,
-    errors,
-    skipped: 0,
-    time: seconds(timeMs),
-  });
-  if (suite.properties) {
-    const props = s.ele('properties');
-    for (const [name, value] of Object.entries(suite.properties))
-      props.ele('property', { name, value: String(value) });
-  }
-  for (const c of suite.cases) {
-    const t = s.ele('testcase', { name: c.name, classname: c.classname, time: seconds(c.timeMs) });
-    const attachments = c.attachments ?? [];
-    if (attachments.length > 0) {
-      const props = t.ele('properties');
-      for (const a of attachments) props.ele('property', { name: a.name, value: xmlSafe(a.path) });
-    }
-    if (c.failure)
-      t.ele('failure', { message: xmlSafe(c.failure.message), type: 'counterexample' }).txt(
+  const time = seconds(suite.cases.reduce((sum, c) => sum + c.timeMs, 0));
+  const tests = suite.cases.length;
+  const properties = Object.entries(suite.properties ?? {});
+  const testsuite = element(
+    'testsuite',
+    { name: suite.name, tests, failures, errors, skipped: 0, time },
+    [
+      ...(properties.length > 0
+        ? [
+            element(
+              'properties',
+              {},
+              properties.map(([name, value]) => element('property', { name, value })),
+            ),
+          ]
+        : []),
+      ...suite.cases.map(testcase),
+    ],
+  );
+  const root = element('testsuites', { name: suite.name, tests, failures, errors, time }, [
+    testsuite,
+  ]);
+  return `<?xml version="1.0" encoding="UTF-8"?>\n${root.join('\n')}\n`;
+}
+
+/** One testcase element's lines. */
+function testcase(c: JunitCase): string[] {
+  const attachments = c.attachments ?? [];
+  const children: string[][] = [];
+  if (attachments.length > 0)
+    children.push(
+      element(
+        'properties',
+        {},
+        attachments.map((a) => element('property', { name: a.name, value: xmlSafe(a.path) })),
+      ),
+    );
+  if (c.failure)
+    children.push(
+      element(
+        'failure',
+        { message: xmlSafe(c.failure.message), type: 'counterexample' },
         xmlSafe(c.failure.text),
-      );
-    if (c.error)
-      t.ele('error', { message: xmlSafe(c.error.message), type: 'error' }).txt(
-        xmlSafe(c.error.text),
-      );
-    if (attachments.length > 0)
-      t.ele('system-out').txt(
+      ),
+    );
+  if (c.error)
+    children.push(
+      element('error', { message: xmlSafe(c.error.message), type: 'error' }, xmlSafe(c.error.text)),
+    );
+  if (attachments.length > 0)
+    children.push(
+      element(
+        'system-out',
+        {},
         attachments.map((a) => `[[ATTACHMENT|${xmlSafe(a.path)}]]`).join('\n'),
-      );
-  }
-  return `${root.end({ prettyPrint: true })}\n`;
+      ),
+    );
+  return element(
+    'testcase',
+    { name: c.name, classname: c.classname, time: seconds(c.timeMs) },
+    children,
+  );
+}
+
+/**
+ * An element as lines, its children indented by two spaces; text content stays on the element's
+ * line, as it is (a counterexample's lines are the text). Written by hand: JUnit needs only
+ * elements, attributes and text, not an XML library in every user's install.
+ */
+function element(
+  name: string,
+  attributes: Readonly<Record<string, string | number>>,
+  content: string | readonly (readonly string[])[] = [],
+): string[] {
+  const attrs = Object.entries(attributes)
+    .map(([key, value]) => ` ${key}="${escapeAttribute(String(value))}"`)
+    .join('');
+  if (typeof content === 'string') return [`<${name}${attrs}>${escapeText(content)}</${name}>`];
+  if (content.length === 0) return [`<${name}${attrs}/>`];
+  return [`<${name}${attrs}>`, ...content.flat().map((line) => `  ${line}`), `</${name}>`];
+}
+
+function escapeText(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** Quotes, and the whitespace a parser would otherwise fold into spaces in an attribute. */
+function escapeAttribute(text: string): string {
+  return escapeText(text)
+    .replace(/"/g, '&quot;')
+    .replace(/\n/g, '&#10;')
+    .replace(/\r/g, '&#13;')
+    .replace(/\t/g, '&#9;');
 }
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: these are exactly the characters to escape

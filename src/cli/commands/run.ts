@@ -17,22 +17,15 @@ import { formatSummary } from '../../report/format-summary.ts';
 import { toJsonReport } from '../../report/json-report.ts';
 import { runSuite } from '../../report/run-suite.ts';
 import { triageLine, triageOf } from '../../report/triage.ts';
-import type { LaneMode, Mode } from '../../types/mode.ts';
+import { type LaneMode, MODE_CHOICES, type ModeChoice } from '../../types/mode.ts';
 import type { CheckOptions, ResolvedOptions } from '../../types/options.ts';
 import type { CliContext } from '../cli-context.ts';
-import {
-  DATABASE_URL_HELP,
-  DEFAULTS,
-  ENV_HELP,
-  helpBlocks,
-  MODES_TEXT,
-  OUT_HELP,
-} from '../command-help.ts';
+import { DATABASE_URL_HELP, DEFAULTS, ENV_HELP, helpBlocks, OUT_HELP } from '../command-help.ts';
 import { EXIT } from '../exit-codes.ts';
 import {
   parseInteger,
   parseLanes,
-  parseMode,
+  parseModeChoice,
   parseNumber,
   parseSeeds,
   parseShard,
@@ -49,7 +42,7 @@ interface RunFlags {
   seed?: number;
   timeLimit?: number;
   minRuns?: number;
-  mode?: Mode;
+  mode?: ModeChoice;
   workers?: number;
   lanes?: LaneMode;
   stepsMax?: number;
@@ -96,7 +89,11 @@ export function registerRun(program: Command, ctx: CliContext): void {
       'with --time-limit: fewer runs than this is incomplete (exit 2), never a pass (default: 0)',
       parseInteger,
     )
-    .option('--mode <mode>', `${MODES_TEXT} (default: ${DEFAULTS.mode})`, parseMode)
+    .option(
+      '--mode <mode>',
+      `${MODE_CHOICES.join('|')}; auto runs sequential, then scheduled mode (default: ${DEFAULTS.mode})`,
+      parseModeChoice,
+    )
     .option(
       '--workers <n>',
       `worker threads for concurrent and scheduled modes (default: ${DEFAULTS.workers})`,

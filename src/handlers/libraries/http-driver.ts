@@ -14,8 +14,10 @@
  * then the plugin's `afterResponse` work (the store writes an adapter tracked with
  * `PendingWork`) has settled.
  */
-import { type DispatchFunc, type Response as InjectResponse, inject } from 'light-my-request';
+import type { RequestListener } from 'node:http';
+import type { Response as InjectResponse } from 'light-my-request';
 import { type Outcome, outcome } from '../../model/outcome.ts';
+import { importOptional } from '../optional-packages.ts';
 
 /** One request to the app: method, path, headers and a JSON body. */
 export interface HttpRequest {
@@ -104,10 +106,12 @@ const SETTLE_ROUNDS_MAX = 100;
  * file comment): the response finished, one macrotask turn, and `afterResponse` settled.
  */
 export async function sendHttp(
-  app: DispatchFunc,
+  app: RequestListener,
   request: HttpRequest,
   options: HttpDriverOptions,
 ): Promise<Outcome> {
+  // Loaded on first use: light-my-request is an optional dependency (optional-packages.ts).
+  const { inject } = await importOptional('light-my-request', () => import('light-my-request'));
   const response = await inject(app, {
     method: request.method,
     url: request.url,
