@@ -61,6 +61,7 @@ export { adjustBalance, adjustBalanceWith } from './model/operations/adjust-bala
 export { createOnce, createOnceOpaque } from './model/operations/create-once.ts';
 export { BUILT_IN_OPERATIONS } from './model/operations/index.ts';
 export { setInterval } from './model/operations/set-interval.ts';
+export { transfer } from './model/operations/transfer.ts';
 export type { InvalidField, Observed, Outcome, RefusalReason } from './model/outcome.ts';
 export { describeOutcome, outcome, SERVER_ASSIGNED } from './model/outcome.ts';
 export type { Policy, PolicyDeclaration } from './model/policy.ts';

@@ -7,6 +7,7 @@ import { siblingModuleUrl } from '../sibling-module-url.ts';
 import { MUTANT_CATALOGUE, type MutantEntry } from './mutant-catalogue.ts';
 import { ADJUST_BALANCE_MUTANTS } from './operations/adjust-balance/catalogue.ts';
 import { CREATE_ONCE_MUTANTS } from './operations/create-once/catalogue.ts';
+import { TRANSFER_MUTANTS } from './operations/transfer/catalogue.ts';
 
 /** What a bundled handler is for. */
 export type BundledKind = 'reference' | 'mutant' | 'library';
@@ -72,6 +73,29 @@ const POSTGRES_REFERENCES: readonly BundledHandler[] = [
   ),
 ];
 
+/**
+ * `transfer` on PostgreSQL: its reference and the PostgreSQL mutants of its catalogue
+ * (`operations/transfer/postgres/catalogue.ts`), named `transfer-pg-<bug>`.
+ */
+const TRANSFER_POSTGRES: readonly BundledHandler[] = [
+  {
+    name: 'transfer-pg-reference',
+    kind: 'reference',
+    operation: 'transfer',
+    engine: 'postgres',
+    file: './operations/transfer/postgres/reference.ts',
+  },
+  ...['lock-order', 'legs-in-two-transactions'].map(
+    (bug): BundledHandler => ({
+      name: `transfer-pg-${bug}`,
+      kind: 'mutant',
+      operation: 'transfer',
+      engine: 'postgres',
+      file: `./operations/transfer/postgres/mutants/${bug}.ts`,
+    }),
+  ),
+];
+
 /** Every bundled handler. Mutants carry their bug in their own `description`. */
 export const BUNDLED_HANDLERS: readonly BundledHandler[] = [
   { name: 'reference', kind: 'reference', file: './reference.ts' },
@@ -104,7 +128,9 @@ export const BUNDLED_HANDLERS: readonly BundledHandler[] = [
   { name: 'busy-swallowed', kind: 'mutant', file: './mutants/busy-swallowed.ts' },
   ...operationHandlers('create-once', CREATE_ONCE_MUTANTS),
   ...operationHandlers('adjust-balance', ADJUST_BALANCE_MUTANTS),
+  ...operationHandlers('transfer', TRANSFER_MUTANTS, './operations/transfer/sqlite'),
   ...POSTGRES_REFERENCES,
+  ...TRANSFER_POSTGRES,
 ];
 
 /** Each operation's mutant catalogue, by operation name. */
@@ -112,6 +138,7 @@ const CATALOGUES: Readonly<Record<string, readonly MutantEntry[]>> = {
   'set-interval': MUTANT_CATALOGUE,
   'create-once': CREATE_ONCE_MUTANTS,
   'adjust-balance': ADJUST_BALANCE_MUTANTS,
+  transfer: TRANSFER_MUTANTS,
 };
 
 /** The mutant catalogue of `operation` (default `set-interval`); empty for a user's own. */
@@ -124,8 +151,11 @@ export function catalogueOf(operation = 'set-interval'): readonly MutantEntry[] 
  * `operations/<operation>/reference.ts`, and each catalogued mutant `<operation>-<bug>` in
  * `operations/<operation>/mutants/<bug>.ts`, so the file follows from the name.
  */
-function operationHandlers(operation: string, catalogue: readonly MutantEntry[]): BundledHandler[] {
-  const folder = `./operations/${operation}`;
+function operationHandlers(
+  operation: string,
+  catalogue: readonly MutantEntry[],
+  folder = `./operations/${operation}`,
+): BundledHandler[] {
   return [
     {
       name: `${operation}-reference`,

@@ -25,8 +25,23 @@ export function invalidField(
   for (let i = 0; i < fields.length; i++) {
     const f = fields[i] as ArgumentField;
     if (!fieldHolds(f, request[f.name])) return f.name;
+    if (spec.otherTargets && namesEarlierTarget(spec, request, f.name)) return f.name;
   }
   return undefined;
+}
+
+/**
+ * Whether `field`, one of `spec`'s other targets, names the row an earlier target field names: a
+ * call's target rows are distinct (a transfer from an account to itself is invalid input).
+ */
+function namesEarlierTarget(spec: OperationSpec, request: CallRequest, field: string): boolean {
+  const others = spec.otherTargets ?? [];
+  const at = others.indexOf(field);
+  if (at < 0) return false;
+  const value = request[field];
+  if (request[spec.targetField] === value) return true;
+  for (let i = 0; i < at; i++) if (request[others[i] as string] === value) return true;
+  return false;
 }
 
 /** Whether `value` passes `field`'s rule. */

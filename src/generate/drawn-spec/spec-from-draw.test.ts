@@ -39,7 +39,7 @@ describe('drawn specs', () => {
         const args = Object.fromEntries(
           draw.fields.map((f) => [f.name, f.kind === 'custom' ? (f.valid[0] as number) : 1]),
         );
-        const effect = spec.effect(row, args, 99);
+        const effect = spec.effect(row, args, 99, []);
         expect(Object.keys(effect.result).sort()).toEqual([...spec.resultFields].sort());
         expect(effect.row.id).toBe(row.id);
         if (spec.created) expect(effect.created?.id).toBe(99);
@@ -80,9 +80,9 @@ describe('drawn specs', () => {
     };
     const spec = specFromDraw(draw);
     const row = { id: 1, workspace: 'team-a', balance: 300 };
-    expect(spec.precondition?.(row, { accountId: 1, delta: -301 })).toBe('insufficient');
-    expect(spec.precondition?.(row, { accountId: 1, delta: -300 })).toBeUndefined();
-    expect(spec.effect(row, { accountId: 1, delta: -300 }, 1)).toEqual({
+    expect(spec.precondition?.(row, { accountId: 1, delta: -301 }, [])).toBe('insufficient');
+    expect(spec.precondition?.(row, { accountId: 1, delta: -300 }, [])).toBeUndefined();
+    expect(spec.effect(row, { accountId: 1, delta: -300 }, 1, [])).toEqual({
       row: { id: 1, workspace: 'team-a', balance: 0 },
       result: { accountId: 1, balance: 0 },
     });

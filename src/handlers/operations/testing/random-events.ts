@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import type { CallEvent, CallRequest, Delivery, Event } from '../../../model/events.ts';
 import type { OperationSpec } from '../../../model/operation.ts';
-import { targetRows } from '../../../model/operation.ts';
+import { targetFieldsOf, targetRows } from '../../../model/operation.ts';
 
 /** One generated step before earlier calls are resolved: `earlier` picks a call to repeat. */
 type Draft =
@@ -31,7 +31,10 @@ export function eventsArbitrary(spec: OperationSpec, lengthMax = 30): fc.Arbitra
     );
   const args = fc.record(
     Object.fromEntries(
-      spec.fields.map((f) => [f.name, f.name === spec.targetField ? id : value(f.typical)]),
+      spec.fields.map((f) => [
+        f.name,
+        targetFieldsOf(spec).includes(f.name) ? id : value(f.typical),
+      ]),
     ),
   );
   const requestId = fc.oneof(

@@ -1,0 +1,44 @@
+/**
+ * The `transfer` mutant catalogue on SQLite: each bundled mutant, its bug (the plugin's
+ * description), the real-world class it stands for, and the cheapest deterministic mode that
+ * kills it. Plain data, shaped like the other catalogues (`MutantEntry`), so it can be listed
+ * without loading a handler; `sqlite/mutants.test.ts` holds each entry to its plugin.
+ */
+import type { MutantEntry } from '../../mutant-catalogue.ts';
+
+export const TRANSFER_MUTANTS: readonly MutantEntry[] = [
+  {
+    name: 'transfer-credit-replayed',
+    bug: 'Posts the credit leg again whenever a receipt replays, so a retry credits the payee a second time.',
+    realWorldClass:
+      'One leg applied twice: a side leg (payout, ledger posting) outside the idempotency guard, re-run on every attempt',
+    mode: 'sequential',
+  },
+  {
+    name: 'transfer-legs-in-two-transactions',
+    bug: 'Commits the debit in one transaction and the credit with the receipt in a second, so a failure of the second leaves the debit alone.',
+    realWorldClass:
+      'Legs in two transactions: a multi-row write split across commits (a service call per leg), not atomic',
+    mode: 'sequential',
+  },
+  {
+    name: 'transfer-payee-unchecked',
+    bug: 'Checks access for the debited account only, so a transfer into an account of another workspace succeeds.',
+    realWorldClass: 'Authorisation of the primary resource only: the destination id trusted (IDOR)',
+    mode: 'sequential',
+  },
+  {
+    name: 'transfer-fingerprint-without-payee',
+    bug: 'Compares only the debited account and the amount with the stored payload, so a key reused for another payee replays.',
+    realWorldClass:
+      'Partial fingerprint: the second target of a multi-row write left out of the hash',
+    mode: 'sequential',
+  },
+  {
+    name: 'transfer-lock-order',
+    bug: 'Locks as the legs go (a deferred BEGIN, the write lock asked for at the debit), so two overlapping transfers deadlock and the SQLITE_BUSY escapes.',
+    realWorldClass:
+      'Lock order left to the request: locks taken leg by leg, the deadlock error (SQLITE_BUSY, 40P01) not handled',
+    mode: 'scheduled',
+  },
+];
