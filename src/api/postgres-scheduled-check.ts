@@ -5,9 +5,22 @@
  * For `receiptcheck mutants --engine postgres` and the tests, until plugin loading dispatches
  * PostgreSQL plugins to every mode.
  */
+
+import { ReceiptcheckError } from '../errors.ts';
 import { postgresScheduledRunner } from '../execute/postgres/scheduled/scheduled-mode.ts';
-import { PG_MUTANT_CATALOGUE, PG_REFERENCES } from '../handlers/postgres/mutants/catalogue.ts';
+import {
+  TRANSFER_PG_MUTANTS,
+  TRANSFER_PG_REFERENCES,
+} from '../handlers/operations/transfer/postgres/catalogue.ts';
+import { pluginOperation } from '../handlers/plugin.ts';
+import {
+  PG_MUTANT_CATALOGUE,
+  PG_REFERENCES,
+  type PgMutantEntry,
+} from '../handlers/postgres/mutants/catalogue.ts';
 import type { PostgresHandlerPlugin } from '../handlers/postgres/plugin.ts';
+import { DEFAULT_OPERATION } from '../model/operations/index.ts';
+import type { FixtureWithPolicy } from '../model/state.ts';
 import { DEFAULT_FIXTURE } from '../model/world.ts';
 import type { KillResult } from '../report/kill-matrix.ts';
 import { DEFAULT_SEED } from '../types/options.ts';
@@ -53,7 +66,7 @@ export async function checkPostgresScheduled(
   const started = performance.now();
   const seed = o.seed ?? DEFAULT_SEED;
   const callTimeoutMs = o.callTimeoutMs ?? 10_000;
-  const fixture = DEFAULT_FIXTURE;
+  const fixture = fixtureOf(plugin);
   const raw = await postgresScheduledRunner(plugin, {
     fixture,
     callTimeoutMs,
@@ -94,20 +107,62 @@ export async function checkPostgresScheduled(
   }
 }
 
+/**
+ * The fixture `plugin`'s operation starts from: the default one for `set-interval`, else the
+ * operation's own, named in it so the model and the reports know the operation.
+ */
+function fixtureOf(plugin: PostgresHandlerPlugin): FixtureWithPolicy {
+  const spec = pluginOperation(plugin);
+  return spec === DEFAULT_OPERATION ? DEFAULT_FIXTURE : { ...spec.fixture, operation: spec.name };
+}
+
+/** The PostgreSQL mutants and references of each operation that has a PostgreSQL catalogue. */
+const PG_CATALOGUES: Readonly<
+  Record<
+    string,
+    {
+      readonly mutants: readonly PgMutantEntry[];
+      readonly references: readonly PostgresHandlerPlugin[];
+    }
+  >
+> = {
+  'set-interval': { mutants: PG_MUTANT_CATALOGUE, references: PG_REFERENCES },
+  transfer: { mutants: TRANSFER_PG_MUTANTS, references: TRANSFER_PG_REFERENCES },
+};
+
+/** The PostgreSQL catalogue of `operation` (default `set-interval`); `E_USAGE` when it has none. */
+export function pgCatalogueOf(operation = DEFAULT_OPERATION.name): {
+  readonly mutants: readonly PgMutantEntry[];
+  readonly references: readonly PostgresHandlerPlugin[];
+} {
+  const catalogue = PG_CATALOGUES[operation];
+  if (!catalogue)
+    throw new ReceiptcheckError(
+      'E_USAGE',
+      `operation "${operation}" has no PostgreSQL mutant catalogue; these do: ${Object.keys(PG_CATALOGUES).join(', ')}`,
+    );
+  return catalogue;
+}
+
 /** One row of the PostgreSQL kill matrix, with the check behind it. */
 export interface PgMeasured {
   readonly result: KillResult;
   readonly check: PgCheckResult;
 }
 
-/** The PostgreSQL references (each must hold), then every PostgreSQL mutant (each must be killed). */
+/**
+ * The PostgreSQL references of `operation` (each must hold), then every PostgreSQL mutant of it
+ * (each must be killed); `set-interval`'s by default.
+ */
 export async function postgresMutantKills(
   o: PgCheckOptions = {},
   onTarget?: (name: string, index: number, count: number) => void,
+  operation?: string,
 ): Promise<PgMeasured[]> {
+  const { mutants, references } = pgCatalogueOf(operation);
   const targets = [
-    ...PG_REFERENCES.map((plugin) => ({ plugin, kind: 'reference' as const })),
-    ...PG_MUTANT_CATALOGUE.map((m) => ({ plugin: m.plugin, kind: 'mutant' as const })),
+    ...references.map((plugin) => ({ plugin, kind: 'reference' as const })),
+    ...mutants.map((m) => ({ plugin: m.plugin, kind: 'mutant' as const })),
   ];
   const out: PgMeasured[] = [];
   for (const [i, t] of targets.entries()) {

@@ -6,10 +6,11 @@
 import {
   PG_CHECK_RUNS,
   type PgCheckOptions,
+  pgCatalogueOf,
   postgresMutantKills,
 } from '../../api/postgres-scheduled-check.ts';
 import { stopEmbeddedPostgres } from '../../execute/postgres/server.ts';
-import { PG_MUTANT_CATALOGUE, PG_REFERENCES } from '../../handlers/postgres/mutants/catalogue.ts';
+import { operationNamed } from '../../model/operations/index.ts';
 import { encodeJson } from '../../report/encode.ts';
 import { formatCounterexample } from '../../report/format-counterexample.ts';
 import { killMatrixRows, renderKillMatrix, summarizeKills } from '../../report/kill-matrix.ts';
@@ -22,6 +23,7 @@ export const MUTANT_ENGINES = ['sqlite', 'postgres'] as const;
 /** What `mutants --engine postgres` reads of the command's flags. */
 export interface PgMutantsFlags {
   readonly list?: boolean;
+  readonly operation?: string;
   readonly runs?: number;
   readonly seed?: number;
   readonly json?: boolean;
@@ -30,8 +32,10 @@ export interface PgMutantsFlags {
 
 /** Runs (or, with `--list`, lists) the PostgreSQL catalogue; sets the exit code. */
 export async function postgresMutants(ctx: CliContext, flags: PgMutantsFlags): Promise<void> {
+  if (flags.operation !== undefined) operationNamed(flags.operation); // unknown: E_USAGE
+  const catalogue = pgCatalogueOf(flags.operation);
   if (flags.list) {
-    ctx.io.stdout(formatPgCatalogue());
+    ctx.io.stdout(formatPgCatalogue(flags.operation ?? 'set-interval', catalogue));
     return;
   }
   const options: PgCheckOptions = {
@@ -40,8 +44,13 @@ export async function postgresMutants(ctx: CliContext, flags: PgMutantsFlags): P
   };
   let measured: Awaited<ReturnType<typeof postgresMutantKills>>;
   try {
-    measured = await postgresMutantKills(options, (name, i, count) =>
-      ctx.io.progressStream?.write(`\r\x1b[K[${i + 1}/${count}] ${name} (scheduled, PostgreSQL)…`),
+    measured = await postgresMutantKills(
+      options,
+      (name, i, count) =>
+        ctx.io.progressStream?.write(
+          `\r\x1b[K[${i + 1}/${count}] ${name} (scheduled, PostgreSQL)…`,
+        ),
+      flags.operation,
     );
   } finally {
     ctx.io.progressStream?.write('\r\x1b[K');
@@ -64,17 +73,21 @@ export async function postgresMutants(ctx: CliContext, flags: PgMutantsFlags): P
   ctx.exitCode = summary.verdict === 'ok' ? EXIT.ok : EXIT.failed;
 }
 
-function formatPgCatalogue(): string {
+function formatPgCatalogue(operation: string, catalogue: ReturnType<typeof pgCatalogueOf>): string {
   const lines = [
-    'PostgreSQL mutants of set-interval (each killed in scheduled mode on a real server):',
+    `PostgreSQL mutants of ${operation} (each killed in scheduled mode on a real server):`,
     '',
   ];
-  for (const m of PG_MUTANT_CATALOGUE)
+  for (const m of catalogue.mutants)
     lines.push(
       `  ${m.name} (${m.mode})`,
       `      bug:   ${m.bug}`,
       `      class: ${m.realWorldClass}`,
     );
-  lines.push('', `References that must hold: ${PG_REFERENCES.map((p) => p.name).join(', ')}`, '');
+  lines.push(
+    '',
+    `References that must hold: ${catalogue.references.map((p) => p.name).join(', ')}`,
+    '',
+  );
   return lines.join('\n');
 }

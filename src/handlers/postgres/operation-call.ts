@@ -29,6 +29,8 @@ export interface PostgresOperationSql<R extends ValidCall> {
    * names them in, so two calls naming the same rows the other way round cannot deadlock.
    */
   readonly targetsOf?: (r: R) => readonly number[];
+  /** The order the targets are locked in; default ascending (`lockOrder`). Mutants change it. */
+  readonly orderLocks?: (ids: readonly number[]) => readonly number[];
   /** The canonical payload a receipt binds its key to, with the model's field names. */
   readonly payloadOf: (r: R) => Payload;
   /** Rule 6, read inside the transaction (the target row is locked): the refusal, or undefined. */
@@ -86,7 +88,8 @@ export async function postgresOperationBody<R extends ValidCall>(
 ): Promise<Outcome> {
   const key = keyOf(op.spec, caller, r);
   await db.query('SELECT pg_advisory_xact_lock(hashtext($1))', [JSON.stringify(key)]);
-  if (!(await lockTargets(db, caller, lockOrder(op.targetsOf?.(r) ?? [op.targetOf(r)]), op.spec)))
+  const targets = op.targetsOf?.(r) ?? [op.targetOf(r)];
+  if (!(await lockTargets(db, caller, (op.orderLocks ?? lockOrder)(targets), op.spec)))
     return outcome.refused('unavailable');
   const stored = await db.query<{ payload: string; response: string }>(
     'SELECT payload, response FROM receipts WHERE workspace_id = $1 AND user_id = $2 AND tool = $3 AND request_id = $4',
