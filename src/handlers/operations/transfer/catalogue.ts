@@ -35,6 +35,24 @@ export const TRANSFER_MUTANTS: readonly MutantEntry[] = [
     mode: 'sequential',
   },
   {
+    name: 'transfer-access-after-receipt',
+    bug: 'Looks the receipt up before checking access to the accounts, so a transfer whose account moved or was deleted still replays.',
+    realWorldClass: 'Idempotency cache short-circuiting ahead of authorisation',
+    mode: 'sequential',
+  },
+  {
+    name: 'transfer-key-without-user',
+    bug: "Looks receipts up by workspace, tool and request id only, so a user gets another user's transfer.",
+    realWorldClass: 'Key scoped too widely: per tenant or global instead of per caller',
+    mode: 'sequential',
+  },
+  {
+    name: 'transfer-receipt-error-swallowed',
+    bug: 'Swallows a failing receipt insert and commits both legs, so the transfer succeeds with no receipt.',
+    realWorldClass: 'Fail-open idempotency store: writing the record treated as best effort',
+    mode: 'sequential',
+  },
+  {
     name: 'transfer-lock-order',
     bug: 'Locks as the legs go (a deferred BEGIN, the write lock asked for at the debit), so two overlapping transfers deadlock and the SQLITE_BUSY escapes.',
     realWorldClass:
