@@ -4,15 +4,27 @@
  * handler holds in every mode, and the same handler with the destination bin's workspace left
  * unchecked is caught, with a counterexample that shows both bins it changed.
  */
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { checkHandler } from '../src/api/check-handler.ts';
 import { formatCounterexample } from '../src/report/format-counterexample.ts';
+import { docBlock } from './doc-blocks.ts';
 
 const handler = (name: string) =>
   fileURLToPath(new URL(`./handlers/move-stock/${name}.ts`, import.meta.url));
 
 describe('a user-written move-stock tool, writing two rows', () => {
+  it('is the spec docs/plugins.md shows, word for word', () => {
+    const file = readFileSync(handler('move-stock'), 'utf8');
+    const code = file.slice(file.indexOf('*/\n') + 3);
+    const shown = docBlock('move-stock.ts')
+      .text.replace(/^\/\/ move-stock\.ts\n/, '')
+      .replace("from 'receiptcheck/zod'", "from '../../../src/zod.ts'")
+      .replace("from 'receiptcheck'", "from '../../../src/index.ts'");
+    expect(shown.trim()).toBe(code.trim());
+  });
+
   it.each([
     ['sequential', 200],
     ['scheduled', 150],
