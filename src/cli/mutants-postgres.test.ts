@@ -7,6 +7,7 @@
 import { readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { describe, expect, it } from 'vitest';
+import { TRANSFER_PG_MUTANTS } from '../handlers/operations/transfer/postgres/catalogue.ts';
 import { PG_MUTANT_CATALOGUE, PG_REFERENCES } from '../handlers/postgres/mutants/catalogue.ts';
 import { runCli as cli } from './run-cli.ts';
 
@@ -18,6 +19,17 @@ describe('receiptcheck mutants --engine postgres', () => {
       expect(r.out).toContain(
         `  ${m.name} (scheduled)\n      bug:   ${m.bug}\n      class: ${m.realWorldClass}`,
       );
+  });
+
+  it('--operation transfer --list prints transfer’s; an operation without one is a usage error', async () => {
+    const r = await cli('mutants', '--engine', 'postgres', '--operation', 'transfer', '--list');
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('PostgreSQL mutants of transfer');
+    for (const m of TRANSFER_PG_MUTANTS) expect(r.out).toContain(`  ${m.name} (scheduled)`);
+    expect(r.out).toContain('References that must hold: transfer-pg-reference');
+    const none = await cli('mutants', '--engine', 'postgres', '--operation', 'create-once');
+    expect(none.code).toBe(2);
+    expect(none.err).toContain('operation "create-once" has no PostgreSQL mutant catalogue');
   });
 
   it('--runs 1: the references hold, the mutants survive, exit 1', async () => {
