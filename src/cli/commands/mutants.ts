@@ -68,7 +68,7 @@ export function registerMutants(program: Command, ctx: CliContext): void {
     )
     .option(
       '--operation <name>',
-      "whose catalogue: set-interval (default), create-once, adjust-balance (see 'receiptcheck operations')",
+      "whose catalogue: set-interval (default), create-once, adjust-balance, transfer (see 'receiptcheck operations'); with --engine postgres: set-interval, transfer",
     )
     .option(
       '--runs <n>',
