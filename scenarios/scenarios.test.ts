@@ -105,6 +105,12 @@ describe.each([
   },
   {
     folder: 'transfer',
+    handler: 'transfer-access-after-receipt',
+    mode: undefined,
+    catches: ['11-moved-or-deleted-account-never-replays'],
+  },
+  {
+    folder: 'transfer',
     handler: 'transfer-lock-order',
     mode: 'scheduled' as const,
     catches: ['08-simultaneous-duplicates-share-one-result', '09-opposite-transfers-both-apply'],
