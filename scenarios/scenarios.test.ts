@@ -4,7 +4,7 @@
  * it holds a concurrent group, in both racing modes), and must agree with the model and keep the
  * promises written in it. The model alone must keep
  * those promises too, so the model is pinned to the article, not only handlers to the model.
- * The cases of other operations (`create-once/`, `adjust-balance/`) run against that operation's
+ * The cases of other operations (`create-once/`, `adjust-balance/`, `transfer/`) run against that operation's
  * reference, and are also shown mutants they must catch.
  */
 import { dirname } from 'node:path';
@@ -78,6 +78,42 @@ describe.each([
     handler: 'adjust-balance-deferred-transaction',
     mode: 'scheduled' as const,
     catches: ['08-simultaneous-duplicates-share-one-result', '09-simultaneous-mismatch-one-winner'],
+  },
+  {
+    folder: 'transfer',
+    handler: 'transfer-credit-replayed',
+    mode: undefined,
+    catches: ['01-lost-response-moves-money-once', '08-simultaneous-duplicates-share-one-result'],
+  },
+  {
+    folder: 'transfer',
+    handler: 'transfer-legs-in-two-transactions',
+    mode: undefined,
+    catches: ['06-receipt-failure-rolls-back-both-legs'],
+  },
+  {
+    folder: 'transfer',
+    handler: 'transfer-payee-unchecked',
+    mode: undefined,
+    catches: ['04-both-accounts-in-the-callers-workspace'],
+  },
+  {
+    folder: 'transfer',
+    handler: 'transfer-fingerprint-without-payee',
+    mode: undefined,
+    catches: ['03-key-reuse-changes-nothing'],
+  },
+  {
+    folder: 'transfer',
+    handler: 'transfer-access-after-receipt',
+    mode: undefined,
+    catches: ['11-moved-or-deleted-account-never-replays'],
+  },
+  {
+    folder: 'transfer',
+    handler: 'transfer-lock-order',
+    mode: 'scheduled' as const,
+    catches: ['08-simultaneous-duplicates-share-one-result', '09-opposite-transfers-both-apply'],
   },
 ])('the $folder cases can fail', ({ folder, handler, mode, catches }) => {
   it(`catch ${handler}${mode ? ` (${mode})` : ''}`, async () => {

@@ -68,6 +68,7 @@ export {
   createOnceOpaque as createOnceOpaqueSpec,
 } from './model/operations/create-once.ts';
 export { setInterval as setIntervalSpec } from './model/operations/set-interval.ts';
+export { transfer as transferSpec } from './model/operations/transfer.ts';
 export type { InvalidField, Observed, Outcome, RefusalReason } from './model/outcome.ts';
 export { describeOutcome, outcome, SERVER_ASSIGNED } from './model/outcome.ts';
 export type { Policy, PolicyDeclaration } from './model/policy.ts';

@@ -55,6 +55,7 @@ export const RUN_BY_ID: Readonly<Record<string, string>> = {
   'my-operation.ts': 'testing/own-operation.test.ts',
   'my-tool-handler.ts': 'testing/own-operation.test.ts',
   'my-library-adapter.ts': 'testing/library-adapter.test.ts',
+  'move-stock.ts': 'testing/move-stock.test.ts',
   'README.md › Check your own tool': 'testing/own-operation.test.ts',
   'README.md › Plant a bug': 'testing/own-operation.test.ts',
   'README.md › Plant a bug #2': 'testing/own-operation.test.ts',

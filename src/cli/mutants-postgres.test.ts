@@ -11,6 +11,7 @@ import {
   PG_MUTANT_CATALOGUE,
   PG_REFERENCES,
 } from '../handlers/operations/set-interval/postgres/pg-mutant-plugins.ts';
+import { catalogueOf } from '../handlers/registry.ts';
 import { runCli as cli } from './run-cli.ts';
 
 describe('receiptcheck mutants --engine postgres', () => {
@@ -21,6 +22,18 @@ describe('receiptcheck mutants --engine postgres', () => {
       expect(r.out).toContain(
         `  ${m.name} (scheduled)\n      bug:   ${m.bug}\n      class: ${m.realWorldClass}`,
       );
+  });
+
+  it('--operation transfer --list prints transfer’s; an operation without one is a usage error', async () => {
+    const r = await cli('mutants', '--engine', 'postgres', '--operation', 'transfer', '--list');
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('PostgreSQL mutants of transfer');
+    for (const m of catalogueOf('transfer', 'postgres'))
+      expect(r.out).toContain(`  ${m.name} (scheduled)`);
+    expect(r.out).toContain('References that must hold: transfer-pg-reference');
+    const none = await cli('mutants', '--engine', 'postgres', '--operation', 'create-once');
+    expect(none.code).toBe(2);
+    expect(none.err).toContain('operation "create-once" has no PostgreSQL mutant catalogue');
   });
 
   it('--runs 1: the references hold, the mutants survive, exit 1', async () => {

@@ -24,7 +24,12 @@ describe('receiptcheck operations', () => {
     const r = await cli('operations', '--json');
     expect(r.code).toBe(0);
     const listed = (decodeJson(r.out) as Loose).operations as Loose[];
-    expect(listed.map((o) => o.name)).toEqual(['set-interval', 'create-once', 'adjust-balance']);
+    expect(listed.map((o) => o.name)).toEqual([
+      'set-interval',
+      'create-once',
+      'adjust-balance',
+      'transfer',
+    ]);
     for (const spec of BUILT_IN_OPERATIONS) {
       const o = listed.find((x) => x.name === spec.name);
       expect(o).toMatchObject({ tool: spec.tool, scope: spec.scope, target: spec.targetField });
@@ -32,11 +37,15 @@ describe('receiptcheck operations', () => {
     }
     expect(listed.find((o) => o.name === 'adjust-balance').refusals).toContain('insufficient');
     expect(listed.find((o) => o.name === 'create-once').creates).toBe('invoices');
+    expect(listed.find((o) => o.name === 'transfer').targets).toEqual([
+      'fromAccountId',
+      'toAccountId',
+    ]);
   });
 });
 
 describe('run --operation', () => {
-  it.each(['create-once', 'adjust-balance'])(
+  it.each(['create-once', 'adjust-balance', 'transfer'])(
     '%s: its reference holds in sequential and scheduled mode',
     async (operation) => {
       for (const mode of ['sequential', 'scheduled']) {

@@ -16,6 +16,7 @@ import { edgeField, edgeValues } from './edge-values.ts';
 import type { ClassName } from './field-classes.ts';
 import { clientsOutside, principalClasses } from './input-classes.ts';
 import type { Move, RaceShape, VersionChoice } from './moves.ts';
+import { otherTargetKeys } from './other-targets.ts';
 import { idChoiceArbitrary } from './request-ids.ts';
 import { allowedPool, VALUE_KEY, valueArbitrary, withValues } from './value-arbitrary.ts';
 import { valueFields } from './value-fields.ts';
@@ -96,6 +97,7 @@ export function moveArbitrary(fixture: Fixture, options: MoveOptions): fc.Arbitr
           id: idChoiceArbitrary(),
           target,
           ...valueKeys,
+          ...otherTargetKeys(spec),
           ...(version
             ? {
                 version: fc.constantFrom<VersionChoice>(

@@ -16,6 +16,7 @@ import { clockStep } from './clock-step.ts';
 import type { ClassName } from './field-classes.ts';
 import { keepModelWalk } from './model-walk.ts';
 import type { Move, VersionChoice } from './moves.ts';
+import { fillOtherTargets, ownRowIds, withOtherTargetChanged } from './other-targets.ts';
 import { type RequestMaker, raceEvents, type Values } from './race-events.ts';
 import { type IdChoice, SIMPLE_ID, shapedId } from './request-ids.ts';
 import { MISSING_ID, type ResolverBasis, resolverBasis } from './resolver-basis.ts';
@@ -157,6 +158,8 @@ class Resolver implements RequestMaker {
     const target = this.spec.targetField;
     if (change === 'target')
       return { ...request, [target]: this.otherTarget(request[target] as number) };
+    if (this.spec.otherTargets?.includes(change))
+      return withOtherTargetChanged(this.spec, request, change, this.rows, MISSING_ID);
     if (change === this.version) return { ...request, [change]: (request[change] as number) + 1 };
     const field = this.fields.find((f) => f.field.name === change);
     if (!field) return { ...request };
@@ -223,6 +226,16 @@ class Resolver implements RequestMaker {
       if (name === this.spec.targetField) args[name] = id;
       else if (name === this.version) args[name] = expectedVersion;
       else args[name] = values[name] ?? this.usualValue(name);
+    }
+    if (this.spec.otherTargets) {
+      const workspace = this.state.principals[client]?.workspace;
+      fillOtherTargets(
+        this.spec,
+        args,
+        values,
+        ownRowIds(this.state.rows.values(), workspace),
+        this.anyIds,
+      );
     }
     return args;
   }

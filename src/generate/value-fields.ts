@@ -28,13 +28,17 @@ export interface ValueField {
 }
 
 /**
- * The non-target fields of `spec` other than its expected version, in validation order, with
+ * The non-target fields of `spec` (neither `targetField` nor `otherTargets`) other than its
+ * expected version, in validation order, with
  * what new intents send in them. `rows`: the target rows, whose ids an `id` field picks from.
  */
 export function valueFields(spec: OperationSpec, rows: readonly Row[]): ValueField[] {
   const version = versionField(spec);
   return spec.fields
-    .filter((f) => f.name !== spec.targetField && f.name !== version)
+    .filter(
+      (f) =>
+        f.name !== spec.targetField && f.name !== version && !spec.otherTargets?.includes(f.name),
+    )
     .map((field) => valueField(spec, field, rows));
 }
 

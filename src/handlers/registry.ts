@@ -10,6 +10,7 @@ import type { Engine } from './engine.ts';
 import { ADJUST_BALANCE_CATALOGUE } from './operations/adjust-balance/catalogue.ts';
 import { CREATE_ONCE_CATALOGUE } from './operations/create-once/catalogue.ts';
 import { SET_INTERVAL_CATALOGUE } from './operations/set-interval/catalogue.ts';
+import { TRANSFER_CATALOGUE } from './operations/transfer/catalogue.ts';
 
 /** What a bundled handler is for. */
 export type BundledKind = 'reference' | 'mutant' | 'library';
@@ -30,6 +31,7 @@ export const CATALOGUES: readonly OperationCatalogue[] = [
   SET_INTERVAL_CATALOGUE,
   CREATE_ONCE_CATALOGUE,
   ADJUST_BALANCE_CATALOGUE,
+  TRANSFER_CATALOGUE,
 ];
 
 /** The idempotency libraries wrapped as `set-interval` handlers (`libraries/`). */

@@ -76,9 +76,15 @@ export function opaqueIds(spec: OperationSpec): boolean {
   return spec.created !== undefined && spec.created.ids !== 'rowid';
 }
 
-/** What the effect returns: the target row after the call, a created row if any, and the result. */
+/**
+ * What the effect returns: the target row after the call, the other target rows after it (in
+ * `otherTargets` order, for an operation that writes several rows), a created row if any, and
+ * the result.
+ */
 export interface Effect {
   readonly row: Row;
+  /** The other target rows after the call (`otherTargets`' order), when the spec names any. */
+  readonly others?: readonly Row[];
   readonly created?: Row;
   readonly result: Result;
 }
@@ -111,6 +117,13 @@ export interface OperationSpec {
   /** The argument that names the target row (its rule is `id`). */
   readonly targetField: string;
   /**
+   * Further arguments naming target rows of the same table, each an `id` field, for an operation
+   * that writes several rows in one transaction (a transfer's credited account). Every target
+   * must exist in the principal's workspace (else `unavailable`), and the targets must be
+   * distinct rows: a target field naming a row an earlier one names is invalid.
+   */
+  readonly otherTargets?: readonly string[];
+  /**
    * The arguments after the request id, in validation order; `targetField` among them. An `id`
    * field named `expectedVersion`, with `version` among `rowFields`, is an expected version:
    * new intents send the version the client last saw, not an id of a row.
@@ -122,13 +135,18 @@ export interface OperationSpec {
   readonly payload: (args: Args) => Payload;
   /**
    * The refusal the precondition gives (e.g. `conflict` for a stale version), or undefined when
-   * it holds. Checked after the receipt lookup.
+   * it holds. Checked after the receipt lookup. `others`: the other target rows, in
+   * `otherTargets` order (empty for a one-row operation).
    */
-  readonly precondition?: (row: Row, args: Args) => string | undefined;
+  readonly precondition?: (row: Row, args: Args, others: readonly Row[]) => string | undefined;
   /** Refusal reasons beyond forbidden, unavailable and conflict that the precondition may give. */
   readonly refusals?: readonly string[];
-  /** The effect, pure: the target row and the arguments to the new row, created row and result. */
-  readonly effect: (row: Row, args: Args, nextId: number) => Effect;
+  /**
+   * The effect, pure: the target row and the arguments to the new row, created row and result.
+   * `others`: the other target rows, in `otherTargets` order; the effect returns them changed as
+   * `Effect.others` (an operation that writes one row ignores both).
+   */
+  readonly effect: (row: Row, args: Args, nextId: number, others: readonly Row[]) => Effect;
   /** Rows the operation creates, if it creates any. */
   readonly created?: CreatedRows;
   /** The row a `recreate` event puts back under a deleted id. */
@@ -166,6 +184,24 @@ export function createdRows(
   spec: OperationSpec,
 ): readonly Row[] {
   return spec.created ? ((tables[spec.created.table] ?? []) as readonly Row[]) : [];
+}
+
+/** The arguments that name target rows: `targetField`, then `otherTargets`. */
+export function targetFieldsOf(spec: OperationSpec): readonly string[] {
+  return spec.otherTargets ? [spec.targetField, ...spec.otherTargets] : [spec.targetField];
+}
+
+/** Whether `spec` writes more than one target row per call (`otherTargets`). */
+export function writesSeveralRows(spec: OperationSpec): boolean {
+  return spec.otherTargets !== undefined && spec.otherTargets.length > 0;
+}
+
+/** The ids a validated request names in `spec`'s target fields, in `targetFieldsOf` order. */
+export function targetIdsOf(
+  spec: OperationSpec,
+  request: { readonly [field: string]: unknown },
+): number[] {
+  return targetFieldsOf(spec).map((f) => request[f] as number);
 }
 
 /** Whether a world event kind is one the spec's resources take part in. */

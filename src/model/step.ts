@@ -18,6 +18,7 @@ import { type Observed, outcome, SERVER_ASSIGNED } from './outcome.ts';
 import { declaresClaims } from './policy.ts';
 import { type ModelState, receiptKey } from './state.ts';
 import { refuse, STORE_FAILURE_MESSAGE, storedAnswer, storedNow } from './stored-answers.ts';
+import { accessibleTargets, rowsWritten } from './targets.ts';
 import type { Transition } from './transition.ts';
 import { invalidField } from './validate.ts';
 import { withWriteScope } from './world.ts';
@@ -114,7 +115,6 @@ function call(state: ModelState, event: CallEvent, left?: LeftUnderKey): Transit
   if (field) return { state, outcome: outcome.invalid(field) };
   const requestId = event.request.requestId as string;
   const args = event.request as unknown as Args;
-  const id = args[spec.targetField] as number;
 
   const key = receiptKey(principal.workspace, principal.user, spec.tool, requestId);
   const payload = spec.payload(args);
@@ -127,9 +127,9 @@ function call(state: ModelState, event: CallEvent, left?: LeftUnderKey): Transit
   }
 
   // Current access before any receipt: a moved or deleted resource never replays.
-  const row = state.rows.get(id);
-  if (!row || row.workspace !== principal.workspace)
-    return refuse(state, key, payload, 'unavailable');
+  const targets = accessibleTargets(state.rows, spec, args, principal.workspace);
+  if (!targets) return refuse(state, key, payload, 'unavailable');
+  const { row, others } = targets;
 
   // The receipt before the precondition: the original success may have changed what it reads
   // (for set_interval, the version it advanced).
@@ -137,11 +137,11 @@ function call(state: ModelState, event: CallEvent, left?: LeftUnderKey): Transit
     const stored = storedAnswer(state, key, payload);
     if (stored) return stored;
   }
-  const refusal = spec.precondition?.(row, args);
+  const refusal = spec.precondition?.(row, args, others);
   if (refusal) return refuse(state, key, payload, refusal);
   if (state.storeFailing) return { state, outcome: outcome.error(STORE_FAILURE_MESSAGE) };
 
-  const effect = spec.effect(row, args, nextCreatedId(state));
+  const effect = spec.effect(row, args, nextCreatedId(state), others);
   const result = opaqueIds(spec)
     ? { ...effect.result, [spec.created?.resultId ?? '']: SERVER_ASSIGNED }
     : effect.result;
@@ -157,7 +157,9 @@ function call(state: ModelState, event: CallEvent, left?: LeftUnderKey): Transit
   // One new state per write: the row, the receipt and its expiry in a single copy of the state.
   let next: ModelState = {
     ...state,
-    rows: rowsWith(state.rows, effect.row),
+    rows: effect.others
+      ? rowsWithAll(state.rows, rowsWritten(effect))
+      : rowsWith(state.rows, effect.row),
     receipts,
     expiresAt: storedNow(state, key),
   };
@@ -184,8 +186,7 @@ function leftOnly(state: ModelState, event: CallEvent, left: LeftUnderKey): Mode
   if (state.storeFailing || storedAnswer(state, key, payload)) return state;
   if (!state.policy.idempotencyFirst) {
     // The layer claims after current access is checked.
-    const row = state.rows.get(args[spec.targetField] as number);
-    if (!row || row.workspace !== principal.workspace) return state;
+    if (!accessibleTargets(state.rows, spec, args, principal.workspace)) return state;
   }
   if (left === 'error') {
     // Kept like a result: for the receipts' lifetime.
@@ -228,6 +229,16 @@ function rowsWith(rows: ReadonlyMap<number, Row>, row: Row): ReadonlyMap<number,
   });
   copy.set(row.id, row);
   return copy;
+}
+
+/** `rows` with each of `written` in place of the one with its id. */
+function rowsWithAll(
+  rows: ReadonlyMap<number, Row>,
+  written: readonly Row[],
+): ReadonlyMap<number, Row> {
+  let next = rows;
+  for (const row of written) next = rowsWith(next, row);
+  return next;
 }
 
 function withScope(state: ModelState, client: number, granted: boolean): ModelState {

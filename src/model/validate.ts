@@ -4,7 +4,12 @@
  * integers are not integers.
  */
 import type { CallRequest } from './events.ts';
-import type { ArgumentField, FieldRule, OperationSpec } from './operation.ts';
+import {
+  type ArgumentField,
+  type FieldRule,
+  type OperationSpec,
+  targetFieldsOf,
+} from './operation.ts';
 import { setInterval } from './operations/set-interval.ts';
 
 export { INTERVAL_MAX, INTERVAL_MIN } from './operations/set-interval.ts';
@@ -22,11 +27,29 @@ export function invalidField(
   if (!isRequestId(request.requestId)) return 'requestId';
   // A loop, not `find` with a closure: this runs for every call the model steps over.
   const fields = spec.fields;
+  const several = spec.otherTargets !== undefined;
   for (let i = 0; i < fields.length; i++) {
     const f = fields[i] as ArgumentField;
     if (!fieldHolds(f, request[f.name])) return f.name;
+    if (several && namesEarlierTarget(spec, request, i)) return f.name;
   }
   return undefined;
+}
+
+/**
+ * Whether field `at` of `spec` is a target field naming the row a target field earlier in
+ * validation order names: a call's target rows are distinct (a transfer from an account to
+ * itself is invalid input, in the later of the two fields).
+ */
+function namesEarlierTarget(spec: OperationSpec, request: CallRequest, at: number): boolean {
+  const targets = targetFieldsOf(spec);
+  const name = (spec.fields[at] as ArgumentField).name;
+  if (!targets.includes(name)) return false;
+  for (let i = 0; i < at; i++) {
+    const earlier = (spec.fields[i] as ArgumentField).name;
+    if (targets.includes(earlier) && request[earlier] === request[name]) return true;
+  }
+  return false;
 }
 
 /** Whether `value` passes `field`'s rule. */

@@ -19,7 +19,7 @@ export interface CheckOptions {
   /** A bundled handler name (`reference`, a mutant) or a path to a plugin module. Default `reference`. */
   handler?: string;
   /**
-   * The operation to check (`set-interval`, `create-once`, `adjust-balance`, or a spec a plugin
+   * The operation to check (`set-interval`, `create-once`, `adjust-balance`, `transfer`, or a spec a plugin
    * registered): picks among the bundled handlers of that operation, and a plugin file must
    * implement it. Default: the operation the handler names.
    */

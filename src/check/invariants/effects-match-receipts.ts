@@ -11,7 +11,14 @@
  * within the step gives the same row), which holds for balances and creates. Each created row
  * belongs to one receipt: two receipts naming one invoice id leave the other invoice orphaned.
  */
-import { type Args, createdRows, type Row, targetRows } from '../../model/operation.ts';
+import {
+  type Args,
+  createdRows,
+  type OperationSpec,
+  type Row,
+  targetRows,
+  writesSeveralRows,
+} from '../../model/operation.ts';
 import { SERVER_ASSIGNED, sameResult } from '../../model/outcome.ts';
 import { operationOf } from '../../model/state.ts';
 import type { Result } from '../../model/world.ts';
@@ -24,6 +31,8 @@ import {
   receiptKeyOf,
   receiptsMayExpire,
 } from '../run-record.ts';
+import { jointRowMismatch } from './joint-effects.ts';
+import { sameFields, stepOrders } from './step-orders.ts';
 import { unexplainedReceipt } from './unexplained-receipt.ts';
 
 export const EFFECTS_MATCH_RECEIPTS = 'every effect has its receipt and every receipt its effect';
@@ -51,41 +60,14 @@ export function checkEffectsMatchReceipts(run: RunRecord): InvariantViolation | 
     written.push(knownResult(fresh, r.result));
   }
   written.sort((a, b) => a.step - b.step || a.lane - b.lane);
-  const recreatedAt = lastRecreate(run.steps);
-  const start = new Map(targetRows(run.fixture, spec).map((r) => [r.id, r]));
-  const created: Row[] = [];
-  let nextId = 1;
-  for (const row of targetRows(run.trace.snapshot, spec)) {
-    const since = recreatedAt.get(row.id);
-    let expected: Row | undefined =
-      since !== undefined ? spec.recreated(row.id, String(row.workspace)) : start.get(row.id);
-    const mine = written.filter(
-      (o) =>
-        o.event.request[spec.targetField] === row.id && (since === undefined || o.step > since),
-    );
-    const apply = (order: readonly Observation[]): Row | undefined => {
-      let at = expected;
-      let id = nextId;
-      for (const o of order) {
-        if (!at) break;
-        at = spec.effect(
-          { ...at, workspace: String(row.workspace) },
-          o.event.request as Args,
-          id++,
-        ).row;
-      }
-      return at;
-    };
-    const ends = stepOrders(mine).map(apply);
-    const commute = ends.length > 0 && ends.every((e) => sameFields(spec.rowFields, e, ends[0]));
-    nextId += mine.length;
-    expected = ends[0];
-    if (expected && commute && !spec.rowFields.every((f) => expected?.[f] === row[f])) {
-      return fail(
-        `${spec.noun} ${row.id} ends as ${JSON.stringify(row)}, but its starting row with the ${mine.length} receipted effect(s) applied is ${JSON.stringify(expected)}`,
-      );
-    }
+  if (writesSeveralRows(spec)) {
+    const mismatch = jointRowMismatch(run, spec, written);
+    if (mismatch) return fail(mismatch);
+  } else {
+    const mismatch = rowMismatch(run, spec, written);
+    if (mismatch) return fail(mismatch);
   }
+  const created: Row[] = [];
   if (spec.created) {
     const idField = spec.created.resultId;
     const claimed = new Set<unknown>();
@@ -120,6 +102,51 @@ export function checkEffectsMatchReceipts(run: RunRecord): InvariantViolation | 
 }
 
 /**
+ * For an operation that writes one row per call: the first live target row that is not its
+ * starting row with exactly its receipted effects applied, described; undefined when none.
+ */
+function rowMismatch(
+  run: RunRecord,
+  spec: OperationSpec,
+  written: readonly Observation[],
+): string | undefined {
+  const recreatedAt = lastRecreate(run.steps);
+  const start = new Map(targetRows(run.fixture, spec).map((r) => [r.id, r]));
+  let nextId = 1;
+  for (const row of targetRows(run.trace.snapshot, spec)) {
+    const since = recreatedAt.get(row.id);
+    let expected: Row | undefined =
+      since !== undefined ? spec.recreated(row.id, String(row.workspace)) : start.get(row.id);
+    const mine = written.filter(
+      (o) =>
+        o.event.request[spec.targetField] === row.id && (since === undefined || o.step > since),
+    );
+    const apply = (order: readonly Observation[]): Row | undefined => {
+      let at = expected;
+      let id = nextId;
+      for (const o of order) {
+        if (!at) break;
+        at = spec.effect(
+          { ...at, workspace: String(row.workspace) },
+          o.event.request as Args,
+          id++,
+          [],
+        ).row;
+      }
+      return at;
+    };
+    const ends = stepOrders(mine).map(apply);
+    const commute = ends.length > 0 && ends.every((e) => sameFields(spec.rowFields, e, ends[0]));
+    nextId += mine.length;
+    expected = ends[0];
+    if (expected && commute && !spec.rowFields.every((f) => expected?.[f] === row[f])) {
+      return `${spec.noun} ${row.id} ends as ${JSON.stringify(row)}, but its starting row with the ${mine.length} receipted effect(s) applied is ${JSON.stringify(expected)}`;
+    }
+  }
+  return undefined;
+}
+
+/**
  * `fresh` with each server-assigned field its result leaves open filled in from its receipt's
  * stored result. A call that crashed after its commit got no answer, so the checker reads it with
  * the model's outcome, whose server-assigned ids are unknown; the receipt is the server's own
@@ -135,35 +162,4 @@ function knownResult(fresh: Observation, stored: Result): Observation {
     if (result[k] === SERVER_ASSIGNED && value !== undefined) result[k] = value;
   }
   return { ...fresh, observed: { ...observed, result } };
-}
-
-/** Most orders tried for one row's effects; past it the row is not checked, as before. */
-const ORDERS_MAX = 120;
-
-/**
- * Every order of `mine` (sorted by step) that keeps the steps in order and permutes the effects
- * within one step; empty when there are more than `ORDERS_MAX`.
- */
-function stepOrders(mine: readonly Observation[]): Observation[][] {
-  let orders: Observation[][] = [[]];
-  for (let i = 0; i < mine.length; ) {
-    let j = i;
-    while (j < mine.length && mine[j]?.step === mine[i]?.step) j++;
-    const group = permutations(mine.slice(i, j));
-    if (orders.length * group.length > ORDERS_MAX) return [];
-    orders = orders.flatMap((head) => group.map((g) => [...head, ...g]));
-    i = j;
-  }
-  return orders;
-}
-
-function permutations<T>(items: readonly T[]): T[][] {
-  if (items.length <= 1) return [[...items]];
-  return items.flatMap((x, i) =>
-    permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [x, ...rest]),
-  );
-}
-
-function sameFields(fields: readonly string[], a: Row | undefined, b: Row | undefined): boolean {
-  return a === b || (a !== undefined && b !== undefined && fields.every((f) => a[f] === b[f]));
 }

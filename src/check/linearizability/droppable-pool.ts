@@ -32,6 +32,11 @@ export interface DroppablePool {
   readonly clients: Int32Array;
   /** Automation ids some entry of this part re-creates: their versions may go back to 1. */
   readonly recreated: ReadonlySet<number>;
+  /**
+   * Whether the operation writes several rows per call (`otherTargets`): `rows` then holds only
+   * each call's first, so every call is taken to interfere (`interference.ts`).
+   */
+  readonly severalRows: boolean;
   /** Whether dead calls are unlinked at all (false under `storesRefusals`). */
   readonly prunes: boolean;
   /** Unlinked calls, and the path depth at which each was unlinked, as stacks. */
@@ -97,6 +102,7 @@ export function createDroppablePool(
     versions,
     clients,
     recreated,
+    severalRows: initial.operation.otherTargets !== undefined,
     prunes,
     unlinked: [],
     depths: [],

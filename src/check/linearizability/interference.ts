@@ -13,7 +13,8 @@
  * after placing d the search only tries operations that interfere with d, and lost calls.
  * Saying "interferes" too often only costs time; too rarely would be unsound, so anything unknown
  * interferes, and so does every call of an operation whose created rows' ids the model predicts
- * (their ids are one counter).
+ * (their ids are one counter), and every call and row event of an operation that writes several
+ * rows per call (the pool keeps only each call's first row).
  */
 import type { Event } from '../../model/events.ts';
 import { type ModelState, receiptKey } from '../../model/state.ts';
@@ -32,6 +33,8 @@ export function interferes(
       const spec = initial.operation;
       if (event.delivery === 'lostRequest' || invalidField(event.request, spec)) return false;
       if (event.request[spec.targetField] === pool.rows[d]) return true;
+      // Several rows per call: any call may share one of them with d (sound, if slower).
+      if (pool.severalRows) return true;
       // Predicted ids share one counter: any call that may create a row reads what d wrote.
       if (spec.created?.ids === 'rowid') return true;
       const principal = initial.principals[event.client];
@@ -50,7 +53,7 @@ export function interferes(
     case 'move':
     case 'delete':
     case 'recreate':
-      return event.resourceId === pool.rows[d];
+      return pool.severalRows || event.resourceId === pool.rows[d];
     default:
       return true; // store events, and any kind this file does not know
   }
@@ -58,5 +61,5 @@ export function interferes(
 
 /** Whether two droppable calls of the pool may not commute: same row or same receipt key. */
 export function droppablesInterfere(pool: DroppablePool, a: number, b: number): boolean {
-  return pool.rows[a] === pool.rows[b] || pool.keys[a] === pool.keys[b];
+  return pool.severalRows || pool.rows[a] === pool.rows[b] || pool.keys[a] === pool.keys[b];
 }

@@ -5,7 +5,7 @@
  * each principal's scopes, and the store flag. An operation's "footprint" is every piece its
  * outcome or effect can depend on, in any state the search might step it from:
  *
- * - a valid call: its row and its receipt key (principals' users and workspaces never change, so
+ * - a valid call: its row (every row it names, for an operation that writes several) and its receipt key (principals' users and workspaces never change, so
  *   the key is fixed), plus its principal's scopes if anything revokes or restores them, plus the
  *   store flag if anything fails or restores the store;
  * - a call with invalid arguments: only its principal's scopes (it is refused or rejected before
@@ -119,6 +119,10 @@ function joinFootprint(
         );
       }
       const row = numbered(pieces, pieces.rows, event.request[spec.targetField] as number);
+      // A call that writes several rows ties them into one piece of state.
+      if (spec.otherTargets)
+        for (const name of spec.otherTargets)
+          union(pieces.parent, row, numbered(pieces, pieces.rows, event.request[name] as number));
       // With the store flag in every valid call's footprint, a receipt key joins the store's
       // part through its row whatever else it touches: numbering keys would change no part, and
       // costs a Map entry per request id (a soak mints one per intent).

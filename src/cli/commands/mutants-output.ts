@@ -41,7 +41,7 @@ export function formatThreadKills(threads: readonly ThreadKill[]): string {
 export function formatCatalogue(operation?: string, engine: MutantEngine = 'sqlite'): string {
   const title =
     engine === 'postgres'
-      ? 'PostgreSQL mutants of set-interval (each killed in scheduled mode on a real server):'
+      ? `PostgreSQL mutants of ${operation ?? 'set-interval'} (each killed in scheduled mode on a real server):`
       : `Mutants of ${operation ?? 'set-interval'} (each a small variation of the reference with one bug):`;
   const lines = [title, ''];
   for (const m of mutantCatalogue(operation, engine))

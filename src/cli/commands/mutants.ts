@@ -68,7 +68,7 @@ export function registerMutants(program: Command, ctx: CliContext): void {
     )
     .option(
       '--operation <name>',
-      "whose catalogue: set-interval (default), create-once, adjust-balance (see 'receiptcheck operations')",
+      "whose catalogue: set-interval (default), create-once, adjust-balance, transfer (see 'receiptcheck operations'); with --engine postgres: set-interval, transfer",
     )
     .option(
       '--runs <n>',
@@ -127,10 +127,10 @@ Examples:
     .action(async (flags: MutantsFlags) => {
       const engine = engineOf(flags.engine);
       if (flags.operation !== undefined) operationNamed(flags.operation); // unknown: E_USAGE
-      if (engine === 'postgres' && (flags.operation ?? 'set-interval') !== 'set-interval')
+      if (engine === 'postgres' && mutantCatalogue(flags.operation, engine).length === 0)
         throw new ReceiptcheckError(
           'E_USAGE',
-          `--engine postgres has a catalogue for set-interval only, not "${flags.operation}"`,
+          `operation "${flags.operation}" has no PostgreSQL mutant catalogue (set-interval and transfer have one)`,
         );
       if (flags.list) {
         ctx.io.stdout(formatCatalogue(flags.operation, engine));

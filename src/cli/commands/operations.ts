@@ -3,7 +3,7 @@
  * target, fields (in validation order) and the refusals its precondition gives.
  */
 import type { Command } from 'commander';
-import type { FieldRule, OperationSpec } from '../../model/operation.ts';
+import { type FieldRule, type OperationSpec, targetFieldsOf } from '../../model/operation.ts';
 import { BUILT_IN_OPERATIONS, DEFAULT_OPERATION } from '../../model/operations/index.ts';
 import { encodeJson } from '../../report/encode.ts';
 import type { CliContext } from '../cli-context.ts';
@@ -18,6 +18,8 @@ interface OperationListing {
   readonly scope: string;
   readonly table: string;
   readonly target: string;
+  /** Every argument naming a target row, `target` first (two for a transfer). */
+  readonly targets: readonly string[];
   readonly fields: readonly { readonly name: string; readonly rule: string }[];
   readonly result: readonly string[];
   readonly refusals: readonly string[];
@@ -53,6 +55,7 @@ function listing(spec: OperationSpec): OperationListing {
     scope: spec.scope,
     table: spec.table,
     target: spec.targetField,
+    targets: targetFieldsOf(spec),
     fields: spec.fields.map((f) => ({ name: f.name, rule: ruleText(f.rule) })),
     result: spec.resultFields,
     refusals: ['forbidden', 'unavailable', 'conflict', ...(spec.refusals ?? [])],
@@ -63,7 +66,7 @@ function listing(spec: OperationSpec): OperationListing {
 function describe(o: OperationListing): string {
   return [
     `${o.name}${o.default ? ' (default)' : ''}: ${o.description}`,
-    `  tool ${o.tool}, scope ${o.scope}, target ${o.table} by ${o.target}${o.creates ? `, creates ${o.creates}` : ''}`,
+    `  tool ${o.tool}, scope ${o.scope}, target ${o.table} by ${o.targets.join(' and ')}${o.creates ? `, creates ${o.creates}` : ''}`,
     `  fields: requestId, ${o.fields.map((f) => `${f.name} (${f.rule})`).join(', ')}`,
     `  result: ${o.result.join(', ')}`,
   ].join('\n');

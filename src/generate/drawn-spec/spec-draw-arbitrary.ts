@@ -5,10 +5,12 @@
  * version, bound and unchanged checks in any order, each with its refusal reason; created rows
  * with opaque, rowid or default ids; results that carry the target's id, row fields, echoed
  * arguments and the created id; payloads that rename or leave out a field; every subset of the
- * world events; fixtures of one to four rows in either workspace. Every draw is a valid spec.
+ * world events; fixtures of one to four rows in either workspace; one spec in four writes a second
+ * row (`other-target-draw.ts`). Every draw is a valid spec.
  */
 import fc from 'fast-check';
 import { addable, fieldDrawArbitrary } from './field-draw-arbitrary.ts';
+import { PEER_FIELD, withOtherTarget } from './other-target-draw.ts';
 import {
   type Cell,
   type CheckDraw,
@@ -49,19 +51,23 @@ export function specDrawArbitrary(options: SpecDrawOptions = {}): fc.Arbitrary<S
       targetName: fc.constantFrom('targetId', 'parentId', 'id'),
       versioned: fc.boolean(),
       names: fc.shuffledSubarray(FIELD_NAMES, { minLength: 0, maxLength: 3 }),
+      // One spec in four writes two rows.
+      twoRows: fc.constantFrom(false, false, false, true),
     })
-    .chain(({ noun, targetName, versioned, names }) => {
+    .chain(({ noun, targetName, versioned, names, twoRows }) => {
       const targetField = targetName === 'id' ? `${noun}Id` : targetName;
       const others = names.map((n) => fieldDrawArbitrary(n, zod));
       return fc.tuple(...others).chain((drawn) => {
         const fields: FieldDraw[] = [
           { kind: 'id', name: targetField },
           ...(versioned ? [{ kind: 'id' as const, name: 'expectedVersion' }] : []),
+          ...(twoRows ? [{ kind: 'id' as const, name: PEER_FIELD }] : []),
           ...drawn,
         ];
         return fc
           .shuffledSubarray(fields, { minLength: fields.length })
-          .chain((ordered) => restOf(noun, targetField, versioned, ordered));
+          .chain((ordered) => restOf(noun, targetField, versioned, ordered))
+          .chain((draw) => (twoRows ? withOtherTarget(draw) : fc.constant(draw)));
       });
     });
 }
@@ -73,7 +79,9 @@ function restOf(
   versioned: boolean,
   fields: readonly FieldDraw[],
 ): fc.Arbitrary<SpecDraw> {
-  const args = fields.filter((f) => f.name !== targetField && f.name !== 'expectedVersion');
+  const args = fields.filter(
+    (f) => f.name !== targetField && f.name !== 'expectedVersion' && f.name !== PEER_FIELD,
+  );
   return fc
     .record({
       rowFields: rowFieldsArbitrary(versioned, args),

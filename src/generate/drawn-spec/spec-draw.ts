@@ -132,6 +132,19 @@ export interface FixtureRowDraw {
   readonly values: Readonly<Record<string, Cell>>;
 }
 
+/** A further target row, for an operation that writes two (`otherTargets`). */
+export interface OtherTargetDraw {
+  /** Its argument, an `id` field among the fields. */
+  readonly name: string;
+  /**
+   * Per row field: kept, changed as the first row's is (`same`), or by the opposite of the first
+   * row's change (`mirror`, for fields the call adds to or counts: a transfer's credit).
+   */
+  readonly effects: Readonly<Record<string, 'keep' | 'same' | 'mirror'>>;
+  /** The row fields the result reports of it after the call, each as `peer_<field>`. */
+  readonly resultFields: readonly string[];
+}
+
 /** Everything an operation spec chooses, as data. */
 export interface SpecDraw {
   readonly noun: string;
@@ -154,6 +167,8 @@ export interface SpecDraw {
     readonly storeFail: boolean;
   };
   readonly rows: readonly FixtureRowDraw[];
+  /** Further target rows; absent for an operation that writes one row. */
+  readonly others?: readonly OtherTargetDraw[];
 }
 
 /** What a field's valid values are: decides how the effect stores them. */

@@ -39,13 +39,30 @@ describe('drawn specs', () => {
         const args = Object.fromEntries(
           draw.fields.map((f) => [f.name, f.kind === 'custom' ? (f.valid[0] as number) : 1]),
         );
-        const effect = spec.effect(row, args, 99);
+        // A spec that writes two rows gets its second from the fixture, which has two in team-a.
+        const others = (spec.otherTargets ?? []).map(() => rows[1] as (typeof rows)[number]);
+        const effect = spec.effect(row, args, 99, others);
         expect(Object.keys(effect.result).sort()).toEqual([...spec.resultFields].sort());
         expect(effect.row.id).toBe(row.id);
+        expect((effect.others ?? []).map((r) => r.id)).toEqual(others.map((r) => r.id));
         if (spec.created) expect(effect.created?.id).toBe(99);
       }),
       { numRuns: 300 },
     );
+  });
+
+  it('write two rows in one spec out of four or so, with two rows a caller may name', () => {
+    const draws = fc.sample(specDrawArbitrary(), { numRuns: 200, seed: 7 });
+    const two = draws.filter((d) => d.others !== undefined);
+    expect(two.length).toBeGreaterThan(20);
+    expect(two.length).toBeLessThan(100);
+    for (const d of two) {
+      const spec = specFromDraw(d);
+      expect(spec.otherTargets).toEqual(['peerId']);
+      expect(
+        targetRows(spec.fixture, spec).filter((r) => r.workspace === 'team-a').length,
+      ).toBeGreaterThanOrEqual(2);
+    }
   });
 
   it('without zod fields, need no zod bridge', () => {
@@ -80,9 +97,9 @@ describe('drawn specs', () => {
     };
     const spec = specFromDraw(draw);
     const row = { id: 1, workspace: 'team-a', balance: 300 };
-    expect(spec.precondition?.(row, { accountId: 1, delta: -301 })).toBe('insufficient');
-    expect(spec.precondition?.(row, { accountId: 1, delta: -300 })).toBeUndefined();
-    expect(spec.effect(row, { accountId: 1, delta: -300 }, 1)).toEqual({
+    expect(spec.precondition?.(row, { accountId: 1, delta: -301 }, [])).toBe('insufficient');
+    expect(spec.precondition?.(row, { accountId: 1, delta: -300 }, [])).toBeUndefined();
+    expect(spec.effect(row, { accountId: 1, delta: -300 }, 1, [])).toEqual({
       row: { id: 1, workspace: 'team-a', balance: 0 },
       result: { accountId: 1, balance: 0 },
     });

@@ -15,6 +15,7 @@ import type {
 } from '../../model/operation.ts';
 import { defaultPrincipals, type Fixture } from '../../model/world.ts';
 import { customCheck } from './custom-check.ts';
+import { PEER_RESULT_PREFIX } from './other-target-draw.ts';
 import {
   type Cell,
   type CheckDraw,
@@ -22,6 +23,7 @@ import {
   drawHash,
   drawnName,
   type FieldDraw,
+  type OtherTargetDraw,
   type RowFieldDraw,
   type SpecDraw,
   type ValueKind,
@@ -72,17 +74,37 @@ export function specFromDraw(draw: SpecDraw, zodField?: ZodFieldOf): OperationSp
   const created = draw.created;
   const createdCell = (from: CreatedFromDraw, row: Row, args: Args): Cell =>
     from.kind === 'parent' ? row.id : from.kind === 'arg' ? cell(from.field, args) : from.value;
-  const effect = (row: Row, args: Args, nextId: number): Effect => {
+  const others = draw.others ?? [];
+  // A further target's row after the call: each field kept, changed as the first row's, or by
+  // the opposite of the first row's change.
+  const otherAfter = (o: OtherTargetDraw, other: Row, row: Row, next: Row, args: Args): Row => {
+    const after: Record<string, Cell> = { ...other };
+    for (const rf of draw.rowFields) {
+      const how = o.effects[rf.name] ?? 'keep';
+      if (how === 'same') after[rf.name] = newValue(rf, other, args) as Cell;
+      if (how === 'mirror')
+        after[rf.name] =
+          (other[rf.name] as number) - ((next[rf.name] as number) - (row[rf.name] as number));
+    }
+    return after as Row;
+  };
+  const effect = (row: Row, args: Args, nextId: number, otherRows: readonly Row[]): Effect => {
     const next: Record<string, Cell> = { ...row };
     for (const rf of draw.rowFields) next[rf.name] = newValue(rf, row, args);
     const result: Record<string, Cell> = { [draw.result.targetId]: row.id };
     for (const f of draw.result.rowFields) result[f] = next[f] as Cell;
     for (const e of draw.result.echo) result[e.name] = cell(e.field, args);
-    if (!created) return { row: next as Row, result: result as Result };
+    const written = others.map((o, i) =>
+      otherAfter(o, otherRows[i] as Row, row, next as Row, args),
+    );
+    for (const [i, o] of others.entries())
+      for (const f of o.resultFields) result[`${PEER_RESULT_PREFIX}${f}`] = written[i]?.[f] as Cell;
+    const moreRows = others.length > 0 ? { others: written } : {};
+    if (!created) return { row: next as Row, ...moreRows, result: result as Result };
     const made: Record<string, Cell> = { id: nextId };
     for (const f of created.fields) made[f.name] = createdCell(f.from, row, args);
     result[created.resultId] = nextId;
-    return { row: next as Row, created: made as Row, result: result as Result };
+    return { row: next as Row, ...moreRows, created: made as Row, result: result as Result };
   };
   const reasons = [
     ...new Set(draw.checks.flatMap((c) => (c.kind === 'version' ? [] : [c.reason]))),
@@ -110,11 +132,13 @@ export function specFromDraw(draw: SpecDraw, zodField?: ZodFieldOf): OperationSp
     table: draw.table,
     rowFields: draw.rowFields.map((rf) => rf.name),
     targetField: draw.targetField,
+    ...(others.length > 0 ? { otherTargets: others.map((o) => o.name) } : {}),
     fields: draw.fields.map((f) => argumentField(f, zodField)),
     resultFields: [
       draw.result.targetId,
       ...draw.result.rowFields,
       ...draw.result.echo.map((e) => e.name),
+      ...others.flatMap((o) => o.resultFields.map((f) => `${PEER_RESULT_PREFIX}${f}`)),
       ...(created ? [created.resultId] : []),
     ],
     payload: (args) =>
@@ -185,6 +209,7 @@ function describeDraw(draw: SpecDraw): string {
       ? `checks ${draw.checks.map((c) => c.kind).join('+')}`
       : 'no precondition',
     draw.created ? `creates ${draw.created.table} (${draw.created.ids ?? 'opaque'} ids)` : '',
+    draw.others ? `writes ${draw.others.length + 1} rows` : '',
   ];
   return `a drawn ${draw.noun} operation: ${parts.filter((p) => p !== '').join(', ')}`;
 }

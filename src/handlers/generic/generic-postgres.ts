@@ -9,6 +9,7 @@
  */
 import type { OperationSpec, Row } from '../../model/operation.ts';
 import { createdRows, targetRows } from '../../model/operation.ts';
+import { rowsWritten } from '../../model/targets.ts';
 import type { Fixture, Snapshot } from '../../model/world.ts';
 import { type PostgresOperationSql, postgresOperationCall } from '../postgres/operation-call.ts';
 import {
@@ -106,16 +107,26 @@ export function genericPostgresSql(
   const target = targetMap(spec);
   const created = createdMap(spec);
   const targetOf = (r: GenericCall) => r[spec.targetField] as number;
+  const othersOf = (r: GenericCall) => (spec.otherTargets ?? []).map((f) => r[f] as number);
   const readRow = async (db: PgConnection, r: GenericCall) =>
     (await readRows(db, target, targetOf(r)))[0] as Row;
+  const readOthers = async (db: PgConnection, r: GenericCall) => {
+    const others: Row[] = [];
+    for (const id of othersOf(r)) others.push((await readRows(db, target, id))[0] as Row);
+    return others;
+  };
   const rowColumns = valueColumns(target);
   const precondition = spec.precondition;
   return {
     spec,
     targetOf,
+    ...(spec.otherTargets ? { targetsOf: (r: GenericCall) => [targetOf(r), ...othersOf(r)] } : {}),
     payloadOf: (r) => spec.payload(r),
     ...(precondition
-      ? { precondition: async (db, _caller, r) => precondition(await readRow(db, r), r) }
+      ? {
+          precondition: async (db, _caller, r) =>
+            precondition(await readRow(db, r), r, await readOthers(db, r)),
+        }
       : {}),
     async applyEffect(db, _caller, r) {
       let nextId = 0;
@@ -127,12 +138,13 @@ export function genericPostgresSql(
         nextId = nextServerId(ids, read.largest, read.count);
         row = read.row;
       } else row = await readRow(db, r);
-      const effect = spec.effect(row, r, nextId);
+      const effect = spec.effect(row, r, nextId, await readOthers(db, r));
       if (rowColumns.length > 0)
-        await db.query(
-          `UPDATE ${target.table} SET ${rowColumns.map(([, c], i) => `${c} = $${i + 1}`).join(', ')} WHERE id = $${rowColumns.length + 1}`,
-          [...rowColumns.map(([f]) => encode(f, effect.row[f])), row.id],
-        );
+        for (const written of rowsWritten(effect))
+          await db.query(
+            `UPDATE ${target.table} SET ${rowColumns.map(([, c], i) => `${c} = $${i + 1}`).join(', ')} WHERE id = $${rowColumns.length + 1}`,
+            [...rowColumns.map(([f]) => encode(f, written[f])), written.id],
+          );
       if (created && effect.created) await insertRow(db, created, effect.created, false);
       return effect.result;
     },

@@ -9,6 +9,7 @@
  * red check of it is the harness's bug: the drawn-spec guard's handler.
  */
 import type { Args, OperationSpec, Row } from '../../model/operation.ts';
+import { rowsWritten } from '../../model/targets.ts';
 import type { Fixture } from '../../model/world.ts';
 import { type Connection, defineHandler, type HandlerPlugin } from '../plugin.ts';
 import {
@@ -76,6 +77,7 @@ export function genericSqliteSql(
   const target = targetMap(spec);
   const created = createdMap(spec);
   const targetOf = (r: GenericCall) => r[spec.targetField] as number;
+  const othersOf = (r: GenericCall) => (spec.otherTargets ?? []).map((f) => r[f] as number);
   const rowSql = readSql(target);
   const inputSql = readSql(target, created);
   const rowColumns = valueColumns(target);
@@ -91,21 +93,26 @@ export function genericSqliteSql(
         .join(', ')})`
     : undefined;
   const precondition = spec.precondition;
+  const readOthers = (db: Connection, r: GenericCall) =>
+    othersOf(r).map((id) => readInput(db, rowSql, id).row);
   return {
     spec,
     targetOf,
+    ...(spec.otherTargets ? { targetsOf: (r: GenericCall) => [targetOf(r), ...othersOf(r)] } : {}),
     payloadOf: (r) => spec.payload(r),
     ...(precondition
       ? {
-          precondition: (db, _caller, r) => precondition(readInput(db, rowSql, targetOf(r)).row, r),
+          precondition: (db, _caller, r) =>
+            precondition(readInput(db, rowSql, targetOf(r)).row, r, readOthers(db, r)),
         }
       : {}),
     applyEffect(db, _caller, r) {
       const { row, largest, count } = readInput(db, inputSql, targetOf(r));
       const nextId = created ? nextServerId(ids, largest, count) : 0;
-      const effect = spec.effect(row, r, nextId);
+      const effect = spec.effect(row, r, nextId, readOthers(db, r));
       if (update)
-        cachedStatement(db, update).run(...rowColumns.map(([f]) => effect.row[f]), row.id);
+        for (const written of rowsWritten(effect))
+          cachedStatement(db, update).run(...rowColumns.map(([f]) => written[f]), written.id);
       if (insert && created && effect.created) {
         const made = effect.created;
         cachedStatement(db, insert).run(...Object.keys(created.columns).map((f) => made[f]));

@@ -23,6 +23,14 @@ export interface PostgresOperationSql<R extends ValidCall> {
   readonly spec: OperationSpec;
   /** The id of the target row the call names (the parent, for an operation that creates). */
   readonly targetOf: (r: R) => number;
+  /**
+   * Every target row the call names, for an operation that writes several (`otherTargets`);
+   * default `[targetOf(r)]`. They are locked in ascending id order, whatever order the call
+   * names them in, so two calls naming the same rows the other way round cannot deadlock.
+   */
+  readonly targetsOf?: (r: R) => readonly number[];
+  /** The order the targets are locked in; default ascending (`lockOrder`). Mutants change it. */
+  readonly orderLocks?: (ids: readonly number[]) => readonly number[];
   /** The canonical payload a receipt binds its key to, with the model's field names. */
   readonly payloadOf: (r: R) => Payload;
   /** Rule 6, read inside the transaction (the target row is locked): the refusal, or undefined. */
@@ -46,6 +54,31 @@ export function postgresOperationCall<R extends ValidCall>(
     );
 }
 
+/** `ids` in ascending order: the one order every call locks rows in. */
+export function lockOrder(ids: readonly number[]): number[] {
+  return [...ids].sort((a, b) => a - b);
+}
+
+/**
+ * Rule 4 with the rows locked `FOR UPDATE`, one by one in the order given: whether every row
+ * exists in the caller's workspace. Stops at the first that does not.
+ */
+export async function lockTargets(
+  db: PgConnection,
+  caller: Caller,
+  ids: readonly number[],
+  spec: OperationSpec,
+): Promise<boolean> {
+  for (const id of ids) {
+    const access = await db.query(
+      `SELECT 1 FROM ${spec.table} WHERE id = $1::bigint AND workspace_id = $2 FOR UPDATE`,
+      [id, toPgText(caller.workspace)],
+    );
+    if (access.rows.length === 0) return false;
+  }
+  return true;
+}
+
 /** Rules 4–8 in the contract's order, inside the caller's transaction. */
 export async function postgresOperationBody<R extends ValidCall>(
   db: PgConnection,
@@ -55,11 +88,9 @@ export async function postgresOperationBody<R extends ValidCall>(
 ): Promise<Outcome> {
   const key = keyOf(op.spec, caller, r);
   await db.query('SELECT pg_advisory_xact_lock(hashtext($1))', [JSON.stringify(key)]);
-  const access = await db.query(
-    `SELECT 1 FROM ${op.spec.table} WHERE id = $1::bigint AND workspace_id = $2 FOR UPDATE`,
-    [op.targetOf(r), toPgText(caller.workspace)],
-  );
-  if (access.rows.length === 0) return outcome.refused('unavailable');
+  const targets = op.targetsOf?.(r) ?? [op.targetOf(r)];
+  if (!(await lockTargets(db, caller, (op.orderLocks ?? lockOrder)(targets), op.spec)))
+    return outcome.refused('unavailable');
   const stored = await db.query<{ payload: string; response: string }>(
     'SELECT payload, response FROM receipts WHERE workspace_id = $1 AND user_id = $2 AND tool = $3 AND request_id = $4',
     pgKey(key),

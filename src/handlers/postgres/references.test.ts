@@ -12,7 +12,12 @@ import type { SetIntervalFixture } from '../../model/world.ts';
 import { DEFAULT_FIXTURE } from '../../model/world.ts';
 import { fromPgText, toPgText } from './pg-text.ts';
 
-const REFERENCES = ['pg-reference', 'create-once-pg-reference', 'adjust-balance-pg-reference'];
+const REFERENCES = [
+  'pg-reference',
+  'create-once-pg-reference',
+  'adjust-balance-pg-reference',
+  'transfer-pg-reference',
+];
 
 describe('the PostgreSQL references', () => {
   afterAll(() => stopEmbeddedPostgres());

@@ -32,6 +32,11 @@ export interface OperationSql<R extends ValidCall> {
   readonly spec: OperationSpec;
   /** The id of the target row the call names (the parent, for an operation that creates). */
   readonly targetOf: (r: R) => number;
+  /**
+   * Every target row the call names, for an operation that writes several (`otherTargets`);
+   * default `[targetOf(r)]`. Access is checked for each.
+   */
+  readonly targetsOf?: (r: R) => readonly number[];
   /** The canonical payload a receipt binds its key to, with the model's field names. */
   readonly payloadOf: (r: R) => Payload;
   /** Rule 6, read inside the transaction: the refusal reason, or undefined when it holds. */
@@ -92,12 +97,12 @@ export function referenceStepsOf<R extends ValidCall>(op: OperationSql<R>): Oper
   const { spec } = op;
   return {
     canAccess(db, caller, r) {
-      return (
-        cachedStatement(db, `SELECT 1 FROM ${spec.table} WHERE id = ? AND workspace_id = ?`).get(
-          op.targetOf(r),
-          caller.workspace,
-        ) !== undefined
+      const access = cachedStatement(
+        db,
+        `SELECT 1 FROM ${spec.table} WHERE id = ? AND workspace_id = ?`,
       );
+      const ids = op.targetsOf?.(r) ?? [op.targetOf(r)];
+      return ids.every((id) => access.get(id, caller.workspace) !== undefined);
     },
     findReceipt(db, caller, r) {
       return cachedStatement(

@@ -8,12 +8,14 @@ import type { OperationSpec } from '../operation.ts';
 import { adjustBalance } from './adjust-balance.ts';
 import { createOnce } from './create-once.ts';
 import { setInterval } from './set-interval.ts';
+import { transfer } from './transfer.ts';
 
 /** The built-in operations, the default first. */
 export const BUILT_IN_OPERATIONS: readonly OperationSpec[] = [
   setInterval,
   createOnce,
   adjustBalance,
+  transfer,
 ];
 
 /** The operation a plugin or fixture that names none checks. */

@@ -11,7 +11,12 @@
 import { type SeededRandom, seededRandom } from '../../../check/linearizability/seeded-random.ts';
 import { clockStep } from '../../../generate/clock-step.ts';
 import type { CallEvent, CallRequest, Delivery, Event } from '../../../model/events.ts';
-import { type ArgumentField, type Row, targetRows } from '../../../model/operation.ts';
+import {
+  type ArgumentField,
+  type OperationSpec,
+  type Row,
+  targetRows,
+} from '../../../model/operation.ts';
 import type { Observed } from '../../../model/outcome.ts';
 import { operationOf } from '../../../model/state.ts';
 import type { Fixture } from '../../../model/world.ts';
@@ -109,7 +114,9 @@ export function nextOperation(t: SoakTraffic, client: number): Event {
   }
   if (roll < 0.35 && recent.length > 0) return call(p, rnd.pick(recent), delivery(rnd), 'retry');
   const spec = operationOf(t.fixture);
-  const valueFields = spec.fields.filter((f) => f.name !== spec.targetField);
+  const valueFields = spec.fields.filter(
+    (f) => f.name !== spec.targetField && !spec.otherTargets?.includes(f.name),
+  );
   const versioned = spec.name === 'set-interval';
   if (roll < 0.4 && recent.length > 0) {
     const r = rnd.pick(recent);
@@ -141,6 +148,7 @@ export function nextOperation(t: SoakTraffic, client: number): Event {
     : {
         requestId,
         [spec.targetField]: id,
+        ...otherTargetIds(spec, id, own.length > 1 ? own : t.rows, (n) => rnd.int(n)),
         ...typicalValues(valueFields, (n) => rnd.int(n)),
       };
   recent.push(request);
@@ -243,6 +251,24 @@ function call(
 }
 
 /** A valid value for each field, the `pick`-th of its typical values (its bounds by default). */
+/** For an operation that writes several rows: other rows than `first` for its other targets. */
+function otherTargetIds(
+  spec: OperationSpec,
+  first: number,
+  rows: readonly Row[],
+  pick: (n: number) => number,
+): Record<string, number> {
+  const ids: Record<string, number> = {};
+  const named = [first];
+  for (const name of spec.otherTargets ?? []) {
+    const free = rows.filter((r) => !named.includes(r.id));
+    const id = free.length > 0 ? (free[pick(free.length)] as Row).id : first;
+    ids[name] = id;
+    named.push(id);
+  }
+  return ids;
+}
+
 function typicalValues(
   fields: readonly ArgumentField[],
   pick: (n: number) => number,

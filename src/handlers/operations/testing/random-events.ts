@@ -7,12 +7,18 @@
 import fc from 'fast-check';
 import type { CallEvent, CallRequest, Delivery, Event } from '../../../model/events.ts';
 import type { OperationSpec } from '../../../model/operation.ts';
-import { targetRows } from '../../../model/operation.ts';
+import { targetFieldsOf, targetRows } from '../../../model/operation.ts';
 
 /** One generated step before earlier calls are resolved: `earlier` picks a call to repeat. */
 type Draft =
   | { readonly kind: 'new'; readonly call: CallEvent }
-  | { readonly kind: 'retry' | 'reuse'; readonly earlier: number; readonly call: CallEvent }
+  | {
+      readonly kind: 'retry' | 'reuse';
+      readonly earlier: number;
+      readonly call: CallEvent;
+      /** Which reuse: every argument new (even), or only one (odd; see `reused`). */
+      readonly one?: number;
+    }
   | { readonly kind: 'world'; readonly event: Event };
 
 /** Sequences of up to `lengthMax` events for `spec`. */
@@ -29,9 +35,26 @@ export function eventsArbitrary(spec: OperationSpec, lengthMax = 30): fc.Arbitra
       { arbitrary: fc.constantFrom(...(typical ?? [1])), weight: 8 },
       { arbitrary: fc.constantFrom(0, 2.5, '7'), weight: 1 },
     );
+  // Further targets (a transfer's payee) mostly in the first workspace, where most callers are:
+  // drawn like the first, few calls would name two rows a caller may use.
+  const home = targetRows(spec.fixture, spec).filter((r) => r.workspace === workspaces[0]);
+  const other =
+    home.length > 0
+      ? fc.oneof(
+          { arbitrary: fc.constantFrom(...home.map((r) => r.id)), weight: 4 },
+          { arbitrary: id, weight: 1 },
+        )
+      : id;
   const args = fc.record(
     Object.fromEntries(
-      spec.fields.map((f) => [f.name, f.name === spec.targetField ? id : value(f.typical)]),
+      spec.fields.map((f) => [
+        f.name,
+        f.name === spec.targetField
+          ? id
+          : targetFieldsOf(spec).includes(f.name)
+            ? other
+            : value(f.typical),
+      ]),
     ),
   );
   const requestId = fc.oneof(
@@ -59,20 +82,24 @@ export function eventsArbitrary(spec: OperationSpec, lengthMax = 30): fc.Arbitra
   const draft: fc.Arbitrary<Draft> = fc.oneof(
     { arbitrary: call.map((c): Draft => ({ kind: 'new', call: c })), weight: 4 },
     {
-      arbitrary: fc
-        .record({ earlier: fc.nat(), call, reuse: fc.boolean() })
-        .map(
-          (d): Draft => ({ kind: d.reuse ? 'reuse' : 'retry', earlier: d.earlier, call: d.call }),
-        ),
+      arbitrary: fc.record({ earlier: fc.nat(), call, reuse: fc.boolean(), one: fc.nat() }).map(
+        (d): Draft => ({
+          kind: d.reuse ? 'reuse' : 'retry',
+          earlier: d.earlier,
+          call: d.call,
+          one: d.one,
+        }),
+      ),
       weight: 4,
     },
     { arbitrary: world.map((event): Draft => ({ kind: 'world', event })), weight: 2 },
   );
-  return fc.array(draft, { maxLength: lengthMax }).map(resolve);
+  const names = spec.fields.map((f) => f.name);
+  return fc.array(draft, { maxLength: lengthMax }).map((drafts) => resolve(drafts, names));
 }
 
 /** Turns drafts into events: a retry repeats an earlier call; a reuse keeps only its key. */
-function resolve(drafts: readonly Draft[]): Event[] {
+function resolve(drafts: readonly Draft[], names: readonly string[]): Event[] {
   const calls: CallEvent[] = [];
   return drafts.map((d): Event => {
     if (d.kind === 'world') return d.event;
@@ -81,13 +108,33 @@ function resolve(drafts: readonly Draft[]): Event[] {
       ? d.call
       : d.kind === 'retry'
         ? { ...before, delivery: d.call.delivery }
-        : { ...d.call, client: before.client, request: reused(before.request, d.call.request) };
+        : {
+            ...d.call,
+            client: before.client,
+            request: reused(
+              before.request,
+              d.call.request,
+              names,
+              d.kind === 'reuse' ? (d.one ?? 0) : 0,
+            ),
+          };
     calls.push(event);
     return event;
   });
 }
 
-/** The earlier request's key with the new request's arguments. */
-function reused(before: CallRequest, next: CallRequest): CallRequest {
-  return { ...next, requestId: before.requestId };
+/**
+ * The earlier request's key with the new request's arguments (`one` even), or with one argument
+ * of the new request's, the others kept (`one` odd): a reuse that changes one field is the one a
+ * partial fingerprint misses.
+ */
+function reused(
+  before: CallRequest,
+  next: CallRequest,
+  names: readonly string[],
+  one: number,
+): CallRequest {
+  if (one % 2 === 0 || names.length === 0) return { ...next, requestId: before.requestId };
+  const name = names[(one >> 1) % names.length] as string;
+  return { ...before, [name]: next[name] };
 }
