@@ -208,10 +208,10 @@ export function moveArbitrary(fixture: Fixture, options: MoveOptions): fc.Arbitr
 }
 
 /**
- * Weight of edge moves among about 100: enough that each of the fifty-odd edge classes turns up
- * several times in a default run (300 runs of up to 20 steps).
+ * Weight of edge moves among about 120: enough that each of the fifty-odd edge classes turns up
+ * several times in a default run (300 runs of up to 20 steps), beside the seek moves.
  */
-const EDGE_WEIGHT = 16;
+const EDGE_WEIGHT = 20;
 
 /**
  * Weight of seek moves (`seek-request.ts`): about one call in ten sits at the precondition's edge

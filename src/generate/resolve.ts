@@ -169,7 +169,11 @@ class Resolver implements GroupMaker {
     const target = this.spec.targetField;
     if (change === 'target')
       return { ...request, [target]: this.otherTarget(request[target] as number) };
-    if (change === this.version) return { ...request, [change]: (request[change] as number) + 1 };
+    if (change === this.version) {
+      // One ahead, unless that leaves the safe integers or an excluded class: then one behind.
+      const v = request[change] as number;
+      return { ...request, [change]: this.allows(change, v + 1) ? v + 1 : v - 1 };
+    }
     const field = this.fields.find((f) => f.field.name === change);
     if (!field) return { ...request };
     const [a, b] = field.usual;
