@@ -53,7 +53,10 @@ async function checkModes(o: ResolvedOptions): Promise<CheckResult> {
     const part = await checkInMode({
       ...inMode(o, mode),
       runs,
-      timeLimitSeconds: left ? Math.max(left / (o.modes.length - i), 0.001) : undefined,
+      // The time left goes by the same weights as the runs, among the modes still to come.
+      timeLimitSeconds: left
+        ? Math.max((left * runs) / shares.slice(i).reduce((a, b) => a + b, 0), 0.001)
+        : undefined,
       onProgress: progressAfter(o.onProgress, parts, o.runs),
     });
     parts.push(part);

@@ -29,8 +29,19 @@ export interface ScheduleOptions {
   readonly faultOneIn?: number;
 }
 
-/** Highest yield point a crash aims at; a reference call has about eight. */
+/**
+ * Highest yield point a crash mostly aims at; a reference call has about eight (its start, seven
+ * statements, the reply).
+ */
 const CRASH_AT_MAX = 8;
+
+/**
+ * Highest yield point a crash aims at one time in four: a handler with more statements than the
+ * reference (a second transaction for its receipt, an ORM's reads around its write) has points
+ * past `CRASH_AT_MAX` where a crash leaves a commit without what should have come with it, and
+ * they were never reached. A crash past a call's last point does nothing.
+ */
+const CRASH_AT_FAR = 24;
 /** Highest write statement a fault aims at; a reference call has two. */
 const FAULT_AT_MAX = 2;
 /** Highest lane a crash or fault names (taken modulo the group's lanes). */
@@ -98,7 +109,14 @@ export function stepScheduleArbitrary(options: ScheduleOptions = {}): fc.Arbitra
         fc.array(choice(options.switchOneIn ?? SWITCH_ONE_IN), { maxLength: choicesMax }),
         sparseChoices(Math.min(choicesMax, SPARSE_AT_MAX)),
       ),
-      crash: rare(options.crashOneIn ?? 30, point(CRASH_AT_MAX)),
+      crash: rare(
+        options.crashOneIn ?? 30,
+        fc.oneof(
+          { withCrossShrink: true },
+          { weight: 3, arbitrary: point(CRASH_AT_MAX) },
+          { weight: 1, arbitrary: point(CRASH_AT_FAR) },
+        ),
+      ),
       fault: rare(options.faultOneIn ?? 30, point(FAULT_AT_MAX)),
     })
     .map(({ choices, crash, fault }) => scheduleEntry(choices, crash, fault));

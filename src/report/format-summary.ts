@@ -43,7 +43,8 @@ export function formatSummary(r: CheckResult, context: SummaryContext = {}): str
   // In a failing run the few runs before the failure say little about coverage: list only what ran.
   lines.push(...formatCoverage(r.coverage, r.verdict === 'passed'));
   lines.push(...formatInputCoverage(r.inputCoverage, r.verdict === 'passed'));
-  if (r.operationCoverage) lines.push(...formatOperationCoverage(r.operationCoverage));
+  if (r.operationCoverage && r.verdict === 'passed')
+    lines.push(...formatOperationCoverage(r.operationCoverage));
   if (r.split) lines.push(formatSplit(r.split));
   if (r.steps === 0)
     lines.push('  warning   no steps ran, so nothing was checked: raise --runs or --steps-max');
