@@ -2,8 +2,14 @@
  * Property tests run from a fixed fast-check seed, so CI is reproducible and a red run can be
  * replayed. Set RECEIPTCHECK_TEST_SEED to another integer to explore, or to `random` to let
  * fast-check pick (it prints the seed of any failure).
+ *
+ * PostgreSQL: the run's one server (`testing/global-postgres.ts`) becomes this file's
+ * `RECEIPTCHECK_DATABASE_URL`, for the runners here and the commands the tests start.
  */
 import fc from 'fast-check';
+import { inject } from 'vitest';
 
 const seed = process.env.RECEIPTCHECK_TEST_SEED ?? '42';
 if (seed !== 'random') fc.configureGlobal({ seed: Number(seed) });
+
+process.env.RECEIPTCHECK_DATABASE_URL = inject('postgresUrl');

@@ -88,11 +88,14 @@ const verdicts = {
 console.log(JSON.stringify(verdicts));
 `;
 
-/** This environment as a user's shell would have it: nothing from npm test, vitest or a loader. */
+/**
+ * This environment as a user's shell would have it: nothing from npm test, vitest or a loader,
+ * and not the test run's PostgreSQL server, so the installed package starts its own.
+ */
 function userEnv(): NodeJS.ProcessEnv {
   return Object.fromEntries(
     Object.entries(process.env).filter(
-      ([key]) => !/^(npm_|VITEST|NODE_OPTIONS$|NODE_ENV$)/i.test(key),
+      ([key]) => !/^(npm_|VITEST|NODE_OPTIONS$|NODE_ENV$|RECEIPTCHECK_DATABASE_URL$)/i.test(key),
     ),
   );
 }

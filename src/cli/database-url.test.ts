@@ -1,7 +1,10 @@
 /**
  * `--database-url` against a server started separately (as a CI service container would be):
  * `receiptcheck run` checks a PostgreSQL handler there, starts no embedded server of its own,
- * and leaves the server as it found it: the same databases, no connection of its own left.
+ * and leaves the server as it found it: no database and no connection of its own left. The server
+ * is the test run's (testing/global-postgres.ts), which other files use at the same time, so what
+ * is compared is the command's own: databases named after its pid, sessions by its application
+ * name (PGAPPNAME, which the pg driver reads).
  */
 import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
@@ -9,23 +12,30 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type EmbeddedServer, startEmbeddedServer } from '../execute/postgres/embedded-server.ts';
+import { describe, expect, inject, it } from 'vitest';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const BIN = join(REPO, 'bin/receiptcheck.js');
 
-/** The server's databases and the other sessions on it, as a comparable text. */
-async function stateOf(url: string): Promise<{ databases: string[]; sessions: number }> {
+/** The databases named after process `pid` on the server, and the sessions named `app`. */
+async function leftBy(
+  url: string,
+  pid: number,
+  app: string,
+): Promise<{ databases: string[]; sessions: number }> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
     const databases = (
-      await client.query<{ datname: string }>('SELECT datname FROM pg_database ORDER BY 1')
+      await client.query<{ datname: string }>(
+        'SELECT datname FROM pg_database WHERE datname LIKE $1 ORDER BY 1',
+        [`receiptcheck\\_${pid}\\_%`],
+      )
     ).rows.map((r) => r.datname);
     const sessions = (
       await client.query<{ n: number }>(
-        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()",
+        'SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1',
+        [app],
       )
     ).rows[0]?.n as number;
     return { databases, sessions };
@@ -34,12 +44,18 @@ async function stateOf(url: string): Promise<{ databases: string[]; sessions: nu
   }
 }
 
+/** The application name the command's connections carry. */
+const APP = `receiptcheck-database-url-test-${process.pid}`;
+/** The command's environment: only the flag names the server, not the test run's variable. */
+const ENV = { ...process.env, PGAPPNAME: APP, RECEIPTCHECK_DATABASE_URL: '' };
+
 function runCli(
   argv: readonly string[],
 ): Promise<{ code: number | null; out: string; pid: number }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [BIN, ...argv], {
       cwd: REPO,
+      env: ENV,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
@@ -54,17 +70,10 @@ function runCli(
 }
 
 describe('--database-url', () => {
-  let server: EmbeddedServer;
-  let url: string;
-  beforeAll(async () => {
-    server = await startEmbeddedServer();
-    url = `postgres://${server.user}:${server.password}@127.0.0.1:${server.port}/postgres`;
-  }, 120_000);
-  afterAll(() => server?.stop());
+  const url = inject('postgresUrl');
 
   for (const mode of ['sequential', 'concurrent'])
     it(`runs pg-reference in ${mode} mode there and leaves the server as it was`, async () => {
-      const before = await stateOf(url);
       const run = await runCli([
         'run',
         '--handler',
@@ -78,7 +87,7 @@ describe('--database-url', () => {
       ]);
       expect(run.out).toContain('PASSED');
       expect(run.code).toBe(0);
-      expect(await stateOf(url)).toEqual(before);
+      expect(await leftBy(url, run.pid, APP)).toEqual({ databases: [], sessions: 0 });
       // It used the server it was given: no embedded server of its own.
       expect(
         readdirSync(tmpdir()).filter((n) => n.startsWith(`receiptcheck-pg-${run.pid}-`)),
@@ -86,7 +95,6 @@ describe('--database-url', () => {
     }, 180_000);
 
   it('drops its databases there when stopped by Ctrl-C mid-run', async () => {
-    const before = await stateOf(url);
     const child = spawn(
       process.execPath,
       [
@@ -101,13 +109,13 @@ describe('--database-url', () => {
         '--database-url',
         url,
       ],
-      { cwd: REPO, stdio: 'ignore' },
+      { cwd: REPO, env: ENV, stdio: 'ignore' },
     );
     const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
     try {
       const runDatabase = `receiptcheck_${child.pid}_2`;
       const deadline = performance.now() + 120_000;
-      while (!(await stateOf(url)).databases.includes(runDatabase)) {
+      while (!(await leftBy(url, child.pid as number, APP)).databases.includes(runDatabase)) {
         if (child.exitCode !== null) throw new Error('the run ended before it was interrupted');
         if (performance.now() > deadline) throw new Error('the runs did not start in time');
         await new Promise((resolve) => setTimeout(resolve, 200));
@@ -117,7 +125,7 @@ describe('--database-url', () => {
     } finally {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     }
-    expect(await stateOf(url)).toEqual(before);
+    expect(await leftBy(url, child.pid as number, APP)).toEqual({ databases: [], sessions: 0 });
   }, 180_000);
 
   it('says what is wrong with a URL that reaches no server', async () => {

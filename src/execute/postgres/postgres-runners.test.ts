@@ -64,7 +64,7 @@ const rendezvous = variant(
 );
 
 async function ourDatabases(): Promise<string[]> {
-  const server = await acquirePostgres('');
+  const server = await acquirePostgres();
   try {
     const client = new pg.Client(server.connectionFor('postgres'));
     await client.connect();
@@ -135,7 +135,7 @@ describe('the PostgreSQL runners', () => {
         intervalMinutes: 30,
         version: 2,
       });
-      const harness = new pg.Client((await acquirePostgres('')).connectionFor('postgres'));
+      const harness = new pg.Client((await acquirePostgres()).connectionFor('postgres'));
       await harness.connect();
       const { rows } = await harness.query<{ n: number }>(
         "SELECT count(*)::int AS n FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(3600)'",

@@ -1,8 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import pg from 'pg';
-import { afterAll, describe, expect, it } from 'vitest';
-import { startEmbeddedServer } from './embedded-server.ts';
+import { afterAll, describe, expect, inject, it } from 'vitest';
 import { acquirePostgres, stopEmbeddedPostgres } from './server.ts';
 
 /** receiptcheck's PostgreSQL temp directories of this process. */
@@ -22,6 +21,20 @@ async function oneValue(config: pg.ClientConfig, sql: string): Promise<unknown> 
 
 describe('the embedded PostgreSQL server', () => {
   afterAll(() => stopEmbeddedPostgres());
+
+  it('drops a database asked for while it was still being made (Ctrl-C mid-create)', async () => {
+    const server = await acquirePostgres('');
+    const drops: Promise<void>[] = [];
+    const name = await server.createDatabase(undefined, (n) => drops.push(server.dropDatabase(n)));
+    await Promise.all(drops);
+    const left = await oneValue(
+      server.connectionFor('postgres'),
+      `SELECT count(*)::int FROM pg_database WHERE datname = '${name}'`,
+    );
+    expect(left).toBe(0);
+    // Released, not stopped: the next test finds the same server (one start fewer).
+    await server.release();
+  }, 60_000);
 
   it('starts with no PostgreSQL installed, makes databases from a template, and leaves nothing behind', async () => {
     const server = await acquirePostgres('');
@@ -43,41 +56,21 @@ describe('the embedded PostgreSQL server', () => {
     expect(ourDirs()).toEqual([]);
   }, 60_000);
 
-  it('drops a database asked for while it was still being made (Ctrl-C mid-create)', async () => {
-    const server = await acquirePostgres('');
-    const drops: Promise<void>[] = [];
-    const name = await server.createDatabase(undefined, (n) => drops.push(server.dropDatabase(n)));
-    await Promise.all(drops);
-    const left = await oneValue(
-      server.connectionFor('postgres'),
-      `SELECT count(*)::int FROM pg_database WHERE datname = '${name}'`,
-    );
-    expect(left).toBe(0);
-    await server.release();
-    await stopEmbeddedPostgres();
-  }, 60_000);
-
   it('uses an existing server by URL, and leaves only its own databases there', async () => {
-    const other = await startEmbeddedServer();
-    try {
-      const url = `postgres://${other.user}:${other.password}@127.0.0.1:${other.port}/postgres`;
-      const before = await oneValue(
-        { connectionString: url },
-        'SELECT count(*)::int FROM pg_database',
-      );
-      const server = await acquirePostgres(url);
-      expect(server.description).toContain('***');
-      expect(server.description).not.toContain(other.password);
-      const name = await server.createDatabase();
-      expect(name).toMatch(new RegExp(`^receiptcheck_${process.pid}_\\d+$`));
-      await server.dropDatabase(name);
-      await server.release();
-      expect(
-        await oneValue({ connectionString: url }, 'SELECT count(*)::int FROM pg_database'),
-      ).toBe(before);
-    } finally {
-      await other.stop();
-    }
+    // The test run's server (testing/global-postgres.ts), shared with other files running now:
+    // only this process's databases are counted.
+    const url = inject('postgresUrl');
+    const ours = `SELECT count(*)::int FROM pg_database WHERE datname LIKE 'receiptcheck\\_${process.pid}\\_%'`;
+    const before = await oneValue({ connectionString: url }, ours);
+    const server = await acquirePostgres(url);
+    expect(server.description).toContain('***');
+    expect(server.description).not.toContain(new URL(url).password);
+    const name = await server.createDatabase();
+    expect(name).toMatch(new RegExp(`^receiptcheck_${process.pid}_\\d+$`));
+    expect(await oneValue({ connectionString: url }, ours)).toBe(Number(before) + 1);
+    await server.dropDatabase(name);
+    await server.release();
+    expect(await oneValue({ connectionString: url }, ours)).toBe(before);
     expect(ourDirs()).toEqual([]);
   }, 60_000);
 

@@ -42,7 +42,7 @@ describe('the PostgreSQL references', () => {
     for (const s of ['team-a', 'a\u0000b', '\\0', '\\', 'x\\\u0000\\\\0', ''])
       expect(fromPgText(toPgText(s))).toBe(s);
     expect(toPgText('a\u0000b')).not.toContain('\u0000');
-    const server = await acquirePostgres('');
+    const server = await acquirePostgres();
     const db = new pg.Client(server.connectionFor('postgres'));
     await db.connect();
     try {

@@ -25,7 +25,7 @@ describe('powertools on its PostgreSQL persistence layer, one call at a time', (
   let db: pg.Client;
   let name: string;
   beforeAll(async () => {
-    server = await acquirePostgres('');
+    server = await acquirePostgres();
     name = await server.createDatabase();
     db = new pg.Client(server.connectionFor(name));
     await db.connect();
