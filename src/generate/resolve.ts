@@ -6,13 +6,11 @@
  */
 import type { CallEvent, CallRequest, Delivery, Event, Step } from '../model/events.ts';
 import type { OperationSpec, Row } from '../model/operation.ts';
-import { expiryLifetime } from '../model/policy.ts';
 import type { ModelState } from '../model/state.ts';
 import { step, type Transition } from '../model/step.ts';
 import { invalidField } from '../model/validate.ts';
 import type { Fixture } from '../model/world.ts';
 import { type ClientKnowledge, freshId, initialKnowledge, learn } from './client-knowledge.ts';
-import { clockStep } from './clock-step.ts';
 import { conflictingRace, type GroupMaker } from './conflicting-race.ts';
 import type { ClassName } from './field-classes.ts';
 import { keepModelWalk } from './model-walk.ts';
@@ -23,6 +21,7 @@ import { type IdChoice, SIMPLE_ID, shapedId } from './request-ids.ts';
 import { MISSING_ID, type ResolverBasis, resolverBasis } from './resolver-basis.ts';
 import { seekRequest } from './seek-request.ts';
 import type { FieldValue, ValueField } from './value-fields.ts';
+import { worldMoveEvent } from './world-move-events.ts';
 
 /** How moves resolve: the input classes no new request id may fall in (default none). */
 export interface ResolveOptions {
@@ -130,35 +129,13 @@ class Resolver implements GroupMaker {
         const intent = invalidField(request, this.spec) ? 'invalid' : 'new';
         return this.call(move.client, request, 'delivered', intent);
       }
-      case 'scope':
-        return { kind: move.granted ? 'restore' : 'revoke', client: move.client };
-      case 'move':
-        return {
-          kind: 'move',
-          resourceId: this.anyTarget(move.target),
-          workspace: this.workspace(move.workspace),
-        };
-      case 'delete':
-        return { kind: 'delete', resourceId: this.anyTarget(move.target) };
-      case 'recreate': {
-        const deleted = this.rows.filter((a) => !this.state.rows.has(a.id));
-        const row = deleted[move.target % Math.max(1, deleted.length)];
-        return (
-          row && {
-            kind: 'recreate',
-            resourceId: row.id,
-            workspace: this.workspace(move.workspace),
-          }
-        );
-      }
-      case 'store':
-        return { kind: move.failing ? 'storeFail' : 'storeRestore' };
-      case 'clock': {
-        const lifetime = expiryLifetime(this.state.policy);
-        return lifetime === undefined
-          ? undefined
-          : { kind: 'clockAdvance', ms: clockStep(lifetime, move.long) };
-      }
+      default:
+        return worldMoveEvent(move, {
+          rows: this.rows,
+          state: this.state,
+          anyTarget: (t) => this.anyTarget(t),
+          workspace: (i) => this.workspace(i),
+        });
     }
   }
 
