@@ -89,3 +89,14 @@ export function ownRowIds(rows: Iterable<Row>, workspace: string | undefined): n
   for (const row of rows) if (row.workspace === workspace) own.push(row.id);
   return own;
 }
+
+/**
+ * `request` with its first target and first other target exchanged: the same rows, written in
+ * the opposite order (two transfers between the same accounts, one each way), the pair that
+ * deadlocks a handler locking its rows in the order the call names them.
+ */
+export function withTargetsSwapped(spec: OperationSpec, request: CallRequest): CallRequest {
+  const other = spec.otherTargets?.[0];
+  if (other === undefined) return request;
+  return { ...request, [spec.targetField]: request[other], [other]: request[spec.targetField] };
+}

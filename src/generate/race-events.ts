@@ -7,6 +7,7 @@ import type { Args, OperationSpec, Row } from '../model/operation.ts';
 import { otherRowsOf } from '../model/targets.ts';
 import { type Allows, conflictingValues } from './conflict-values.ts';
 import type { Move, VersionChoice } from './moves.ts';
+import { withTargetsSwapped } from './other-targets.ts';
 import { type IdChoice, SIMPLE_ID } from './request-ids.ts';
 import type { FieldValue, ValueField } from './value-fields.ts';
 
@@ -103,6 +104,9 @@ export function raceEvents(r: RequestMaker, move: Extract<Move, { kind: 'race' }
       const conflict = move.pick % 2 === 0 ? conflictOn(r, drawn) : undefined;
       const firstRequest = conflict ? { ...drawn, [conflict.field]: conflict.first } : drawn;
       const shared = [target, ...(r.version ? [r.version] : [])];
+      // The other groups of an operation that writes several rows send every second member the
+      // other way round: the same rows, locked in the opposite order.
+      const swap = (r.spec.otherTargets?.length ?? 0) > 0 && move.pick % 2 === 1;
       for (const [n, c] of move.clients.entries()) {
         const values = conflict
           ? {
@@ -116,7 +120,8 @@ export function raceEvents(r: RequestMaker, move: Extract<Move, { kind: 'race' }
                 ...r.newRequest(c, move.target, values, 'known'),
                 ...Object.fromEntries(shared.map((f) => [f, firstRequest[f]])),
               };
-        events.push(r.call(c, request, 'delivered', 'new'));
+        const sent = swap && n % 2 === 1 ? withTargetsSwapped(r.spec, request) : request;
+        events.push(r.call(c, sent, 'delivered', 'new'));
       }
       break;
     }
