@@ -193,7 +193,7 @@ describe('the packed package, installed in a fresh project', () => {
     expect(entries.filter((e) => /\/fixtures\//.test(e))).toEqual([]);
     const outside = entries.filter(
       (e) =>
-        !/^package\/(dist\/|bin\/|src\/|testing\/readme-example\/|scenarios\/(article|create-once|adjust-balance)\/[^/]+\.json$|api\/[^/]+\.api\.md$|docs\/|README\.md$|CHANGELOG\.md$|package\.json$)/.test(
+        !/^package\/(dist\/|bin\/|src\/|testing\/readme-example\/|scenarios\/(article|create-once|adjust-balance|transfer)\/[^/]+\.json$|api\/[^/]+\.api\.md$|docs\/|README\.md$|CHANGELOG\.md$|package\.json$)/.test(
           e,
         ),
     );
