@@ -210,7 +210,7 @@ describe('the packed package, installed in a fresh project', () => {
       'bin/receiptcheck.js',
       'scenarios/create-once/01-lost-response-replays.json',
       // What the docs point a user to: the reference plugin, the plugin guide's example handler.
-      'src/handlers/reference.ts',
+      'src/handlers/operations/set-interval/sqlite/set-interval-reference.ts',
       'testing/readme-example/src/set-interval.ts',
       'api/receiptcheck.api.md',
       'CHANGELOG.md',
