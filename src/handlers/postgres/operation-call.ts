@@ -79,13 +79,17 @@ export async function lockTargets(
   return true;
 }
 
-/** Rules 4–8 in the contract's order, inside the caller's transaction. */
-export async function postgresOperationBody<R extends ValidCall>(
+/**
+ * Rules 4–8 up to the effect, inside the caller's transaction: the key's advisory lock, the
+ * targets locked and checked, the stored receipt's answer, the precondition. The answer when one
+ * of them decides the call; undefined when the effect is to be applied.
+ */
+export async function answerBeforeEffect<R extends ValidCall>(
   db: PgConnection,
   caller: Caller,
   r: R,
   op: PostgresOperationSql<R>,
-): Promise<Outcome> {
+): Promise<Outcome | undefined> {
   const key = keyOf(op.spec, caller, r);
   await db.query('SELECT pg_advisory_xact_lock(hashtext($1))', [JSON.stringify(key)]);
   const targets = op.targetsOf?.(r) ?? [op.targetOf(r)];
@@ -101,7 +105,19 @@ export async function postgresOperationBody<R extends ValidCall>(
       ? outcome.replayed(JSON.parse(receipt.response) as Result)
       : outcome.keyReuse();
   const refusal = await op.precondition?.(db, caller, r);
-  if (refusal) return outcome.refused(refusal);
+  return refusal ? outcome.refused(refusal) : undefined;
+}
+
+/** Rules 4–8 in the contract's order, inside the caller's transaction. */
+export async function postgresOperationBody<R extends ValidCall>(
+  db: PgConnection,
+  caller: Caller,
+  r: R,
+  op: PostgresOperationSql<R>,
+): Promise<Outcome> {
+  const answered = await answerBeforeEffect(db, caller, r, op);
+  if (answered) return answered;
+  const key = keyOf(op.spec, caller, r);
   const result = await op.applyEffect(db, caller, r);
   await db.query('INSERT INTO receipts VALUES ($1, $2, $3, $4, $5, $6)', [
     ...pgKey(key),

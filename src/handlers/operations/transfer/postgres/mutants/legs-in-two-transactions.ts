@@ -10,7 +10,7 @@
 import type { CallRequest } from '../../../../../model/events.ts';
 import { type Outcome, outcome } from '../../../../../model/outcome.ts';
 import type { Principal, Result } from '../../../../../model/world.ts';
-import { lockOrder, lockTargets } from '../../../../postgres/operation-call.ts';
+import { answerBeforeEffect } from '../../../../postgres/operation-call.ts';
 import { pgKey } from '../../../../postgres/pg-text.ts';
 import { definePostgresHandler, type PgConnection } from '../../../../postgres/plugin.ts';
 import { inPostgresTransaction } from '../../../../postgres/transaction.ts';
@@ -29,20 +29,8 @@ async function call(db: PgConnection, caller: Principal, request: CallRequest): 
   const key = keyOf(op.spec, caller, r);
   let fromBalance: number | undefined;
   const first = await inPostgresTransaction(db, async () => {
-    await db.query('SELECT pg_advisory_xact_lock(hashtext($1))', [JSON.stringify(key)]);
-    if (!(await lockTargets(db, caller, lockOrder([r.fromAccountId, r.toAccountId]), op.spec)))
-      return outcome.refused('unavailable');
-    const stored = await db.query<{ payload: string; response: string }>(
-      'SELECT payload, response FROM receipts WHERE workspace_id = $1 AND user_id = $2 AND tool = $3 AND request_id = $4',
-      pgKey(key),
-    );
-    const receipt = stored.rows[0];
-    if (receipt)
-      return receipt.payload === canonicalText(op.payloadOf(r))
-        ? outcome.replayed(JSON.parse(receipt.response) as Result)
-        : outcome.keyReuse();
-    const refusal = await op.precondition?.(db, caller, r);
-    if (refusal) return outcome.refused(refusal);
+    const answered = await answerBeforeEffect(db, caller, r, op);
+    if (answered) return answered;
     fromBalance = await postPgLeg(db, r.fromAccountId, -r.amount);
     return outcome.fresh({});
   });
