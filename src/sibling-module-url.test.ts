@@ -4,7 +4,7 @@ import { siblingModuleUrl } from './sibling-module-url.ts';
 describe('siblingModuleUrl', () => {
   it('keeps .ts when the caller runs from the sources', () => {
     const url = siblingModuleUrl(
-      '../workers/w.ts',
+      '../../workers/w.ts',
       'file:///repo/src/execute/sqlite/scheduled/lane.ts',
     );
     expect(url.href).toBe('file:///repo/src/execute/workers/w.ts');
