@@ -98,6 +98,7 @@ export type { ConcurrentDetail, ScheduledDetail } from './types/execution.ts';
 export type { FindingSignature, KnownFinding, KnownFindings } from './types/findings.ts';
 export type { InputClass, InputCoverage } from './types/input-coverage.ts';
 export type { LaneMode, Mode } from './types/mode.ts';
+export type { EdgeCount, ModeShare, OperationCoverage } from './types/operation-coverage.ts';
 export type { CheckOptions, Progress, SoakOptions } from './types/options.ts';
 export type {
   ReplayResult,

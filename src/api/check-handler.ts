@@ -12,11 +12,11 @@ import { type Escape, takeEscape } from '../execute/runtime/contain/escapes.ts';
 import { interruptedError, interruption } from '../execute/runtime/interrupt.ts';
 import { countCoverage, emptyCoverage } from '../report/coverage.ts';
 import { countInputCoverage, emptyInputCoverage } from '../report/input-coverage.ts';
-import type { CoverageKind } from '../types/coverage.ts';
-import type { InputCoverage } from '../types/input-coverage.ts';
+import { countOperationCoverage, emptyOperationCoverage } from '../report/operation-coverage.ts';
 import type { CheckOptions, OneModeOptions, ResolvedOptions } from '../types/options.ts';
-import type { CheckResult, Finding } from '../types/results.ts';
-import { type ExploredAll, exploreAllFindings, mergeFindings } from './all-findings.ts';
+import type { CheckResult } from '../types/results.ts';
+import { type ExploredAll, exploreAllFindings } from './all-findings.ts';
+import { combine, modeShares, share, sum, withFindings } from './combine-parts.ts';
 import { type Explored, type ExploreOptions, explore } from './explore.ts';
 import { inMode, resolveOptions } from './options.ts';
 import { prepareRun } from './prepare-run.ts';
@@ -45,7 +45,7 @@ export async function checkHandler(options: CheckOptions = {}): Promise<CheckRes
 async function checkModes(o: ResolvedOptions): Promise<CheckResult> {
   const parts: CheckResult[] = [];
   const started = performance.now();
-  const shares = o.modes.map((_, i) => share(o.runs, i, o.modes.length));
+  const shares = modeShares(o.runs, o.modes);
   for (const [i, mode] of o.modes.entries()) {
     const runs = shares[i] ?? 0;
     if (runs === 0) continue;
@@ -53,13 +53,16 @@ async function checkModes(o: ResolvedOptions): Promise<CheckResult> {
     const part = await checkInMode({
       ...inMode(o, mode),
       runs,
-      timeLimitSeconds: left ? Math.max(left / (o.modes.length - i), 0.001) : undefined,
+      // The time left goes by the same weights as the runs, among the modes still to come.
+      timeLimitSeconds: left
+        ? Math.max((left * runs) / shares.slice(i).reduce((a, b) => a + b, 0), 0.001)
+        : undefined,
       onProgress: progressAfter(o.onProgress, parts, o.runs),
     });
     parts.push(part);
     if (part.verdict === 'failed' && !o.allFindings) break;
   }
-  return combine(parts, o.shard ? sum(parts, (p) => p.runsPlanned) : o.runs, o);
+  return combine(parts, o.shard ? sum(parts, (p) => p.runsPlanned) : o.runs, o, shares);
 }
 
 /**
@@ -118,6 +121,7 @@ async function checkInMode(o: OneModeOptions): Promise<CheckResult> {
   const started = performance.now();
   const coverage = emptyCoverage();
   const inputCoverage = emptyInputCoverage(fixture);
+  const operationCoverage = emptyOperationCoverage(fixture);
   // Shards split the runs exactly: together they run `o.runs`, no more.
   const runsPlanned = o.shard ? share(o.runs, o.shard.index - 1, o.shard.count) : o.runs;
   const seed = o.shard ? shardSeed(o.seed, o.shard.index) : o.seed;
@@ -140,6 +144,7 @@ async function checkInMode(o: OneModeOptions): Promise<CheckResult> {
         runs++;
         steps += countCoverage(c.steps, coverage);
         countInputCoverage(c.steps, fixture, inputCoverage);
+        countOperationCoverage(c.steps, fixture, operationCoverage);
         o.onProgress?.({
           runs,
           runsPlanned,
@@ -181,6 +186,7 @@ async function checkInMode(o: OneModeOptions): Promise<CheckResult> {
       steps,
       coverage,
       inputCoverage,
+      operationCoverage,
       elapsedMs: performance.now() - started,
       timedOut: explored.kind === 'timedOut',
     };
@@ -216,65 +222,4 @@ async function escapeLeftBehind(): Promise<Escape | undefined> {
 /** A shard's seed: distinct per shard, the same on every machine. */
 export function shardSeed(seed: number, index: number): number {
   return (seed * 31 + index * 1_000_003) | 0;
-}
-
-/** The `i`-th of `n` shares of `runs`, the first ones a run larger when they do not divide. */
-function share(runs: number, i: number, n: number): number {
-  return Math.floor(runs / n) + (i < runs % n ? 1 : 0);
-}
-
-function sum(parts: readonly CheckResult[], of: (p: CheckResult) => number): number {
-  return parts.reduce((total, p) => total + of(p), 0);
-}
-
-/**
- * One result for the parts explored (modes, or seeds): counts added up, the failing mode's
- * counterexample; with `allFindings`, every part's findings, equal ones counted together.
- */
-function combine(
-  parts: readonly CheckResult[],
-  runsPlanned: number,
-  o: ResolvedOptions,
-): CheckResult {
-  const last = parts[parts.length - 1];
-  if (!last) throw new Error('a check ran no mode');
-  if (parts.length === 1) return last;
-  const coverage = emptyCoverage();
-  const inputCoverage: InputCoverage = {};
-  for (const p of parts) {
-    for (const [kind, n] of Object.entries(p.coverage)) coverage[kind as CoverageKind] += n;
-    for (const [cls, n] of Object.entries(p.inputCoverage))
-      inputCoverage[cls] = (inputCoverage[cls] ?? 0) + n;
-  }
-  const combined: CheckResult = {
-    ...last,
-    modes: [...new Set(parts.flatMap((p) => p.modes))],
-    runs: sum(parts, (p) => p.runs),
-    runsPlanned,
-    steps: sum(parts, (p) => p.steps),
-    coverage,
-    inputCoverage,
-    elapsedMs: sum(parts, (p) => p.elapsedMs),
-    timedOut: parts.some((p) => p.timedOut),
-  };
-  return o.allFindings
-    ? withFindings(combined, mergeFindings(parts.map((p) => p.findings ?? [])))
-    : combined;
-}
-
-/**
- * `r` with its findings: failed, with the first new finding's counterexample, when one is new;
- * passed when every finding is known (or there is none).
- */
-function withFindings(r: CheckResult, findings: readonly Finding[]): CheckResult {
-  const { counterexample: _cx, ...rest } = r;
-  const fresh = findings.find((f) => !f.known);
-  if (!fresh) return { ...rest, verdict: 'passed', findings };
-  return {
-    ...rest,
-    verdict: 'failed',
-    mode: fresh.counterexample.mode,
-    counterexample: fresh.counterexample,
-    findings,
-  };
 }

@@ -10,6 +10,8 @@ import type { Observed } from '../model/outcome.ts';
 import type { ModelState } from '../model/state.ts';
 import { isRequestId } from '../model/validate.ts';
 import type { Fixture } from '../model/world.ts';
+import type { ClassName } from './field-classes.ts';
+import { type IdChoice, shapedId } from './request-ids.ts';
 import { versionField, versionOf } from './versioning.ts';
 
 /** One client's memory. Mutable: it lives only while a plan is resolved. */
@@ -71,5 +73,43 @@ export function learn(
     // Reload before a new intent, as the contract tells clients to.
     const row = after.rows.get(id);
     if (row) k.lastSeen.set(id, versionOf(row));
+  }
+}
+
+/**
+ * A request id client `k` (and `also`, when two clients send it at once) never used, of the
+ * chosen shape if it can be made outside the `excluded` classes, else `r<n>`. Recorded as used.
+ */
+export function freshId(
+  k: ClientKnowledge,
+  choice: IdChoice,
+  excluded: ReadonlySet<ClassName>,
+  also?: ClientKnowledge,
+): string {
+  const n = k.minted++;
+  let id = shapedId(choice, n, sentIds(k), k.ids, excluded) ?? `r${n}`;
+  while (k.ids.has(id) || also?.ids.has(id) === true) id = `r${k.minted++}`;
+  k.ids.add(id);
+  also?.ids.add(id);
+  return id;
+}
+
+/** Where every client's minting stood, to take back the ids a discarded attempt minted. */
+export type KnowledgeMark = readonly (readonly [minted: number, ids: number])[];
+
+/** The mark of `clients` now. */
+export function markKnowledge(clients: readonly ClientKnowledge[]): KnowledgeMark {
+  return clients.map((k) => [k.minted, k.ids.size] as const);
+}
+
+/**
+ * Takes back every id minted since `mark` (requests made but never sent): the ids, kept in the
+ * order minted, are cut back to their count then.
+ */
+export function rollBackKnowledge(clients: readonly ClientKnowledge[], mark: KnowledgeMark): void {
+  for (const [i, k] of clients.entries()) {
+    const [minted, size] = mark[i] ?? [k.minted, k.ids.size];
+    k.minted = minted;
+    if (k.ids.size > size) for (const id of [...k.ids].slice(size)) k.ids.delete(id);
   }
 }

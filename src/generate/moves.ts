@@ -28,7 +28,10 @@ export type RaceShape =
   | 'mismatch'
   /** The same request id text from different principals. */
   | 'crossPrincipal'
-  /** Different keys, one target row (and, when versioned, the same expected version). */
+  /**
+   * Different keys, one target row (and, when versioned, the same expected version); when a
+   * value field can cross the precondition, values that pass it alone but not together.
+   */
   | 'sameVersion'
   /** Calls on different target rows. */
   | 'disjoint'
@@ -89,4 +92,20 @@ export type Move =
       /** Values of the first value field, one per call (unused when the operation has none). */
       readonly values: readonly FieldValue[];
       readonly world: 'move' | 'delete' | 'revoke';
+      /** Which of the values that conflict through the precondition the members send (`sameVersion`). */
+      readonly pick: number;
+    }
+  | {
+      /**
+       * A new intent whose value in one ordered field sits at the precondition's edge against the
+       * row it will meet, one either side of it, or at the field's limits (`seek-request.ts`).
+       */
+      readonly kind: 'seek';
+      readonly client: number;
+      readonly target: number;
+      /** Which ordered field (`seekableFields`), modulo their number. */
+      readonly field: number;
+      /** Which of the candidate values, modulo their number. */
+      readonly pick: number;
+      readonly delivery: Delivery;
     };

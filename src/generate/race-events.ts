@@ -3,7 +3,9 @@
  * clients knew before the group (`resolve.ts` applies them to the model together). Pure.
  */
 import type { CallEvent, CallRequest, Delivery, Event, WorldEvent } from '../model/events.ts';
-import type { OperationSpec } from '../model/operation.ts';
+import type { Args, OperationSpec, Row } from '../model/operation.ts';
+import { otherRowsOf } from '../model/targets.ts';
+import { type Allows, conflictingValues } from './conflict-values.ts';
 import type { Move, VersionChoice } from './moves.ts';
 import { withTargetsSwapped } from './other-targets.ts';
 import { type IdChoice, SIMPLE_ID } from './request-ids.ts';
@@ -48,6 +50,10 @@ export interface RequestMaker {
   otherClient(a: number): number;
   /** A workspace other than row `id`'s. */
   otherWorkspace(id: number): string;
+  /** Target row `id` as the model holds it now, if it exists. */
+  rowOf(id: number): Row | undefined;
+  /** Whether a value may be sent in a field (in no excluded input class). */
+  readonly allows: Allows;
 }
 
 /**
@@ -92,17 +98,26 @@ export function raceEvents(r: RequestMaker, move: Extract<Move, { kind: 'race' }
       break;
     }
     case 'sameVersion': {
-      const firstRequest = r.newRequest(a, move.target, at(i0), 'known');
+      // Every other group: values that pass the precondition alone but not together, when some
+      // field can cross it; the rest keep the drawn values, so that both calls write the row.
+      const drawn = r.newRequest(a, move.target, at(i0), 'known');
+      const conflict = move.pick % 2 === 0 ? conflictOn(r, drawn) : undefined;
+      const firstRequest = conflict ? { ...drawn, [conflict.field]: conflict.first } : drawn;
       const shared = [target, ...(r.version ? [r.version] : [])];
-      // Half the groups of an operation that writes several rows (by target) send every second
-      // member the other way round: the same rows, locked in the opposite order.
-      const swap = (r.spec.otherTargets?.length ?? 0) > 0 && move.target % 2 === 1;
+      // The other groups of an operation that writes several rows send every second member the
+      // other way round: the same rows, locked in the opposite order.
+      const swap = (r.spec.otherTargets?.length ?? 0) > 0 && move.pick % 2 === 1;
       for (const [n, c] of move.clients.entries()) {
+        const values = conflict
+          ? {
+              [conflict.field]: conflict.others[(move.pick + n) % conflict.others.length] as number,
+            }
+          : at(move.values[n] ?? i1);
         const request =
           n === 0
             ? firstRequest
             : {
-                ...r.newRequest(c, move.target, at(move.values[n] ?? i1), 'known'),
+                ...r.newRequest(c, move.target, values, 'known'),
                 ...Object.fromEntries(shared.map((f) => [f, firstRequest[f]])),
               };
         const sent = swap && n % 2 === 1 ? withTargetsSwapped(r.spec, request) : request;
@@ -135,6 +150,26 @@ export function raceEvents(r: RequestMaker, move: Extract<Move, { kind: 'race' }
     }
   }
   return events;
+}
+
+/**
+ * The first value field through which `request`'s target row lets the precondition be crossed:
+ * its value for the first member, and values that pass alone but not after it.
+ */
+function conflictOn(
+  r: RequestMaker,
+  request: CallRequest,
+): { field: string; first: number; others: readonly number[] } | undefined {
+  const args = request as unknown as Args;
+  const row = r.rowOf(request[r.spec.targetField] as number);
+  const others = otherRowsOf(r.spec, args, (id) => r.rowOf(id));
+  if (!row || !others) return undefined;
+  for (const { field } of r.fields) {
+    if (field.rule.kind !== 'integer' && field.rule.kind !== 'id') continue;
+    const found = conflictingValues(r.spec, row, others, args, field, r.allows);
+    if (found) return { field: field.name, ...found };
+  }
+  return undefined;
 }
 
 /**

@@ -10,7 +10,8 @@ import type { ModelState } from '../model/state.ts';
 import { step, type Transition } from '../model/step.ts';
 import { invalidField } from '../model/validate.ts';
 import type { Fixture } from '../model/world.ts';
-import { type ClientKnowledge, initialKnowledge, learn, sentIds } from './client-knowledge.ts';
+import { type ClientKnowledge, freshId, initialKnowledge, learn } from './client-knowledge.ts';
+import { conflictingRace, type GroupMaker } from './conflicting-race.ts';
 import type { ClassName } from './field-classes.ts';
 import { keepModelWalk } from './model-walk.ts';
 import type { Move, VersionChoice } from './moves.ts';
@@ -18,6 +19,7 @@ import { fillOtherTargets, ownRowIds, withOtherTargetChanged } from './other-tar
 import { type RequestMaker, raceEvents, type Values } from './race-events.ts';
 import { type IdChoice, SIMPLE_ID, shapedId } from './request-ids.ts';
 import { MISSING_ID, type ResolverBasis, resolverBasis } from './resolver-basis.ts';
+import { seekRequest } from './seek-request.ts';
 import type { FieldValue, ValueField } from './value-fields.ts';
 import { worldMoveEvent } from './world-move-events.ts';
 
@@ -42,14 +44,14 @@ export function resolveMoves(
   return steps;
 }
 
-class Resolver implements RequestMaker {
+class Resolver implements GroupMaker {
   private state: ModelState;
   /** The model's outcome for every event emitted so far, in order (`model-walk.ts`). */
   readonly outcomes: Transition['outcome'][] = [];
-  private readonly clients: ClientKnowledge[];
+  readonly clients: ClientKnowledge[];
   private readonly excluded: ReadonlySet<ClassName>;
   /** Clients whose principal is in no excluded class. */
-  private readonly allowed: readonly number[];
+  readonly clientsAllowed: readonly number[];
   readonly spec: OperationSpec;
   /** The fixture's target rows, which moves, deletes and missing targets pick among. */
   private readonly rows: readonly Row[];
@@ -60,13 +62,13 @@ class Resolver implements RequestMaker {
 
   constructor(
     private readonly fixture: Fixture,
-    basis: ResolverBasis,
+    private readonly basis: ResolverBasis,
   ) {
     this.excluded = basis.excluded;
     this.spec = basis.spec;
     this.state = basis.initial;
     this.clients = initialKnowledge(fixture, this.spec);
-    this.allowed = basis.allowed;
+    this.clientsAllowed = basis.allowed;
     this.rows = basis.rows;
     this.anyIds = basis.anyIds;
     this.fields = basis.fields;
@@ -78,9 +80,15 @@ class Resolver implements RequestMaker {
     return this.state;
   }
 
+  rowOf(id: number): Row | undefined {
+    return this.state.rows.get(id);
+  }
+
+  readonly allows = (field: string, value: number): boolean => this.basis.allows(field, value);
+
   resolve(move: Move): Step | undefined {
     if (move.kind === 'race') {
-      const events = raceEvents(this, move);
+      const events = conflictingRace(this, move);
       this.apply(events);
       return { kind: 'concurrent', events };
     }
@@ -108,6 +116,10 @@ class Resolver implements RequestMaker {
           request &&
           this.call(move.client, this.changed(request, move.change), move.delivery, 'reuse')
         );
+      }
+      case 'seek': {
+        const request = this.newRequest(move.client, move.target, {}, 'known');
+        return this.call(move.client, seekRequest(this, move, request), move.delivery, 'new');
       }
       case 'edge': {
         const request = {
@@ -137,7 +149,11 @@ class Resolver implements RequestMaker {
       return { ...request, [target]: this.otherTarget(request[target] as number) };
     if (this.spec.otherTargets?.includes(change))
       return withOtherTargetChanged(this.spec, request, change, this.rows, MISSING_ID);
-    if (change === this.version) return { ...request, [change]: (request[change] as number) + 1 };
+    if (change === this.version) {
+      // One ahead, unless that leaves the safe integers or an excluded class: then one behind.
+      const v = request[change] as number;
+      return { ...request, [change]: this.allows(change, v + 1) ? v + 1 : v - 1 };
+    }
     const field = this.fields.find((f) => f.field.name === change);
     if (!field) return { ...request };
     const [a, b] = field.usual;
@@ -177,7 +193,9 @@ class Resolver implements RequestMaker {
     const k = this.knowledge(client);
     const also = sharedWith === undefined ? undefined : this.knowledge(sharedWith);
     // Filled in place (the id first, then the arguments): this runs for every new request.
-    const request: Record<string, unknown> = { requestId: this.freshId(k, idChoice, also) };
+    const request: Record<string, unknown> = {
+      requestId: freshId(k, idChoice, this.excluded, also),
+    };
     return this.arguments(client, target, values, version, request) as CallRequest;
   }
 
@@ -223,19 +241,6 @@ class Resolver implements RequestMaker {
     return undefined;
   }
 
-  /**
-   * A request id the client (and `also`, when two clients send it at once) never used, of the
-   * chosen shape if it can be made, else `r<n>`.
-   */
-  private freshId(k: ClientKnowledge, choice: IdChoice, also?: ClientKnowledge): string {
-    const n = k.minted++;
-    let id = shapedId(choice, n, sentIds(k), k.ids, this.excluded) ?? `r${n}`;
-    while (k.ids.has(id) || also?.ids.has(id) === true) id = `r${k.minted++}`;
-    k.ids.add(id);
-    also?.ids.add(id);
-    return id;
-  }
-
   /** A request the client sent before: a pending one if any, else any it sent. */
   private previous(client: number, pick: number): CallRequest | undefined {
     const k = this.knowledge(client);
@@ -255,7 +260,8 @@ class Resolver implements RequestMaker {
 
   /** The next client after `a` (wrapping round) whose principal is in no excluded class. */
   otherClient(a: number): number {
-    return this.allowed.find((c) => c > a) ?? this.allowed.find((c) => c !== a) ?? a;
+    const allowed = this.clientsAllowed;
+    return allowed.find((c) => c > a) ?? allowed.find((c) => c !== a) ?? a;
   }
 
   private anyTarget(target: number): number {

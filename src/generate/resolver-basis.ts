@@ -5,8 +5,9 @@
 import { type OperationSpec, type Row, targetRows } from '../model/operation.ts';
 import { initialState, type ModelState, operationOf } from '../model/state.ts';
 import type { Fixture } from '../model/world.ts';
+import type { Allows } from './conflict-values.ts';
 import type { ClassName } from './field-classes.ts';
-import { clientsOutside } from './input-classes.ts';
+import { clientsOutside, fieldClasses } from './input-classes.ts';
 import { type ValueField, valueFields } from './value-fields.ts';
 import { versionField } from './versioning.ts';
 
@@ -32,6 +33,8 @@ export interface ResolverBasis {
   readonly fields: readonly ValueField[];
   /** The expected version's field, for a versioned operation. */
   readonly version: string | undefined;
+  /** Whether a value may be sent in a field: it falls in no excluded class. */
+  readonly allows: Allows;
 }
 
 /** Bases by fixture, then by the excluded classes (sorted, NUL-joined). */
@@ -59,6 +62,9 @@ export function resolverBasis(fixture: Fixture, excluded: readonly ClassName[]):
       anyIds: [...rows.map((a) => a.id), MISSING_ID],
       fields: valueFields(spec, rows),
       version: versionField(spec),
+      allows: (field, value) =>
+        excludedSet.size === 0 ||
+        !fieldClasses(field, value, [], spec).some((c) => excludedSet.has(c)),
     };
     byExcluded.set(key, basis);
   }

@@ -29,8 +29,19 @@ export interface ScheduleOptions {
   readonly faultOneIn?: number;
 }
 
-/** Highest yield point a crash aims at; a reference call has about eight. */
+/**
+ * Highest yield point a crash mostly aims at; a reference call has about eight (its start, seven
+ * statements, the reply).
+ */
 const CRASH_AT_MAX = 8;
+
+/**
+ * Highest yield point a crash aims at one time in four: a handler with more statements than the
+ * reference (a second transaction for its receipt, an ORM's reads around its write) has points
+ * past `CRASH_AT_MAX` where a crash leaves a commit without what should have come with it, and
+ * they were never reached. A crash past a call's last point does nothing.
+ */
+const CRASH_AT_FAR = 24;
 /** Highest write statement a fault aims at; a reference call has two. */
 const FAULT_AT_MAX = 2;
 /** Highest lane a crash or fault names (taken modulo the group's lanes). */
@@ -48,6 +59,38 @@ function choice(switchOneIn: number): fc.Arbitrary<number> {
   );
 }
 
+/**
+ * Decisions a sparse schedule places its switches among: about the statements of the first
+ * lane's call, where a switch lets another call run between two of them.
+ */
+const SPARSE_AT_MAX = 12;
+
+/**
+ * Choices with one or two context switches, each at a decision drawn uniformly, and none
+ * elsewhere (PCT's bounded switches). A race that needs one switch at one statement and then a
+ * long run of the other lane (a call's answer re-read after its COMMIT, while another call
+ * commits) is several times likelier so than with a switch one decision in four, where the other
+ * lane rarely runs a whole call untouched. Shrinks to fewer and earlier switches.
+ */
+/** A sparse switch's lane: mostly the next one, which in a pair of lanes is the other. */
+const SPARSE_LANE = fc.oneof(
+  { weight: 3, arbitrary: fc.constant(1) },
+  { weight: 1, arbitrary: fc.integer({ min: 2, max: 3 }) },
+);
+
+function sparseChoices(atMax: number): fc.Arbitrary<number[]> {
+  return fc
+    .array(fc.tuple(fc.nat({ max: Math.max(0, atMax - 1) }), SPARSE_LANE), {
+      minLength: 1,
+      maxLength: 2,
+    })
+    .map((switches) => {
+      const choices = new Array<number>(Math.max(...switches.map(([at]) => at)) + 1).fill(0);
+      for (const [at, lane] of switches) choices[at] = lane;
+      return choices;
+    });
+}
+
 /** An arbitrary schedule entry for one step. */
 export function stepScheduleArbitrary(options: ScheduleOptions = {}): fc.Arbitrary<StepSchedule> {
   const rare = <T>(oneIn: number, arb: fc.Arbitrary<T>) =>
@@ -58,12 +101,22 @@ export function stepScheduleArbitrary(options: ScheduleOptions = {}): fc.Arbitra
     );
   const point = (atMax: number) =>
     fc.record({ lane: fc.nat({ max: LANE_MAX }), at: fc.nat({ max: atMax }) });
+  const choicesMax = options.choicesMax ?? 40;
   return fc
     .record({
-      choices: fc.array(choice(options.switchOneIn ?? SWITCH_ONE_IN), {
-        maxLength: options.choicesMax ?? 40,
-      }),
-      crash: rare(options.crashOneIn ?? 30, point(CRASH_AT_MAX)),
+      choices: fc.oneof(
+        { withCrossShrink: true },
+        fc.array(choice(options.switchOneIn ?? SWITCH_ONE_IN), { maxLength: choicesMax }),
+        sparseChoices(Math.min(choicesMax, SPARSE_AT_MAX)),
+      ),
+      crash: rare(
+        options.crashOneIn ?? 30,
+        fc.oneof(
+          { withCrossShrink: true },
+          { weight: 3, arbitrary: point(CRASH_AT_MAX) },
+          { weight: 1, arbitrary: point(CRASH_AT_FAR) },
+        ),
+      ),
       fault: rare(options.faultOneIn ?? 30, point(FAULT_AT_MAX)),
     })
     .map(({ choices, crash, fault }) => scheduleEntry(choices, crash, fault));
@@ -180,6 +233,8 @@ function madeBy(move: Move, step: Step): boolean {
         step.client === move.client &&
         step.intent === (move.kind === 'intent' ? 'new' : move.kind)
       );
+    case 'seek':
+      return step.kind === 'call' && step.client === move.client && step.intent === 'new';
     case 'edge':
       return (
         step.kind === 'call' &&

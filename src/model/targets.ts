@@ -37,6 +37,26 @@ export function accessibleTargets(
   return { row, others };
 }
 
+/**
+ * The other target rows `args` names (`otherTargets` order), looked up with `rowOf`, wherever they
+ * are; empty for a one-row operation, undefined when one is missing.
+ */
+export function otherRowsOf(
+  spec: OperationSpec,
+  args: Args,
+  rowOf: (id: number) => Row | undefined,
+): readonly Row[] | undefined {
+  const names = spec.otherTargets;
+  if (!names || names.length === 0) return NO_OTHERS;
+  const others: Row[] = [];
+  for (const name of names) {
+    const other = rowOf(args[name] as number);
+    if (!other) return undefined;
+    others.push(other);
+  }
+  return others;
+}
+
 /** Every row an effect wrote: the target row, then the others it returned. */
 export function rowsWritten(effect: Effect): readonly Row[] {
   return effect.others && effect.others.length > 0 ? [effect.row, ...effect.others] : [effect.row];

@@ -1,6 +1,7 @@
 /**
  * The summary printed after every `receiptcheck run`: handler, mode, seed (and how to set it),
- * runs, steps, events covered per kind, input classes reached, elapsed time and the verdict.
+ * runs, steps, events covered per kind, input classes reached, the operation's edges, answers
+ * and conflicting groups, each mode's share of the runs, elapsed time and the verdict.
  * Pure.
  */
 
@@ -9,6 +10,7 @@ import { type InputCoverage, inputOf } from '../types/input-coverage.ts';
 import { SEED_ENV } from '../types/options.ts';
 import type { ReproductionSearch } from '../types/replay.ts';
 import type { CheckResult } from '../types/results.ts';
+import { formatOperationCoverage, formatSplit } from './format-operation-coverage.ts';
 
 /** What the summary adds to the result: the seed the user asked for, and the limit that stopped it. */
 export interface SummaryContext {
@@ -41,6 +43,9 @@ export function formatSummary(r: CheckResult, context: SummaryContext = {}): str
   // In a failing run the few runs before the failure say little about coverage: list only what ran.
   lines.push(...formatCoverage(r.coverage, r.verdict === 'passed'));
   lines.push(...formatInputCoverage(r.inputCoverage, r.verdict === 'passed'));
+  if (r.operationCoverage && r.verdict === 'passed')
+    lines.push(...formatOperationCoverage(r.operationCoverage));
+  if (r.split) lines.push(formatSplit(r.split));
   if (r.steps === 0)
     lines.push('  warning   no steps ran, so nothing was checked: raise --runs or --steps-max');
   lines.push(`  verdict   ${verdictLine(r)}`);

@@ -41,6 +41,8 @@ export function toJsonReport(r: CheckResult, context: JsonReportContext = {}): o
     timedOut: r.timedOut,
     coverage: r.coverage,
     inputCoverage: r.inputCoverage,
+    ...(r.operationCoverage ? { operationCoverage: r.operationCoverage } : {}),
+    ...(r.split ? { split: r.split } : {}),
     ...(cx
       ? {
           counterexample: {

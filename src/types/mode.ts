@@ -26,3 +26,10 @@ export const MODE_CHOICES: readonly ModeChoice[] = ['auto', ...MODES];
 
 /** What `auto` explores, in order: the fast exact mode first, then the deterministic race finder. */
 export const AUTO_MODES: readonly Mode[] = ['sequential', 'scheduled'];
+
+/**
+ * Each auto mode's share of the runs, by weight: scheduled mode gets two thirds, since a race
+ * needs its group and the schedule that opens it, while the sequential bugs (inputs, the
+ * precondition's edge) fall within a few dozen runs.
+ */
+export const AUTO_SHARES: Readonly<Partial<Record<Mode, number>>> = { sequential: 1, scheduled: 2 };

@@ -9,6 +9,7 @@ import type { Coverage } from './coverage.ts';
 import type { FindingSignature } from './findings.ts';
 import type { InputCoverage } from './input-coverage.ts';
 import type { Mode } from './mode.ts';
+import type { ModeShare, OperationCoverage } from './operation-coverage.ts';
 import type { ResolvedOptions } from './options.ts';
 import type { CallAnswer, Trace } from './trace.ts';
 import type { Failure } from './verdict.ts';
@@ -60,6 +61,10 @@ export interface CheckResult {
   readonly coverage: Coverage;
   /** Calls that reached each input class (`generate/input-classes.ts`), over the runs counted. */
   readonly inputCoverage: InputCoverage;
+  /** What the calls came to against the operation's rules: edges met, answers, conflicting groups. */
+  readonly operationCoverage?: OperationCoverage;
+  /** With several modes: each one's runs and share of `runsPlanned`, in the order explored. */
+  readonly split?: readonly ModeShare[];
   readonly elapsedMs: number;
   /** True when the time limit stopped generation before `runsPlanned`. */
   readonly timedOut: boolean;
