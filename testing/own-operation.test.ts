@@ -100,8 +100,10 @@ describe("the README's planted bug", () => {
 
     const found = receiptcheck(planted, run.args);
     expect(found.status, outcomeOf(found)).toBe(1);
-    expect(found.stdout).toContain(
-      'rename-document documentId 1, expectedVersion 1, title "Q3 plan"',
+    // Which document the shrunk case renames depends on the seed's draw; what matters is that the
+    // step is told in the operation's own fields, the retry of a first-try rename.
+    expect(found.stdout).toMatch(
+      /retries r0: rename-document documentId \d+, expectedVersion 1, title "Q3 plan"/,
     );
     expect(found.stdout).toContain('actual   refused(conflict)');
     // What the README shows it prints, from the steps to the database (no counts, no times).
@@ -144,8 +146,8 @@ describe("a saved case of the README's own operation", () => {
   it('is drawn by report, in the operation’s own words', () => {
     const r = receiptcheck(planted(), ['report', CASE, '--out', 'page.html']);
     expect(r.status, outcomeOf(r)).toBe(0);
-    expect(readFileSync(join(planted(), 'page.html'), 'utf8')).toContain(
-      'rename-document documentId 1',
+    expect(readFileSync(join(planted(), 'page.html'), 'utf8')).toMatch(
+      /rename-document documentId \d+/,
     );
   });
 

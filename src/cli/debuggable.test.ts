@@ -72,8 +72,11 @@ describe("a handler's unexpected exception", () => {
       bin('run', '--handler', THROWS, '--out', join(tmp, 'v2'), '--verbose'),
     ]) {
       expect(r.code).toBe(1);
+      // The frames sit right under the "actual" line, two columns deeper than it, whether the
+      // counterexample's failing step is a plain step or a lane of a concurrent group (which
+      // indents its outcome further).
       expect(r.out).toMatch(
-        /actual {3}unexpected RangeError: interval \d+ is longer than this handler allows\n {10}at rejectLongIntervals \(.*throws-from-named-function\.ts:\d+:\d+\)/,
+        /^( +)actual {3}unexpected RangeError: interval \d+ is longer than this handler allows\n\1 {2}at rejectLongIntervals \(.*throws-from-named-function\.ts:\d+:\d+\)/m,
       );
     }
   });

@@ -14,6 +14,13 @@ import { runCli as cli } from './run-cli.ts';
 const tmp = mkdtempSync(join(tmpdir(), 'receiptcheck-findings-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
+// Which failing runs shrink to which bug depends on the generator: a run holding both a retry and
+// a reused key may shrink to either, and retries are far more common, so on some seeds every
+// failing run shrinks to the replay bug. Seeds 2 and 6 (60 sequential runs) are checked to reach
+// both bugs as their own findings; if a generator change moves that, pick seeds again with
+// `receiptcheck run --handler testing/handlers/findings/two-bugs.ts --mode sequential --runs 60
+// --seed N --all-findings` rather than weakening the "2 distinct" assertions.
+const SEEDS_WITH_BOTH = ['2', '6'] as const;
 const RUN = [
   'run',
   '--handler',
@@ -23,7 +30,7 @@ const RUN = [
   '--runs',
   '60',
   '--seed',
-  '1',
+  SEEDS_WITH_BOTH[0],
 ];
 const known = join(tmp, 'known-findings.json');
 
@@ -60,7 +67,7 @@ describe('receiptcheck run --all-findings', () => {
   });
 
   it('with the known-findings file listing them, the same run exits 0 on another seed too', async () => {
-    for (const seed of ['1', '2']) {
+    for (const seed of SEEDS_WITH_BOTH) {
       const r = await cli(
         ...RUN,
         '--seed',

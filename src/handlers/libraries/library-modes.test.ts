@@ -40,18 +40,26 @@ describe('concurrent mode', () => {
   });
 });
 
-// node-idempotency's seed moved from 7 to 1 when it declared its 24 h expiry : clock
-// advances joined its generated sequences.
+// Which seed meets F2 first moves whenever generation changes (seek moves, conflicting groups and
+// crashes past yield point 8 each moved it), so each handler searches a few seeds with every
+// finding kept, and F2 must be among them as a one-step counterexample.
 describe.each([
-  ['powertools', 7],
-  ['node-idempotency', 1],
-])('%s in scheduled mode', (handler, seed) => {
-  it(`finds F2 at seed ${seed}: a fault on the completion write keeps the row change`, async () => {
-    const result = await checkHandler({ handler, mode: 'scheduled', runs: 50, seed });
+  ['powertools', [7, 1], 150],
+  ['node-idempotency', [1, 2, 3, 4], 50],
+] as const)('%s in scheduled mode', (handler, seeds, runs) => {
+  it(`finds F2 on seeds ${seeds.join(', ')}: a fault on the completion write keeps the row change`, async () => {
+    const result = await checkHandler({
+      handler,
+      mode: 'scheduled',
+      runs,
+      seeds: [...seeds],
+      allFindings: true,
+    });
     expect(result.verdict).toBe('failed');
-    expect(result.counterexample?.steps).toHaveLength(1);
-    expect(result.counterexample?.failures.some(isF2)).toBe(true);
-  });
+    const f2 = (result.findings ?? []).filter((f) => f.counterexample.failures.some(isF2));
+    expect(f2.length).toBeGreaterThan(0);
+    expect(f2.some((f) => f.counterexample.steps.length === 1)).toBe(true);
+  }, 300_000);
 });
 
 /** D: a retry after a crash that changed nothing, refused as in progress where it should run. */
@@ -108,21 +116,16 @@ describe('express-idempotency in scheduled mode (docs/findings.md, A, C, D)', ()
     expect(result.counterexample?.failures.some(isF2)).toBe(true);
   });
 
-  it("finds D at seed 3; with claimExpiry: 'never' declared, the same seed goes on to C", async () => {
-    const bundled = await checkHandler({
-      handler: 'express-idempotency',
-      mode: 'scheduled',
-      runs: 30,
-      seed: 3,
-    });
-    expect(bundled.counterexample?.failures ?? []).toContainEqual(isD);
-    const declared = await checkHandler({
-      handler: NEVER_EXPIRES,
-      mode: 'scheduled',
-      runs: 30,
-      seed: 3,
-    });
-    expect(declared.counterexample?.failures ?? []).not.toContainEqual(isD);
-    expect(declared.counterexample?.failures.some(isF2)).toBe(true);
-  });
+  // D needs a crash after the claim and a later call under the key; since crashes also land past
+  // yield point 8, a seed meets it less often, so both checks search the same few seeds.
+  it("finds D; with claimExpiry: 'never' declared, the same seeds find C and never D", async () => {
+    const options = { mode: 'scheduled', runs: 60, seeds: [3, 5], allFindings: true } as const;
+    const failures = (r: Awaited<ReturnType<typeof checkHandler>>) =>
+      (r.findings ?? []).flatMap((f) => f.counterexample.failures);
+    const bundled = await checkHandler({ handler: 'express-idempotency', ...options });
+    expect(failures(bundled)).toContainEqual(isD);
+    const declared = await checkHandler({ handler: NEVER_EXPIRES, ...options });
+    expect(failures(declared)).not.toContainEqual(isD);
+    expect(failures(declared).some(isF2)).toBe(true);
+  }, 300_000);
 });
