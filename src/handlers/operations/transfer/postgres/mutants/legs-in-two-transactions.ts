@@ -9,7 +9,7 @@
  */
 import type { CallRequest } from '../../../../../model/events.ts';
 import { type Outcome, outcome } from '../../../../../model/outcome.ts';
-import type { Principal, Result } from '../../../../../model/world.ts';
+import type { Principal } from '../../../../../model/world.ts';
 import { answerBeforeEffect } from '../../../../postgres/operation-call.ts';
 import { pgKey } from '../../../../postgres/pg-text.ts';
 import { definePostgresHandler, type PgConnection } from '../../../../postgres/plugin.ts';
