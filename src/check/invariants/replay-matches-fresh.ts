@@ -14,17 +14,17 @@ export const REPLAY_MATCHES_FRESH = 'a replay returns exactly its fresh call’s
 export function checkReplayMatchesFresh(run: RunRecord): InvariantViolation | undefined {
   const freshByKey = freshByKeyOf(run);
   // Once time has passed a key may run fresh again after its receipt expired: a replay then
-  // answers for the last fresh call before it.
+  // answers for the last fresh call at or before its step (its own concurrent group included:
+  // a retry racing the call it repeats), never for a later incarnation of the key.
   const expiring = receiptsMayExpire(run);
   for (const o of run.trace.observations) {
     if (o.observed.kind !== 'ok' || !o.observed.replayed) continue;
     const key = callKey(run.fixture, o);
-    const fresh =
-      (expiring &&
-        freshOks(run.trace)
-          .filter((f) => f.step < o.step && callKey(run.fixture, f) === key)
-          .at(-1)) ||
-      freshByKey.get(key);
+    const fresh = expiring
+      ? freshOks(run.trace)
+          .filter((f) => f.step <= o.step && callKey(run.fixture, f) === key)
+          .at(-1)
+      : freshByKey.get(key);
     if (fresh?.observed.kind !== 'ok') {
       return {
         invariant: REPLAY_MATCHES_FRESH,
