@@ -113,6 +113,6 @@ function caseKey(c: GeneratedCase): string {
 }
 
 /** Whether a run stopped at a hung call. */
-function isHang(run: JudgedRun): boolean {
+export function isHang(run: JudgedRun): boolean {
   return run.verdict.verdict === 'failed' && run.verdict.failures.some((f) => f.kind === 'hang');
 }

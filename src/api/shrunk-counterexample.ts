@@ -1,8 +1,9 @@
 /**
  * From an explored failure to the counterexample a check reports: shrink it
  * (`shrink-failure.ts`), re-run the shrunk case once so the report shows its own failures, put
- * it together as data, and in concurrent mode drop the steps that do not matter, decided under a
- * schedule (`reduce-by-scheduling.ts`). Shared by the first-failure check and the all-findings loop
+ * it together as data, and drop the steps that do not matter: on the mode's own runner in
+ * sequential and scheduled mode (`reduce-in-mode.ts`), under a schedule in concurrent mode
+ * (`reduce-by-scheduling.ts`). Shared by the first-failure check and the all-findings loop
  * (`all-findings.ts`), which does this for every failing run.
  */
 
@@ -16,6 +17,7 @@ import { answersOf } from '../types/trace.ts';
 import type { Explored } from './explore.ts';
 import type { JudgedRun, JudgedRunner } from './judged-runner.ts';
 import { reduceByScheduling } from './reduce-by-scheduling.ts';
+import { reduceInMode } from './reduce-in-mode.ts';
 import { shrink } from './shrink-failure.ts';
 
 /** What the counterexample names besides its steps. */
@@ -49,12 +51,7 @@ export async function shrunkCounterexample(
     callTimeoutMs: c.callTimeoutMs,
     ...(c.deadline !== undefined ? { deadline: c.deadline } : {}),
   });
-  const stopped = interruption();
-  if (stopped)
-    throw interruptedError(
-      stopped,
-      `in ${c.mode} mode ${c.progress}, while shrinking a counterexample`,
-    );
+  stopIfInterrupted(c, 'shrinking');
   // The shrunk case is re-run once so the report shows its own failures, not a larger one's;
   // when that re-run passes (real threads need not race again), its last failing run during
   // shrinking speaks for it: that run was of these very steps.
@@ -77,16 +74,39 @@ export async function shrunkCounterexample(
     answers: answersOf(failed.trace.observations),
     ...(failed.output ? { handlerOutput: failed.output } : {}),
   };
-  if (c.mode !== 'concurrent') return { counterexample, run: failed };
+  if (c.mode !== 'concurrent') {
+    // A removed step leaves the others as they were, where a removed move need not.
+    const less = await reduceInMode(runner, shrunk.steps, shrunk.replay, failed);
+    stopIfInterrupted(c, 'reducing');
+    if (!less) return { counterexample, run: failed };
+    const run = less.run;
+    return {
+      run,
+      counterexample: {
+        ...counterexample,
+        steps: less.steps,
+        failures: run.verdict.verdict === 'failed' ? run.verdict.failures : [],
+        shrinks: counterexample.shrinks + less.removed,
+        ...(run.detail !== undefined ? { detail: run.detail } : {}),
+        answers: answersOf(run.trace.observations),
+        ...(run.output ? { handlerOutput: run.output } : {}),
+      },
+    };
+  }
   // Real threads keep steps a smaller candidate did not race on; scheduled mode removes them.
   const reduced = await reduceByScheduling(counterexample);
-  const stoppedReducing = interruption();
-  if (stoppedReducing)
-    throw interruptedError(
-      stoppedReducing,
-      `in ${c.mode} mode ${c.progress}, while reducing a counterexample`,
-    );
+  stopIfInterrupted(c, 'reducing');
   return reduced.run
     ? { counterexample: reduced.counterexample, run: reduced.run }
     : { counterexample, run: failed };
+}
+
+/** Throws `InterruptedError` when SIGINT/SIGTERM came while `doing` a counterexample. */
+function stopIfInterrupted(c: CounterexampleContext, doing: 'shrinking' | 'reducing'): void {
+  const stopped = interruption();
+  if (stopped)
+    throw interruptedError(
+      stopped,
+      `in ${c.mode} mode ${c.progress}, while ${doing} a counterexample`,
+    );
 }
