@@ -21,9 +21,9 @@ import type { PostgresHandlerPlugin } from '../../../../postgres/plugin.ts';
 import { PG_MUTANT_CATALOGUE, PG_REFERENCES } from '../pg-mutant-plugins.ts';
 import reference from '../set-interval-pg-reference.ts';
 
-/** Every mutant dies within this many runs at seed 42 (the slowest at run 71). */
+/** Every mutant dies within this many runs at seed 1 (the slowest at run 54). */
 const RUNS = 80;
-const SEED = 42;
+const SEED = 1;
 const REPLAYS = 100;
 
 /** What each mutant's counterexample must show: its own bug. */
