@@ -17,9 +17,14 @@
  */
 import { type Event, unsentOutcome } from '../../model/events.ts';
 import type { StepSchedule } from '../../types/schedule.ts';
-import type { LaneRecord, TraceEntry } from '../../types/scheduled-trace.ts';
+import type {
+  DecisionRecord,
+  GrantKind,
+  LaneRecord,
+  TraceEntry,
+} from '../../types/scheduled-trace.ts';
 import type { Task } from '../runtime/task.ts';
-import { decide, runAhead } from './decide.ts';
+import { type Decision, decide, runAhead } from './decide.ts';
 import { GrantBook } from './grant-book.ts';
 import type { LaneDriver, LaneReport } from './lane-driver.ts';
 import { arrive, block, finish, type LaneState, laneRecord, laneState } from './lane-state.ts';
@@ -30,6 +35,8 @@ export interface GrantLimits {
   readonly entries: TraceEntry[];
   /** Grants per step before the step is a livelock. */
   readonly grantsMax: number;
+  /** When given, every grant's decision is appended here (the prover reads them); else none is kept. */
+  readonly decisions?: DecisionRecord[];
 }
 
 /** The state of one gated step while it runs; `start()`, then `loop()`. */
@@ -110,6 +117,7 @@ export class GatedStep {
       }
       const s = this.lanes[d.lane] as LaneState;
       const kind = d.kind === 'giveUp' ? 'giveUp' : this.book.planned(s);
+      if (this.run.decisions) this.note(live, d, kind);
       this.book.grant(s, kind, d.kind === 'choose' && d.chose);
       if (s.point === 'scope') this.applyScope(s);
       else if (kind === 'crash' && this.driver.crashKills) {
@@ -190,9 +198,40 @@ export class GatedStep {
     const d = decide(this.live(), this.book.state());
     if (d.kind !== 'choose' || d.lane !== s.lane || this.book.planned(s) !== 'run')
       throw new Error(`step ${this.step + 1} lane ${s.lane + 1}: a run-ahead went past a decision`);
+    if (this.run.decisions) this.note(this.live(), d, 'run');
     this.book.grant(s, 'run', d.chose);
     if (p.point === 'reply' || p.end?.result === 'blocked') return;
     if (finish(s, p.end)) this.book.changed();
+  }
+
+  /**
+   * Records decision `d` over `live` for the prover: the candidates as `decide` saw them (a
+   * give-up has its lane alone), before the grant moves `last` on.
+   */
+  private note(
+    live: readonly LaneState[],
+    d: Exclude<Decision, { kind: 'stall' }>,
+    kind: GrantKind,
+  ): void {
+    const { epoch, last } = this.book.state();
+    const open =
+      d.kind === 'giveUp'
+        ? live.filter((s) => s.lane === d.lane)
+        : live.filter((s) => s.status === 'parked' || s.blockedEpoch < epoch);
+    (this.run.decisions as DecisionRecord[]).push({
+      step: this.step,
+      candidates: open.map((s) => ({
+        lane: s.lane,
+        point: s.point,
+        ...(s.sql !== undefined ? { sql: s.sql } : {}),
+        write: s.write,
+        blocked: s.status === 'blocked',
+      })),
+      last,
+      lane: d.lane,
+      chose: d.kind === 'choose' && d.chose,
+      grant: kind,
+    });
   }
 
   /** Lanes that never finish: each is stopped (its transaction rolls back) and reported unexpected. */
