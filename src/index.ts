@@ -24,7 +24,7 @@ export type { SavedCounterexample, SaveOptions } from './api/counterexample-stor
 export { saveCounterexample } from './api/counterexample-store.ts';
 export { listCaseFiles, loadCaseFile } from './api/load-case-file.ts';
 export { loadKnownFindings } from './api/load-known-findings.ts';
-export type { ProveFailure, ProveOptions, ProveResult } from './api/prove.ts';
+export type { ProveOptions } from './api/prove.ts';
 export { prove } from './api/prove.ts';
 export type { ReplayOptions } from './api/replay-case.ts';
 export { replayCase } from './api/replay-case.ts';
@@ -101,6 +101,7 @@ export type { FindingSignature, KnownFinding, KnownFindings } from './types/find
 export type { InputClass, InputCoverage } from './types/input-coverage.ts';
 export type { LaneMode, Mode } from './types/mode.ts';
 export type { CheckOptions, Progress, SoakOptions } from './types/options.ts';
+export type { ProveFailure, ProveResult } from './types/prove.ts';
 export type {
   ReplayResult,
   ReplayRoute,

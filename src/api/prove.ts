@@ -19,6 +19,7 @@ import { engineOf } from '../handlers/engine.ts';
 import type { Step } from '../model/events.ts';
 import type { CaseFile } from '../types/case-file.ts';
 import { RECORD_DECISIONS, type ScheduledDetail } from '../types/execution.ts';
+import type { ProveFailure, ProveResult } from '../types/prove.ts';
 import type { Schedule } from '../types/schedule.ts';
 import type { Failure } from '../types/verdict.ts';
 import type { JudgedRun, JudgedRunner } from './judged-runner.ts';
@@ -54,36 +55,6 @@ export interface ProveOptions {
   readonly databaseUrl?: string;
   /** Resolve a relative handler path from here. */
   readonly cwd?: string;
-}
-
-/** The failure `prove` found: the case, the schedule and its run. */
-export interface ProveFailure {
-  /** The failing case with its schedule, as a scheduled case file (`replay` runs it exactly). */
-  readonly caseFile: CaseFile;
-  readonly preemptions: number;
-  readonly failures: readonly Failure[];
-  readonly detail: ScheduledDetail;
-}
-
-/** What `prove` came to. */
-export interface ProveResult {
-  /** `held`: no schedule within the bound failed; `incomplete`: a case hit `schedulesMax`. */
-  readonly verdict: 'held' | 'failed' | 'incomplete';
-  readonly handler: string;
-  readonly engine: 'sqlite' | 'postgres';
-  readonly preemptions: number;
-  readonly reduce: boolean;
-  /** Where the cases came from, and their size bound when generated. */
-  readonly source: 'generated' | 'files';
-  readonly stepsMax: number;
-  readonly lanesMax: number;
-  readonly cases: number;
-  readonly runs: number;
-  readonly pruned: number;
-  readonly duplicates: number;
-  readonly beyondBound: number;
-  readonly elapsedMs: number;
-  readonly failure?: ProveFailure;
 }
 
 /** A judged scheduled run as the search sees it. */
