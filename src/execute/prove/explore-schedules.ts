@@ -90,6 +90,12 @@ interface Probed<R> {
   readonly choosing: number[];
 }
 
+/** A node of the search as the reduction knows it: its prefix's class and the lane that ran last. */
+interface NodeKey {
+  readonly key: string;
+  readonly last: string;
+}
+
 class Search<R extends ProbedRun> {
   private bound: number;
   private runs = 0;
@@ -99,8 +105,11 @@ class Search<R extends ProbedRun> {
   private complete = true;
   private failure: FoundFailure<R> | undefined;
   private seen = new Set<string>();
-  /** Finished nodes of the plan being searched: class key and last lane → budget left covered. */
-  private done = new Map<string, number>();
+  /**
+   * Finished nodes of the plan being searched: by class key, for each last lane, the budget of
+   * preemptions left that its continuations were all run with.
+   */
+  private done = new Map<string, Map<string, number>>();
   private current: Schedule = [];
 
   constructor(
@@ -165,8 +174,7 @@ class Search<R extends ProbedRun> {
     let cut = p.choosing.length;
     if (this.options.reduce)
       for (let k = from + 1; k < p.choosing.length; k++) {
-        const covered = this.done.get(this.nodeKey(p, k));
-        if (covered !== undefined && covered >= this.bound - (used[k] as number)) {
+        if (this.isDone(this.nodeKey(p, k), this.bound - (used[k] as number))) {
           cut = k;
           break;
         }
@@ -197,10 +205,7 @@ class Search<R extends ProbedRun> {
         );
         if (child) await this.expand(child, k + 1, cost);
       }
-      if (k < cut) {
-        const key = this.nodeKey(p, k);
-        this.done.set(key, Math.max(this.done.get(key) ?? -1, this.bound - (used[k] as number)));
-      }
+      if (k < cut) this.finish(this.nodeKey(p, k), this.bound - (used[k] as number));
     }
   }
 
@@ -208,15 +213,42 @@ class Search<R extends ProbedRun> {
   private covered(p: Probed<R>, r: number, lane: number, cost: number): boolean {
     const d = p.run.decisions[r] as DecisionRecord;
     const child = [...p.transitions.slice(0, r), this.transition(d, lane)];
-    const key = `${prefixClassKeys(child)[child.length]}|${lane}`;
-    const covered = this.done.get(key);
-    return covered !== undefined && covered >= this.bound - cost;
+    return this.isDone(
+      { key: prefixClassKeys(child)[child.length] as string, last: `${lane}` },
+      this.bound - cost,
+    );
   }
 
-  /** The key of the node before `p`'s `k`-th choosing decision: its prefix's class and last lane. */
-  private nodeKey(p: Probed<R>, k: number): string {
+  /** The node before `p`'s `k`-th choosing decision: its prefix's class and its last lane. */
+  private nodeKey(p: Probed<R>, k: number): NodeKey {
     const r = p.choosing[k] as number;
-    return `${p.keys[r]}|${r > 0 ? (p.transitions[r - 1] as Transition).lane : '-'}`;
+    return {
+      key: p.keys[r] as string,
+      last: r > 0 ? `${(p.transitions[r - 1] as Transition).lane}` : '-',
+    };
+  }
+
+  /** Records that every continuation of `node` with at most `budget` preemptions was run. */
+  private finish(node: NodeKey, budget: number): void {
+    let byLast = this.done.get(node.key);
+    if (!byLast) {
+      byLast = new Map();
+      this.done.set(node.key, byLast);
+    }
+    byLast.set(node.last, Math.max(byLast.get(node.last) ?? -1, budget));
+  }
+
+  /**
+   * Whether every continuation of `node` with at most `budget` preemptions was run from a node in
+   * its class. From the same state, a continuation's preemptions depend on the last lane only at
+   * its first grant, so a node finished with another last lane covers one budget less.
+   */
+  private isDone(node: NodeKey, budget: number): boolean {
+    const byLast = this.done.get(node.key);
+    if (!byLast) return false;
+    for (const [last, covered] of byLast)
+      if (covered >= budget + (last === node.last ? 0 : 1)) return true;
+    return false;
   }
 
   private transition(d: DecisionRecord, lane: number): Transition {
