@@ -62,6 +62,7 @@ describe('exploreSchedules', () => {
 
   it('prunes reads that commute, and reaches every outcome the unreduced search reaches', async () => {
     let prunedSomewhere = 0;
+    let oneOrderOnly = 0;
     for (let seed = 1; seed <= 60; seed++) {
       const lanes = toyProgram(seed);
       for (const k of [0, 1, 2]) {
@@ -78,10 +79,12 @@ describe('exploreSchedules', () => {
           });
           if (reduce) prunedSomewhere += e.pruned;
           const all = new Set<string>();
+          const runsOf = new Map<string, number>();
           await exploreSchedules(
             async (s) => {
               const r = runToy(lanes, s, () => false);
               all.add(r.outcome);
+              runsOf.set(r.outcome, (runsOf.get(r.outcome) ?? 0) + 1);
               return r;
             },
             { preemptions: k, reduce, engine: 'sqlite' },
@@ -95,6 +98,8 @@ describe('exploreSchedules', () => {
             into.set(outcome, found.failure?.preemptions ?? -1);
           }
           expect(e.complete).toBe(true);
+          // Outcomes that a single schedule of the full search reaches: races of one order only.
+          if (!reduce) for (const n of runsOf.values()) if (n === 1) oneOrderOnly++;
         }
         // Sound: every outcome (every bug) found without reduction is found with it, with the
         // same fewest preemptions; and reduction finds nothing the full search cannot reach.
@@ -102,6 +107,7 @@ describe('exploreSchedules', () => {
       }
     }
     expect(prunedSomewhere).toBeGreaterThan(0);
+    expect(oneOrderOnly).toBeGreaterThan(0);
   });
 
   it('counts pruned branches as runs saved', async () => {
