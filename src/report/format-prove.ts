@@ -22,7 +22,9 @@ export function proveVerdict(r: ProveResult): string {
   if (r.verdict === 'incomplete')
     return `INCOMPLETE: a case reached the schedule limit; nothing failed in ${proveClaim(r)}`;
   const p = r.failure?.preemptions ?? 0;
-  return `FAILED: a schedule with ${p} preemption${p === 1 ? '' : 's'} breaks case ${count(r.cases)} (the fewest preemptions that do; ${count(r.runs)} schedules run, ${count(r.pruned)} pruned)`;
+  const which =
+    r.source === 'files' ? `"${r.failure?.caseFile.name}"` : `generated case ${count(r.cases)}`;
+  return `FAILED: a schedule with ${p} preemption${p === 1 ? '' : 's'} breaks ${which} (the fewest preemptions that do; ${count(r.runs)} schedules run, ${count(r.pruned)} pruned)`;
 }
 
 /** The summary block. */

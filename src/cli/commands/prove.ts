@@ -172,7 +172,7 @@ function saveFailure(r: ProveResult, dir: string): string {
   if (!f) throw new Error('no failure to save');
   const safe = r.handler.replace(/[^A-Za-z0-9_-]+/g, '-');
   const folder = resolve(dir);
-  const file = join(folder, `${safe}-prove-k${r.preemptions}.json`);
+  const file = join(folder, `${safe}-prove.json`);
   try {
     mkdirSync(folder, { recursive: true });
     writeFileSync(file, formatCaseFile(f.caseFile));
