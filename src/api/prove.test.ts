@@ -78,6 +78,21 @@ describe('prove on SQLite', () => {
     60_000,
   );
 
+  it('injections: a swallowed store fault survives interleavings alone and dies with every fault placed', async () => {
+    const plain = await prove({ handler: 'receipt-error-swallowed', cases: 1 });
+    expect(plain.verdict).toBe('held');
+    const injected = await prove({
+      handler: 'receipt-error-swallowed',
+      cases: 1,
+      injections: true,
+    });
+    expect(injected.verdict).toBe('failed');
+    const schedule = injected.failure?.detail.schedule ?? [];
+    expect(schedule.some((e) => e.fault !== undefined || e.crash !== undefined)).toBe(true);
+    const replayed = await runCase(injected.failure?.caseFile as Parameters<typeof runCase>[0]);
+    expect(replayed.verdict).toBe('failed');
+  }, 60_000);
+
   it('reduction prunes reads that commute, on a correct handler, and still holds', async () => {
     const on = await prove({ handler: PRE_READ, cases: 2, reduce: true });
     const off = await prove({ handler: PRE_READ, cases: 2, reduce: false });

@@ -9,11 +9,8 @@
  */
 import fc from 'fast-check';
 import { ReceiptcheckError } from '../errors.ts';
-import {
-  type Exploration,
-  exploreSchedules,
-  type ProbedRun,
-} from '../execute/prove/explore-schedules.ts';
+import { exploreCase } from '../execute/prove/explore-case.ts';
+import type { Exploration, ProbedRun } from '../execute/prove/explore-schedules.ts';
 import { sequenceArbitrary } from '../generate/sequence-arbitrary.ts';
 import { engineOf } from '../handlers/engine.ts';
 import type { Step } from '../model/events.ts';
@@ -47,6 +44,8 @@ export interface ProveOptions {
   readonly seed?: number;
   /** Prove these cases instead of generated ones (a case file, the named scenarios). */
   readonly caseFiles?: readonly CaseFile[];
+  /** Also every single crash and store fault at every point of a concurrent group. Default false. */
+  readonly injections?: boolean;
   /** Most schedules run per case; more leaves the verdict incomplete. Default 20,000. */
   readonly schedulesMax?: number;
   readonly workers?: number;
@@ -87,10 +86,11 @@ export async function prove(options: ProveOptions = {}): Promise<ProveResult> {
     if (!e.complete) incomplete = true;
   };
   const search = (runner: JudgedRunner, c: CaseFile | undefined, steps: readonly Step[]) =>
-    exploreSchedules<ProveRun>((schedule) => probe(runner, c, steps, schedule), {
+    exploreCase<ProveRun>((schedule) => probe(runner, c, steps, schedule), {
       preemptions,
       reduce,
       engine,
+      injections: options.injections ?? false,
       schedulesMax: options.schedulesMax ?? 20_000,
     });
   if (options.caseFiles) {
@@ -143,6 +143,7 @@ export async function prove(options: ProveOptions = {}): Promise<ProveResult> {
     engine,
     preemptions,
     reduce,
+    injections: options.injections ?? false,
     source: options.caseFiles ? 'files' : 'generated',
     stepsMax,
     lanesMax,

@@ -13,7 +13,8 @@ export function proveClaim(r: ProveResult): string {
     r.source === 'generated'
       ? `${cases} of ≤ ${r.stepsMax} steps and ≤ ${r.lanesMax} lanes`
       : cases;
-  return `every schedule with ≤ ${r.preemptions} preemption${r.preemptions === 1 ? '' : 's'} of ${of} (${count(r.runs)} schedules run, ${count(r.pruned)} pruned)`;
+  const faults = r.injections ? ', each crash and store fault at every point too,' : '';
+  return `every schedule${faults} with ≤ ${r.preemptions} preemption${r.preemptions === 1 ? '' : 's'} of ${of} (${count(r.runs)} schedules run, ${count(r.pruned)} pruned)`;
 }
 
 /** The verdict line. */

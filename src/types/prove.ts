@@ -23,6 +23,8 @@ export interface ProveResult {
   readonly engine: 'sqlite' | 'postgres';
   readonly preemptions: number;
   readonly reduce: boolean;
+  /** Every single crash and store fault was injected too, under every schedule. */
+  readonly injections: boolean;
   /** Where the cases came from, and their size bound when generated. */
   readonly source: 'generated' | 'files';
   readonly stepsMax: number;

@@ -25,6 +25,7 @@ import { parseInteger } from '../parse-flags.ts';
 interface ProveFlags extends HandlerFlags {
   preemptions?: number;
   reduction?: boolean;
+  injections?: boolean;
   maxSteps?: number;
   maxLanes?: number;
   cases?: number;
@@ -54,6 +55,10 @@ export function registerProve(program: Command, ctx: CliContext): void {
     .option(
       '--no-reduction',
       'run every schedule within the bound, also those equivalent to one already run',
+    )
+    .option(
+      '--injections',
+      'also inject every single crash and store fault at every point of each concurrent group, under every schedule',
     )
     .option('--max-steps <n>', 'generated cases: most steps each (default: 3)', parseInteger)
     .option(
@@ -86,7 +91,8 @@ export function registerProve(program: Command, ctx: CliContext): void {
 
 The verdict says what was proved: every schedule with at most --preemptions preemptions of the
 cases named, up to the reduction's assumption that reads of different lanes commute (docs/prove.md).
-A schedule past the bound, a case not named, or a crash or store fault is not covered.`),
+A schedule past the bound, or a case not named, is not covered; crashes and store faults only
+with --injections.`),
     )
     .action(async (flags: ProveFlags) => {
       ctx.exitCode = await runProve(flags, ctx);
@@ -111,6 +117,7 @@ async function runProve(flags: ProveFlags, ctx: CliContext): Promise<ExitCode> {
     ...(flags.databaseUrl !== undefined ? { databaseUrl: flags.databaseUrl } : {}),
     ...(flags.preemptions !== undefined ? { preemptions: flags.preemptions } : {}),
     ...(flags.reduction === false ? { reduce: false } : {}),
+    ...(flags.injections ? { injections: true } : {}),
     ...(flags.maxSteps !== undefined ? { stepsMax: flags.maxSteps } : {}),
     ...(flags.maxLanes !== undefined ? { lanesMax: flags.maxLanes } : {}),
     ...(flags.cases !== undefined ? { cases: flags.cases } : {}),

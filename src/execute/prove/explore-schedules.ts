@@ -253,10 +253,10 @@ class Search<R extends ProbedRun> {
 
   private transition(d: DecisionRecord, lane: number): Transition {
     const c = d.candidates.find((x) => x.lane === lane);
-    return {
-      step: d.step,
-      lane,
-      read: c !== undefined && d.grant === 'run' && isPlainRead(this.options.engine, c),
-    };
+    // A lane the plan crashes in this step may die at this grant: its rollback frees locks.
+    const crashes = this.current[d.step]?.crash?.lane === lane;
+    const read =
+      c !== undefined && !crashes && d.grant !== 'crash' && isPlainRead(this.options.engine, c);
+    return { step: d.step, lane, read: lane === d.lane ? read && d.grant === 'run' : read };
   }
 }
