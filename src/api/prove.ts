@@ -22,6 +22,7 @@ import type { Failure } from '../types/verdict.ts';
 import type { JudgedRun, JudgedRunner } from './judged-runner.ts';
 import { inMode, resolveOptions } from './options.ts';
 import { prepareRun } from './prepare-run.ts';
+import { shrinkSteps } from './prove-shrink.ts';
 import { caseResultOf, prepareCase } from './run-case.ts';
 
 /** What `prove` may be given; every field has a default. */
@@ -128,8 +129,13 @@ export async function prove(options: ProveOptions = {}): Promise<ProveResult> {
         const e = await search(prepared.runner, undefined, steps);
         add(e);
         if (e.failure) {
-          const c = generatedCase(resolved.handler, prepared.fixture, steps);
-          failure = failureOf(c, steps, resolved.handler, e.failure);
+          const shrunk = await shrinkSteps(steps, e.failure, async (fewer) => {
+            const again = await search(prepared.runner, undefined, fewer);
+            totals.runs += again.runs;
+            return again.failure;
+          });
+          const c = generatedCase(resolved.handler, prepared.fixture, shrunk.steps);
+          failure = failureOf(c, shrunk.steps, resolved.handler, shrunk.found);
           break;
         }
       }
