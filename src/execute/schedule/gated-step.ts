@@ -10,6 +10,11 @@
  * are recorded here exactly as if each had been granted (same entries, same choices used), so
  * only hand-offs are saved, never a decision.
  *
+ * Where the choices come from is the schedule entry's business: drawn at random with the case
+ * (scheduled mode), read from a case file (replay), or forced by the prover, which also asks for
+ * every decision to be recorded (`GrantLimits.decisions`: the candidates, the last lane, the lane
+ * granted) so that it can branch at each one. A run that records nothing decides the same way.
+ *
  * The virtual clock advances one ms per grant. Past `grantsMax` grants the step is a livelock:
  * the lanes still running are stopped and reported as unexpected errors. A stall (every live
  * lane blocked) jumps the clock to the first busy timeout, or ends the run where the engine's
