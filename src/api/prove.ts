@@ -77,6 +77,7 @@ export async function prove(options: ProveOptions = {}): Promise<ProveResult> {
   const totals = { cases: 0, runs: 0, pruned: 0, duplicates: 0, beyondBound: 0 };
   let incomplete = false;
   let engine: 'sqlite' | 'postgres' = 'sqlite';
+  const handlers = new Set<string>();
   let failure: ProveFailure | undefined;
   const add = (e: Exploration<ProveRun>) => {
     totals.cases++;
@@ -99,6 +100,7 @@ export async function prove(options: ProveOptions = {}): Promise<ProveResult> {
       const prepared = await prepareCase(c, { ...runOptions(options), mode: 'scheduled' });
       try {
         engine = engineOf(prepared.plugin);
+        handlers.add(prepared.handler);
         const e = await search(prepared.runner, c, c.steps);
         add(e);
         if (e.failure) failure = failureOf(c, c.steps, prepared.handler, e.failure);
@@ -145,7 +147,8 @@ export async function prove(options: ProveOptions = {}): Promise<ProveResult> {
   }
   return {
     verdict: failure ? 'failed' : incomplete ? 'incomplete' : 'held',
-    handler: options.handler ?? 'reference',
+    // Case files name their own handlers when --handler is not given.
+    handler: options.handler ?? ([...handlers].join(', ') || 'reference'),
     engine,
     preemptions,
     reduce,
