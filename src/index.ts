@@ -24,6 +24,8 @@ export type { SavedCounterexample, SaveOptions } from './api/counterexample-stor
 export { saveCounterexample } from './api/counterexample-store.ts';
 export { listCaseFiles, loadCaseFile } from './api/load-case-file.ts';
 export { loadKnownFindings } from './api/load-known-findings.ts';
+export type { ProveOptions } from './api/prove.ts';
+export { prove } from './api/prove.ts';
 export type { ReplayOptions } from './api/replay-case.ts';
 export { replayCase } from './api/replay-case.ts';
 export type { RunCaseOptions } from './api/run-case.ts';
@@ -100,6 +102,7 @@ export type { InputClass, InputCoverage } from './types/input-coverage.ts';
 export type { LaneMode, Mode } from './types/mode.ts';
 export type { EdgeCount, ModeShare, OperationCoverage } from './types/operation-coverage.ts';
 export type { CheckOptions, Progress, SoakOptions } from './types/options.ts';
+export type { ProveFailure, ProveResult } from './types/prove.ts';
 export type {
   ReplayResult,
   ReplayRoute,
@@ -117,6 +120,7 @@ export type {
   SoakResult,
 } from './types/results.ts';
 export type { StepSchedule } from './types/schedule.ts';
+export type { DecisionCandidate, DecisionRecord } from './types/scheduled-trace.ts';
 export type {
   Failure,
   InvariantViolation,

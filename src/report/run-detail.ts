@@ -49,6 +49,7 @@ export function runDetail(execution: Execution, judgement: Judgement): RunDetail
       judgement.trace,
       judgement.mode === 'scheduled' ? judgement.leftClaim : undefined,
     ),
+    ...(execution.decisions ? { decisions: execution.decisions } : {}),
   };
   return detail;
 }

@@ -9,7 +9,7 @@ import type { HistoryEntry } from '../model/history.ts';
 import type { Observed } from '../model/outcome.ts';
 import type { Snapshot } from '../model/world.ts';
 import type { StepSchedule } from './schedule.ts';
-import type { LaneEnd, LaneRecord, TraceEntry } from './scheduled-trace.ts';
+import type { DecisionRecord, LaneEnd, LaneRecord, TraceEntry } from './scheduled-trace.ts';
 import type { Trace } from './trace.ts';
 import type { Hang } from './verdict.ts';
 
@@ -47,7 +47,15 @@ export interface ScheduledExecution {
   readonly entries: readonly TraceEntry[];
   readonly snapshot: Snapshot;
   readonly hang?: Hang;
+  /** Every gated grant's decision, when the run was asked for them (`RECORD_DECISIONS`). */
+  readonly decisions?: readonly DecisionRecord[];
 }
+
+/**
+ * The key of a run's `replay` record that asks scheduled mode to record its decisions
+ * (`{schedule, [RECORD_DECISIONS]: true}`): the prover's runs do, generated runs never pay for it.
+ */
+export const RECORD_DECISIONS = 'recordDecisions';
 
 /** One executed sequence, in any mode. */
 export type Execution = SequentialExecution | ConcurrentExecution | ScheduledExecution;
@@ -82,6 +90,8 @@ export interface ScheduledDetail {
   readonly order: readonly Place[];
   /** How every call ended, in step then lane order (absent in cases saved before it was kept). */
   readonly ends?: readonly ScheduledCallEnd[];
+  /** The run's decisions, when it recorded them (the prover's runs); never saved in a case. */
+  readonly decisions?: readonly DecisionRecord[];
 }
 
 /** How one call of a scheduled run ended, for reports: what its client saw, or that it crashed. */

@@ -93,3 +93,33 @@ export interface LaneRecord {
    */
   readonly effectAt: number;
 }
+
+/** A lane that could run at a decision, and where it stood: what an explorer's dependency relation reads. */
+export interface DecisionCandidate {
+  readonly lane: number;
+  readonly point: PointKind;
+  /** The statement it is parked before, if any. */
+  readonly sql?: string;
+  /** The statement writes (as the engine classed it); transaction control is not a write. */
+  readonly write: boolean;
+  /** It is retrying a statement that met a lock. */
+  readonly blocked: boolean;
+}
+
+/**
+ * One grant of a gated step as the scheduler made it: the lanes that could run, the lane that ran
+ * last and the lane granted. Recorded only when asked (`ScheduledExecution.decisions`), for the
+ * prover, which forces prefixes of choices and branches at every decision with several candidates.
+ */
+export interface DecisionRecord {
+  readonly step: number;
+  /** The candidates in lane order (one when nothing was chosen). */
+  readonly candidates: readonly DecisionCandidate[];
+  readonly last: number | undefined;
+  /** The lane granted. */
+  readonly lane: number;
+  /** A choice of the step's schedule entry was used here (several candidates). */
+  readonly chose: boolean;
+  /** What the grant was: a plain run, a fault, a crash or a give-up. */
+  readonly grant: GrantKind;
+}

@@ -8,6 +8,7 @@ import { registerBench } from './bench.ts';
 import { registerGuard } from './guard.ts';
 import { registerMutants } from './mutants.ts';
 import { registerOperations } from './operations.ts';
+import { registerProve } from './prove.ts';
 import { registerReplay } from './replay.ts';
 import { registerReport } from './report.ts';
 import { registerRun } from './run.ts';
@@ -21,6 +22,7 @@ export type RegisterCommand = (program: Command, ctx: CliContext) => void;
 export const COMMANDS: readonly RegisterCommand[] = [
   registerRun,
   registerReplay,
+  registerProve,
   registerReport,
   registerMutants,
   registerScenarios,

@@ -17,14 +17,14 @@ import { formatSummary } from '../../report/format-summary.ts';
 import { toJsonReport } from '../../report/json-report.ts';
 import { runSuite } from '../../report/run-suite.ts';
 import { triageLine, triageOf } from '../../report/triage.ts';
-import { type LaneMode, MODE_CHOICES, type ModeChoice } from '../../types/mode.ts';
+import { MODE_CHOICES, type ModeChoice } from '../../types/mode.ts';
 import type { CheckOptions, ResolvedOptions } from '../../types/options.ts';
 import type { CliContext } from '../cli-context.ts';
-import { DATABASE_URL_HELP, DEFAULTS, ENV_HELP, helpBlocks, OUT_HELP } from '../command-help.ts';
+import { DEFAULTS, ENV_HELP, helpBlocks, OUT_HELP } from '../command-help.ts';
 import { EXIT } from '../exit-codes.ts';
+import { addHandlerOptions, type HandlerFlags } from '../handler-options.ts';
 import {
   parseInteger,
-  parseLanes,
   parseModeChoice,
   parseNumber,
   parseSeeds,
@@ -35,19 +35,13 @@ import { timelineLine, writeCaseTimeline } from '../timeline-file.ts';
 import { writeTextFile } from '../write-text-file.ts';
 import { reportFindings } from './run-findings.ts';
 
-interface RunFlags {
-  handler?: string;
-  operation?: string;
+interface RunFlags extends HandlerFlags {
   runs?: number;
   seed?: number;
   timeLimit?: number;
   minRuns?: number;
   mode?: ModeChoice;
-  workers?: number;
-  lanes?: LaneMode;
   stepsMax?: number;
-  callTimeoutMs?: number;
-  databaseUrl?: string;
   shard?: { index: number; count: number };
   json?: boolean;
   junit?: string;
@@ -62,17 +56,11 @@ interface RunFlags {
 
 /** Registers `run`. */
 export function registerRun(program: Command, ctx: CliContext): void {
-  program
-    .command('run')
-    .description('check a handler against the contract with generated sequences')
-    .option(
-      '--handler <path|name>',
-      `a plugin module path, or a bundled name (default: ${DEFAULTS.handler})`,
-    )
-    .option(
-      '--operation <name>',
-      'the operation to check: picks among its bundled handlers; a plugin must implement it (default: the one the handler names; list: receiptcheck operations)',
-    )
+  addHandlerOptions(
+    program
+      .command('run')
+      .description('check a handler against the contract with generated sequences'),
+  )
     .option('--runs <n>', `generated sequences to run (default: ${DEFAULTS.runs})`, parseInteger)
     .option(
       '--seed <s>',
@@ -95,26 +83,10 @@ export function registerRun(program: Command, ctx: CliContext): void {
       parseModeChoice,
     )
     .option(
-      '--workers <n>',
-      `worker threads for concurrent and scheduled modes (default: ${DEFAULTS.workers})`,
-      parseInteger,
-    )
-    .option(
-      '--lanes <lanes>',
-      `scheduled mode: auto (inline for a handler declared replayable, else threads), inline or threads; the traces are the same (default: ${DEFAULTS.lanes})`,
-      parseLanes,
-    )
-    .option(
       '--steps-max <n>',
       `most steps per generated sequence (default: ${DEFAULTS.stepsMax})`,
       parseInteger,
     )
-    .option(
-      '--call-timeout-ms <ms>',
-      `a call running longer is a hang: a counterexample like any (default: ${DEFAULTS.callTimeoutMs})`,
-      parseInteger,
-    )
-    .option('--database-url <url>', DATABASE_URL_HELP)
     .option(
       '--shard <i/n>',
       'run only shard i of n; every machine with the same seed splits the same way',

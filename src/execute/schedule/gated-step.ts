@@ -10,6 +10,11 @@
  * are recorded here exactly as if each had been granted (same entries, same choices used), so
  * only hand-offs are saved, never a decision.
  *
+ * Where the choices come from is the schedule entry's business: drawn at random with the case
+ * (scheduled mode), read from a case file (replay), or forced by the prover, which also asks for
+ * every decision to be recorded (`GrantLimits.decisions`: the candidates, the last lane, the lane
+ * granted) so that it can branch at each one. A run that records nothing decides the same way.
+ *
  * The virtual clock advances one ms per grant. Past `grantsMax` grants the step is a livelock:
  * the lanes still running are stopped and reported as unexpected errors. A stall (every live
  * lane blocked) jumps the clock to the first busy timeout, or ends the run where the engine's
@@ -17,9 +22,14 @@
  */
 import { type Event, unsentOutcome } from '../../model/events.ts';
 import type { StepSchedule } from '../../types/schedule.ts';
-import type { LaneRecord, TraceEntry } from '../../types/scheduled-trace.ts';
+import type {
+  DecisionRecord,
+  GrantKind,
+  LaneRecord,
+  TraceEntry,
+} from '../../types/scheduled-trace.ts';
 import type { Task } from '../runtime/task.ts';
-import { decide, runAhead } from './decide.ts';
+import { type Decision, decide, runAhead } from './decide.ts';
 import { GrantBook } from './grant-book.ts';
 import type { LaneDriver, LaneReport } from './lane-driver.ts';
 import { arrive, block, finish, type LaneState, laneRecord, laneState } from './lane-state.ts';
@@ -30,6 +40,8 @@ export interface GrantLimits {
   readonly entries: TraceEntry[];
   /** Grants per step before the step is a livelock. */
   readonly grantsMax: number;
+  /** When given, every grant's decision is appended here (the prover reads them); else none is kept. */
+  readonly decisions?: DecisionRecord[];
 }
 
 /** The state of one gated step while it runs; `start()`, then `loop()`. */
@@ -110,6 +122,7 @@ export class GatedStep {
       }
       const s = this.lanes[d.lane] as LaneState;
       const kind = d.kind === 'giveUp' ? 'giveUp' : this.book.planned(s);
+      if (this.run.decisions) this.note(live, d, kind);
       this.book.grant(s, kind, d.kind === 'choose' && d.chose);
       if (s.point === 'scope') this.applyScope(s);
       else if (kind === 'crash' && this.driver.crashKills) {
@@ -190,9 +203,40 @@ export class GatedStep {
     const d = decide(this.live(), this.book.state());
     if (d.kind !== 'choose' || d.lane !== s.lane || this.book.planned(s) !== 'run')
       throw new Error(`step ${this.step + 1} lane ${s.lane + 1}: a run-ahead went past a decision`);
+    if (this.run.decisions) this.note(this.live(), d, 'run');
     this.book.grant(s, 'run', d.chose);
     if (p.point === 'reply' || p.end?.result === 'blocked') return;
     if (finish(s, p.end)) this.book.changed();
+  }
+
+  /**
+   * Records decision `d` over `live` for the prover: the candidates as `decide` saw them (a
+   * give-up has its lane alone), before the grant moves `last` on.
+   */
+  private note(
+    live: readonly LaneState[],
+    d: Exclude<Decision, { kind: 'stall' }>,
+    kind: GrantKind,
+  ): void {
+    const { epoch, last } = this.book.state();
+    const open =
+      d.kind === 'giveUp'
+        ? live.filter((s) => s.lane === d.lane)
+        : live.filter((s) => s.status === 'parked' || s.blockedEpoch < epoch);
+    (this.run.decisions as DecisionRecord[]).push({
+      step: this.step,
+      candidates: open.map((s) => ({
+        lane: s.lane,
+        point: s.point,
+        ...(s.sql !== undefined ? { sql: s.sql } : {}),
+        write: s.write,
+        blocked: s.status === 'blocked',
+      })),
+      last,
+      lane: d.lane,
+      chose: d.kind === 'choose' && d.chose,
+      grant: kind,
+    });
   }
 
   /** Lanes that never finish: each is stopped (its transaction rolls back) and reported unexpected. */

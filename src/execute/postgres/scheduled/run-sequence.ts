@@ -49,6 +49,7 @@ export async function runPgScheduled(
   env: PgRunEnv,
   steps: readonly Step[],
   schedule: Schedule,
+  recordDecisions = false,
 ): Promise<ScheduledExecution> {
   const database = await env.databases.take();
   const config = env.server.connectionFor(database);
@@ -69,6 +70,7 @@ export async function runPgScheduled(
       operation: operationOf(env.fixture),
       callTimeoutMs: env.callTimeoutMs,
       grantsMax: env.grantsMax,
+      ...(recordDecisions ? { decisions: [] } : {}),
       watch,
       lane(i) {
         let conn = lanes.get(i);
@@ -92,6 +94,7 @@ export async function runPgScheduled(
       entries,
       snapshot,
       ...(hang ? { hang } : {}),
+      ...(ctx.decisions ? { decisions: ctx.decisions } : {}),
     });
     try {
       await drive(runSteps(stepsPort(ctx, coordinator), steps, schedule, records), (fn) => fn());

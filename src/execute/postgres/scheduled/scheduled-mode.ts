@@ -21,7 +21,7 @@ import type { SequenceOptions } from '../../../generate/sequence-arbitrary.ts';
 import type { PostgresHandlerPlugin } from '../../../handlers/postgres/plugin.ts';
 import type { Step } from '../../../model/events.ts';
 import type { Fixture } from '../../../model/world.ts';
-import type { ScheduledExecution } from '../../../types/execution.ts';
+import { RECORD_DECISIONS, type ScheduledExecution } from '../../../types/execution.ts';
 import type { Schedule } from '../../../types/schedule.ts';
 import type { GeneratedCase, ModeRunner } from '../../mode-runner.ts';
 import { onInterrupt } from '../../runtime/interrupt.ts';
@@ -98,9 +98,9 @@ export async function postgresScheduledRunner(
     callTimeoutMs: options.callTimeoutMs,
     grantsMax: options.grantsMax ?? 20_000,
   };
-  const executeScheduled = (steps: readonly Step[], schedule: Schedule) => {
+  const executeScheduled = (steps: readonly Step[], schedule: Schedule, record = false) => {
     if (closed) throw new ReceiptcheckError('E_WORKER', 'this scheduled runner is closed');
-    return runPgScheduled(env, steps, schedule);
+    return runPgScheduled(env, steps, schedule, record);
   };
   return {
     caseArbitrary(sequence) {
@@ -108,7 +108,8 @@ export async function postgresScheduledRunner(
         ({ steps, schedule }) => ({ steps, replay: { schedule } }),
       );
     },
-    execute: (steps, replay) => executeScheduled(steps, scheduleOfCase(replay) ?? []),
+    execute: (steps, replay) =>
+      executeScheduled(steps, scheduleOfCase(replay) ?? [], replay?.[RECORD_DECISIONS] === true),
     executeScheduled,
     close,
   };

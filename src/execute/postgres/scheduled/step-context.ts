@@ -9,7 +9,7 @@ import type { CallEvent } from '../../../model/events.ts';
 import type { OperationSpec } from '../../../model/operation.ts';
 import type { Observed } from '../../../model/outcome.ts';
 import type { Principal } from '../../../model/world.ts';
-import type { TraceEntry } from '../../../types/scheduled-trace.ts';
+import type { DecisionRecord, TraceEntry } from '../../../types/scheduled-trace.ts';
 import { applyCall } from '../../apply-event.ts';
 import type { LaneConnection } from './lane-connection.ts';
 import type { LockWatch } from './lock-watch.ts';
@@ -23,6 +23,8 @@ export interface PgStepContext {
   readonly operation: OperationSpec;
   readonly callTimeoutMs: number;
   readonly grantsMax: number;
+  /** Where gated grants' decisions are recorded, when the run was asked for them (the prover). */
+  readonly decisions?: DecisionRecord[];
   readonly watch: LockWatch;
   /** Lane `i`'s connection, opened on first use. */
   lane(i: number): Promise<LaneConnection>;

@@ -18,7 +18,7 @@ import type { SequenceOptions } from '../../../generate/sequence-arbitrary.ts';
 import type { HandlerPlugin } from '../../../handlers/plugin.ts';
 import type { Step } from '../../../model/events.ts';
 import type { Fixture } from '../../../model/world.ts';
-import type { ScheduledExecution } from '../../../types/execution.ts';
+import { RECORD_DECISIONS, type ScheduledExecution } from '../../../types/execution.ts';
 import type { LaneMode } from '../../../types/mode.ts';
 import type { Schedule } from '../../../types/schedule.ts';
 import { type GeneratedCase, type ModeRunner, runAttempt } from '../../mode-runner.ts';
@@ -134,9 +134,9 @@ export async function scheduledRunner(
     recover,
     fallBack: () => (choice.mayFallBack ? choice.useThreads() : undefined),
   };
-  const attempt = (steps: readonly Step[], schedule: Schedule) => {
+  const attempt = (steps: readonly Step[], schedule: Schedule, record = false) => {
     if (closed) throw new ReceiptcheckError('E_WORKER', 'this scheduled runner is closed');
-    return scheduledAttempt(ctx, steps, schedule, hooks);
+    return scheduledAttempt(ctx, steps, schedule, hooks, record);
   };
   const executeScheduled = async (
     steps: readonly Step[],
@@ -159,8 +159,13 @@ export async function scheduledRunner(
         },
       );
     },
-    execute: (steps, replay) => executeScheduled(steps, scheduleOf(replay)),
-    attempt: (steps, replay) => attempt(steps, scheduleOf(replay)),
+    execute: async (steps, replay) =>
+      (await runAttempt(
+        attempt(steps, scheduleOf(replay), replay?.[RECORD_DECISIONS] === true),
+        ctx.watch,
+      )) as ScheduledExecution,
+    attempt: (steps, replay) =>
+      attempt(steps, scheduleOf(replay), replay?.[RECORD_DECISIONS] === true),
     watch: ctx.watch,
     executeScheduled,
     ready: () => choice.ready(),

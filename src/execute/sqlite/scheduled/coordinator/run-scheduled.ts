@@ -71,9 +71,10 @@ export function scheduledAttempt(
   steps: readonly Step[],
   schedule: Schedule,
   hooks: AttemptHooks,
+  recordDecisions = false,
 ): RunAttempt {
   const lanes: LaneRecord[] = [];
-  let run = begin(ctx, lanes);
+  let run = begin(ctx, lanes, recordDecisions);
   const finished = (snapshot: Snapshot, hang?: Hang): ScheduledExecution => ({
     mode: 'scheduled',
     schedule,
@@ -81,6 +82,7 @@ export function scheduledAttempt(
     entries: run.entries,
     snapshot,
     ...(hang ? { hang } : {}),
+    ...(run.decisions ? { decisions: run.decisions } : {}),
   });
   const task = function* (): Task<ScheduledExecution> {
     try {
@@ -90,7 +92,7 @@ export function scheduledAttempt(
       const moving = isNotReplayable(thrown) ? hooks.fallBack() : undefined;
       if (!moving) throw thrown;
       yield* wait(moving);
-      run = begin(ctx, lanes);
+      run = begin(ctx, lanes, recordDecisions);
       return finished(yield* runSteps(ctx, run, steps, schedule, lanes));
     }
   };
@@ -106,7 +108,7 @@ export function scheduledAttempt(
 }
 
 /** A run's fresh start: the database reset to the template, the scopes stored, no records yet. */
-function begin(ctx: RunContext, lanes: LaneRecord[]): StepContext {
+function begin(ctx: RunContext, lanes: LaneRecord[], recordDecisions: boolean): StepContext {
   ctx.database.reset();
   ctx.plain.startRun();
   ctx.lanes.startRun?.();
@@ -122,6 +124,7 @@ function begin(ctx: RunContext, lanes: LaneRecord[]): StepContext {
     grantsMax: ctx.grantsMax,
     crashMode: ctx.crashMode,
     runAheadMax: ctx.runAheadMax,
+    ...(recordDecisions ? { decisions: [] } : {}),
   };
   storeScopes(run);
   return run;

@@ -4,7 +4,7 @@
  */
 import type { OperationSpec } from '../../../../model/operation.ts';
 import { type Principal, withWriteScope } from '../../../../model/world.ts';
-import type { TraceEntry } from '../../../../types/scheduled-trace.ts';
+import type { DecisionRecord, TraceEntry } from '../../../../types/scheduled-trace.ts';
 import type { CallWatch } from '../../../runtime/call-watch.ts';
 import type { Lanes } from '../lanes.ts';
 
@@ -25,6 +25,8 @@ export interface StepContext {
   readonly crashMode: 'connection' | 'thread';
   /** Most points one grant lets a worker pass (0: park at every point). */
   readonly runAheadMax: number;
+  /** Where gated grants' decisions are recorded, when the run was asked for them. */
+  readonly decisions?: DecisionRecord[];
 }
 
 /** Writes every current principal's write scope into the table lanes read at their start. */

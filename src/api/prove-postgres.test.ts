@@ -1,0 +1,31 @@
+/**
+ * `prove` on PostgreSQL, through the same grant loop and search as SQLite: a race mutant dies
+ * with a counterexample that states its preemptions and replays on the same trace; the
+ * reduction prunes nothing there (every statement is dependent), so what runs is exhaustive
+ * within the bound. The server is the run's shared one (`testing/global-postgres.ts`).
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { formatCaseFile } from '../report/case-file.ts';
+import { loadCaseFile } from './load-case-file.ts';
+import { prove } from './prove.ts';
+import { runCase } from './run-case.ts';
+
+describe('prove on PostgreSQL', () => {
+  it('kills pg-check-then-act with a counterexample that replays exactly', async () => {
+    const r = await prove({ handler: 'pg-check-then-act' });
+    expect(r.engine).toBe('postgres');
+    expect(r.verdict).toBe('failed');
+    expect(r.pruned).toBe(0);
+    const f = r.failure;
+    if (!f) throw new Error('no failure');
+    expect(f.preemptions).toBe(1);
+    const file = join(mkdtempSync(join(tmpdir(), 'prove-pg-')), 'cx.json');
+    writeFileSync(file, formatCaseFile(f.caseFile));
+    const replayed = await runCase(loadCaseFile(file));
+    expect(replayed.verdict).toBe('failed');
+    expect((replayed.detail as { traceHash?: string }).traceHash).toBe(f.detail.traceHash);
+  }, 120_000);
+});

@@ -1,0 +1,290 @@
+/**
+ * `prove`: every schedule of each case within a preemption bound, instead of schedules drawn at
+ * random. For each case the search (`execute/prove/explore-schedules.ts`) forces prefixes of the
+ * scheduler's choices; each schedule runs in scheduled mode with its decisions recorded and is
+ * judged by the same judge as every run (`judged-runner.ts`), a case file's own expectations
+ * included. The cases: one case file, the named scenarios of the handler's operation, or cases
+ * generated from the seed up to a size bound. A failure comes back as the schedule with the
+ * fewest preemptions, ready to save as a scheduled case file that `replay` runs exactly.
+ */
+import fc from 'fast-check';
+import { ReceiptcheckError } from '../errors.ts';
+import { exploreCase } from '../execute/prove/explore-case.ts';
+import type { Exploration, ProbedRun } from '../execute/prove/explore-schedules.ts';
+import { sequenceArbitrary } from '../generate/sequence-arbitrary.ts';
+import { engineOf } from '../handlers/engine.ts';
+import type { Step } from '../model/events.ts';
+import type { CaseFile } from '../types/case-file.ts';
+import { RECORD_DECISIONS, type ScheduledDetail } from '../types/execution.ts';
+import type { ProveFailure, ProveResult } from '../types/prove.ts';
+import type { Schedule } from '../types/schedule.ts';
+import type { Failure } from '../types/verdict.ts';
+import type { JudgedRun, JudgedRunner } from './judged-runner.ts';
+import { inMode, resolveOptions } from './options.ts';
+import { prepareRun } from './prepare-run.ts';
+import { shrinkSteps } from './prove-shrink.ts';
+import { caseResultOf, prepareCase } from './run-case.ts';
+
+/** What `prove` may be given; every field has a default. */
+export interface ProveOptions {
+  /** Bundled handler name or plugin path. Default `reference`. */
+  readonly handler?: string;
+  /** The operation, as `CheckOptions.operation`. */
+  readonly operation?: string;
+  /** Most preemptions a schedule may have (CHESS's bound). Default 2. */
+  readonly preemptions?: number;
+  /** Partial-order reduction (skip schedules equivalent to ones run). Default true. */
+  readonly reduce?: boolean;
+  /** Generated cases: most steps each. Default 3. */
+  readonly stepsMax?: number;
+  /** Generated cases: most lanes in a concurrent group. Default 3. */
+  readonly lanesMax?: number;
+  /** Generated cases: how many (each with a concurrent group). Default 20. */
+  readonly cases?: number;
+  /** Seed of the generated cases. Default 42. */
+  readonly seed?: number;
+  /** Prove these cases instead of generated ones (a case file, the named scenarios). */
+  readonly caseFiles?: readonly CaseFile[];
+  /** Also every single crash and store fault at every point of a concurrent group. Default false. */
+  readonly injections?: boolean;
+  /** Most schedules run per case; more leaves the verdict incomplete. Default 20,000. */
+  readonly schedulesMax?: number;
+  readonly workers?: number;
+  readonly lanes?: 'auto' | 'inline' | 'threads';
+  readonly callTimeoutMs?: number;
+  readonly databaseUrl?: string;
+  /** Resolve a relative handler path from here. */
+  readonly cwd?: string;
+}
+
+/** A judged scheduled run as the search sees it. */
+interface ProveRun extends ProbedRun {
+  readonly judged: JudgedRun;
+  readonly failures: readonly Failure[];
+}
+
+/** Proves a handler over its cases (see the file comment); stops at the first failing case. */
+export async function prove(options: ProveOptions = {}): Promise<ProveResult> {
+  const started = Date.now();
+  const preemptions = options.preemptions ?? 2;
+  const reduce = options.reduce ?? true;
+  const stepsMax = options.stepsMax ?? 3;
+  const lanesMax = options.lanesMax ?? 3;
+  checkCount('preemptions', preemptions, 0, 20);
+  checkCount('max-steps', stepsMax, 1, 50);
+  checkCount('max-lanes', lanesMax, 2, 8);
+  checkCount('cases', options.cases ?? 20, 1, 100_000);
+  const totals = { cases: 0, runs: 0, pruned: 0, duplicates: 0, beyondBound: 0 };
+  let incomplete = false;
+  let engine: 'sqlite' | 'postgres' = 'sqlite';
+  const handlers = new Set<string>();
+  let failure: ProveFailure | undefined;
+  const add = (e: Exploration<ProveRun>) => {
+    totals.cases++;
+    totals.runs += e.runs;
+    totals.pruned += e.pruned;
+    totals.duplicates += e.duplicates;
+    totals.beyondBound += e.beyondBound;
+    if (!e.complete) incomplete = true;
+  };
+  const search = (runner: JudgedRunner, c: CaseFile | undefined, steps: readonly Step[]) =>
+    exploreCase<ProveRun>((schedule) => probe(runner, c, steps, schedule), {
+      preemptions,
+      reduce,
+      engine,
+      injections: options.injections ?? false,
+      schedulesMax: options.schedulesMax ?? 20_000,
+    });
+  if (options.caseFiles) {
+    for (const c of options.caseFiles) {
+      const prepared = await prepareCase(c, { ...runOptions(options), mode: 'scheduled' });
+      try {
+        engine = engineOf(prepared.plugin);
+        handlers.add(prepared.handler);
+        const e = await search(prepared.runner, c, c.steps);
+        add(e);
+        if (e.failure) failure = failureOf(c, c.steps, prepared.handler, e.failure);
+      } finally {
+        await prepared.runner.close();
+      }
+      if (failure) break;
+    }
+  } else {
+    const resolved = resolveOptions({
+      ...runOptions(options),
+      ...(options.operation !== undefined ? { operation: options.operation } : {}),
+      ...(options.seed !== undefined ? { seed: options.seed } : {}),
+      mode: 'scheduled',
+      stepsMax,
+    });
+    const prepared = await prepareRun(inMode(resolved, 'scheduled'), options.cwd);
+    try {
+      engine = engineOf(prepared.plugin);
+      const cases = generatedCases(prepared.fixture, {
+        stepsMax,
+        lanesMax,
+        count: options.cases ?? 20,
+        seed: resolved.seed,
+        recreate: typeof prepared.plugin.recreate === 'function',
+      });
+      for (const steps of cases) {
+        const e = await search(prepared.runner, undefined, steps);
+        add(e);
+        if (e.failure) {
+          const shrunk = await shrinkSteps(steps, e.failure, async (fewer) => {
+            const again = await search(prepared.runner, undefined, fewer);
+            totals.runs += again.runs;
+            return again.failure;
+          });
+          const c = generatedCase(resolved.handler, prepared.fixture, shrunk.steps);
+          failure = failureOf(c, shrunk.steps, resolved.handler, shrunk.found);
+          break;
+        }
+      }
+    } finally {
+      await prepared.runner.close();
+    }
+  }
+  return {
+    verdict: failure ? 'failed' : incomplete ? 'incomplete' : 'held',
+    // Case files name their own handlers when --handler is not given.
+    handler: options.handler ?? ([...handlers].join(', ') || 'reference'),
+    engine,
+    preemptions,
+    reduce,
+    injections: options.injections ?? false,
+    source: options.caseFiles ? 'files' : 'generated',
+    stepsMax,
+    lanesMax,
+    ...totals,
+    elapsedMs: Date.now() - started,
+    ...(failure ? { failure } : {}),
+  };
+}
+
+/** The options every case run shares. */
+function runOptions(o: ProveOptions) {
+  return {
+    ...(o.handler !== undefined ? { handler: o.handler } : {}),
+    ...(o.workers !== undefined ? { workers: o.workers } : {}),
+    ...(o.lanes !== undefined ? { lanes: o.lanes } : {}),
+    ...(o.callTimeoutMs !== undefined ? { callTimeoutMs: o.callTimeoutMs } : {}),
+    ...(o.databaseUrl !== undefined ? { databaseUrl: o.databaseUrl } : {}),
+    ...(o.cwd !== undefined ? { cwd: o.cwd } : {}),
+  };
+}
+
+/** Runs one schedule with its decisions recorded, and judges it (a case file's expectations too). */
+async function probe(
+  runner: JudgedRunner,
+  c: CaseFile | undefined,
+  steps: readonly Step[],
+  schedule: Schedule,
+): Promise<ProveRun> {
+  const judged = await runner.execute(steps, { schedule, [RECORD_DECISIONS]: true });
+  const detail = judged.detail;
+  if (detail?.mode !== 'scheduled' || !detail.decisions)
+    throw new Error('a prover run came back without its decisions');
+  const failures =
+    judged.verdict.verdict === 'failed' ? judged.verdict.failures : ([] as Failure[]);
+  const expectationFailures = c
+    ? caseResultOf(c, { handler: c.handler, mode: 'scheduled' }, judged).expectationFailures
+    : [];
+  return {
+    decisions: detail.decisions,
+    traceHash: detail.traceHash,
+    failed: failures.length + expectationFailures.length > 0,
+    judged,
+    failures,
+  };
+}
+
+/** The cases generated for `prove`: distinct, each with a concurrent group of at most `lanesMax` lanes. */
+function generatedCases(
+  fixture: Parameters<typeof sequenceArbitrary>[0],
+  o: { stepsMax: number; lanesMax: number; count: number; seed: number; recreate: boolean },
+): Step[][] {
+  const arbitrary = sequenceArbitrary(fixture, {
+    stepsMax: o.stepsMax,
+    races: true,
+    recreate: o.recreate,
+  }).filter(
+    (steps) =>
+      steps.some((s) => s.kind === 'concurrent') &&
+      steps.every((s) => s.kind !== 'concurrent' || s.events.length <= o.lanesMax),
+  );
+  const seen = new Set<string>();
+  const cases: Step[][] = [];
+  // Drawn in rounds from the seed until enough distinct cases turn up (or the draws run dry).
+  for (let round = 0; round < 50 && cases.length < o.count; round++) {
+    for (const steps of fc.sample(arbitrary, { seed: o.seed + round, numRuns: o.count * 4 })) {
+      const key = JSON.stringify(steps);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      cases.push(steps);
+      if (cases.length === o.count) break;
+    }
+  }
+  return cases;
+}
+
+/** A generated case as a case file, for the failure found in it. */
+function generatedCase(
+  handler: string,
+  fixture: CaseFile['fixture'],
+  steps: readonly Step[],
+): CaseFile {
+  return {
+    name: `${handler}: prove counterexample`,
+    description: 'a generated case that fails under the schedule saved with it',
+    handler,
+    mode: 'scheduled',
+    fixture,
+    steps,
+    expectations: [],
+    extra: {},
+  };
+}
+
+/** The failure as a scheduled case file: the case's own fields, its schedule and the failing run's detail. */
+function failureOf(
+  c: CaseFile,
+  steps: readonly Step[],
+  handler: string,
+  found: NonNullable<Exploration<ProveRun>['failure']>,
+): ProveFailure {
+  const detail = found.run.judged.detail as ScheduledDetail;
+  const { decisions: _dropped, ...kept } = detail;
+  const saved: ScheduledDetail = {
+    ...kept,
+    traceHash: detail.traceHash,
+    lanes: detail.lanes,
+    schedule: found.schedule,
+  };
+  return {
+    caseFile: {
+      ...c,
+      name: c.name.includes('prove') ? c.name : `${c.name} (prove counterexample)`,
+      handler,
+      mode: 'scheduled',
+      steps,
+      extra: {
+        ...c.extra,
+        failures: found.run.failures,
+        preemptions: found.preemptions,
+        detail: saved,
+      },
+    },
+    preemptions: found.preemptions,
+    failures: found.run.failures,
+    detail: saved,
+  };
+}
+
+function checkCount(name: string, value: number, min: number, max: number): void {
+  if (!Number.isSafeInteger(value) || value < min || value > max)
+    throw new ReceiptcheckError(
+      'E_BAD_OPTION',
+      `--${name} must be an integer from ${min} to ${max} (got ${value})`,
+    );
+}

@@ -1,0 +1,39 @@
+/**
+ * What `prove` returns, as plain data, so the report can render it without the api: the cases,
+ * the schedules run and pruned, the bound, and the failure with the fewest preemptions.
+ */
+import type { CaseFile } from './case-file.ts';
+import type { ScheduledDetail } from './execution.ts';
+import type { Failure } from './verdict.ts';
+
+/** The failure `prove` found: the case, the schedule and its run. */
+export interface ProveFailure {
+  /** The failing case with its schedule, as a scheduled case file (`replay` runs it exactly). */
+  readonly caseFile: CaseFile;
+  readonly preemptions: number;
+  readonly failures: readonly Failure[];
+  readonly detail: ScheduledDetail;
+}
+
+/** What `prove` came to. */
+export interface ProveResult {
+  /** `held`: no schedule within the bound failed; `incomplete`: a case hit `schedulesMax`. */
+  readonly verdict: 'held' | 'failed' | 'incomplete';
+  readonly handler: string;
+  readonly engine: 'sqlite' | 'postgres';
+  readonly preemptions: number;
+  readonly reduce: boolean;
+  /** Every single crash and store fault was injected too, under every schedule. */
+  readonly injections: boolean;
+  /** Where the cases came from, and their size bound when generated. */
+  readonly source: 'generated' | 'files';
+  readonly stepsMax: number;
+  readonly lanesMax: number;
+  readonly cases: number;
+  readonly runs: number;
+  readonly pruned: number;
+  readonly duplicates: number;
+  readonly beyondBound: number;
+  readonly elapsedMs: number;
+  readonly failure?: ProveFailure;
+}
