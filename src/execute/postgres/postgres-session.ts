@@ -2,20 +2,22 @@
  * What every PostgreSQL mode runner holds for its life: the server (`server.ts`), its template
  * and run database (`run-database.ts`), a harness connection (world events, resets, snapshots,
  * ending a hung backend) and one connection per lane, each its own server backend, kept open
- * from run to run and cleaned between runs. `close()` ends every connection and drops every
- * database the runner made; it runs on failure and on SIGINT/SIGTERM too (`interrupt.ts`).
+ * from run to run and cleaned between runs: a transaction left open rolled back, then `DISCARD
+ * ALL` (session locks, settings, prepared statements, temporary tables), then the session's own
+ * settings again. A lane whose plugin code still has a query out when the run is over (a query
+ * it never awaited) has its backend ended and replaced instead, and the face the plugin had of
+ * it is sealed: a later query through it throws and reaches no server. So nothing one run did to
+ * a session reaches the next. `close()` ends every connection and drops every database the
+ * runner made; it runs on failure and on SIGINT/SIGTERM too (`interrupt.ts`).
  */
 import pg from 'pg';
 import { messageOf, ReceiptcheckError } from '../../errors.ts';
-import type {
-  PgConnection,
-  PgResult,
-  PostgresHandlerPlugin,
-} from '../../handlers/postgres/plugin.ts';
+import type { PostgresHandlerPlugin } from '../../handlers/postgres/plugin.ts';
 import type { Fixture } from '../../model/world.ts';
 import { onInterrupt } from '../runtime/interrupt.ts';
 import { RunDatabase } from './run-database.ts';
 import { acquirePostgres, type PostgresServer } from './server.ts';
+import { backendOf, faceOf, type Lane, narrow, noteBackend } from './session-lane.ts';
 
 /**
  * How long ending a backend waits for it to be gone (PostgreSQL 14+ waits when given a timeout),
@@ -23,12 +25,13 @@ import { acquirePostgres, type PostgresServer } from './server.ts';
  */
 const TERMINATE_WAIT_MS = 5_000;
 
-/** A lane's connection: the client the harness owns, and the narrow face the plugin sees. */
-export interface Lane {
-  readonly client: pg.Client;
-  readonly db: PgConnection;
-  /** The server process serving this connection, for `pg_terminate_backend`. */
-  readonly backend: number;
+/** What a mode asks of its session beyond the defaults. */
+export interface SessionOptions {
+  /**
+   * A statement run on every lane connection when it opens and after every cleaning (scheduled
+   * mode pushes PostgreSQL's deadlock timer out of the way); a failure of it is ignored.
+   */
+  readonly laneSetup?: string;
 }
 
 /** One runner's server, databases and connections. */
@@ -44,6 +47,7 @@ export class PostgresSession {
   private constructor(
     readonly server: PostgresServer,
     private database: RunDatabase | undefined,
+    private readonly options: SessionOptions,
   ) {
     this.untrack = onInterrupt(() => this.close());
   }
@@ -53,9 +57,10 @@ export class PostgresSession {
     plugin: PostgresHandlerPlugin,
     fixture: Fixture,
     databaseUrl: string | undefined,
+    options: SessionOptions = {},
   ): Promise<PostgresSession> {
     const server = await acquirePostgres(databaseUrl ?? process.env.RECEIPTCHECK_DATABASE_URL);
-    const session = new PostgresSession(server, undefined);
+    const session = new PostgresSession(server, undefined, options);
     try {
       session.database = await RunDatabase.open(
         server,
@@ -91,10 +96,43 @@ export class PostgresSession {
     const found = this.lanes[i];
     if (found) return found;
     const client = await this.connect();
-    const backend = backendOf(client);
-    const lane: Lane = { client, db: narrow(client), backend };
+    await this.laneSetup(client);
+    const lane = faceOf(client);
     this.lanes[i] = lane;
     return lane;
+  }
+
+  /** The lanes open now, by index. */
+  get openLanes(): readonly (Lane | undefined)[] {
+    return this.lanes;
+  }
+
+  /**
+   * Lane `i`'s connection is no longer the session's (its backend ended, or about to be): the
+   * next use opens a new one. The caller ends the client.
+   */
+  forgetLane(i: number): void {
+    this.lanes[i]?.seal();
+    this.lanes[i] = undefined;
+  }
+
+  /** The harness connection is no longer the session's (its backend ended): the next use opens a new one. */
+  forgetHarness(): void {
+    const client = this.harnessClient;
+    this.harnessClient = undefined;
+    void client?.end().catch(() => {});
+  }
+
+  /** A side connection that only watches the others (the lock table, ending a backend); kept. */
+  watcher(): Promise<pg.Client> {
+    if (!this.watchClient) {
+      const opening = this.connect();
+      this.watchClient = opening;
+      opening.catch(() => {
+        if (this.watchClient === opening) this.watchClient = undefined;
+      });
+    }
+    return this.watchClient;
   }
 
   /**
@@ -104,6 +142,7 @@ export class PostgresSession {
   async terminateLane(i: number): Promise<void> {
     const lane = this.lanes[i];
     if (!lane) return;
+    lane.seal();
     this.lanes[i] = undefined;
     await this.terminate(lane.client);
   }
@@ -119,14 +158,7 @@ export class PostgresSession {
    * left behind, which nothing will release until the run is over.
    */
   async waitsOnIdle(pid: number, busy: ReadonlySet<number>): Promise<boolean> {
-    if (!this.watchClient) {
-      const opening = this.connect();
-      this.watchClient = opening;
-      opening.catch(() => {
-        if (this.watchClient === opening) this.watchClient = undefined;
-      });
-    }
-    const watch = await this.watchClient;
+    const watch = await this.watcher();
     const { rows } = await watch.query<{ blockers: number[] }>(
       'SELECT pg_blocking_pids($1) AS blockers',
       [pid],
@@ -158,23 +190,14 @@ export class PostgresSession {
   }
 
   /**
-   * Puts the run database back as `setup` left it: every lane's transaction rolled back and its
-   * session state discarded (locks, prepared statements, settings), then `RunDatabase.reset`.
+   * Puts the run database back as `setup` left it: every lane cleaned (`cleanLane`), side by
+   * side, then `RunDatabase.reset` on the harness connection.
    */
   async reset(): Promise<void> {
-    for (const [i, lane] of this.lanes.entries()) {
-      if (!lane) continue;
-      try {
-        if (lane.client.getTransactionStatus() !== 'I') await lane.client.query('ROLLBACK');
-        await lane.client.query('DISCARD ALL');
-      } catch {
-        // A connection the run broke (a terminated backend): replaced on next use.
-        this.lanes[i] = undefined;
-        await lane.client.end().catch(() => {});
-      }
-    }
+    await Promise.all(this.lanes.map((lane, i) => (lane ? this.cleanLane(i, lane) : undefined)));
     const harness = await this.harness();
     if (harness.getTransactionStatus() !== 'I') await harness.query('ROLLBACK');
+    await harness.query('DISCARD ALL');
     const kept = await (this.database as RunDatabase).reset(harness, (n) => this.made.add(n));
     if (!kept) await this.dropConnections();
   }
@@ -204,6 +227,30 @@ export class PostgresSession {
     await Promise.all(clients.map((c) => c?.end().catch(() => {})));
   }
 
+  /**
+   * Lane `i` ready for the next run with nothing of this one: its face sealed, and its session
+   * cleaned, or, when plugin code still has a query out on it (never awaited) or the cleaning
+   * fails (a backend the run ended), its backend ended and the lane replaced on next use.
+   */
+  private async cleanLane(i: number, lane: Lane): Promise<void> {
+    lane.seal();
+    try {
+      if (lane.pending() > 0) throw new Error('a query is still out');
+      if (lane.client.getTransactionStatus() !== 'I') await lane.client.query('ROLLBACK');
+      await lane.client.query('DISCARD ALL');
+      await this.laneSetup(lane.client);
+      this.lanes[i] = faceOf(lane.client);
+    } catch {
+      this.lanes[i] = undefined;
+      await this.terminate(lane.client).catch(() => lane.client.end().catch(() => {}));
+    }
+  }
+
+  private async laneSetup(client: pg.Client): Promise<void> {
+    const sql = this.options.laneSetup;
+    if (sql) await client.query(sql).catch(() => {});
+  }
+
   private async terminate(client: pg.Client): Promise<void> {
     const harness = await this.harness();
     await harness.query('SELECT pg_terminate_backend($1, $2)', [
@@ -221,23 +268,7 @@ export class PostgresSession {
     // waiting rejects on its own, so the event only needs a listener.
     client.on('error', () => {});
     await client.connect();
-    const { rows } = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
-    backends.set(client, rows[0]?.pid as number);
+    await noteBackend(client);
     return client;
   }
-}
-
-const backends = new WeakMap<pg.Client, number>();
-
-/** The server process of a connection this file opened. */
-function backendOf(client: pg.Client): number {
-  return backends.get(client) as number;
-}
-
-/** The one method of `client` a plugin may use: its queries, and nothing that ends or reconnects it. */
-export function narrow(client: pg.Client): PgConnection {
-  return {
-    query: <R>(text: string, values?: readonly unknown[]) =>
-      client.query(text, values as unknown[] | undefined) as unknown as Promise<PgResult<R>>,
-  };
 }

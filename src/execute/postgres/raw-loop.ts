@@ -13,7 +13,8 @@ import { afterScopeChange, type Fixture, type Principal } from '../../model/worl
 import type { RawMeasure } from '../raw-measure.ts';
 import { interruptPoint } from '../runtime/interrupt.ts';
 import { pgWorldEvent } from './postgres-events.ts';
-import { narrow, PostgresSession } from './postgres-session.ts';
+import { PostgresSession } from './postgres-session.ts';
+import { narrow } from './session-lane.ts';
 
 /** One warm connection for the raw loop; `close()` drops its databases and lets the server go. */
 export class PostgresRawLoop {
