@@ -10,6 +10,7 @@ import reference from '../../handlers/operations/set-interval/postgres/set-inter
 import type { PgConnection, PostgresHandlerPlugin } from '../../handlers/postgres/plugin.ts';
 import type { CallEvent, Step } from '../../model/events.ts';
 import { DEFAULT_FIXTURE } from '../../model/world.ts';
+import { dropIdleDatabase } from './idle-database.ts';
 import { PostgresSession } from './postgres-session.ts';
 import { templateCopies } from './run-database.ts';
 import { postgresScheduledRunner } from './scheduled/scheduled-mode.ts';
@@ -145,6 +146,41 @@ describe('kept connections', () => {
       expect(seen.at(-1)).toMatchObject({ app: 'leaked', lockFree: false, temp: true });
     } finally {
       await runner.close();
+    }
+  }, 120_000);
+
+  it("a closed runner's databases go to the next runner of the same plugin, reset first", async () => {
+    const current = async (session: PostgresSession) => {
+      const db = await session.harness();
+      const { rows } = await db.query(
+        'SELECT current_database() AS name, (SELECT max(version) FROM automations)::int AS version',
+      );
+      return rows[0] as { name: string; version: number };
+    };
+    // '' asks for the embedded server: a user's server never keeps our databases.
+    const first = await PostgresSession.open(reference, DEFAULT_FIXTURE, '');
+    await first.begin();
+    await (await first.harness()).query('UPDATE automations SET version = 5');
+    const made = await current(first);
+    expect(made.version).toBe(5);
+    await first.release();
+    const second = await PostgresSession.open(reference, DEFAULT_FIXTURE, '');
+    await second.begin();
+    expect(await current(second)).toEqual({ name: made.name, version: 1 });
+    await second.release();
+    // Another plugin (even one equal to it) never gets them.
+    const other = await PostgresSession.open({ ...reference }, DEFAULT_FIXTURE, '');
+    try {
+      await other.begin();
+      expect((await current(other)).name).not.toBe(made.name);
+      await dropIdleDatabase();
+      const left = await (await other.harness()).query(
+        'SELECT 1 FROM pg_database WHERE datname = $1',
+        [made.name],
+      );
+      expect(left.rows).toEqual([]);
+    } finally {
+      await other.close();
     }
   }, 120_000);
 });

@@ -2,22 +2,20 @@
  * What every PostgreSQL mode runner holds for its life: the server (`server.ts`), its template
  * and run database (`run-database.ts`), a harness connection (world events, resets, snapshots,
  * ending a hung backend) and one connection per lane, each its own server backend, kept open
- * from run to run and cleaned between runs: a transaction left open rolled back, then `DISCARD
- * ALL` (session locks, settings, prepared statements, temporary tables), then the session's own
- * settings again. A lane whose plugin code still has a query out when the run is over (a query
- * it never awaited) has its backend ended and replaced instead, and the face the plugin had of
- * it is sealed: a later query through it throws and reaches no server. So nothing one run did to
- * a session reaches the next. `close()` ends every connection and drops every database the
- * runner made; it runs on failure and on SIGINT/SIGTERM too (`interrupt.ts`).
+ * from run to run and cleaned between runs (`session-lane.ts`), so nothing one run did to a
+ * session reaches the next. `close()` ends every connection and drops every database the runner
+ * made; it runs on failure and on SIGINT/SIGTERM too (`interrupt.ts`); `release()` keeps the
+ * databases a moment for the next runner (`idle-database.ts`).
  */
 import pg from 'pg';
 import { messageOf, ReceiptcheckError } from '../../errors.ts';
 import type { PostgresHandlerPlugin } from '../../handlers/postgres/plugin.ts';
 import type { Fixture } from '../../model/world.ts';
 import { onInterrupt } from '../runtime/interrupt.ts';
+import { keepIdleDatabase, takeIdleDatabase } from './idle-database.ts';
 import { RunDatabase } from './run-database.ts';
 import { acquirePostgres, type PostgresServer } from './server.ts';
-import { backendOf, faceOf, type Lane, narrow, noteBackend } from './session-lane.ts';
+import { backendOf, cleanedLane, faceOf, type Lane, narrow, noteBackend } from './session-lane.ts';
 
 /**
  * How long ending a backend waits for it to be gone (PostgreSQL 14+ waits when given a timeout),
@@ -42,25 +40,39 @@ export class PostgresSession {
   private watchClient: Promise<pg.Client> | undefined;
   private closed = false;
   private readonly untrack: () => void;
-  private readonly made = new Set<string>();
+  /** Whether the run database needs a reset before the next run (`begin`). */
+  private dirty: boolean;
 
   private constructor(
     readonly server: PostgresServer,
     private database: RunDatabase | undefined,
     private readonly options: SessionOptions,
+    /** Every database this runner made (or took over), to drop. */
+    private readonly made: Set<string>,
+    /** For whom the databases may be kept when the runner closes (`idle-database.ts`). */
+    private readonly keepFor: { plugin: PostgresHandlerPlugin; fixture: Fixture } | undefined,
   ) {
     this.untrack = onInterrupt(() => this.close());
+    this.dirty = database !== undefined;
   }
 
-  /** Acquires the server and makes the template and run database for `plugin` and `fixture`. */
+  /**
+   * Acquires the server and makes the template and run database for `plugin` and `fixture`, or
+   * takes those a closed runner of the same plugin and fixture kept (embedded server only).
+   */
   static async open(
     plugin: PostgresHandlerPlugin,
     fixture: Fixture,
     databaseUrl: string | undefined,
     options: SessionOptions = {},
   ): Promise<PostgresSession> {
-    const server = await acquirePostgres(databaseUrl ?? process.env.RECEIPTCHECK_DATABASE_URL);
-    const session = new PostgresSession(server, undefined, options);
+    const url = databaseUrl ?? process.env.RECEIPTCHECK_DATABASE_URL;
+    const keepFor = url ? undefined : { plugin, fixture };
+    const idle = keepFor && takeIdleDatabase(plugin, fixture);
+    if (idle)
+      return new PostgresSession(idle.server, idle.database, options, new Set(idle.made), keepFor);
+    const server = await acquirePostgres(url);
+    const session = new PostgresSession(server, undefined, options, new Set(), keepFor);
     try {
       session.database = await RunDatabase.open(
         server,
@@ -83,6 +95,29 @@ export class PostgresSession {
       throw thrown;
     }
     return session;
+  }
+
+  /** Before every run: puts the run database back as `setup` left it, unless nothing ran on it yet. */
+  async begin(): Promise<void> {
+    if (this.dirty) await this.reset();
+    this.dirty = true;
+  }
+
+  /**
+   * The runner is done: its connections end, and its databases are kept a moment for the next
+   * runner of the same plugin (`idle-database.ts`), or dropped as `close` drops them.
+   */
+  async release(): Promise<void> {
+    const database = this.database;
+    if (this.closed || !this.keepFor || !database) return this.close();
+    this.closed = true;
+    this.untrack();
+    await this.dropConnections();
+    keepIdleDatabase(this.keepFor.plugin, this.keepFor.fixture, {
+      server: this.server,
+      database,
+      made: this.made,
+    });
   }
 
   /** The harness's own connection to the run database. */
@@ -227,23 +262,11 @@ export class PostgresSession {
     await Promise.all(clients.map((c) => c?.end().catch(() => {})));
   }
 
-  /**
-   * Lane `i` ready for the next run with nothing of this one: its face sealed, and its session
-   * cleaned, or, when plugin code still has a query out on it (never awaited) or the cleaning
-   * fails (a backend the run ended), its backend ended and the lane replaced on next use.
-   */
+  /** Lane `i` cleaned for the next run (`cleanedLane`), or its backend ended and the lane forgotten. */
   private async cleanLane(i: number, lane: Lane): Promise<void> {
-    lane.seal();
-    try {
-      if (lane.pending() > 0) throw new Error('a query is still out');
-      if (lane.client.getTransactionStatus() !== 'I') await lane.client.query('ROLLBACK');
-      await lane.client.query('DISCARD ALL');
-      await this.laneSetup(lane.client);
-      this.lanes[i] = faceOf(lane.client);
-    } catch {
-      this.lanes[i] = undefined;
-      await this.terminate(lane.client).catch(() => lane.client.end().catch(() => {}));
-    }
+    const cleaned = await cleanedLane(lane, (c) => this.laneSetup(c));
+    this.lanes[i] = cleaned;
+    if (!cleaned) await this.terminate(lane.client).catch(() => lane.client.end().catch(() => {}));
   }
 
   private async laneSetup(client: pg.Client): Promise<void> {

@@ -18,7 +18,6 @@ import { narrow } from './session-lane.ts';
 
 /** One warm connection for the raw loop; `close()` drops its databases and lets the server go. */
 export class PostgresRawLoop {
-  private used = false;
   private constructor(
     private readonly session: PostgresSession,
     private readonly plugin: PostgresHandlerPlugin,
@@ -48,8 +47,7 @@ export class PostgresRawLoop {
     let cpuMicros = 0;
     for (const events of sequences) {
       await interruptPoint('while measuring the PostgreSQL raw loop');
-      if (this.used) await this.session.reset();
-      this.used = true;
+      await this.session.begin();
       const client = await this.session.harness();
       const cpu = process.cpuUsage();
       const started = performance.now();

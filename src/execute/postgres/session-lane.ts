@@ -67,6 +67,29 @@ export function faceOf(client: pg.Client): Lane {
   };
 }
 
+/**
+ * `lane` ready for the next run with nothing of this one: its face sealed, its transaction
+ * rolled back, `DISCARD ALL` (session locks, settings, prepared statements, temporary tables),
+ * then `setup` (the session's own settings) again, under a new face. Undefined when plugin code
+ * still has a query out on it (never awaited) or the cleaning fails (a backend the run ended):
+ * then its backend is to be ended, and the lane replaced.
+ */
+export async function cleanedLane(
+  lane: Lane,
+  setup: (client: pg.Client) => Promise<void>,
+): Promise<Lane | undefined> {
+  lane.seal();
+  if (lane.pending() > 0) return undefined;
+  try {
+    if (lane.client.getTransactionStatus() !== 'I') await lane.client.query('ROLLBACK');
+    await lane.client.query('DISCARD ALL');
+    await setup(lane.client);
+    return faceOf(lane.client);
+  } catch {
+    return undefined;
+  }
+}
+
 /** The one method of `client` a plugin may use: its queries, and nothing that ends or reconnects it. */
 export function narrow(client: pg.Client): PgConnection {
   return {

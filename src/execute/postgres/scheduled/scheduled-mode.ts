@@ -65,10 +65,9 @@ export async function postgresScheduledRunner(
   });
   let closed: Promise<void> | undefined;
   const close = () => {
-    closed ??= session.close();
+    closed ??= session.release();
     return closed;
   };
-  let used = false;
   const env = {
     plugin,
     fixture: options.fixture,
@@ -80,8 +79,7 @@ export async function postgresScheduledRunner(
     if (closed) throw new ReceiptcheckError('E_WORKER', 'this scheduled runner is closed');
     return (async () => {
       throwIfInterrupted();
-      if (used) await session.reset();
-      used = true;
+      await session.begin();
       return runPgScheduled(env, steps, schedule);
     })();
   };
