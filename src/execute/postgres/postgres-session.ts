@@ -15,12 +15,17 @@ import { onInterrupt } from '../runtime/interrupt.ts';
 import { keepIdleDatabase, takeIdleDatabase } from './idle-database.ts';
 import { RunDatabase } from './run-database.ts';
 import { acquirePostgres, type PostgresServer } from './server.ts';
-import { backendOf, cleanedLane, faceOf, type Lane, narrow, noteBackend } from './session-lane.ts';
+import {
+  backendOf,
+  cleanedLane,
+  faceOf,
+  type Lane,
+  narrow,
+  noteBackend,
+  SESSION_RESET,
+} from './session-lane.ts';
 
-/**
- * How long ending a backend waits for it to be gone (PostgreSQL 14+ waits when given a timeout),
- * so the locks it held are free when the harness goes on.
- */
+/** How long ending a backend waits for it to be gone (PostgreSQL 14+), so its locks are free after. */
 const TERMINATE_WAIT_MS = 5_000;
 
 /** What a mode asks of its session beyond the defaults. */
@@ -40,6 +45,7 @@ export class PostgresSession {
   private watchClient: Promise<pg.Client> | undefined;
   private closed = false;
   private readonly untrack: () => void;
+  private laneSetupSql: string | undefined; // `options.laneSetup`, until it failed once
   /** Whether the run database needs a reset before the next run (`begin`). */
   private dirty: boolean;
 
@@ -54,6 +60,7 @@ export class PostgresSession {
   ) {
     this.untrack = onInterrupt(() => this.close());
     this.dirty = database !== undefined;
+    this.laneSetupSql = options.laneSetup;
   }
 
   /**
@@ -137,21 +144,13 @@ export class PostgresSession {
     return lane;
   }
 
-  /** The lanes open now, by index. */
-  get openLanes(): readonly (Lane | undefined)[] {
-    return this.lanes;
-  }
-
-  /**
-   * Lane `i`'s connection is no longer the session's (its backend ended, or about to be): the
-   * next use opens a new one. The caller ends the client.
-   */
+  /** Lane `i`'s connection is the session's no more (its backend ended or ends); the caller ends it. */
   forgetLane(i: number): void {
     this.lanes[i]?.seal();
     this.lanes[i] = undefined;
   }
 
-  /** The harness connection is no longer the session's (its backend ended): the next use opens a new one. */
+  /** The harness connection is the session's no more (its backend ended); the next use opens one. */
   forgetHarness(): void {
     const client = this.harnessClient;
     this.harnessClient = undefined;
@@ -232,7 +231,7 @@ export class PostgresSession {
     await Promise.all(this.lanes.map((lane, i) => (lane ? this.cleanLane(i, lane) : undefined)));
     const harness = await this.harness();
     if (harness.getTransactionStatus() !== 'I') await harness.query('ROLLBACK');
-    await harness.query('DISCARD ALL');
+    await harness.query(SESSION_RESET);
     const kept = await (this.database as RunDatabase).reset(harness, (n) => this.made.add(n));
     if (!kept) await this.dropConnections();
   }
@@ -264,14 +263,18 @@ export class PostgresSession {
 
   /** Lane `i` cleaned for the next run (`cleanedLane`), or its backend ended and the lane forgotten. */
   private async cleanLane(i: number, lane: Lane): Promise<void> {
-    const cleaned = await cleanedLane(lane, (c) => this.laneSetup(c));
+    const cleaned = await cleanedLane(lane, this.laneSetupSql);
     this.lanes[i] = cleaned;
     if (!cleaned) await this.terminate(lane.client).catch(() => lane.client.end().catch(() => {}));
   }
 
+  /** Runs the lanes' own settings on a new lane; where they fail (not a superuser), never again. */
   private async laneSetup(client: pg.Client): Promise<void> {
-    const sql = this.options.laneSetup;
-    if (sql) await client.query(sql).catch(() => {});
+    const sql = this.laneSetupSql;
+    if (sql)
+      await client.query(sql).catch(() => {
+        this.laneSetupSql = undefined;
+      });
   }
 
   private async terminate(client: pg.Client): Promise<void> {

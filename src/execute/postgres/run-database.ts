@@ -19,7 +19,8 @@
  * so no vacuum ever takes a lock while a run is under way (a scheduled lane would be seen waiting
  * on it). The template is the fallback for what a reset cannot undo: a run that changed the schema
  * beyond triggers added (`failReceipts`' trigger is dropped again), detected by a fingerprint of
- * the catalogue, gets a new database from the template; and a server where this role is not a
+ * the catalogue (read only after DDL ran: an event trigger counts it, `countDdl`; 7 ms a reset
+ * when read every time), gets a new database from the template; and a server where this role is not a
  * superuser, with triggers of its own on the tables (which would fire on the re-insert), gets
  * one every run. `templateCopies()` counts those fallbacks, for the bench.
  */
@@ -75,6 +76,8 @@ interface SetupState {
   readonly triggers: ReadonlySet<string>;
   readonly fingerprint: string;
   readonly superuser: boolean;
+  /** The DDL count as `setup` left it; undefined where no event trigger counts (not a superuser). */
+  readonly ddlSince: string | undefined;
 }
 
 /** The template and the run database of one runner. */
@@ -83,6 +86,8 @@ export class RunDatabase {
   name: string;
   /** Resets in place since the last vacuum. */
   private resets = 0;
+  /** The DDL count the last reset left (`ddlCount`). */
+  private ddlSeen: string | undefined;
   private constructor(
     private readonly server: PostgresServer,
     private readonly template: string,
@@ -90,6 +95,7 @@ export class RunDatabase {
     private readonly state: SetupState,
   ) {
     this.name = name;
+    this.ddlSeen = state.ddlSince;
   }
 
   /** Makes the template with `setup(fixture)` and the first run database from it. */
@@ -125,6 +131,48 @@ export class RunDatabase {
    */
   async reset(harness: pg.Client, track: (database: string) => void): Promise<boolean> {
     const s = this.state;
+    if (s.ddlSince !== undefined) {
+      // One round trip when no DDL ran since the last reset (the event trigger's count says so):
+      // the rows put back, then the count read. Rows put back on a changed schema (or a failure)
+      // send it the long way below.
+      const count = await harness
+        .query(`${restoreRows(s)};\n${DDL_COUNT}`)
+        .then((r) => lastCount(r as unknown as pg.QueryResult<{ n: string }>[]))
+        .catch(() => undefined);
+      if (count === this.ddlSeen) return this.afterRestore(harness);
+      if (harness.getTransactionStatus() !== 'I') await harness.query('ROLLBACK');
+    }
+    if (!(await this.schemaKept(harness))) {
+      fallbacks++;
+      const old = this.name;
+      this.name = await this.server.createDatabase(this.template, track);
+      await this.server.dropDatabase(old);
+      this.resets = 0;
+      this.ddlSeen = s.ddlSince;
+      return false;
+    }
+    // Dropping triggers is DDL too: the count to compare with next time is the one after it.
+    if (s.ddlSince !== undefined) this.ddlSeen = await ddlCount(harness);
+    await harness.query(restoreRows(s));
+    return this.afterRestore(harness);
+  }
+
+  /** Every `VACUUM_EVERY` resets in place, the dead rows `DELETE` left are vacuumed. */
+  private async afterRestore(harness: pg.Client): Promise<true> {
+    const s = this.state;
+    if (s.superuser && ++this.resets >= VACUUM_EVERY && s.tables.length > 0) {
+      this.resets = 0;
+      await harness.query(`VACUUM ${s.tables.map((t) => t.name).join(', ')}`);
+    }
+    return true;
+  }
+
+  /**
+   * Whether the schema is still `setup`'s once the triggers a run added are dropped (the full
+   * catalogue read): false when a reset in place cannot undo the run.
+   */
+  private async schemaKept(harness: pg.Client): Promise<boolean> {
+    const s = this.state;
     // Both catalogue reads in one round trip: the triggers first, the fingerprint after.
     const read = (await harness.query(`${TRIGGERS};\n${FINGERPRINT}`)) as unknown as [
       pg.QueryResult<{ target: string }>,
@@ -136,20 +184,7 @@ export class RunDatabase {
       for (const t of extra) await harness.query(`DROP TRIGGER IF EXISTS ${t}`);
       now = (await harness.query<{ fingerprint: string }>(FINGERPRINT)).rows[0]?.fingerprint;
     }
-    if (now !== s.fingerprint || (!s.superuser && s.triggers.size > 0)) {
-      fallbacks++;
-      const old = this.name;
-      this.name = await this.server.createDatabase(this.template, track);
-      await this.server.dropDatabase(old);
-      this.resets = 0;
-      return false;
-    }
-    await harness.query(restoreRows(s));
-    if (s.superuser && ++this.resets >= VACUUM_EVERY && s.tables.length > 0) {
-      this.resets = 0;
-      await harness.query(`VACUUM ${s.tables.map((t) => t.name).join(', ')}`);
-    }
-    return true;
+    return now === s.fingerprint && (s.superuser || s.triggers.size === 0);
   }
 }
 
@@ -216,11 +251,44 @@ async function captureSetup(db: pg.Client): Promise<SetupState> {
   if (superuser)
     for (const t of copies)
       await db.query(`ALTER TABLE ${t.name} SET (autovacuum_enabled = false)`).catch(() => {}); // a partitioned table takes none: autovacuum may still visit its partitions
+  const ddlSince = superuser ? await countDdl(db) : undefined;
   return {
     tables: copies.filter((t) => t.columns !== ''),
     sequences: sequences.map((q) => ({ name: q.name, value: q.value ?? '1', called: q.called })),
     triggers,
     fingerprint,
     superuser,
+    ddlSince,
   };
+}
+
+/**
+ * Makes every DDL statement on the database (the template, so every copy of it too) count on a
+ * sequence of the harness's schema, by an event trigger (a superuser's): a reset then reads one
+ * number rather than the catalogue to know the schema is untouched. A sequence, not a row, so
+ * that two lanes' DDL never wait on each other for it (`nextval` takes no lock a transaction
+ * holds); `ENABLE ALWAYS`, so a session in replica mode counts too. Returns the count now.
+ */
+async function countDdl(db: pg.Client): Promise<string> {
+  await db.query(`
+    CREATE SEQUENCE ${SEED}.ddl;
+    CREATE FUNCTION ${SEED}.count_ddl() RETURNS event_trigger LANGUAGE plpgsql
+      AS $$ BEGIN PERFORM nextval('${SEED}.ddl'); END $$;
+    CREATE EVENT TRIGGER receiptcheck_count_ddl ON ddl_command_end
+      EXECUTE FUNCTION ${SEED}.count_ddl();
+    ALTER EVENT TRIGGER receiptcheck_count_ddl ENABLE ALWAYS`);
+  return ddlCount(db);
+}
+
+/** Reads the event trigger's count of DDL statements (`countDdl`). */
+const DDL_COUNT = `SELECT last_value::text || ':' || is_called::text AS n FROM ${SEED}.ddl`;
+
+/** How many DDL statements the event trigger has counted (`countDdl`). */
+async function ddlCount(db: pg.Client): Promise<string> {
+  return (await db.query<{ n: string }>(DDL_COUNT)).rows[0]?.n ?? '';
+}
+
+/** The count a multi-statement query that ends with `DDL_COUNT` read. */
+function lastCount(results: readonly pg.QueryResult<{ n: string }>[]): string | undefined {
+  return results.at(-1)?.rows[0]?.n;
 }

@@ -68,22 +68,38 @@ export function faceOf(client: pg.Client): Lane {
 }
 
 /**
+ * What `DISCARD ALL` does (session locks, settings, prepared statements, cursors, temporary
+ * tables, listens), as statements that may share one round trip with others: `DISCARD ALL`
+ * itself may not (it refuses to run in the implicit transaction of a multi-statement query).
+ */
+export const SESSION_RESET = [
+  'CLOSE ALL',
+  'SET SESSION AUTHORIZATION DEFAULT',
+  'RESET ALL',
+  'DEALLOCATE ALL',
+  'UNLISTEN *',
+  'SELECT pg_advisory_unlock_all()',
+  'DISCARD PLANS',
+  'DISCARD TEMP',
+  'DISCARD SEQUENCES',
+].join('; ');
+
+/**
  * `lane` ready for the next run with nothing of this one: its face sealed, its transaction
- * rolled back, `DISCARD ALL` (session locks, settings, prepared statements, temporary tables),
- * then `setup` (the session's own settings) again, under a new face. Undefined when plugin code
- * still has a query out on it (never awaited) or the cleaning fails (a backend the run ended):
- * then its backend is to be ended, and the lane replaced.
+ * rolled back, its session reset (`SESSION_RESET`) and `setup` (the session's own settings) run
+ * again, in one round trip, under a new face. Undefined when plugin code still has a query out
+ * on it (never awaited) or the cleaning fails (a backend the run ended): then its backend is to
+ * be ended, and the lane replaced.
  */
 export async function cleanedLane(
   lane: Lane,
-  setup: (client: pg.Client) => Promise<void>,
+  setup: string | undefined,
 ): Promise<Lane | undefined> {
   lane.seal();
   if (lane.pending() > 0) return undefined;
   try {
     if (lane.client.getTransactionStatus() !== 'I') await lane.client.query('ROLLBACK');
-    await lane.client.query('DISCARD ALL');
-    await setup(lane.client);
+    await lane.client.query(setup ? `${SESSION_RESET}; ${setup}` : SESSION_RESET);
     return faceOf(lane.client);
   } catch {
     return undefined;
