@@ -52,7 +52,7 @@ export class PostgresSession {
   private constructor(
     readonly server: PostgresServer,
     private database: RunDatabase | undefined,
-    private readonly options: SessionOptions,
+    options: SessionOptions,
     /** Every database this runner made (or took over), to drop. */
     private readonly made: Set<string>,
     /** For whom the databases may be kept when the runner closes (`idle-database.ts`). */
