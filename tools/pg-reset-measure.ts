@@ -2,8 +2,9 @@
  * Measures the two ways a PostgreSQL runner can give each run a fresh database, on the embedded
  * server, with the bundled `pg-reference`'s schema: a new database per run copied from the
  * template (`CREATE DATABASE … TEMPLATE`, each `STRATEGY`, then connect and drop), and the reset
- * the runners use (`PostgresSession.reset`: truncate every table and re-insert what `setup`
- * left). Prints milliseconds per run; the README and `run-database.ts` quote its figures.
+ * the runners use in place (`PostgresSession.reset`: two lanes' sessions cleaned, every table
+ * emptied and refilled with what `setup` left, sequences set back). Prints milliseconds per run;
+ * docs/modes-and-engines.md and `run-database.ts` quote its figures.
  *
  *   npx tsx tools/pg-reset-measure.ts [runs]
  */
@@ -45,13 +46,14 @@ async function main(): Promise<void> {
     await server.dropDatabase(template);
     const session = await PostgresSession.open(reference, DEFAULT_FIXTURE, undefined);
     try {
-      const lane = await session.lane(0);
+      await session.lane(1);
       const started = performance.now();
       for (let i = 0; i < runs; i++) {
-        await lane.db.query('UPDATE automations SET version = version + 1');
+        // A lane's face is sealed at every reset: each run asks for it again.
+        await (await session.lane(0)).db.query('UPDATE automations SET version = version + 1');
         await session.reset();
       }
-      report('truncate and re-insert (PostgresSession.reset)', started);
+      report('reset in place, two lanes (PostgresSession.reset)', started);
     } finally {
       await session.close();
     }

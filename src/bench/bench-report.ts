@@ -174,8 +174,11 @@ export interface BenchReport {
   };
   readonly throughput: ThroughputSection;
   readonly kills: readonly KillFigure[];
-  /** Why no mutant was timed (a PostgreSQL plugin); absent when the catalogue ran. */
-  readonly killsSkipped?: string;
+  /**
+   * PostgreSQL only: runs, over the whole bench, whose reset could not put the run database back
+   * in place (the run changed the schema) and copied the template instead.
+   */
+  readonly templateCopies?: number;
   readonly checker: CheckerFigure;
   readonly soakCheck: SoakCheckFigure;
   readonly memory: MemoryFigure;

@@ -13,9 +13,13 @@ export function formatBench(r: BenchReport): string {
     '',
     ...formatThroughput(r),
     '',
-    ...(r.killsSkipped
-      ? [`time to kill: skipped: ${r.killsSkipped}`]
-      : formatKills(r.kills, c.killSeeds)),
+    ...(r.templateCopies === undefined
+      ? []
+      : [
+          `resets: ${r.templateCopies} of the bench's PostgreSQL runs fell back to a new copy of the template (a run changed the schema); every other reset was in place`,
+          '',
+        ]),
+    ...formatKills(r.kills, c.killSeeds),
     '',
     `checker    ${r.checker.entries.toLocaleString('en-US')} calls from ${r.checker.clients} clients: ${seconds(r.checker.seconds)} median (${r.checker.perRun.map(seconds).join(', ')}), verdict ${[...new Set(r.checker.verdicts)].join('/')}`,
     `soak check ${r.soakCheck.entries.toLocaleString('en-US')} calls from ${r.soakCheck.clients} clients, fresh request ids, in a child process: ${seconds(r.soakCheck.seconds)} (generated in ${seconds(r.soakCheck.generateSeconds)}), maxRSS ${Math.round(r.soakCheck.maxRssMb)} MB, verdict ${r.soakCheck.verdict}`,

@@ -17,10 +17,6 @@ import { HARNESS_PATHS, modePath } from './harness-throughput.ts';
 import { scheduledStepMix, stepMix } from './step-mix.ts';
 import { emptyTotals, throughputSection } from './throughput-totals.ts';
 
-/** Why the bench times no mutant for a PostgreSQL plugin. */
-export const POSTGRES_KILLS_SKIPPED =
-  'time to kill is measured on the SQLite catalogue only; `receiptcheck mutants --engine postgres` runs the PostgreSQL one';
-
 /** Why raw on an in-memory copy does not apply on PostgreSQL. */
 const NO_IN_MEMORY = 'does not apply on PostgreSQL (no in-memory copy of the template)';
 

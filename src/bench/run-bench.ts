@@ -9,11 +9,13 @@
  *
  * The bench sits above `api/` like the CLI: it drives `checkHandler` as users do, and touches
  * SQLite only through `execute/` (the template, `openConnection`, the world functions). A
- * PostgreSQL plugin gets its throughput from `postgres-throughput.ts` by the same method, and no
- * time to kill (the catalogue is SQLite's).
+ * PostgreSQL plugin gets its throughput from `postgres-throughput.ts` by the same method, time to
+ * kill for the PostgreSQL mutants of every operation's catalogue, and the count of runs whose
+ * reset had to fall back to a new copy of the template (a run that changed the schema).
  */
 
 import { preparePlugin } from '../api/prepare-run.ts';
+import { templateCopies } from '../execute/postgres/run-database.ts';
 import { destroyIdlePool } from '../execute/sqlite/concurrent/warm-pool.ts';
 import {
   DatabaseFiles,
@@ -27,10 +29,11 @@ import {
   closeIdleLaneWorkers,
   startLaneWorkers,
 } from '../execute/sqlite/scheduled/threads/lane-workers.ts';
+import type { MutantEntry } from '../handlers/catalogue.ts';
 import { requireSqlite } from '../handlers/engine.ts';
 import type { Connection, HandlerPlugin } from '../handlers/plugin.ts';
 import { isPostgresPlugin } from '../handlers/postgres/plugin.ts';
-import { catalogueOf } from '../handlers/registry.ts';
+import { CATALOGUES, catalogueOf } from '../handlers/registry.ts';
 import type { Event } from '../model/events.ts';
 import { DEFAULT_FIXTURE, type Fixture } from '../model/world.ts';
 import {
@@ -45,7 +48,7 @@ import { HARNESS_PATHS, modePath } from './harness-throughput.ts';
 import { machineInfo } from './machine-info.ts';
 import { median } from './median.ts';
 import { startMemorySampler } from './memory-peak.ts';
-import { measurePostgresThroughput, POSTGRES_KILLS_SKIPPED } from './postgres-throughput.ts';
+import { measurePostgresThroughput } from './postgres-throughput.ts';
 import { scheduledStepMix, stepMix } from './step-mix.ts';
 import { checkTargets } from './targets.ts';
 import {
@@ -65,6 +68,7 @@ export async function runBench(options: BenchOptions = {}): Promise<BenchReport>
   const prepared = await preparePlugin(o.handler, DEFAULT_FIXTURE, undefined, o.operation);
   const postgres = isPostgresPlugin(prepared.plugin);
   if (postgres) o = resolveBenchOptions(options, 'postgres');
+  const copiesBefore = templateCopies();
   const throughput = isPostgresPlugin(prepared.plugin)
     ? await measurePostgresThroughput(o, prepared.plugin, prepared.fixture, memory.sample)
     : await measureThroughput(
@@ -80,8 +84,12 @@ export async function runBench(options: BenchOptions = {}): Promise<BenchReport>
     `soak check: ${o.soakEntries} calls from ${o.soakClients} clients, in a child process`,
   );
   const soakCheck = await measureSoakCheck(o.soakEntries, o.soakClients, 1);
-  // The catalogue's mutants are SQLite plugins: timing them says nothing of a PostgreSQL handler.
-  const kills = postgres ? [] : await measureKills(o, memory.sample);
+  // A PostgreSQL handler is measured against PostgreSQL mutants: every operation's.
+  const kills = await measureKills(
+    o,
+    postgres ? postgresMutants(o) : sqliteMutants(o),
+    memory.sample,
+  );
   const partial = {
     machine: machineInfo(),
     config: {
@@ -99,7 +107,7 @@ export async function runBench(options: BenchOptions = {}): Promise<BenchReport>
     },
     throughput,
     kills,
-    ...(postgres ? { killsSkipped: POSTGRES_KILLS_SKIPPED } : {}),
+    ...(postgres ? { templateCopies: templateCopies() - copiesBefore } : {}),
     checker,
     soakCheck,
     memory: memory.stop(),
@@ -201,13 +209,38 @@ async function measureCheckerRuns(o: ResolvedBenchOptions): Promise<CheckerFigur
   };
 }
 
-async function measureKills(o: ResolvedBenchOptions, sample: () => void): Promise<KillFigure[]> {
-  const catalogue = catalogueOf(o.operation);
-  const entries = o.mutants ? catalogue.filter((m) => o.mutants?.includes(m.name)) : catalogue;
+/** A catalogued mutant to time, with the operation whose catalogue lists it. */
+interface KillEntry {
+  readonly name: string;
+  readonly mode: MutantEntry['mode'];
+  readonly operation: string | undefined;
+}
+
+/** The measured operation's SQLite catalogue, or the mutants `o.mutants` names. */
+function sqliteMutants(o: ResolvedBenchOptions): KillEntry[] {
+  return catalogueOf(o.operation)
+    .filter((m) => !o.mutants || o.mutants.includes(m.name))
+    .map((m) => ({ name: m.name, mode: m.mode, operation: o.operation }));
+}
+
+/** Every operation's PostgreSQL mutants, or those `o.mutants` names. */
+function postgresMutants(o: ResolvedBenchOptions): KillEntry[] {
+  return CATALOGUES.flatMap((c) =>
+    catalogueOf(c.operation, 'postgres')
+      .filter((m) => !o.mutants || o.mutants.includes(m.name))
+      .map((m) => ({ name: m.name, mode: m.mode, operation: c.operation })),
+  );
+}
+
+async function measureKills(
+  o: ResolvedBenchOptions,
+  entries: readonly KillEntry[],
+  sample: () => void,
+): Promise<KillFigure[]> {
   const kills: KillFigure[] = [];
   for (const [i, entry] of entries.entries()) {
     o.onProgress(`time to kill ${i + 1}/${entries.length}: ${entry.name} (${entry.mode})`);
-    kills.push(await timeToKill(entry, o.killSeeds, o.workers, o.operation));
+    kills.push(await timeToKill(entry, o.killSeeds, o.workers, entry.operation));
     sample();
   }
   return kills;

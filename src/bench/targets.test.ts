@@ -98,4 +98,37 @@ describe('checkTargets', () => {
     );
     expect(row?.value).toBe('12.35 s, 1500 MB, ok');
   });
+
+  it('judges a PostgreSQL bench by its own targets: 0.6 / 0.5 / 0.3 × raw, each mutant killed in ≤ 1 s', () => {
+    const sqlite = report();
+    const pg = (sequential: number, concurrent: number, killSeconds: number) => ({
+      ...sqlite,
+      config: { ...sqlite.config, engine: 'postgres' as const },
+      throughput: {
+        ...sqlite.throughput,
+        sequential: speed(sequential),
+        concurrent: speed(concurrent),
+      },
+      kills: [
+        {
+          mutant: 'pg-check-then-act',
+          mode: 'scheduled' as const,
+          available: true,
+          seeds: 1,
+          killed: 1,
+          runsMedian: 3,
+          secondsMedian: killSeconds,
+          shrunkStepsMedian: 2,
+          attempts: [],
+        },
+      ],
+    });
+    // 0.65 misses SQLite's 0.7 but meets PostgreSQL's 0.6; 0.45 meets SQLite's 0.3, not 0.5.
+    expect(met({ ...sqlite, throughput: pg(0.65, 0.6, 1).throughput }, 'sequential')).toBe(false);
+    expect(met(pg(0.65, 0.6, 0.8), 'sequential')).toBe(true);
+    expect(met(pg(0.55, 0.6, 0.8), 'sequential')).toBe(false);
+    expect(met(pg(0.65, 0.45, 0.8), 'concurrent')).toBe(false);
+    expect(met(pg(0.65, 0.6, 0.8), 'time to kill')).toBe(true);
+    expect(met(pg(0.65, 0.6, 1.2), 'time to kill')).toBe(false);
+  });
 });

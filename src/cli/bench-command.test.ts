@@ -105,10 +105,13 @@ describe('receiptcheck bench', () => {
       expect(table).toContain(heading);
   });
 
-  it('--handler pg-reference --quick --json measures PostgreSQL raw against every mode, and says what it skipped', async () => {
+  it('--handler pg-reference --quick --json measures PostgreSQL raw against every mode, and times a PostgreSQL mutant', async () => {
     const io = memoryIo();
     const code = await main(
-      ['bench', '--handler', 'pg-reference', '--quick', '--json', ...TINY],
+      [
+        ...['bench', '--handler', 'pg-reference', '--quick', '--json', ...TINY],
+        ...['--mutants', 'transfer-pg-lock-order'],
+      ],
       io,
     );
     expect(code).toBe(0);
@@ -145,13 +148,18 @@ describe('receiptcheck bench', () => {
       expect(mode.warning).toBeUndefined();
     }
 
-    expect(r.kills).toEqual([]);
-    expect(r.killsSkipped).toContain('mutants --engine postgres');
+    // Another operation's PostgreSQL mutant, killed in its catalogue's mode.
+    expect(r.kills).toEqual([
+      expect.objectContaining({ mutant: 'transfer-pg-lock-order', mode: 'scheduled', killed: 1 }),
+    ]);
+    // The bench's runs change no schema: every reset was in place.
+    expect(r.templateCopies).toBe(0);
     expect(r.checker).toMatchObject({ entries: 400, verdicts: ['ok'] });
     expect(r.soakCheck).toMatchObject({ entries: 400, verdict: 'ok' });
     const table = io.err.join('');
     expect(table).toContain('PostgreSQL');
-    expect(table).toContain('time to kill: skipped');
+    expect(table).toContain('fell back to a new copy of the template');
+    expect(table).toContain('≤ 1 s for every mutant');
   });
 
   it('rejects a name outside the catalogue with exit code 2 and what to pass instead', async () => {

@@ -9,7 +9,7 @@ import type { BenchOptions } from '../../bench/bench-options.ts';
 import { formatBench } from '../../bench/format-bench.ts';
 import { runBench } from '../../bench/run-bench.ts';
 import { ReceiptcheckError } from '../../errors.ts';
-import { catalogueOf } from '../../handlers/registry.ts';
+import { CATALOGUES, catalogueOf } from '../../handlers/registry.ts';
 import { encodeJson } from '../../report/encode.ts';
 import type { CliContext } from '../cli-context.ts';
 import { DEFAULTS, helpBlocks } from '../command-help.ts';
@@ -115,8 +115,8 @@ A PostgreSQL plugin (--handler pg-reference, or your own) is measured by the sam
 embedded server (or the one RECEIPTCHECK_DATABASE_URL names): raw on one connection to
 a database made from the template, reset between sequences outside the timed part, against the
 three modes (no thread-lane row: its scheduled mode has one kind of lane); smaller presets
-(3 rounds x 40 runs, quick 2 x 10); no in-memory raw path, and no time to kill (the catalogue
-is SQLite's: \`receiptcheck mutants --engine postgres\`).
+(3 rounds x 40 runs, quick 2 x 10); no in-memory raw path; time to kill for the PostgreSQL
+mutants of every operation; and how many runs' resets fell back to a copy of the template.
 
 The performance budget (the speed and memory targets in docs/performance.md) is printed, each
 target with a ✓ or ✗; the command exits 0 either way.
@@ -166,7 +166,11 @@ function mutantNames(list: string, operation?: string): string[] {
     .split(',')
     .map((n) => n.trim())
     .filter(Boolean);
-  const known = new Set(catalogueOf(operation).map((m) => m.name));
+  // The measured operation's SQLite mutants, or (for a PostgreSQL handler) any operation's.
+  const known = new Set([
+    ...catalogueOf(operation).map((m) => m.name),
+    ...CATALOGUES.flatMap((c) => catalogueOf(c.operation, 'postgres')).map((m) => m.name),
+  ]);
   const unknown = names.filter((n) => !known.has(n));
   if (unknown.length > 0)
     throw new ReceiptcheckError(

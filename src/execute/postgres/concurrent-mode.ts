@@ -32,9 +32,10 @@ import {
   pgWorldEvent,
   withinBudget,
 } from './postgres-events.ts';
-import { narrow, type PostgresSession } from './postgres-session.ts';
+import type { PostgresSession } from './postgres-session.ts';
 import { ScopeGate } from './scope-gate.ts';
 import { snapshotAfterHang } from './sequential-mode.ts';
+import { narrow } from './session-lane.ts';
 import { type PostgresModeOptions, sessionRunner } from './session-runner.ts';
 
 /** Opens a concurrent runner for `plugin`: its template and run database are made at once. */

@@ -14,6 +14,7 @@ import { DEFAULT_FIXTURE } from '../../model/world.ts';
 import type { ConcurrentExecution, SequentialExecution } from '../../types/execution.ts';
 import { postgresConcurrentRunner } from './concurrent-mode.ts';
 import { PostgresSession } from './postgres-session.ts';
+import { templateCopies } from './run-database.ts';
 import { postgresSequentialRunner } from './sequential-mode.ts';
 import { acquirePostgres, stopEmbeddedPostgres } from './server.ts';
 
@@ -172,7 +173,7 @@ describe('the PostgreSQL runners', () => {
     }
   }, 120_000);
 
-  it('reset the run database by truncate and re-insert, and from the template after a schema change', async () => {
+  it('reset the run database in place, and from the template after a schema change (counted)', async () => {
     const before = await ourDatabases();
     const session = await PostgresSession.open(reference, DEFAULT_FIXTURE, undefined);
     try {
@@ -180,7 +181,9 @@ describe('the PostgreSQL runners', () => {
       await db.query('UPDATE automations SET version = 9');
       await reference.failReceipts({ query: (t, v) => db.query(t, v as unknown[]) as never });
       const name = (await db.query<{ d: string }>('SELECT current_database() AS d')).rows[0]?.d;
+      const copies = templateCopies();
       await session.reset();
+      expect(templateCopies()).toBe(copies);
       const again = await session.harness();
       expect((await again.query('SELECT current_database() AS d')).rows[0]?.d).toBe(name);
       expect((await again.query('SELECT max(version) AS v FROM automations')).rows[0]?.v).toBe(1);
@@ -190,6 +193,7 @@ describe('the PostgreSQL runners', () => {
       ).toBe(0);
       await again.query('ALTER TABLE automations ADD COLUMN extra INTEGER');
       await session.reset();
+      expect(templateCopies()).toBe(copies + 1);
       const copied = await session.harness();
       expect((await copied.query('SELECT current_database() AS d')).rows[0]?.d).not.toBe(name);
       const columns = await copied.query(

@@ -2,33 +2,39 @@
  * What every PostgreSQL mode runner holds for its life: the server (`server.ts`), its template
  * and run database (`run-database.ts`), a harness connection (world events, resets, snapshots,
  * ending a hung backend) and one connection per lane, each its own server backend, kept open
- * from run to run and cleaned between runs. `close()` ends every connection and drops every
- * database the runner made; it runs on failure and on SIGINT/SIGTERM too (`interrupt.ts`).
+ * from run to run and cleaned between runs (`session-lane.ts`), so nothing one run did to a
+ * session reaches the next. `close()` ends every connection and drops every database the runner
+ * made; it runs on failure and on SIGINT/SIGTERM too (`interrupt.ts`); `release()` keeps the
+ * databases a moment for the next runner (`idle-database.ts`).
  */
 import pg from 'pg';
 import { messageOf, ReceiptcheckError } from '../../errors.ts';
-import type {
-  PgConnection,
-  PgResult,
-  PostgresHandlerPlugin,
-} from '../../handlers/postgres/plugin.ts';
+import type { PostgresHandlerPlugin } from '../../handlers/postgres/plugin.ts';
 import type { Fixture } from '../../model/world.ts';
 import { onInterrupt } from '../runtime/interrupt.ts';
+import { keepIdleDatabase, takeIdleDatabase } from './idle-database.ts';
 import { RunDatabase } from './run-database.ts';
 import { acquirePostgres, type PostgresServer } from './server.ts';
+import {
+  backendOf,
+  cleanedLane,
+  faceOf,
+  type Lane,
+  narrow,
+  noteBackend,
+  SESSION_RESET,
+} from './session-lane.ts';
 
-/**
- * How long ending a backend waits for it to be gone (PostgreSQL 14+ waits when given a timeout),
- * so the locks it held are free when the harness goes on.
- */
+/** How long ending a backend waits for it to be gone (PostgreSQL 14+), so its locks are free after. */
 const TERMINATE_WAIT_MS = 5_000;
 
-/** A lane's connection: the client the harness owns, and the narrow face the plugin sees. */
-export interface Lane {
-  readonly client: pg.Client;
-  readonly db: PgConnection;
-  /** The server process serving this connection, for `pg_terminate_backend`. */
-  readonly backend: number;
+/** What a mode asks of its session beyond the defaults. */
+export interface SessionOptions {
+  /**
+   * A statement run on every lane connection when it opens and after every cleaning (scheduled
+   * mode pushes PostgreSQL's deadlock timer out of the way); a failure of it is ignored.
+   */
+  readonly laneSetup?: string;
 }
 
 /** One runner's server, databases and connections. */
@@ -39,23 +45,41 @@ export class PostgresSession {
   private watchClient: Promise<pg.Client> | undefined;
   private closed = false;
   private readonly untrack: () => void;
-  private readonly made = new Set<string>();
+  private laneSetupSql: string | undefined; // `options.laneSetup`, until it failed once
+  /** Whether the run database needs a reset before the next run (`begin`). */
+  private dirty: boolean;
 
   private constructor(
     readonly server: PostgresServer,
     private database: RunDatabase | undefined,
+    options: SessionOptions,
+    /** Every database this runner made (or took over), to drop. */
+    private readonly made: Set<string>,
+    /** For whom the databases may be kept when the runner closes (`idle-database.ts`). */
+    private readonly keepFor: { plugin: PostgresHandlerPlugin; fixture: Fixture } | undefined,
   ) {
     this.untrack = onInterrupt(() => this.close());
+    this.dirty = database !== undefined;
+    this.laneSetupSql = options.laneSetup;
   }
 
-  /** Acquires the server and makes the template and run database for `plugin` and `fixture`. */
+  /**
+   * Acquires the server and makes the template and run database for `plugin` and `fixture`, or
+   * takes those a closed runner of the same plugin and fixture kept (embedded server only).
+   */
   static async open(
     plugin: PostgresHandlerPlugin,
     fixture: Fixture,
     databaseUrl: string | undefined,
+    options: SessionOptions = {},
   ): Promise<PostgresSession> {
-    const server = await acquirePostgres(databaseUrl ?? process.env.RECEIPTCHECK_DATABASE_URL);
-    const session = new PostgresSession(server, undefined);
+    const url = databaseUrl ?? process.env.RECEIPTCHECK_DATABASE_URL;
+    const keepFor = url ? undefined : { plugin, fixture };
+    const idle = keepFor && takeIdleDatabase(plugin, fixture);
+    if (idle)
+      return new PostgresSession(idle.server, idle.database, options, new Set(idle.made), keepFor);
+    const server = await acquirePostgres(url);
+    const session = new PostgresSession(server, undefined, options, new Set(), keepFor);
     try {
       session.database = await RunDatabase.open(
         server,
@@ -80,6 +104,29 @@ export class PostgresSession {
     return session;
   }
 
+  /** Before every run: puts the run database back as `setup` left it, unless nothing ran on it yet. */
+  async begin(): Promise<void> {
+    if (this.dirty) await this.reset();
+    this.dirty = true;
+  }
+
+  /**
+   * The runner is done: its connections end, and its databases are kept a moment for the next
+   * runner of the same plugin (`idle-database.ts`), or dropped as `close` drops them.
+   */
+  async release(): Promise<void> {
+    const database = this.database;
+    if (this.closed || !this.keepFor || !database) return this.close();
+    this.closed = true;
+    this.untrack();
+    await this.dropConnections();
+    keepIdleDatabase(this.keepFor.plugin, this.keepFor.fixture, {
+      server: this.server,
+      database,
+      made: this.made,
+    });
+  }
+
   /** The harness's own connection to the run database. */
   async harness(): Promise<pg.Client> {
     this.harnessClient ??= await this.connect();
@@ -91,10 +138,35 @@ export class PostgresSession {
     const found = this.lanes[i];
     if (found) return found;
     const client = await this.connect();
-    const backend = backendOf(client);
-    const lane: Lane = { client, db: narrow(client), backend };
+    await this.laneSetup(client);
+    const lane = faceOf(client);
     this.lanes[i] = lane;
     return lane;
+  }
+
+  /** Lane `i`'s connection is the session's no more (its backend ended or ends); the caller ends it. */
+  forgetLane(i: number): void {
+    this.lanes[i]?.seal();
+    this.lanes[i] = undefined;
+  }
+
+  /** The harness connection is the session's no more (its backend ended); the next use opens one. */
+  forgetHarness(): void {
+    const client = this.harnessClient;
+    this.harnessClient = undefined;
+    void client?.end().catch(() => {});
+  }
+
+  /** A side connection that only watches the others (the lock table, ending a backend); kept. */
+  watcher(): Promise<pg.Client> {
+    if (!this.watchClient) {
+      const opening = this.connect();
+      this.watchClient = opening;
+      opening.catch(() => {
+        if (this.watchClient === opening) this.watchClient = undefined;
+      });
+    }
+    return this.watchClient;
   }
 
   /**
@@ -104,6 +176,7 @@ export class PostgresSession {
   async terminateLane(i: number): Promise<void> {
     const lane = this.lanes[i];
     if (!lane) return;
+    lane.seal();
     this.lanes[i] = undefined;
     await this.terminate(lane.client);
   }
@@ -119,14 +192,7 @@ export class PostgresSession {
    * left behind, which nothing will release until the run is over.
    */
   async waitsOnIdle(pid: number, busy: ReadonlySet<number>): Promise<boolean> {
-    if (!this.watchClient) {
-      const opening = this.connect();
-      this.watchClient = opening;
-      opening.catch(() => {
-        if (this.watchClient === opening) this.watchClient = undefined;
-      });
-    }
-    const watch = await this.watchClient;
+    const watch = await this.watcher();
     const { rows } = await watch.query<{ blockers: number[] }>(
       'SELECT pg_blocking_pids($1) AS blockers',
       [pid],
@@ -158,23 +224,14 @@ export class PostgresSession {
   }
 
   /**
-   * Puts the run database back as `setup` left it: every lane's transaction rolled back and its
-   * session state discarded (locks, prepared statements, settings), then `RunDatabase.reset`.
+   * Puts the run database back as `setup` left it: every lane cleaned (`cleanLane`), side by
+   * side, then `RunDatabase.reset` on the harness connection.
    */
   async reset(): Promise<void> {
-    for (const [i, lane] of this.lanes.entries()) {
-      if (!lane) continue;
-      try {
-        if (lane.client.getTransactionStatus() !== 'I') await lane.client.query('ROLLBACK');
-        await lane.client.query('DISCARD ALL');
-      } catch {
-        // A connection the run broke (a terminated backend): replaced on next use.
-        this.lanes[i] = undefined;
-        await lane.client.end().catch(() => {});
-      }
-    }
+    await Promise.all(this.lanes.map((lane, i) => (lane ? this.cleanLane(i, lane) : undefined)));
     const harness = await this.harness();
     if (harness.getTransactionStatus() !== 'I') await harness.query('ROLLBACK');
+    await harness.query(SESSION_RESET);
     const kept = await (this.database as RunDatabase).reset(harness, (n) => this.made.add(n));
     if (!kept) await this.dropConnections();
   }
@@ -204,6 +261,22 @@ export class PostgresSession {
     await Promise.all(clients.map((c) => c?.end().catch(() => {})));
   }
 
+  /** Lane `i` cleaned for the next run (`cleanedLane`), or its backend ended and the lane forgotten. */
+  private async cleanLane(i: number, lane: Lane): Promise<void> {
+    const cleaned = await cleanedLane(lane, this.laneSetupSql);
+    this.lanes[i] = cleaned;
+    if (!cleaned) await this.terminate(lane.client).catch(() => lane.client.end().catch(() => {}));
+  }
+
+  /** Runs the lanes' own settings on a new lane; where they fail (not a superuser), never again. */
+  private async laneSetup(client: pg.Client): Promise<void> {
+    const sql = this.laneSetupSql;
+    if (sql)
+      await client.query(sql).catch(() => {
+        this.laneSetupSql = undefined;
+      });
+  }
+
   private async terminate(client: pg.Client): Promise<void> {
     const harness = await this.harness();
     await harness.query('SELECT pg_terminate_backend($1, $2)', [
@@ -221,23 +294,7 @@ export class PostgresSession {
     // waiting rejects on its own, so the event only needs a listener.
     client.on('error', () => {});
     await client.connect();
-    const { rows } = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
-    backends.set(client, rows[0]?.pid as number);
+    await noteBackend(client);
     return client;
   }
-}
-
-const backends = new WeakMap<pg.Client, number>();
-
-/** The server process of a connection this file opened. */
-function backendOf(client: pg.Client): number {
-  return backends.get(client) as number;
-}
-
-/** The one method of `client` a plugin may use: its queries, and nothing that ends or reconnects it. */
-export function narrow(client: pg.Client): PgConnection {
-  return {
-    query: <R>(text: string, values?: readonly unknown[]) =>
-      client.query(text, values as unknown[] | undefined) as unknown as Promise<PgResult<R>>,
-  };
 }

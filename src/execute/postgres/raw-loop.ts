@@ -13,11 +13,11 @@ import { afterScopeChange, type Fixture, type Principal } from '../../model/worl
 import type { RawMeasure } from '../raw-measure.ts';
 import { interruptPoint } from '../runtime/interrupt.ts';
 import { pgWorldEvent } from './postgres-events.ts';
-import { narrow, PostgresSession } from './postgres-session.ts';
+import { PostgresSession } from './postgres-session.ts';
+import { narrow } from './session-lane.ts';
 
 /** One warm connection for the raw loop; `close()` drops its databases and lets the server go. */
 export class PostgresRawLoop {
-  private used = false;
   private constructor(
     private readonly session: PostgresSession,
     private readonly plugin: PostgresHandlerPlugin,
@@ -47,8 +47,7 @@ export class PostgresRawLoop {
     let cpuMicros = 0;
     for (const events of sequences) {
       await interruptPoint('while measuring the PostgreSQL raw loop');
-      if (this.used) await this.session.reset();
-      this.used = true;
+      await this.session.begin();
       const client = await this.session.harness();
       const cpu = process.cpuUsage();
       const started = performance.now();

@@ -2,20 +2,27 @@
  * The database a PostgreSQL runner's runs share, and how it is reset between runs. `open` makes a
  * template database once (the plugin's `setup`, plus a copy of every table's rows in a schema of
  * the harness's own), then one run database copied from it. `reset` puts the run database back
- * as `setup` left it, by one of two strategies, measured on the embedded server on a loaded
- * 2-core machine (`tools/pg-reset-measure.ts`):
+ * as `setup` left it, in place, measured on the embedded server on a loaded 2-core machine
+ * (`tools/pg-reset-measure.ts`, `pg-reference`'s two tables):
  *
- * - truncate and re-insert: every table truncated and refilled from the copy, sequences set
- *   back, in one transaction, with the lanes' sessions cleaned and the schema checked: 88 ms
- *   per run (39 ms for the bare statements);
- * - a database per run, `CREATE DATABASE … TEMPLATE`: 662 ms per run (`STRATEGY FILE_COPY`
- *   839 ms), as the server copies and checkpoints the whole database.
+ * - delete and re-insert: every table emptied by `DELETE` and refilled from the copy, sequences
+ *   set back, in one transaction: 0.3–0.5 ms for the statements;
+ * - truncate and re-insert, the same with `TRUNCATE`: 4 ms, as the server makes new files for
+ *   every table (and their indexes) and drops the old ones at commit;
+ * - a database per run, `CREATE DATABASE … TEMPLATE`: 110–660 ms, as the server copies and
+ *   checkpoints the whole database.
  *
- * So truncate and re-insert is the rule, and the template is the fallback for what it cannot
- * undo: a run that changed the schema beyond triggers added (`failReceipts`' trigger is dropped
- * again), detected by a fingerprint of the catalogue, gets a new database from the template;
- * and a server where this role is not a superuser, with triggers of its own on the tables
- * (which would fire on the re-insert), gets one every run.
+ * So `DELETE` is the rule, with triggers and foreign keys quiet (`session_replication_role`, a
+ * superuser's setting); a role that may not set it truncates, since `TRUNCATE` of every table at
+ * once needs no order among their foreign keys. The dead rows `DELETE` leaves are vacuumed
+ * between runs, every `VACUUM_EVERY` resets, and autovacuum is off on the run database's tables,
+ * so no vacuum ever takes a lock while a run is under way (a scheduled lane would be seen waiting
+ * on it). The template is the fallback for what a reset cannot undo: a run that changed the schema
+ * beyond triggers added (`failReceipts`' trigger is dropped again), detected by a fingerprint of
+ * the catalogue (read only after DDL ran: an event trigger counts it, `countDdl`; 7 ms a reset
+ * when read every time), gets a new database from the template; and a server where this role is not a
+ * superuser, with triggers of its own on the tables (which would fire on the re-insert), gets
+ * one every run. `templateCopies()` counts those fallbacks, for the bench.
  */
 import pg from 'pg';
 import { ReceiptcheckError } from '../../errors.ts';
@@ -24,6 +31,17 @@ import type { PostgresServer } from './server.ts';
 
 /** The schema the harness keeps the rows `setup` inserted in; never a plugin's. */
 const SEED = 'receiptcheck_seed';
+
+/** Resets between two vacuums of the run database's tables. */
+const VACUUM_EVERY = 50;
+
+/** Run databases copied from a template because a reset could not undo a run, in this process. */
+let fallbacks = 0;
+
+/** How many times, in this process, a reset fell back to a new copy of the template. */
+export function templateCopies(): number {
+  return fallbacks;
+}
 
 /** The user schemas' catalogue, as one text: equal texts, equal schemas. */
 const FINGERPRINT = `
@@ -58,12 +76,18 @@ interface SetupState {
   readonly triggers: ReadonlySet<string>;
   readonly fingerprint: string;
   readonly superuser: boolean;
+  /** The DDL count as `setup` left it; undefined where no event trigger counts (not a superuser). */
+  readonly ddlSince: string | undefined;
 }
 
 /** The template and the run database of one runner. */
 export class RunDatabase {
   /** The run database's name; it changes when `reset` had to copy the template again. */
   name: string;
+  /** Resets in place since the last vacuum. */
+  private resets = 0;
+  /** The DDL count the last reset left (`ddlCount`). */
+  private ddlSeen: string | undefined;
   private constructor(
     private readonly server: PostgresServer,
     private readonly template: string,
@@ -71,6 +95,7 @@ export class RunDatabase {
     private readonly state: SetupState,
   ) {
     this.name = name;
+    this.ddlSeen = state.ddlSince;
   }
 
   /** Makes the template with `setup(fixture)` and the first run database from it. */
@@ -106,32 +131,82 @@ export class RunDatabase {
    */
   async reset(harness: pg.Client, track: (database: string) => void): Promise<boolean> {
     const s = this.state;
-    const extra = (await harness.query<{ target: string }>(TRIGGERS)).rows
-      .map((r) => r.target)
-      .filter((t) => !s.triggers.has(t));
-    for (const t of extra) await harness.query(`DROP TRIGGER IF EXISTS ${t}`);
-    const now = (await harness.query<{ fingerprint: string }>(FINGERPRINT)).rows[0]?.fingerprint;
-    if (now !== s.fingerprint || (!s.superuser && s.triggers.size > 0)) {
+    if (s.ddlSince !== undefined) {
+      // One round trip when no DDL ran since the last reset (the event trigger's count says so):
+      // the rows put back, then the count read. Rows put back on a changed schema (or a failure)
+      // send it the long way below.
+      const count = await harness
+        .query(`${restoreRows(s)};\n${DDL_COUNT}`)
+        .then((r) => lastCount(r as unknown as pg.QueryResult<{ n: string }>[]))
+        .catch(() => undefined);
+      if (count === this.ddlSeen) return this.afterRestore(harness);
+      if (harness.getTransactionStatus() !== 'I') await harness.query('ROLLBACK');
+    }
+    if (!(await this.schemaKept(harness))) {
+      fallbacks++;
       const old = this.name;
       this.name = await this.server.createDatabase(this.template, track);
       await this.server.dropDatabase(old);
+      this.resets = 0;
+      this.ddlSeen = s.ddlSince;
       return false;
     }
-    const statements = [
-      'BEGIN',
-      // Triggers and foreign keys stay quiet while the rows go back (a superuser may ask).
-      ...(s.superuser ? ['SET LOCAL session_replication_role = replica'] : []),
-      ...(s.tables.length > 0 ? [`TRUNCATE ${s.tables.map((t) => t.name).join(', ')}`] : []),
-      ...s.tables.map(
-        (t) =>
-          `INSERT INTO ${t.name}(${t.columns}) OVERRIDING SYSTEM VALUE SELECT ${t.columns} FROM ${t.copy}`,
-      ),
-      ...s.sequences.map((q) => `SELECT setval('${q.name}', ${q.value}, ${q.called})`),
-      'COMMIT',
-    ];
-    await harness.query(statements.join(';\n'));
+    // Dropping triggers is DDL too: the count to compare with next time is the one after it.
+    if (s.ddlSince !== undefined) this.ddlSeen = await ddlCount(harness);
+    await harness.query(restoreRows(s));
+    return this.afterRestore(harness);
+  }
+
+  /** Every `VACUUM_EVERY` resets in place, the dead rows `DELETE` left are vacuumed. */
+  private async afterRestore(harness: pg.Client): Promise<true> {
+    const s = this.state;
+    if (s.superuser && ++this.resets >= VACUUM_EVERY && s.tables.length > 0) {
+      this.resets = 0;
+      await harness.query(`VACUUM ${s.tables.map((t) => t.name).join(', ')}`);
+    }
     return true;
   }
+
+  /**
+   * Whether the schema is still `setup`'s once the triggers a run added are dropped (the full
+   * catalogue read): false when a reset in place cannot undo the run.
+   */
+  private async schemaKept(harness: pg.Client): Promise<boolean> {
+    const s = this.state;
+    // Both catalogue reads in one round trip: the triggers first, the fingerprint after.
+    const read = (await harness.query(`${TRIGGERS};\n${FINGERPRINT}`)) as unknown as [
+      pg.QueryResult<{ target: string }>,
+      pg.QueryResult<{ fingerprint: string }>,
+    ];
+    const extra = read[0].rows.map((r) => r.target).filter((t) => !s.triggers.has(t));
+    let now = read[1].rows[0]?.fingerprint;
+    if (extra.length > 0) {
+      for (const t of extra) await harness.query(`DROP TRIGGER IF EXISTS ${t}`);
+      now = (await harness.query<{ fingerprint: string }>(FINGERPRINT)).rows[0]?.fingerprint;
+    }
+    return now === s.fingerprint && (s.superuser || s.triggers.size === 0);
+  }
+}
+
+/** The statements that put every table's rows and every sequence back, as one transaction. */
+function restoreRows(s: SetupState): string {
+  const names = s.tables.map((t) => t.name);
+  // A superuser deletes with triggers and foreign keys quiet; others truncate, in no order.
+  const empty = s.superuser
+    ? ['SET LOCAL session_replication_role = replica', ...names.map((n) => `DELETE FROM ${n}`)]
+    : names.length > 0
+      ? [`TRUNCATE ${names.join(', ')}`]
+      : [];
+  return [
+    'BEGIN',
+    ...empty,
+    ...s.tables.map(
+      (t) =>
+        `INSERT INTO ${t.name}(${t.columns}) OVERRIDING SYSTEM VALUE SELECT ${t.columns} FROM ${t.copy}`,
+    ),
+    ...s.sequences.map((q) => `SELECT setval('${q.name}', ${q.value}, ${q.called})`),
+    'COMMIT',
+  ].join(';\n');
 }
 
 /** Reads what `setup` left on `db`, and keeps a copy of every table's rows in `SEED`. */
@@ -172,11 +247,48 @@ async function captureSetup(db: pg.Client): Promise<SetupState> {
     columns: t.columns ?? '',
   }));
   for (const t of copies) await db.query(`CREATE TABLE ${t.copy} AS TABLE ${t.name}`);
+  // The reset's vacuums come between runs; autovacuum could come mid-run and take a lock.
+  if (superuser)
+    for (const t of copies)
+      await db.query(`ALTER TABLE ${t.name} SET (autovacuum_enabled = false)`).catch(() => {}); // a partitioned table takes none: autovacuum may still visit its partitions
+  const ddlSince = superuser ? await countDdl(db) : undefined;
   return {
     tables: copies.filter((t) => t.columns !== ''),
     sequences: sequences.map((q) => ({ name: q.name, value: q.value ?? '1', called: q.called })),
     triggers,
     fingerprint,
     superuser,
+    ddlSince,
   };
+}
+
+/**
+ * Makes every DDL statement on the database (the template, so every copy of it too) count on a
+ * sequence of the harness's schema, by an event trigger (a superuser's): a reset then reads one
+ * number rather than the catalogue to know the schema is untouched. A sequence, not a row, so
+ * that two lanes' DDL never wait on each other for it (`nextval` takes no lock a transaction
+ * holds); `ENABLE ALWAYS`, so a session in replica mode counts too. Returns the count now.
+ */
+async function countDdl(db: pg.Client): Promise<string> {
+  await db.query(`
+    CREATE SEQUENCE ${SEED}.ddl;
+    CREATE FUNCTION ${SEED}.count_ddl() RETURNS event_trigger LANGUAGE plpgsql
+      AS $$ BEGIN PERFORM nextval('${SEED}.ddl'); END $$;
+    CREATE EVENT TRIGGER receiptcheck_count_ddl ON ddl_command_end
+      EXECUTE FUNCTION ${SEED}.count_ddl();
+    ALTER EVENT TRIGGER receiptcheck_count_ddl ENABLE ALWAYS`);
+  return ddlCount(db);
+}
+
+/** Reads the event trigger's count of DDL statements (`countDdl`). */
+const DDL_COUNT = `SELECT last_value::text || ':' || is_called::text AS n FROM ${SEED}.ddl`;
+
+/** How many DDL statements the event trigger has counted (`countDdl`). */
+async function ddlCount(db: pg.Client): Promise<string> {
+  return (await db.query<{ n: string }>(DDL_COUNT)).rows[0]?.n ?? '';
+}
+
+/** The count a multi-statement query that ends with `DDL_COUNT` read. */
+function lastCount(results: readonly pg.QueryResult<{ n: string }>[]): string | undefined {
+  return results.at(-1)?.rows[0]?.n;
 }

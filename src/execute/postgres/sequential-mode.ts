@@ -27,7 +27,8 @@ import type { ModeRunner } from '../mode-runner.ts';
 import { UNREADABLE_SNAPSHOT } from '../mode-runner.ts';
 import { isLocked, untilSettled } from './lock-left-behind.ts';
 import { pgCall, pgSnapshot, pgWorldEvent, withinBudget } from './postgres-events.ts';
-import { narrow, type PostgresSession } from './postgres-session.ts';
+import type { PostgresSession } from './postgres-session.ts';
+import { narrow } from './session-lane.ts';
 import { type PostgresModeOptions, sessionRunner } from './session-runner.ts';
 
 /** Opens a sequential runner for `plugin`: its template and run database are made at once. */

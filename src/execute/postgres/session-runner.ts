@@ -1,6 +1,7 @@
 /**
  * The shell both unscheduled PostgreSQL modes share: one `PostgresSession` for the runner's life,
- * its run database used as made by the first sequence and reset before every later one.
+ * its run database reset before every sequence that does not find it fresh, and kept a moment
+ * for the next runner when this one closes.
  */
 import type { PostgresHandlerPlugin } from '../../handlers/postgres/plugin.ts';
 import type { Step } from '../../model/events.ts';
@@ -25,14 +26,12 @@ export async function sessionRunner(
   run: (session: PostgresSession, steps: readonly Step[]) => Promise<Execution>,
 ): Promise<ModeRunner> {
   const session = await PostgresSession.open(plugin, options.fixture, options.databaseUrl);
-  let used = false;
   return {
     async execute(steps) {
       throwIfInterrupted();
-      if (used) await session.reset();
-      used = true;
+      await session.begin();
       return run(session, steps);
     },
-    close: () => session.close(),
+    close: () => session.release(),
   };
 }

@@ -5,8 +5,10 @@
  * mailbox and waits; the coordinator decides when (and whether) it runs, sends it itself, and
  * answers the plugin with what the server answered (or with an injected fault, a deadlock error,
  * or a crash). So nothing reaches the server from a lane that the coordinator did not grant.
+ * The client is the session's, kept from run to run (`../postgres-session.ts`); this wrapper is
+ * one run's, sealed when the run is over, so plugin code left behind reaches nothing.
  */
-import pg from 'pg';
+import type pg from 'pg';
 import type { PgConnection, PgResult } from '../../../handlers/postgres/plugin.ts';
 import type { Observed } from '../../../model/outcome.ts';
 import { CrashSignal } from '../../schedule/crash-signal.ts';
@@ -35,6 +37,8 @@ export type Answer = { readonly value: PgResult<unknown> } | { readonly error: u
 export class LaneConnection {
   /** Set once a crash ended this backend: every later query throws, nothing reaches the server. */
   crashed = false;
+  /** Set once the run is over: every later query throws, nothing reaches the coordinator. */
+  private sealed = false;
   readonly proxy: PgConnection;
   private readonly reports: LaneReport[] = [];
   private waiter: ((report: LaneReport) => void) | undefined;
@@ -50,17 +54,22 @@ export class LaneConnection {
     };
   }
 
-  /** Opens a lane connection; PostgreSQL's own deadlock timer is pushed out of the way (see `deadlock.ts`). */
-  static async open(config: pg.ClientConfig): Promise<LaneConnection> {
-    const client = new pg.Client(config);
-    client.on('error', () => {}); // a crash terminates the backend: that is the point
-    await client.connect();
-    try {
-      // Superuser only; elsewhere PostgreSQL's detector (a timer) may pick a victim first.
-      await client.query("SET deadlock_timeout = '1h'");
-    } catch {}
-    const { rows } = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
-    return new LaneConnection(client, rows[0]?.pid ?? 0);
+  /** One run's wrapper over a kept connection (`client`, served by backend `pid`). */
+  static over(client: pg.Client, pid: number): LaneConnection {
+    return new LaneConnection(client, pid);
+  }
+
+  /**
+   * Whether the lane ended the run with nothing outstanding: not crashed, no statement waiting on
+   * the coordinator, no report unread. Only a quiet lane's connection is kept for the next run.
+   */
+  get quiet(): boolean {
+    return !this.crashed && this.answer === undefined && this.reports.length === 0;
+  }
+
+  /** The run is over: later queries of plugin code left behind throw, and reach nothing. */
+  seal(): void {
+    this.sealed = true;
   }
 
   /** Whether the backend is inside a transaction block (PostgreSQL's own status, `T` or `E`). */
@@ -107,6 +116,10 @@ export class LaneConnection {
 
   private query<R>(text: string, values?: readonly unknown[]): Promise<PgResult<R>> {
     if (this.crashed) return Promise.reject(new CrashSignal());
+    if (this.sealed)
+      return Promise.reject(
+        new Error('receiptcheck: this connection belonged to a run that is over'),
+      );
     if (this.answer)
       return Promise.reject(
         new Error(

@@ -6,7 +6,7 @@
  * released before anything else runs); a deadlock the scheduler found is broken by cancelling the
  * statement that closed it.
  */
-import pg from 'pg';
+import type pg from 'pg';
 
 /** A statement sent to the server whose answer may not have come yet. */
 export interface InFlight {
@@ -47,10 +47,8 @@ export function send(client: pg.Client, sql: string, values?: readonly unknown[]
 export class LockWatch {
   private constructor(private readonly client: pg.Client) {}
 
-  static async open(config: pg.ClientConfig): Promise<LockWatch> {
-    const client = new pg.Client(config);
-    client.on('error', () => {}); // a dropped database ends it; the run is over by then
-    await client.connect();
+  /** Watches from `client`, a connection the session keeps and no plugin code uses. */
+  static over(client: pg.Client): LockWatch {
     return new LockWatch(client);
   }
 
@@ -111,10 +109,6 @@ export class LockWatch {
       if (performance.now() > deadline) throw new StatementHung(limitMs);
       await pause(1);
     }
-  }
-
-  async close(): Promise<void> {
-    await this.client.end().catch(() => {});
   }
 }
 

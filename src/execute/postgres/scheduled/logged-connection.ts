@@ -1,9 +1,10 @@
 /**
  * The coordinator's own connection, for plain steps (a call with no crash or fault planned, a
  * world event) and the snapshot: nothing to decide, so every statement runs at once and is
- * written down for the trace, as a lane's would be.
+ * written down for the trace, as a lane's would be. The client is the session's harness
+ * connection, kept from run to run; this wrapper is one run's, sealed when the run is over.
  */
-import pg from 'pg';
+import type pg from 'pg';
 import type { PgConnection, PgResult } from '../../../handlers/postgres/plugin.ts';
 import { paramText } from '../../schedule/param-text.ts';
 import type { LoggedStatement } from '../../schedule/statement-end.ts';
@@ -17,6 +18,7 @@ export class LoggedConnection {
   private readonly changes = new TransactionChanges();
   /** Statements sent whose answer has not come yet. */
   private pending = 0;
+  private sealed = false;
 
   private constructor(
     private readonly client: pg.Client,
@@ -28,12 +30,14 @@ export class LoggedConnection {
     };
   }
 
-  static async open(config: pg.ClientConfig): Promise<LoggedConnection> {
-    const client = new pg.Client(config);
-    client.on('error', () => {});
-    await client.connect();
-    const { rows } = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
-    return new LoggedConnection(client, rows[0]?.pid ?? 0);
+  /** One run's wrapper over a kept connection (`client`, served by backend `pid`). */
+  static over(client: pg.Client, pid: number): LoggedConnection {
+    return new LoggedConnection(client, pid);
+  }
+
+  /** The run is over: later queries of plugin code left behind throw, and reach nothing. */
+  seal(): void {
+    this.sealed = true;
   }
 
   /**
@@ -59,11 +63,9 @@ export class LoggedConnection {
     this.changes.reset();
   }
 
-  async close(): Promise<void> {
-    await this.client.end().catch(() => {});
-  }
-
   private async query<R>(text: string, values?: readonly unknown[]): Promise<PgResult<R>> {
+    if (this.sealed)
+      throw new Error('receiptcheck: this connection belonged to a run that is over');
     const write = !isTransactionControl(text) && isWriteText(text);
     const params = paramText(values);
     const note = (settled: { value: unknown } | { error: unknown }) => {

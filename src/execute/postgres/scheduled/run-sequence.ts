@@ -1,14 +1,19 @@
 /**
- * Scheduled execution of one sequence on PostgreSQL, on a database of its own copied from the
- * runner's template. A concurrent group runs gated under its schedule entry (`gated-step.ts`),
+ * Scheduled execution of one sequence on PostgreSQL, on the runner's run database as the last
+ * reset left it, over the session's kept connections (`../postgres-session.ts`): the harness
+ * connection is the coordinator's, the side connection watches, each lane has its own. A
+ * concurrent group runs gated under its schedule entry (`gated-step.ts`),
  * and so does a plain call whose entry plans a crash or a fault; every other plain step has
  * nothing to decide, so the coordinator runs it on its own connection and logs its statements.
  * The coordinator's connection reads the final snapshot. A lane or plain step that hangs ends the
  * run there, with `hang` set and the database as the stopped lanes left it (rolled back); a plain
  * step's hung statement has its backend ended, and a new connection reads. A plain step that
  * waits on a lock a lane holds hangs at once: between steps no lane runs to release it.
+ *
+ * When the run is over every wrapper the plugin saw is sealed. A connection that is not quiet
+ * (a crash ended it; after a hang, any lane; a statement or report still out) has its backend
+ * ended and is forgotten, so the next run opens a new one; the others are cleaned by the reset.
  */
-import type pg from 'pg';
 import type { PostgresHandlerPlugin } from '../../../handlers/postgres/plugin.ts';
 import type { Event, Step } from '../../../model/events.ts';
 import { checkSnapshotShape } from '../../../model/outcome-shape.ts';
@@ -24,43 +29,38 @@ import { runSteps, type StepsPort } from '../../schedule/run-steps.ts';
 import type { LoggedStatement } from '../../schedule/statement-end.ts';
 import { isLocked, untilSettled } from '../lock-left-behind.ts';
 import { worldEvent } from '../postgres-events.ts';
-import type { PostgresServer } from '../server.ts';
+import type { PostgresSession } from '../postgres-session.ts';
 import { LaneConnection } from './lane-connection.ts';
 import { LaneHung, within } from './lane-hung.ts';
 import { LockWatch } from './lock-watch.ts';
 import { LoggedConnection } from './logged-connection.ts';
 import { runPgGatedStep } from './pg-lane-driver.ts';
-import type { RunDatabases } from './run-databases.ts';
 import { callHandler, type PgStepContext } from './step-context.ts';
 
 /** What a run needs besides its steps and schedule. */
 export interface PgRunEnv {
   readonly plugin: PostgresHandlerPlugin;
   readonly fixture: Fixture;
-  /** Where each run's database comes from. */
-  readonly databases: RunDatabases;
-  readonly server: PostgresServer;
+  /** The run database, reset before this run, and the kept connections to it. */
+  readonly session: PostgresSession;
   readonly callTimeoutMs: number;
   readonly grantsMax: number;
 }
 
-/** Runs `steps` under `schedule` on a fresh copy of the template; the database is dropped after. */
+/** Runs `steps` under `schedule` on the session's run database and kept connections. */
 export async function runPgScheduled(
   env: PgRunEnv,
   steps: readonly Step[],
   schedule: Schedule,
   recordDecisions = false,
 ): Promise<ScheduledExecution> {
-  const database = await env.databases.take();
-  const config = env.server.connectionFor(database);
-  const opened: { close(): Promise<void> }[] = [];
+  const { session } = env;
+  const [harness, watchClient] = await Promise.all([session.harness(), session.watcher()]);
+  let coordinator = LoggedConnection.over(harness, session.harnessBackend as number);
+  const watch = LockWatch.over(watchClient);
   const lanes = new Map<number, Promise<LaneConnection>>();
+  let quiet = false;
   try {
-    const [coordinator, watch] = await Promise.all([
-      LoggedConnection.open(config),
-      LockWatch.open(config),
-    ]);
-    opened.push(coordinator, watch);
     const entries: TraceEntry[] = [];
     const records: LaneRecord[] = [];
     const ctx: PgStepContext = {
@@ -75,13 +75,15 @@ export async function runPgScheduled(
       lane(i) {
         let conn = lanes.get(i);
         if (!conn) {
-          conn = LaneConnection.open(config);
+          conn = session.lane(i).then((l) => LaneConnection.over(l.client, l.backend));
           lanes.set(i, conn);
-          conn.then((c) => opened.push(c)).catch(() => {});
         }
         return conn;
       },
-      retire: (i) => lanes.delete(i),
+      retire(i) {
+        lanes.delete(i);
+        session.forgetLane(i);
+      },
       async lanePids() {
         const open = await Promise.allSettled(lanes.values());
         return new Set(open.flatMap((c) => (c.status === 'fulfilled' ? [c.value.pid] : [])));
@@ -98,23 +100,53 @@ export async function runPgScheduled(
     });
     try {
       await drive(runSteps(stepsPort(ctx, coordinator), steps, schedule, records), (fn) => fn());
-      return finished(await snapshotOf(env, coordinator, steps.length));
+      const snapshot = await snapshotOf(env, coordinator, steps.length);
+      quiet = true;
+      return finished(snapshot);
     } catch (thrown) {
       if (!(thrown instanceof LaneHung)) throw thrown;
       // Every lane is stopped by now (`gated-step.ts`), so what they held is rolled back. A plain
       // step (or the snapshot) that hung left its statement on the coordinator's connection,
       // maybe waiting on a lock an idle lane holds for ever (a session-level advisory lock): no
       // later statement there would ever run, so its backend is ended and a new one reads.
-      const reader = await afterHang(env, coordinator, watch, config, opened);
+      const reader = await afterHang(env, coordinator, watch);
+      if (reader) coordinator = reader;
       const snapshot = reader
         ? await snapshotOf(env, reader, steps.length).catch(() => UNREADABLE_SNAPSHOT)
         : UNREADABLE_SNAPSHOT;
       return finished(snapshot, thrown.hang);
     }
   } finally {
-    for (const c of opened) await c.close();
-    env.databases.drop(database);
+    await release(env, coordinator, watch, lanes, quiet);
   }
+}
+
+/**
+ * Seals what the plugin saw of this run's connections, and ends the backend of every one that
+ * is not quiet (every lane after a hang or an error): the session opens a new one on next use.
+ */
+async function release(
+  env: PgRunEnv,
+  coordinator: LoggedConnection,
+  watch: LockWatch,
+  lanes: ReadonlyMap<number, Promise<LaneConnection>>,
+  quiet: boolean,
+): Promise<void> {
+  coordinator.seal();
+  for (const [i, opening] of lanes) {
+    const conn = await opening.catch(() => undefined);
+    conn?.seal();
+    if (conn && quiet && conn.quiet) continue;
+    env.session.forgetLane(i);
+    if (conn) {
+      await watch.terminate(conn.pid, env.callTimeoutMs).catch(() => {});
+      void conn.close();
+    }
+  }
+  // A transaction left open is the reset's to roll back; a statement still out is not.
+  if (!coordinator.busy) return;
+  await watch.terminate(coordinator.pid, env.callTimeoutMs).catch(() => {});
+  env.session.forgetHarness();
 }
 
 /**
@@ -126,8 +158,6 @@ async function afterHang(
   env: PgRunEnv,
   coordinator: LoggedConnection,
   watch: LockWatch,
-  config: pg.ClientConfig,
-  opened: { close(): Promise<void> }[],
 ): Promise<LoggedConnection | undefined> {
   if (!coordinator.busy) {
     await coordinator.rollbackLeak().catch(() => {});
@@ -138,9 +168,10 @@ async function afterHang(
   } catch {
     return undefined;
   }
-  const reader = await LoggedConnection.open(config);
-  opened.push(reader);
-  return reader;
+  coordinator.seal();
+  env.session.forgetHarness();
+  const harness = await env.session.harness();
+  return LoggedConnection.over(harness, env.session.harnessBackend as number);
 }
 
 /** The plugin's snapshot, checked for shape, within the call budget. */

@@ -8,8 +8,9 @@
  * lanes close with PostgreSQL's own error (`gated-step.ts`). The same steps and schedule give the
  * same trace.
  *
- * Each run gets a database of its own, copied (`CREATE DATABASE … TEMPLATE`) from a template the
- * plugin's `setup` filled once, and dropped after the run.
+ * Every run uses the same run database and the same kept connections (`../postgres-session.ts`),
+ * put back as the plugin's `setup` left them before every run but the first: the reset the other
+ * modes use, in place; a new copy of the template only when a run changed the schema.
  */
 import type fc from 'fast-check';
 import { ReceiptcheckError } from '../../../errors.ts';
@@ -24,11 +25,9 @@ import type { Fixture } from '../../../model/world.ts';
 import { RECORD_DECISIONS, type ScheduledExecution } from '../../../types/execution.ts';
 import type { Schedule } from '../../../types/schedule.ts';
 import type { GeneratedCase, ModeRunner } from '../../mode-runner.ts';
-import { onInterrupt } from '../../runtime/interrupt.ts';
+import { throwIfInterrupted } from '../../runtime/interrupt.ts';
 import { scheduleOfCase } from '../../schedule/schedule-of-case.ts';
-import { acquirePostgres, type PostgresServer } from '../server.ts';
-import { LoggedConnection } from './logged-connection.ts';
-import { RunDatabases } from './run-databases.ts';
+import { PostgresSession } from '../postgres-session.ts';
 import { runPgScheduled } from './run-sequence.ts';
 
 /** What scheduled mode on PostgreSQL needs; `OneModeOptions` has it all. */
@@ -52,55 +51,37 @@ export interface PgScheduledRunner extends ModeRunner {
 }
 
 /**
- * Acquires the server, builds the template with the plugin's `setup`, and returns the runner;
- * `close()` drops the template and lets the server go. Throws `E_POSTGRES` when the server
+ * Acquires the server, makes the template (the plugin's `setup`) and the run database, and returns the runner;
+ * `close()` drops both and lets the server go. Throws `E_POSTGRES` when the server
  * cannot be reached, `E_HANDLER_SETUP` when `setup` throws.
  */
 export async function postgresScheduledRunner(
   plugin: PostgresHandlerPlugin,
   options: PgScheduledOptions,
 ): Promise<PgScheduledRunner> {
-  const server = await acquirePostgres(options.databaseUrl);
-  let template: string;
-  try {
-    template = await templateOf(server, plugin, options.fixture);
-  } catch (thrown) {
-    await server.release();
-    throw thrown;
-  }
-  let databases: RunDatabases;
-  try {
-    databases = await RunDatabases.open(server, template);
-  } catch (thrown) {
-    await server.dropDatabase(template);
-    await server.release();
-    throw thrown;
-  }
+  const session = await PostgresSession.open(plugin, options.fixture, options.databaseUrl, {
+    // Superuser only; elsewhere PostgreSQL's detector (a timer) may pick a victim first (`deadlock.ts`).
+    laneSetup: "SET deadlock_timeout = '1h'",
+  });
   let closed: Promise<void> | undefined;
   const close = () => {
-    closed ??= (async () => {
-      untrack();
-      try {
-        await databases.close();
-        await server.dropDatabase(template);
-      } finally {
-        await server.release();
-      }
-    })();
+    closed ??= session.release();
     return closed;
   };
-  const untrack = onInterrupt(() => close());
   const env = {
     plugin,
     fixture: options.fixture,
-    server,
-    databases,
+    session,
     callTimeoutMs: options.callTimeoutMs,
     grantsMax: options.grantsMax ?? 20_000,
   };
   const executeScheduled = (steps: readonly Step[], schedule: Schedule, record = false) => {
     if (closed) throw new ReceiptcheckError('E_WORKER', 'this scheduled runner is closed');
-    return runPgScheduled(env, steps, schedule, record);
+    return (async () => {
+      throwIfInterrupted();
+      await session.begin();
+      return runPgScheduled(env, steps, schedule, record);
+    })();
   };
   return {
     caseArbitrary(sequence) {
@@ -113,26 +94,4 @@ export async function postgresScheduledRunner(
     executeScheduled,
     close,
   };
-}
-
-/** A database filled by the plugin's `setup`, to copy for every run. */
-async function templateOf(
-  server: PostgresServer,
-  plugin: PostgresHandlerPlugin,
-  fixture: Fixture,
-): Promise<string> {
-  const template = await server.createDatabase();
-  const conn = await LoggedConnection.open(server.connectionFor(template));
-  try {
-    await plugin.setup(conn.proxy, fixture);
-  } catch (thrown) {
-    await conn.close();
-    await server.dropDatabase(template);
-    throw new ReceiptcheckError(
-      'E_HANDLER_SETUP',
-      `handler "${plugin.name}" setup failed on PostgreSQL: ${(thrown as Error).message}`,
-    );
-  }
-  await conn.close();
-  return template;
 }

@@ -1,0 +1,186 @@
+/**
+ * Kept connections leak nothing from one run to the next. A lane's backend lives for the
+ * runner's life; a run leaves it dirty (a transaction open, a session advisory lock, a setting, a
+ * temporary table, plugin code with a query it never awaited) and the next run must find it as
+ * a fresh one: the same backend, cleaned, or a new one. Each probe is first shown to see the dirt
+ * (read before the reset), so a cleaning that missed it would fail here.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import reference from '../../handlers/operations/set-interval/postgres/set-interval-pg-reference.ts';
+import type { PgConnection, PostgresHandlerPlugin } from '../../handlers/postgres/plugin.ts';
+import type { CallEvent, Step } from '../../model/events.ts';
+import { DEFAULT_FIXTURE } from '../../model/world.ts';
+import { dropIdleDatabase } from './idle-database.ts';
+import { PostgresSession } from './postgres-session.ts';
+import { templateCopies } from './run-database.ts';
+import { postgresScheduledRunner } from './scheduled/scheduled-mode.ts';
+import { stopEmbeddedPostgres } from './server.ts';
+
+afterAll(() => stopEmbeddedPostgres(), 60_000);
+
+/** What a session looks like from inside: its backend and everything a run could leave on it. */
+interface Seen {
+  readonly pid: number;
+  readonly app: string;
+  readonly deadlockTimeout: string;
+  readonly lockFree: boolean;
+  readonly temp: boolean;
+  readonly version: number;
+}
+
+const PROBE = `
+SELECT pg_backend_pid() AS pid, current_setting('application_name') AS app,
+  current_setting('deadlock_timeout') AS "deadlockTimeout",
+  NOT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND objid = 4242) AS "lockFree",
+  to_regclass('pg_temp.leaked') IS NOT NULL AS temp,
+  (SELECT max(version) FROM automations)::int AS version`;
+
+async function probe(db: PgConnection): Promise<Seen> {
+  return (await db.query<Seen>(PROBE)).rows[0] as Seen;
+}
+
+/** Everything a run can leave on its session, the transaction last (left open). */
+async function dirty(db: PgConnection): Promise<void> {
+  await db.query("SET application_name = 'leaked'");
+  await db.query("SET deadlock_timeout = '2s'");
+  await db.query('SELECT pg_advisory_lock(4242)');
+  await db.query('CREATE TEMP TABLE leaked (x int)');
+  await db.query('BEGIN');
+  await db.query('UPDATE automations SET version = 77');
+}
+
+const clean = (pid: number, deadlockTimeout: string) => ({
+  pid,
+  app: '',
+  deadlockTimeout,
+  lockFree: true,
+  temp: false,
+  version: 1,
+});
+
+describe('kept connections', () => {
+  it('a reset cleans a lane in place (same backend), and replaces one with a query still out', async () => {
+    const session = await PostgresSession.open(reference, DEFAULT_FIXTURE, undefined);
+    try {
+      const lane = await session.lane(0);
+      const before = await probe(lane.db);
+      expect(before).toEqual(clean(lane.backend, before.deadlockTimeout));
+      await dirty(lane.db);
+      // The probe sees every kind of dirt: a cleaning that missed one would fail below.
+      expect(await probe(lane.db)).toEqual({
+        pid: lane.backend,
+        app: 'leaked',
+        deadlockTimeout: '2s',
+        lockFree: false,
+        temp: true,
+        version: 77,
+      });
+      const copies = templateCopies();
+      await session.reset();
+      await expect(lane.db.query('SELECT 1')).rejects.toThrow(/run that is over/);
+      const again = await session.lane(0);
+      expect(again.backend).toBe(lane.backend);
+      expect(await probe(again.db)).toEqual(before);
+      expect(templateCopies()).toBe(copies);
+
+      // Plugin code that never awaited its query: the backend is ended and replaced.
+      const stuck = again.db.query('SELECT pg_sleep(30)');
+      stuck.catch(() => {});
+      await session.reset();
+      const fresh = await session.lane(0);
+      expect(fresh.backend).not.toBe(again.backend);
+      expect(await probe(fresh.db)).toEqual(clean(fresh.backend, before.deadlockTimeout));
+    } finally {
+      await session.close();
+    }
+  }, 120_000);
+
+  it('scheduled mode: the next run finds its lanes and coordinator as fresh, on the same backends', async () => {
+    const seen: Seen[] = [];
+    const plugin: PostgresHandlerPlugin = {
+      ...reference,
+      name: 'leak-probe',
+      async call(db, principal, request) {
+        if (request.requestId === 'dirty') {
+          await dirty(db);
+          // Thrown with the transaction open: the harness rolls it back at the reply.
+          throw new Error('left dirty');
+        }
+        if (request.requestId === 'probe') seen.push(await probe(db));
+        return reference.call(db, principal, request);
+      },
+    };
+    const call = (requestId: string): CallEvent => ({
+      kind: 'call',
+      client: 0,
+      delivery: 'delivered',
+      request: { requestId, automationId: 1, expectedVersion: 1, intervalMinutes: 30 },
+    });
+    const group = (a: string, b: string): Step => ({
+      kind: 'concurrent',
+      events: [call(a), call(b)],
+    });
+    const runner = await postgresScheduledRunner(plugin, {
+      fixture: DEFAULT_FIXTURE,
+      callTimeoutMs: 20_000,
+    });
+    try {
+      // A group runs on lanes 1 and 2, a plain step on the coordinator's connection.
+      const plan = [{ choices: [] }, { choices: [] }];
+      const probes: Step[] = [group('probe', 'probe'), call('probe')];
+      await runner.executeScheduled(probes, plan);
+      const baseline = seen.splice(0);
+      expect(baseline).toHaveLength(3);
+      expect(new Set(baseline.map((s) => s.pid)).size).toBe(3);
+      // The lanes' own setting (`deadlock.ts`), which the cleaning must put back.
+      expect(baseline.slice(0, 2).map((s) => s.deadlockTimeout)).toEqual(['1h', '1h']);
+      // Each of the three connections left dirty by a run of its own (one advisory lock a run).
+      for (const steps of [[group('dirty', 'quiet')], [group('quiet', 'dirty')], [call('dirty')]]) {
+        const r = await runner.executeScheduled(steps, plan);
+        expect(r.hang).toBeUndefined();
+      }
+      await runner.executeScheduled(probes, plan);
+      expect(seen).toEqual(baseline);
+      // The probe sees dirt: the coordinator dirtied and probed in one run.
+      await runner.executeScheduled([call('dirty'), call('probe')], plan);
+      expect(seen.at(-1)).toMatchObject({ app: 'leaked', lockFree: false, temp: true });
+    } finally {
+      await runner.close();
+    }
+  }, 120_000);
+
+  it("a closed runner's databases go to the next runner of the same plugin, reset first", async () => {
+    const current = async (session: PostgresSession) => {
+      const db = await session.harness();
+      const { rows } = await db.query(
+        'SELECT current_database() AS name, (SELECT max(version) FROM automations)::int AS version',
+      );
+      return rows[0] as { name: string; version: number };
+    };
+    // '' asks for the embedded server: a user's server never keeps our databases.
+    const first = await PostgresSession.open(reference, DEFAULT_FIXTURE, '');
+    await first.begin();
+    await (await first.harness()).query('UPDATE automations SET version = 5');
+    const made = await current(first);
+    expect(made.version).toBe(5);
+    await first.release();
+    const second = await PostgresSession.open(reference, DEFAULT_FIXTURE, '');
+    await second.begin();
+    expect(await current(second)).toEqual({ name: made.name, version: 1 });
+    await second.release();
+    // Another plugin (even one equal to it) never gets them.
+    const other = await PostgresSession.open({ ...reference }, DEFAULT_FIXTURE, '');
+    try {
+      await other.begin();
+      expect((await current(other)).name).not.toBe(made.name);
+      await dropIdleDatabase();
+      const left = await (await other.harness()).query(
+        'SELECT 1 FROM pg_database WHERE datname = $1',
+        [made.name],
+      );
+      expect(left.rows).toEqual([]);
+    } finally {
+      await other.close();
+    }
+  }, 120_000);
+});
