@@ -140,7 +140,7 @@ async function measureThroughput(
       return [
         raw(into.raw, fileDb, sequences),
         raw(into.rawInMemory, memoryDb, sequences),
-        ...harness(into, ['sequential', 'concurrent'], seed),
+        ...harness(into, ['sequential', 'concurrent', 'asyncSequential'], seed),
       ];
     });
     // Concurrent mode's warm pool has served its rounds; scheduled mode and the rest run without it.
@@ -154,7 +154,7 @@ async function measureThroughput(
     );
     await benchRounds(o, 'scheduled throughput', totals, sample, (seed, into) => [
       raw(into.rawScheduledMix, fileDb, scheduledStepMix(mix, seed, o.runsPerRound)),
-      ...harness(into, ['scheduled', 'scheduledThreads'], seed),
+      ...harness(into, ['scheduled', 'scheduledThreads', 'asyncScheduled'], seed),
     ]);
   } finally {
     fileDb.close();

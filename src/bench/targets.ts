@@ -17,6 +17,8 @@ export const RATIO_TARGETS = {
   concurrent: 0.3,
   scheduled: 0.3,
   scheduledThreads: 0.15,
+  asyncSequential: 0.5,
+  asyncScheduled: 0.25,
 } as const;
 
 /** How each ratio's row is named. */
@@ -25,6 +27,8 @@ const RATIO_FIGURES: Record<keyof typeof RATIO_TARGETS, string> = {
   concurrent: 'concurrent',
   scheduled: 'scheduled',
   scheduledThreads: 'scheduled, thread lanes',
+  asyncSequential: 'async reference, sequential',
+  asyncScheduled: 'async reference, scheduled',
 };
 
 /** The most seconds a mutant's median time to kill may take. */
@@ -58,6 +62,8 @@ export function checkTargets(report: Omit<BenchReport, 'targets'>): TargetCheck[
     ratioTarget('concurrent', t.concurrent),
     ratioTarget('scheduled', t.scheduled),
     ratioTarget('scheduledThreads', t.scheduledThreads),
+    ratioTarget('asyncSequential', t.asyncSequential),
+    ratioTarget('asyncScheduled', t.asyncScheduled),
   ];
   const measured = report.kills.filter((k) => k.available);
   const slowest = [...measured].sort(

@@ -52,6 +52,9 @@ describe('receiptcheck bench', () => {
       available: true,
       steps: t.rawScheduledMix.steps,
     });
+    // The async reference answers as the reference does: the same steps, in the same run as raw.
+    expect(t.asyncSequential).toMatchObject({ available: true, steps: t.raw.steps });
+    expect(t.asyncScheduled).toMatchObject({ available: true, steps: t.rawScheduledMix.steps });
     for (const mode of [t.sequential, t.concurrent, t.scheduled, t.scheduledThreads]) {
       if (mode.available) {
         expect(mode.ratioToRaw).toBeGreaterThan(0);
