@@ -76,6 +76,13 @@ export interface ThroughputSection {
    * replayable runs (the wrapped libraries, most users' plugins), against the same raw mix.
    */
   readonly scheduledThreads: Throughput | Unavailable;
+  /**
+   * The SQLite reference awaiting once before it answers (not replayable, so scheduled mode runs
+   * it on thread lanes), against the same raw loops: what an awaiting handler costs. Measured only
+   * when the bench runs the set-interval SQLite reference.
+   */
+  readonly asyncSequential: Throughput | Unavailable;
+  readonly asyncScheduled: Throughput | Unavailable;
 }
 
 /** One seed's attempt to kill a mutant. */

@@ -46,6 +46,8 @@ function formatThroughput(r: BenchReport): string[] {
     ['concurrent', t.concurrent],
     ['scheduled', t.scheduled],
     ['sched., threads', t.scheduledThreads],
+    ['async, sequential', t.asyncSequential],
+    ['async, scheduled', t.asyncScheduled],
   ];
   const lines = [
     `throughput${'steps/s'.padStart(21)}  ${'× raw'.padStart(6)}  ${'steps/CPU-s'.padStart(11)}  ${'× raw'.padStart(6)}  steps/s per round`,

@@ -3,8 +3,10 @@
  * execution, model, checks, fresh databases), timed from the call to its return.
  */
 
+import { fileURLToPath } from 'node:url';
 import { checkHandler } from '../api/check-handler.ts';
 import { isInterruptedError, isReceiptcheckError, messageOf } from '../errors.ts';
+import { siblingModuleUrl } from '../sibling-module-url.ts';
 import type { LaneMode, Mode } from '../types/mode.ts';
 import type { ResolvedBenchOptions } from './bench-options.ts';
 import type { PathName, PathTotals } from './throughput-totals.ts';
@@ -15,7 +17,24 @@ export interface HarnessPath {
   readonly mode: Mode;
   /** `checkHandler`'s `lanes`; absent for its default (`auto`). */
   readonly lanes?: LaneMode;
+  /** A handler of its own instead of the bench's (the async reference's paths). */
+  readonly handler?: string;
 }
+
+/**
+ * The SQLite reference awaiting once before it answers: what an awaiting handler costs in the
+ * harness, measured against the reference's raw loop (the await itself costs raw next to nothing).
+ */
+export const ASYNC_REFERENCE = fileURLToPath(
+  siblingModuleUrl(
+    '../handlers/operations/set-interval/sqlite/set-interval-async-reference.ts',
+    import.meta.url,
+  ),
+);
+
+/** Why the async reference's paths are not measured for another handler than the reference. */
+export const ASYNC_ONLY_WITH_REFERENCE =
+  'measured only beside the set-interval SQLite reference, whose raw loop it is compared with';
 
 /** The harness modes measured against raw, in round order. */
 export const MODES: readonly Mode[] = ['sequential', 'concurrent', 'scheduled'];
@@ -28,6 +47,8 @@ export const MODES: readonly Mode[] = ['sequential', 'concurrent', 'scheduled'];
 export const HARNESS_PATHS: readonly HarnessPath[] = [
   ...MODES.map((mode) => ({ name: mode as PathName, mode })),
   { name: 'scheduledThreads', mode: 'scheduled', lanes: 'threads' },
+  { name: 'asyncSequential', mode: 'sequential', handler: ASYNC_REFERENCE },
+  { name: 'asyncScheduled', mode: 'scheduled', handler: ASYNC_REFERENCE },
 ];
 
 /** One measured check, or why the mode could not run. */
@@ -108,8 +129,12 @@ export async function modePath(
   seed: number,
 ): Promise<void> {
   if (entry.unavailable) return;
+  if (path.handler !== undefined && !benchesTheReference(o)) {
+    entry.unavailable = ASYNC_ONLY_WITH_REFERENCE;
+    return;
+  }
   const measured = await measureHarness({
-    handler: o.handler,
+    handler: path.handler ?? o.handler,
     operation: o.operation,
     mode: path.mode,
     lanes: path.lanes,
@@ -120,4 +145,9 @@ export async function modePath(
   });
   if (!measured.available) entry.unavailable = measured.reason;
   else entry.rounds.push(measured);
+}
+
+/** True when the bench runs the set-interval SQLite reference, the async reference's raw. */
+function benchesTheReference(o: ResolvedBenchOptions): boolean {
+  return o.handler === 'reference' && (o.operation ?? 'set-interval') === 'set-interval';
 }

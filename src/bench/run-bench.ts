@@ -148,7 +148,7 @@ async function measureThroughput(
       return [
         raw(into.raw, fileDb, sequences),
         raw(into.rawInMemory, memoryDb, sequences),
-        ...harness(into, ['sequential', 'concurrent'], seed),
+        ...harness(into, ['sequential', 'concurrent', 'asyncSequential'], seed),
       ];
     });
     // Concurrent mode's warm pool has served its rounds; scheduled mode and the rest run without it.
@@ -162,7 +162,7 @@ async function measureThroughput(
     );
     await benchRounds(o, 'scheduled throughput', totals, sample, (seed, into) => [
       raw(into.rawScheduledMix, fileDb, scheduledStepMix(mix, seed, o.runsPerRound)),
-      ...harness(into, ['scheduled', 'scheduledThreads'], seed),
+      ...harness(into, ['scheduled', 'scheduledThreads', 'asyncScheduled'], seed),
     ]);
   } finally {
     fileDb.close();

@@ -32,7 +32,12 @@ const SOAK_MET: SoakCheckFigure = {
 };
 
 function report(
-  over: { threads?: number; soak?: Partial<SoakCheckFigure> } = {},
+  over: {
+    threads?: number;
+    asyncSequential?: number;
+    asyncScheduled?: number;
+    soak?: Partial<SoakCheckFigure>;
+  } = {},
 ): Omit<BenchReport, 'targets'> {
   return {
     machine: { nproc: 2, cpuModel: 'test', node: 'v20', platform: 'linux' },
@@ -57,6 +62,8 @@ function report(
       concurrent: speed(0.4),
       scheduled: speed(0.35),
       scheduledThreads: speed(over.threads ?? 0.2),
+      asyncSequential: speed(over.asyncSequential ?? 0.6),
+      asyncScheduled: speed(over.asyncScheduled ?? 0.3),
     },
     kills: [],
     checker: { entries: 100_000, clients: 8, seconds: 1, perRun: [1], verdicts: ['ok'] },
@@ -78,6 +85,13 @@ describe('checkTargets', () => {
     const unavailable = { available: false as const, reason: 'not here' };
     const without = { ...r, throughput: { ...r.throughput, scheduledThreads: unavailable } };
     expect(met(without, 'scheduled, thread lanes')).toBeNull();
+  });
+
+  it('judges the async reference against 0.5 × raw sequential and 0.25 × raw scheduled', () => {
+    expect(met(report(), 'async reference, sequential')).toBe(true);
+    expect(met(report({ asyncSequential: 0.15 }), 'async reference, sequential')).toBe(false);
+    expect(met(report(), 'async reference, scheduled')).toBe(true);
+    expect(met(report({ asyncScheduled: 0.12 }), 'async reference, scheduled')).toBe(false);
   });
 
   it('judges the soak check: 1,000,000 calls from 16 clients, ok, ≤ 10 s and < 1 GB', () => {

@@ -31,7 +31,9 @@ export type PathName =
   | 'sequential'
   | 'concurrent'
   | 'scheduled'
-  | 'scheduledThreads';
+  | 'scheduledThreads'
+  | 'asyncSequential'
+  | 'asyncScheduled';
 
 /** An empty totals record for every path. */
 export function emptyTotals(): Record<PathName, PathTotals> {
@@ -44,6 +46,8 @@ export function emptyTotals(): Record<PathName, PathTotals> {
     concurrent: fresh(),
     scheduled: fresh(),
     scheduledThreads: fresh(),
+    asyncSequential: fresh(),
+    asyncScheduled: fresh(),
   };
 }
 
@@ -75,6 +79,8 @@ export function throughputSection(totals: Record<PathName, PathTotals>): Through
     concurrent: mode('concurrent', 'raw'),
     scheduled: mode('scheduled', 'rawScheduledMix'),
     scheduledThreads: mode('scheduledThreads', 'rawScheduledMix'),
+    asyncSequential: mode('asyncSequential', 'raw'),
+    asyncScheduled: mode('asyncScheduled', 'rawScheduledMix'),
   };
 }
 

@@ -52,6 +52,9 @@ describe('receiptcheck bench', () => {
       available: true,
       steps: t.rawScheduledMix.steps,
     });
+    // The async reference answers as the reference does: the same steps, in the same run as raw.
+    expect(t.asyncSequential).toMatchObject({ available: true, steps: t.raw.steps });
+    expect(t.asyncScheduled).toMatchObject({ available: true, steps: t.rawScheduledMix.steps });
     for (const mode of [t.sequential, t.concurrent, t.scheduled, t.scheduledThreads]) {
       if (mode.available) {
         expect(mode.ratioToRaw).toBeGreaterThan(0);
@@ -83,6 +86,8 @@ describe('receiptcheck bench', () => {
       'concurrent',
       'scheduled',
       'scheduled, thread lanes',
+      'async reference, sequential',
+      'async reference, scheduled',
       'time to kill (worst median)',
       'checker, 400-call history',
       'soak check, 400 calls',
@@ -141,6 +146,9 @@ describe('receiptcheck bench', () => {
       available: false,
       reason: expect.stringContaining('PostgreSQL'),
     });
+    // The async reference is compared with the SQLite reference's raw loop only.
+    for (const path of [t.asyncSequential, t.asyncScheduled])
+      expect(path).toMatchObject({ available: false, reason: expect.stringContaining('SQLite') });
     for (const mode of [t.sequential, t.concurrent, t.scheduled]) {
       if (!mode.available) throw new Error(mode.reason);
       expect(mode.ratioToRaw).toBeGreaterThan(0);
