@@ -25,20 +25,27 @@ export function receiptOutsideTransaction(c: DrawnCase, zodField?: ZodFieldOf): 
     `${drawnPluginName(c)}-receipt-after-commit`,
     c.ids,
     receiptAfterCommit(steps),
+    c.policy,
   );
 }
 
 /** The precondition is checked before the receipt lookup, so a retry after success is refused. */
 export function preconditionBeforeReceipt(c: DrawnCase, zodField?: ZodFieldOf): HandlerPlugin {
   const spec = specFromDraw(c.draw, zodField);
-  return genericSqlitePlugin(spec, `${drawnPluginName(c)}-precondition-first`, c.ids, {
-    body(db, caller, r, s) {
-      if (!s.canAccess(db, caller, r)) return outcome.refused('unavailable');
-      const refusal = s.checkPrecondition(db, caller, r);
-      if (refusal) return outcome.refused(refusal);
-      return runOperationSteps(db, caller, r, s);
+  return genericSqlitePlugin(
+    spec,
+    `${drawnPluginName(c)}-precondition-first`,
+    c.ids,
+    {
+      body(db, caller, r, s) {
+        if (!s.canAccess(db, caller, r)) return outcome.refused('unavailable');
+        const refusal = s.checkPrecondition(db, caller, r);
+        if (refusal) return outcome.refused(refusal);
+        return runOperationSteps(db, caller, r, s);
+      },
     },
-  });
+    c.policy,
+  );
 }
 
 /** A replay is answered as fresh: every spec's first retry shows it. */
@@ -50,5 +57,6 @@ export function replayAsFresh(c: DrawnCase, zodField?: ZodFieldOf): HandlerPlugi
     `${drawnPluginName(c)}-replay-as-fresh`,
     c.ids,
     replayUnflagged(steps),
+    c.policy,
   );
 }

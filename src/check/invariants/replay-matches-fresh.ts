@@ -19,12 +19,13 @@ export function checkReplayMatchesFresh(run: RunRecord): InvariantViolation | un
   for (const o of run.trace.observations) {
     if (o.observed.kind !== 'ok' || !o.observed.replayed) continue;
     const key = callKey(run.fixture, o);
-    const fresh =
-      (expiring &&
-        freshOks(run.trace)
-          .filter((f) => f.step < o.step && callKey(run.fixture, f) === key)
-          .at(-1)) ||
-      freshByKey.get(key);
+    // A fresh call racing its own retry in one concurrent group shares its step; a later
+    // life of the key (after the receipt expired) comes at a later step and never counts.
+    const fresh = expiring
+      ? freshOks(run.trace)
+          .filter((f) => f.step <= o.step && callKey(run.fixture, f) === key)
+          .at(-1)
+      : freshByKey.get(key);
     if (fresh?.observed.kind !== 'ok') {
       return {
         invariant: REPLAY_MATCHES_FRESH,

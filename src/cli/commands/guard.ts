@@ -12,7 +12,7 @@ import { DEFAULT_OUT_DIR } from '../../api/counterexample-store.ts';
 import { failedModes, type GuardCase, runGuard } from '../../api/guard/run-guard.ts';
 import { ReceiptcheckError } from '../../errors.ts';
 import { ENGINES, type Engine } from '../../handlers/engine.ts';
-import { drawnPluginName } from '../../handlers/generic/drawn-plugin.ts';
+import { describeDrawnPolicy, drawnPluginName } from '../../handlers/generic/drawn-plugin.ts';
 import { formatCounterexample } from '../../report/format-counterexample.ts';
 import { MODES, type Mode } from '../../types/mode.ts';
 import type { CliContext } from '../cli-context.ts';
@@ -156,7 +156,9 @@ function caseLine(c: GuardCase, specs: number, ms: number): string {
 
 /** A failing spec: the draw, each failing mode's counterexample or error, the saved files. */
 function failureText(c: GuardCase): string {
-  const parts = [`  FALSE VERDICT on spec ${c.index}: ${JSON.stringify(c.drawn.draw)}`];
+  const parts = [
+    `  FALSE VERDICT on spec ${c.index} (policy: ${describeDrawnPolicy(c.drawn)}): ${JSON.stringify(c.drawn.draw)}`,
+  ];
   for (const m of failedModes(c)) {
     parts.push(
       m.counterexample
