@@ -13,6 +13,7 @@ import {
 } from '../../src/handlers/generic/generic-sqlite.ts';
 import type { HandlerPlugin } from '../../src/handlers/plugin.ts';
 import { receiptAfterCommit, replayUnflagged } from '../../src/handlers/sqlite/bug-shapes.ts';
+import { advanceHarnessClock } from '../../src/handlers/sqlite/harness-clock.ts';
 import { referenceStepsOf, runOperationSteps } from '../../src/handlers/sqlite/operation-steps.ts';
 import { outcome } from '../../src/model/outcome.ts';
 
@@ -59,4 +60,20 @@ export function replayAsFresh(c: DrawnCase, zodField?: ZodFieldOf): HandlerPlugi
     replayUnflagged(steps),
     c.policy,
   );
+}
+
+/**
+ * Declares the case's receipt lifetime but never lets a receipt lapse: the clock moves, the
+ * receipts stay, so a retry after the lifetime is replayed where it must run as new.
+ */
+export function receiptsNeverLapse(c: DrawnCase, zodField?: ZodFieldOf): HandlerPlugin {
+  const spec = specFromDraw(c.draw, zodField);
+  const plugin = genericSqlitePlugin(
+    spec,
+    `${drawnPluginName(c)}-receipts-never-lapse`,
+    c.ids,
+    {},
+    c.policy,
+  );
+  return { ...plugin, advanceClock: advanceHarnessClock };
 }
