@@ -90,7 +90,9 @@ export function registerGuard(program: Command, ctx: CliContext): void {
       helpBlocks(
         `The handler is built from each drawn spec alone (the generic steps every built-in
 shares, the spec's own precondition and effect applied to the row it reads), so it is
-correct by construction: a red verdict is a false verdict, a bug of receiptcheck. Each is
+correct by construction: a red verdict is a false verdict, a bug of receiptcheck. On
+SQLite about half the specs also declare a receipt lifetime (policy.receiptExpiry, named
+-expiry<ms>) that the handler honours, and the clock moves on between calls. Each is
 saved as the spec's plugin module and a case file per failing mode, which replay:
   receiptcheck replay counterexamples/guard/<plugin>-<mode>-seed<S>.json`,
         `Examples:
