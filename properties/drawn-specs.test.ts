@@ -3,10 +3,12 @@
  * of every rule kind, zod-derived ones included; with and without an expected version and other
  * preconditions; created rows with opaque or rowid ids; every subset of world events), the
  * generic handler built from the spec alone, correct by construction, passes `checkHandler` in
- * every mode, on SQLite and on PostgreSQL. A red check here is a false verdict of the harness;
+ * every mode, on SQLite and on PostgreSQL, and on SQLite under a drawn receipt expiry (the
+ * handler declares and honours it). A red check here is a false verdict of the harness;
  * the failure prints the drawn spec and each counterexample. Small for CI; `receiptcheck guard`
  * runs it large. And it is not vacuous: broken generic handlers (a receipt inserted after the
- * commit, a precondition checked before the receipt lookup) are reported.
+ * commit, a precondition checked before the receipt lookup, receipts that never lapse under a
+ * declared expiry) are reported.
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,11 +17,11 @@ import {
   checkDrawnCase,
   type DrawnCaseResult,
 } from '../src/api/guard/check-drawn-case.ts';
-import { drawnCaseArbitrary } from '../src/api/guard/drawn-case-arbitrary.ts';
+import { drawCases, drawnCaseArbitrary } from '../src/api/guard/drawn-case-arbitrary.ts';
 import type { PluginFactory } from '../src/api/guard/drawn-plugin-file.ts';
 import { stopEmbeddedPostgres } from '../src/execute/postgres/server.ts';
 import { makeTempDir, removeTempDir } from '../src/execute/runtime/temp-dirs.ts';
-import type { DrawnCase } from '../src/handlers/generic/drawn-plugin.ts';
+import { type DrawnCase, describeDrawnPolicy } from '../src/handlers/generic/drawn-plugin.ts';
 import { formatCounterexample } from '../src/report/format-counterexample.ts';
 import { MODES } from '../src/types/mode.ts';
 
@@ -36,7 +38,7 @@ afterAll(async () => {
 function falseVerdicts(r: DrawnCaseResult): string {
   const failed = r.modes.filter((m) => m.verdict === 'failed');
   return [
-    `false verdict on a correct handler (${r.drawn.engine}, created ids ${r.drawn.ids}); the spec:`,
+    `false verdict on a correct handler (${r.drawn.engine}, created ids ${r.drawn.ids}, policy ${describeDrawnPolicy(r.drawn)}); the spec:`,
     JSON.stringify(r.drawn.draw),
     ...failed.map((m) =>
       m.counterexample ? formatCounterexample(m.counterexample) : `${m.mode}: ${m.error}`,
@@ -57,6 +59,25 @@ describe('drawn operation specs: a correct handler always passes', () => {
       { numRuns: 4, endOnFailure: true },
     );
   }, 300_000);
+
+  it('on SQLite under a declared receipt expiry, in every mode', async () => {
+    const expiring = drawnCaseArbitrary('sqlite', true).filter((c) => c.policy !== undefined);
+    await fc.assert(
+      fc.asyncProperty(expiring, (c) => holds(c, 15)),
+      { numRuns: 2, endOnFailure: true },
+    );
+  }, 300_000);
+
+  it('finds a false verdict that shows only under a receipt expiry (seed 1, spec 3)', async () => {
+    // A retry racing its fresh call in one concurrent group, then the key's next life after its
+    // receipt lapsed: "a replay returns exactly its fresh call's result" once matched the replay
+    // to a fresh call before its step, so to the next life's result, and failed this case at
+    // run 27; it must match the fresh call of its own group.
+    const c = drawCases(3, 1, 'sqlite', true)[2] as DrawnCase;
+    expect(c.policy?.receiptExpiry).toBeTypeOf('number');
+    const r = await checkDrawnCase(c, { dir, modes: ['concurrent'], runs: 30, seed: 1 });
+    if (!casePassed(r)) throw new Error(falseVerdicts(r));
+  }, 120_000);
 
   it('on PostgreSQL, in every mode', async () => {
     await fc.assert(
@@ -88,6 +109,16 @@ describe('the guard is not vacuous', () => {
     await fc.assert(
       fc.asyncProperty(visible, async (c) => {
         expect(await reported(c, broken('receiptOutsideTransaction'))).toBe(true);
+      }),
+      { numRuns: 3, endOnFailure: true },
+    );
+  }, 120_000);
+
+  it('reports receipts that never lapse under a declared expiry', async () => {
+    const expiring = drawnCaseArbitrary('sqlite', true).filter((c) => c.policy !== undefined);
+    await fc.assert(
+      fc.asyncProperty(expiring, async (c) => {
+        expect(await reported(c, broken('receiptsNeverLapse'))).toBe(true);
       }),
       { numRuns: 3, endOnFailure: true },
     );

@@ -22,7 +22,7 @@ describe('receiptcheck guard', () => {
     expect(r.out).toMatch(
       /^receiptcheck guard: 2 specs on sqlite, seed 5, sequential, 10 runs each/,
     );
-    expect(r.out).toMatch(/\[1\/2\] guard-[0-9a-f]{8}-sqlite-\w+: sequential ✓ 10/);
+    expect(r.out).toMatch(/\[1\/2\] guard-[0-9a-f]{8}-sqlite-\w+(-expiry\d+)?: sequential ✓ 10/);
     expect(r.out).toMatch(/\[2\/2\] guard-/);
     expect(r.out).toMatch(/2 specs × 1 modes × 10 runs: 0 false verdicts \(sqlite, seed 5, /);
     expect(r.code).toBe(0);

@@ -13,6 +13,7 @@ import {
 } from '../../src/handlers/generic/generic-sqlite.ts';
 import type { HandlerPlugin } from '../../src/handlers/plugin.ts';
 import { receiptAfterCommit, replayUnflagged } from '../../src/handlers/sqlite/bug-shapes.ts';
+import { advanceHarnessClock } from '../../src/handlers/sqlite/harness-clock.ts';
 import { referenceStepsOf, runOperationSteps } from '../../src/handlers/sqlite/operation-steps.ts';
 import { outcome } from '../../src/model/outcome.ts';
 
@@ -25,20 +26,27 @@ export function receiptOutsideTransaction(c: DrawnCase, zodField?: ZodFieldOf): 
     `${drawnPluginName(c)}-receipt-after-commit`,
     c.ids,
     receiptAfterCommit(steps),
+    c.policy,
   );
 }
 
 /** The precondition is checked before the receipt lookup, so a retry after success is refused. */
 export function preconditionBeforeReceipt(c: DrawnCase, zodField?: ZodFieldOf): HandlerPlugin {
   const spec = specFromDraw(c.draw, zodField);
-  return genericSqlitePlugin(spec, `${drawnPluginName(c)}-precondition-first`, c.ids, {
-    body(db, caller, r, s) {
-      if (!s.canAccess(db, caller, r)) return outcome.refused('unavailable');
-      const refusal = s.checkPrecondition(db, caller, r);
-      if (refusal) return outcome.refused(refusal);
-      return runOperationSteps(db, caller, r, s);
+  return genericSqlitePlugin(
+    spec,
+    `${drawnPluginName(c)}-precondition-first`,
+    c.ids,
+    {
+      body(db, caller, r, s) {
+        if (!s.canAccess(db, caller, r)) return outcome.refused('unavailable');
+        const refusal = s.checkPrecondition(db, caller, r);
+        if (refusal) return outcome.refused(refusal);
+        return runOperationSteps(db, caller, r, s);
+      },
     },
-  });
+    c.policy,
+  );
 }
 
 /** A replay is answered as fresh: every spec's first retry shows it. */
@@ -50,5 +58,22 @@ export function replayAsFresh(c: DrawnCase, zodField?: ZodFieldOf): HandlerPlugi
     `${drawnPluginName(c)}-replay-as-fresh`,
     c.ids,
     replayUnflagged(steps),
+    c.policy,
   );
+}
+
+/**
+ * Declares the case's receipt lifetime but never lets a receipt lapse: the clock moves, the
+ * receipts stay, so a retry after the lifetime is replayed where it must run as new.
+ */
+export function receiptsNeverLapse(c: DrawnCase, zodField?: ZodFieldOf): HandlerPlugin {
+  const spec = specFromDraw(c.draw, zodField);
+  const plugin = genericSqlitePlugin(
+    spec,
+    `${drawnPluginName(c)}-receipts-never-lapse`,
+    c.ids,
+    {},
+    c.policy,
+  );
+  return { ...plugin, advanceClock: advanceHarnessClock };
 }

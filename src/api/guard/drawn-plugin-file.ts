@@ -7,7 +7,11 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DrawnCase } from '../../handlers/generic/drawn-plugin.ts';
-import { drawnPluginName, needsZod } from '../../handlers/generic/drawn-plugin.ts';
+import {
+  describeDrawnPolicy,
+  drawnPluginName,
+  needsZod,
+} from '../../handlers/generic/drawn-plugin.ts';
 import { siblingModuleUrl } from '../../sibling-module-url.ts';
 
 /** The module and export that build a case's handler (default: the correct generic handler). */
@@ -34,6 +38,7 @@ export function drawnPluginText(
   const zod = needsZod(c.draw);
   return [
     `// receiptcheck guard: a drawn operation spec and a handler built from it (${c.engine}, created ids: ${c.ids}).`,
+    `// Declared policy (the handler's \`policy\`, honoured by it): ${describeDrawnPolicy(c)}.`,
     `// Replay a saved case with: receiptcheck replay <case file>; this file must stay where it is.`,
     `import { ${factory.exportName} as factory } from ${JSON.stringify(factory.module.href)};`,
     ...(zod ? [`import { zodFieldOf } from ${JSON.stringify(ZOD_FIELD_MODULE.href)};`] : []),

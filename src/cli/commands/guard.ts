@@ -12,7 +12,7 @@ import { DEFAULT_OUT_DIR } from '../../api/counterexample-store.ts';
 import { failedModes, type GuardCase, runGuard } from '../../api/guard/run-guard.ts';
 import { ReceiptcheckError } from '../../errors.ts';
 import { ENGINES, type Engine } from '../../handlers/engine.ts';
-import { drawnPluginName } from '../../handlers/generic/drawn-plugin.ts';
+import { describeDrawnPolicy, drawnPluginName } from '../../handlers/generic/drawn-plugin.ts';
 import { formatCounterexample } from '../../report/format-counterexample.ts';
 import { MODES, type Mode } from '../../types/mode.ts';
 import type { CliContext } from '../cli-context.ts';
@@ -90,7 +90,9 @@ export function registerGuard(program: Command, ctx: CliContext): void {
       helpBlocks(
         `The handler is built from each drawn spec alone (the generic steps every built-in
 shares, the spec's own precondition and effect applied to the row it reads), so it is
-correct by construction: a red verdict is a false verdict, a bug of receiptcheck. Each is
+correct by construction: a red verdict is a false verdict, a bug of receiptcheck. On
+SQLite about half the specs also declare a receipt lifetime (policy.receiptExpiry, named
+-expiry<ms>) that the handler honours, and the clock moves on between calls. Each is
 saved as the spec's plugin module and a case file per failing mode, which replay:
   receiptcheck replay counterexamples/guard/<plugin>-<mode>-seed<S>.json`,
         `Examples:
@@ -156,7 +158,9 @@ function caseLine(c: GuardCase, specs: number, ms: number): string {
 
 /** A failing spec: the draw, each failing mode's counterexample or error, the saved files. */
 function failureText(c: GuardCase): string {
-  const parts = [`  FALSE VERDICT on spec ${c.index}: ${JSON.stringify(c.drawn.draw)}`];
+  const parts = [
+    `  FALSE VERDICT on spec ${c.index} (policy: ${describeDrawnPolicy(c.drawn)}): ${JSON.stringify(c.drawn.draw)}`,
+  ];
   for (const m of failedModes(c)) {
     parts.push(
       m.counterexample

@@ -21,6 +21,7 @@ import type { OperationSql, ValidCall } from '../sqlite/operation-steps.ts';
 import { operationWorld } from '../sqlite/operation-world.ts';
 import { cachedStatement } from '../sqlite/statement-cache.ts';
 import type { TableMap } from '../sqlite/table-map.ts';
+import { type GenericPolicy, genericPolicyWorld } from './generic-policy.ts';
 import { createdMap, targetMap, valueColumns } from './generic-tables.ts';
 import { nextServerId, type ServerIds } from './server-ids.ts';
 
@@ -140,12 +141,16 @@ export function genericSqliteParts(
   };
 }
 
-/** The correct SQLite handler for `spec`, named `name`; `changes` make a broken one. */
+/**
+ * The correct SQLite handler for `spec`, named `name`; `changes` make a broken one. It declares
+ * and honours `policy` (`genericPolicyWorld`: the switches it implements; others are refused).
+ */
 export function genericSqlitePlugin(
   spec: OperationSpec,
   name: string,
   ids: ServerIds = 'next',
   changes: CallChanges<GenericCall> = {},
+  policy: GenericPolicy = {},
 ): HandlerPlugin<Fixture> {
   const parts = genericSqliteParts(spec, ids);
   return defineHandler<Fixture>({
@@ -153,7 +158,7 @@ export function genericSqlitePlugin(
     description: `the generic handler for ${spec.name}, built from its spec (ids: ${ids})`,
     operation: spec,
     replayable: true,
-    ...parts.world,
+    ...genericPolicyWorld(parts.world, policy),
     call: operationCall(parts.op, changes),
   });
 }

@@ -1,0 +1,43 @@
+/**
+ * The declared policies the generic SQLite handler honours, and the world functions that honour
+ * them. Today that is `receiptExpiry` (`expiring-receipts.ts`); the other switches change the
+ * transaction's steps (the order of the receipt lookup, stored refusals and errors, claims) and
+ * are refused here, so no drawn case declares a behaviour the handler does not have.
+ */
+import { ReceiptcheckError } from '../../errors.ts';
+import { type PolicyDeclaration, resolvePolicy } from '../../model/policy.ts';
+import type { SqliteWorld } from '../sqlite/operation-world.ts';
+import { createExpiringReceipts, expiringAdvance } from './expiring-receipts.ts';
+
+/** A policy the generic handler implements: the contract, or a receipt lifetime in ms. */
+export type GenericPolicy = Pick<PolicyDeclaration, 'receiptExpiry'>;
+
+/** The switches `GenericPolicy` may set. */
+const HONOURED: ReadonlySet<string> = new Set(['receiptExpiry']);
+
+/**
+ * `world` with `policy` declared and honoured: under a receipt lifetime, a harness clock made in
+ * `setup` and an `advanceClock` that drops lapsed receipts. Throws on a switch it does not honour.
+ */
+export function genericPolicyWorld(world: SqliteWorld, policy: GenericPolicy): SqliteWorld {
+  const unhonoured = Object.keys(policy).filter((k) => !HONOURED.has(k));
+  if (unhonoured.length > 0) {
+    throw new ReceiptcheckError(
+      'E_HANDLER_SHAPE',
+      `the generic handler does not implement policy.${unhonoured.join(', policy.')}`,
+    );
+  }
+  const resolved = resolvePolicy(policy);
+  const lifetime = resolved.receiptExpiry;
+  if (lifetime === 'never') return Object.keys(policy).length > 0 ? { ...world, policy } : world;
+  const setup = world.setup;
+  return {
+    ...world,
+    policy,
+    setup(db, fixture) {
+      setup(db, fixture);
+      createExpiringReceipts(db);
+    },
+    advanceClock: expiringAdvance(lifetime),
+  };
+}
