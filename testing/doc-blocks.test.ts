@@ -44,3 +44,11 @@ describe('code blocks in README.md and docs/*.md', () => {
     expect(readFileSync(join(ROOT, runner), 'utf8')).toContain(`b.lang === '${lang}'`);
   });
 });
+
+describe('README.md', () => {
+  it('is a guide of at most 300 lines; the rest is in docs/', () => {
+    const lines = readFileSync(join(ROOT, 'README.md'), 'utf8').split('\n');
+    if (lines.at(-1) === '') lines.pop();
+    expect(lines.length).toBeLessThanOrEqual(300);
+  });
+});
