@@ -102,7 +102,7 @@ export type { InputClass, InputCoverage } from './types/input-coverage.ts';
 export type { LaneMode, Mode } from './types/mode.ts';
 export type { EdgeCount, ModeShare, OperationCoverage } from './types/operation-coverage.ts';
 export type { CheckOptions, Progress, SoakOptions } from './types/options.ts';
-export type { ProveFailure, ProveResult } from './types/prove.ts';
+export type { ProvedCase, ProveFailure, ProveResult } from './types/prove.ts';
 export type {
   ReplayResult,
   ReplayRoute,

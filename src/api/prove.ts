@@ -7,21 +7,20 @@
  * generated from the seed up to a size bound. A failure comes back as the schedule with the
  * fewest preemptions, ready to save as a scheduled case file that `replay` runs exactly.
  */
-import fc from 'fast-check';
 import { ReceiptcheckError } from '../errors.ts';
 import { exploreCase } from '../execute/prove/explore-case.ts';
-import type { Exploration, ProbedRun } from '../execute/prove/explore-schedules.ts';
-import { sequenceArbitrary } from '../generate/sequence-arbitrary.ts';
+import type { Exploration } from '../execute/prove/explore-schedules.ts';
 import { engineOf } from '../handlers/engine.ts';
 import type { Step } from '../model/events.ts';
 import type { CaseFile } from '../types/case-file.ts';
-import { RECORD_DECISIONS, type ScheduledDetail } from '../types/execution.ts';
-import type { ProveFailure, ProveResult } from '../types/prove.ts';
+import { RECORD_DECISIONS } from '../types/execution.ts';
+import type { ProvedCase, ProveFailure, ProveResult } from '../types/prove.ts';
 import type { Schedule } from '../types/schedule.ts';
 import type { Failure } from '../types/verdict.ts';
-import type { JudgedRun, JudgedRunner } from './judged-runner.ts';
+import type { JudgedRunner } from './judged-runner.ts';
 import { inMode, resolveOptions } from './options.ts';
 import { prepareRun } from './prepare-run.ts';
+import { failureOf, generatedCase, generatedCases, type ProveRun } from './prove-cases.ts';
 import { shrinkSteps } from './prove-shrink.ts';
 import { caseResultOf, prepareCase } from './run-case.ts';
 
@@ -55,12 +54,8 @@ export interface ProveOptions {
   readonly databaseUrl?: string;
   /** Resolve a relative handler path from here. */
   readonly cwd?: string;
-}
-
-/** A judged scheduled run as the search sees it. */
-interface ProveRun extends ProbedRun {
-  readonly judged: JudgedRun;
-  readonly failures: readonly Failure[];
+  /** Called as each case's search ends (not the shrinking's): for progress and measurement. */
+  readonly onCase?: (explored: ProvedCase) => void;
 }
 
 /** Proves a handler over its cases (see the file comment); stops at the first failing case. */
@@ -87,14 +82,39 @@ export async function prove(options: ProveOptions = {}): Promise<ProveResult> {
     totals.beyondBound += e.beyondBound;
     if (!e.complete) incomplete = true;
   };
-  const search = (runner: JudgedRunner, c: CaseFile | undefined, steps: readonly Step[]) =>
-    exploreCase<ProveRun>((schedule) => probe(runner, c, steps, schedule), {
-      preemptions,
-      reduce,
-      engine,
-      injections: options.injections ?? false,
-      schedulesMax: options.schedulesMax ?? 20_000,
+  const explore = (
+    runner: JudgedRunner,
+    c: CaseFile | undefined,
+    steps: readonly Step[],
+    ran: (r: ProveRun) => void = () => {},
+  ) =>
+    exploreCase<ProveRun>(
+      async (schedule) => {
+        const r = await probe(runner, c, steps, schedule);
+        ran(r);
+        return r;
+      },
+      {
+        preemptions,
+        reduce,
+        engine,
+        injections: options.injections ?? false,
+        schedulesMax: options.schedulesMax ?? 20_000,
+      },
+    );
+  /** A case's whole search, told to `onCase` with the trace of every schedule it ran. */
+  const search = async (runner: JudgedRunner, c: CaseFile | undefined, steps: readonly Step[]) => {
+    const caseStarted = performance.now();
+    const traceHashes: string[] = [];
+    const e = await explore(runner, c, steps, (r) => traceHashes.push(r.traceHash));
+    options.onCase?.({
+      steps,
+      traceHashes,
+      elapsedMs: performance.now() - caseStarted,
+      failed: e.failure !== undefined,
     });
+    return e;
+  };
   if (options.caseFiles) {
     for (const c of options.caseFiles) {
       const prepared = await prepareCase(c, { ...runOptions(options), mode: 'scheduled' });
@@ -132,7 +152,7 @@ export async function prove(options: ProveOptions = {}): Promise<ProveResult> {
         add(e);
         if (e.failure) {
           const shrunk = await shrinkSteps(steps, e.failure, async (fewer) => {
-            const again = await search(prepared.runner, undefined, fewer);
+            const again = await explore(prepared.runner, undefined, fewer);
             totals.runs += again.runs;
             return again.failure;
           });
@@ -196,88 +216,6 @@ async function probe(
     failed: failures.length + expectationFailures.length > 0,
     judged,
     failures,
-  };
-}
-
-/** The cases generated for `prove`: distinct, each with a concurrent group of at most `lanesMax` lanes. */
-function generatedCases(
-  fixture: Parameters<typeof sequenceArbitrary>[0],
-  o: { stepsMax: number; lanesMax: number; count: number; seed: number; recreate: boolean },
-): Step[][] {
-  const arbitrary = sequenceArbitrary(fixture, {
-    stepsMax: o.stepsMax,
-    races: true,
-    recreate: o.recreate,
-  }).filter(
-    (steps) =>
-      steps.some((s) => s.kind === 'concurrent') &&
-      steps.every((s) => s.kind !== 'concurrent' || s.events.length <= o.lanesMax),
-  );
-  const seen = new Set<string>();
-  const cases: Step[][] = [];
-  // Drawn in rounds from the seed until enough distinct cases turn up (or the draws run dry).
-  for (let round = 0; round < 50 && cases.length < o.count; round++) {
-    for (const steps of fc.sample(arbitrary, { seed: o.seed + round, numRuns: o.count * 4 })) {
-      const key = JSON.stringify(steps);
-      if (seen.has(key)) continue;
-      seen.add(key);
-      cases.push(steps);
-      if (cases.length === o.count) break;
-    }
-  }
-  return cases;
-}
-
-/** A generated case as a case file, for the failure found in it. */
-function generatedCase(
-  handler: string,
-  fixture: CaseFile['fixture'],
-  steps: readonly Step[],
-): CaseFile {
-  return {
-    name: `${handler}: prove counterexample`,
-    description: 'a generated case that fails under the schedule saved with it',
-    handler,
-    mode: 'scheduled',
-    fixture,
-    steps,
-    expectations: [],
-    extra: {},
-  };
-}
-
-/** The failure as a scheduled case file: the case's own fields, its schedule and the failing run's detail. */
-function failureOf(
-  c: CaseFile,
-  steps: readonly Step[],
-  handler: string,
-  found: NonNullable<Exploration<ProveRun>['failure']>,
-): ProveFailure {
-  const detail = found.run.judged.detail as ScheduledDetail;
-  const { decisions: _dropped, ...kept } = detail;
-  const saved: ScheduledDetail = {
-    ...kept,
-    traceHash: detail.traceHash,
-    lanes: detail.lanes,
-    schedule: found.schedule,
-  };
-  return {
-    caseFile: {
-      ...c,
-      name: c.name.includes('prove') ? c.name : `${c.name} (prove counterexample)`,
-      handler,
-      mode: 'scheduled',
-      steps,
-      extra: {
-        ...c.extra,
-        failures: found.run.failures,
-        preemptions: found.preemptions,
-        detail: saved,
-      },
-    },
-    preemptions: found.preemptions,
-    failures: found.run.failures,
-    detail: saved,
   };
 }
 

@@ -39,6 +39,14 @@ export interface BenchOptions {
    * concurrent mutant's check with its shrinking takes seconds and quick must stay under a minute.
    */
   killSeeds?: number;
+  /**
+   * Generated cases `prove` searches, then random sampling samples for as long, for the coverage
+   * figure; 0 skips the whole `prove` section (its race-mutant kills too). Preset: 10, quick 3;
+   * on PostgreSQL 2, quick 1 (no reduction there: every schedule within the bound runs).
+   */
+  proveCases?: number;
+  /** Most schedules `prove` runs per case in the bench. Preset: 20,000; on PostgreSQL 1,000. */
+  proveSchedulesMax?: number;
   /** Only these catalogued mutants (by name). Default: the whole catalogue. */
   mutants?: readonly string[];
   /** Calls in the synthetic history the checker is timed on. Default 100,000. */
@@ -70,6 +78,8 @@ export interface ResolvedBenchOptions {
   readonly seed: number;
   readonly warmUpSeconds: number;
   readonly killSeeds: number;
+  readonly proveCases: number;
+  readonly proveSchedulesMax: number;
   readonly mutants: readonly string[] | undefined;
   readonly historyEntries: number;
   readonly historyClients: number;
@@ -100,6 +110,8 @@ export function resolveBenchOptions(
     seed: options.seed ?? DEFAULT_SEED,
     warmUpSeconds: options.warmUpSeconds ?? 1,
     killSeeds: options.killSeeds ?? (quick ? 3 : 5),
+    proveCases: options.proveCases ?? (pg ? (quick ? 1 : 2) : quick ? 3 : 10),
+    proveSchedulesMax: options.proveSchedulesMax ?? (pg ? 1_000 : 20_000),
     mutants: options.mutants,
     historyEntries: options.historyEntries ?? 100_000,
     historyClients: options.historyClients ?? 8,
@@ -114,6 +126,7 @@ export function resolveBenchOptions(
     'stepsMax',
     'workers',
     'killSeeds',
+    'proveSchedulesMax',
     'historyEntries',
     'historyClients',
     'checkerRuns',
@@ -127,6 +140,11 @@ export function resolveBenchOptions(
         `bench option ${name} must be a positive integer (got ${value})`,
       );
   }
+  if (!Number.isSafeInteger(resolved.proveCases) || resolved.proveCases < 0)
+    throw new ReceiptcheckError(
+      'E_BAD_OPTION',
+      `bench option proveCases must be a whole number of cases, 0 to skip (got ${resolved.proveCases})`,
+    );
   if (!(Number.isFinite(resolved.warmUpSeconds) && resolved.warmUpSeconds >= 0))
     throw new ReceiptcheckError(
       'E_BAD_OPTION',

@@ -114,6 +114,43 @@ export interface KillFigure {
   readonly attempts: readonly KillAttempt[];
 }
 
+/** `prove` on one race mutant at the default bound, beside random scheduled mode's time to kill. */
+export interface ProveKillFigure {
+  readonly mutant: string;
+  readonly operation: string | undefined;
+  /** `failed`: killed; `incomplete`: a case reached the bench's schedule cap first. */
+  readonly verdict: 'held' | 'failed' | 'incomplete';
+  /** The whole proof, shrinking included. */
+  readonly seconds: number;
+  readonly schedules: number;
+  /** The counterexample's preemptions, when killed. */
+  readonly preemptions: number | null;
+  /** Random scheduled mode's median time to kill (null: not killed at half the seeds or more). */
+  readonly randomSecondsMedian: number | null;
+  readonly randomKilled: number;
+  readonly randomSeeds: number;
+}
+
+/**
+ * The schedules of a few generated cases: what `prove` ran within its bound, and what random
+ * sampling reached in the same time on the same cases (trace hashes, so equal runs count once).
+ */
+export interface CoverageFigure {
+  readonly handler: string;
+  readonly verdict: 'held' | 'failed' | 'incomplete';
+  readonly preemptions: number;
+  readonly cases: number;
+  readonly proveSeconds: number;
+  readonly proveSchedules: number;
+  readonly proveDistinct: number;
+  readonly sampledRuns: number;
+  readonly sampledDistinct: number;
+  /** Distinct sampled schedules that are among `prove`'s. */
+  readonly sampledOfProve: number;
+  /** Distinct sampled schedules past `prove`'s bound (more preemptions). */
+  readonly sampledBeyond: number;
+}
+
 /** The linearizability checker on a synthetic history. */
 export interface CheckerFigure {
   readonly entries: number;
@@ -173,6 +210,7 @@ export interface BenchReport {
     | 'seed'
     | 'warmUpSeconds'
     | 'killSeeds'
+    | 'proveCases'
   > & {
     /** The operation measured (`set-interval` by default). */
     readonly operation: string;
@@ -186,6 +224,11 @@ export interface BenchReport {
    * in place (the run changed the schema) and copied the template instead.
    */
   readonly templateCopies?: number;
+  /** `prove` against random sampling (`prove-against-sampling.ts`); absent when `proveCases` is 0. */
+  readonly prove?: {
+    readonly kills: readonly ProveKillFigure[];
+    readonly coverage: CoverageFigure;
+  };
   readonly checker: CheckerFigure;
   readonly soakCheck: SoakCheckFigure;
   readonly memory: MemoryFigure;

@@ -21,6 +21,7 @@ export function formatBench(r: BenchReport): string {
         ]),
     ...formatKills(r.kills, c.killSeeds),
     '',
+    ...(r.prove ? [...formatProve(r.prove, c.killSeeds), ''] : []),
     `checker    ${r.checker.entries.toLocaleString('en-US')} calls from ${r.checker.clients} clients: ${seconds(r.checker.seconds)} median (${r.checker.perRun.map(seconds).join(', ')}), verdict ${[...new Set(r.checker.verdicts)].join('/')}`,
     `soak check ${r.soakCheck.entries.toLocaleString('en-US')} calls from ${r.soakCheck.clients} clients, fresh request ids, in a child process: ${seconds(r.soakCheck.seconds)} (generated in ${seconds(r.soakCheck.generateSeconds)}), maxRSS ${Math.round(r.soakCheck.maxRssMb)} MB, verdict ${r.soakCheck.verdict}`,
     `memory     maxRSS ${Math.round(r.memory.maxRssMb)} MB, peak heap used ${Math.round(r.memory.peakHeapUsedMb)} MB`,
@@ -95,6 +96,29 @@ function formatKills(kills: readonly KillFigure[], seeds: number): string[] {
     );
   }
   if (kills.length === 0) lines.push('  (no mutant selected)');
+  return lines;
+}
+
+function formatProve(p: NonNullable<BenchReport['prove']>, seeds: number): string[] {
+  const lines = [
+    `prove (≤ ${p.coverage.preemptions} preemptions, once: it is deterministic) against random scheduled mode (median of seeds 1–${seeds})`,
+    `  ${'race mutant'.padEnd(36)} ${'prove'.padEnd(28)} random`,
+  ];
+  for (const k of p.kills) {
+    const proved =
+      k.verdict === 'failed'
+        ? `killed, ${k.preemptions} preempt., ${seconds(k.seconds)}`
+        : `${k.verdict === 'held' ? 'held' : 'no verdict'} after ${integer(k.schedules)} sched.`;
+    const random = `${orDash(k.randomSecondsMedian, (v) => `${v.toFixed(2)} s`)} (${k.randomKilled}/${k.randomSeeds})`;
+    lines.push(`  ${k.mutant.padEnd(36)} ${proved.padEnd(28)} ${random}`);
+  }
+  if (p.kills.length === 0) lines.push('  (no race mutant selected)');
+  const c = p.coverage;
+  const share = c.proveDistinct === 0 ? 0 : c.sampledOfProve / c.proveDistinct;
+  lines.push(
+    `coverage of ${c.handler}'s schedules, ${c.cases} generated cases: prove ran ${integer(c.proveSchedules)} (${integer(c.proveDistinct)} distinct) in ${seconds(c.proveSeconds)}, ${c.verdict};`,
+    `  random sampling in the same time on the same cases ran ${integer(c.sampledRuns)}: ${integer(c.sampledDistinct)} distinct, ${integer(c.sampledOfProve)} of prove's (${(share * 100).toFixed(0)}%), ${integer(c.sampledBeyond)} past its bound`,
+  );
   return lines;
 }
 

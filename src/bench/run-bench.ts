@@ -49,6 +49,7 @@ import { machineInfo } from './machine-info.ts';
 import { median } from './median.ts';
 import { startMemorySampler } from './memory-peak.ts';
 import { measurePostgresThroughput } from './postgres-throughput.ts';
+import { measureCoverage, proveKills, type RaceMutant } from './prove-against-sampling.ts';
 import { scheduledStepMix, stepMix } from './step-mix.ts';
 import { checkTargets } from './targets.ts';
 import {
@@ -90,6 +91,8 @@ export async function runBench(options: BenchOptions = {}): Promise<BenchReport>
     postgres ? postgresMutants(o) : sqliteMutants(o),
     memory.sample,
   );
+  const proveSection =
+    o.proveCases > 0 ? await measureProve(o, postgres, kills, memory.sample) : undefined;
   const partial = {
     machine: machineInfo(),
     config: {
@@ -104,10 +107,12 @@ export async function runBench(options: BenchOptions = {}): Promise<BenchReport>
       seed: o.seed,
       warmUpSeconds: o.warmUpSeconds,
       killSeeds: o.killSeeds,
+      proveCases: o.proveCases,
     },
     throughput,
     kills,
     ...(postgres ? { templateCopies: templateCopies() - copiesBefore } : {}),
+    ...(proveSection ? { prove: proveSection } : {}),
     checker,
     soakCheck,
     memory: memory.stop(),
@@ -244,4 +249,42 @@ async function measureKills(
     sample();
   }
   return kills;
+}
+
+/**
+ * `prove` against random sampling: every race mutant of every operation on the measured engine
+ * (random scheduled mode's time to kill from `kills`, or timed here for the other operations'
+ * SQLite mutants), then the coverage of the measured handler's schedules.
+ */
+async function measureProve(
+  o: ResolvedBenchOptions,
+  postgres: boolean,
+  kills: readonly KillFigure[],
+  sample: () => void,
+): Promise<NonNullable<BenchReport['prove']>> {
+  const engine = postgres ? 'postgres' : 'sqlite';
+  const races = CATALOGUES.flatMap((c) =>
+    catalogueOf(c.operation, engine)
+      .filter((m) => m.mode === 'scheduled' && (!o.mutants || o.mutants.includes(m.name)))
+      .map((m) => ({ name: m.name, mode: m.mode, operation: c.operation })),
+  );
+  const mutants: RaceMutant[] = [];
+  for (const m of races) {
+    const random =
+      kills.find((k) => k.mutant === m.name) ??
+      (await timeToKill(m, o.killSeeds, o.workers, m.operation));
+    mutants.push({ name: m.name, operation: m.operation, random });
+  }
+  const proveKilled = await proveKills(mutants, o.proveSchedulesMax, o.onProgress);
+  sample();
+  const coverage = await measureCoverage({
+    handler: o.handler,
+    operation: o.operation,
+    cases: o.proveCases,
+    seed: o.seed,
+    schedulesMax: o.proveSchedulesMax,
+    onProgress: o.onProgress,
+  });
+  sample();
+  return { kills: proveKilled, coverage };
 }

@@ -51,6 +51,7 @@ function report(
       warmUpSeconds: 1,
       seed: 42,
       killSeeds: 1,
+      proveCases: 0,
       operation: 'set-interval',
       engine: 'sqlite',
     },

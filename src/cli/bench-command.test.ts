@@ -20,7 +20,7 @@ describe('receiptcheck bench', () => {
 
   it('--quick --json prints every figure: throughput and ratios, time to kill, checker, memory, targets', async () => {
     const io = memoryIo();
-    const mutants = ['--mutants', 'version-before-receipt,check-then-act'];
+    const mutants = ['--mutants', 'version-before-receipt,check-then-act', '--prove-cases', '1'];
     const code = await main(['bench', '--quick', '--json', ...TINY, ...mutants], io);
     expect(code).toBe(0);
     const r = decodeJson(io.out.join('')) as BenchReport;
@@ -72,6 +72,19 @@ describe('receiptcheck bench', () => {
     expect(sequential?.secondsMedian).toEqual(expect.any(Number));
     expect(sequential?.shrunkStepsMedian).toBeGreaterThan(0);
 
+    // prove on the one race mutant selected, beside random scheduled mode's figure for it.
+    expect(r.prove?.kills).toEqual([
+      expect.objectContaining({ mutant: 'check-then-act', verdict: 'failed', randomSeeds: 1 }),
+    ]);
+    expect(r.prove?.kills[0]?.preemptions).toBeLessThanOrEqual(2);
+    // The reference holds; sampling on the same case reached some of its schedules, no more.
+    const c = r.prove?.coverage;
+    expect(c).toMatchObject({ handler: 'reference', verdict: 'held', cases: 1 });
+    expect(c?.proveDistinct).toBeGreaterThan(1);
+    expect(c?.sampledRuns).toBeGreaterThan(0);
+    expect(c?.sampledOfProve).toBeLessThanOrEqual(c?.proveDistinct ?? 0);
+    expect((c?.sampledOfProve ?? 0) + (c?.sampledBeyond ?? 0)).toBe(c?.sampledDistinct);
+
     expect(r.checker).toMatchObject({ entries: 400, clients: 8, verdicts: ['ok'] });
     expect(r.checker.seconds).toEqual(expect.any(Number));
     expect(r.memory.maxRssMb).toBeGreaterThan(0);
@@ -102,6 +115,8 @@ describe('receiptcheck bench', () => {
       'throughput',
       'sched., threads',
       'time to kill',
+      'race mutant',
+      'coverage of',
       'checker',
       'soak check',
       'memory',
@@ -115,7 +130,7 @@ describe('receiptcheck bench', () => {
     const code = await main(
       [
         ...['bench', '--handler', 'pg-reference', '--quick', '--json', ...TINY],
-        ...['--mutants', 'transfer-pg-lock-order'],
+        ...['--mutants', 'transfer-pg-lock-order', '--prove-cases', '0'],
       ],
       io,
     );
@@ -162,6 +177,9 @@ describe('receiptcheck bench', () => {
     ]);
     // The bench's runs change no schema: every reset was in place.
     expect(r.templateCopies).toBe(0);
+    // --prove-cases 0 skips the prove section.
+    expect(r.prove).toBeUndefined();
+
     expect(r.checker).toMatchObject({ entries: 400, verdicts: ['ok'] });
     expect(r.soakCheck).toMatchObject({ entries: 400, verdict: 'ok' });
     const table = io.err.join('');

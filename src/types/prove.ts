@@ -2,6 +2,8 @@
  * What `prove` returns, as plain data, so the report can render it without the api: the cases,
  * the schedules run and pruned, the bound, and the failure with the fewest preemptions.
  */
+
+import type { Step } from '../model/events.ts';
 import type { CaseFile } from './case-file.ts';
 import type { ScheduledDetail } from './execution.ts';
 import type { Failure } from './verdict.ts';
@@ -36,4 +38,12 @@ export interface ProveResult {
   readonly beyondBound: number;
   readonly elapsedMs: number;
   readonly failure?: ProveFailure;
+}
+
+/** One case's search as it ended: its steps, every schedule's trace hash in run order, its time. */
+export interface ProvedCase {
+  readonly steps: readonly Step[];
+  readonly traceHashes: readonly string[];
+  readonly elapsedMs: number;
+  readonly failed: boolean;
 }

@@ -28,6 +28,7 @@ interface BenchFlags {
   warmUp?: number;
   killSeeds?: number;
   mutants?: string;
+  proveCases?: number;
   history?: number;
   checkerRuns?: number;
   soak?: number;
@@ -74,6 +75,11 @@ export function registerBench(program: Command, ctx: CliContext): void {
     )
     .option('--mutants <names>', 'comma-separated catalogue names, or "none" (default: all)')
     .option(
+      '--prove-cases <n>',
+      'generated cases prove searches and random sampling then samples for as long; 0 skips prove (default: 10, quick 3; PostgreSQL 2, quick 1)',
+      parseInteger,
+    )
+    .option(
       '--history <calls>',
       'calls in the checker’s synthetic history (default: 100000)',
       parseInteger,
@@ -104,6 +110,10 @@ export function registerBench(program: Command, ctx: CliContext): void {
   time to kill for each catalogued mutant, in the mode the catalogue names, at default
                settings: runs and seconds until the first failure, and the shrunk length,
                median over seeds 1..n (a survival counts as infinite)
+  prove        for each race mutant of every operation, prove's time to kill at its default
+               bound beside random scheduled mode's; then prove over generated cases of the
+               handler, and random sampling on the same cases for the same time: how many of
+               prove's distinct schedules sampling reached, and how many past the bound
   checker      seconds to check a synthetic linearizable history from 8 clients
   soak check   seconds and peak memory to check a 1,000,000-call history from 16 clients
                with fresh request ids (a soak's shape), generated and checked in a child
@@ -153,6 +163,7 @@ function benchOptions(flags: BenchFlags): BenchOptions {
     ...(flags.mutants !== undefined
       ? { mutants: mutantNames(flags.mutants, flags.operation) }
       : {}),
+    ...(flags.proveCases !== undefined ? { proveCases: flags.proveCases } : {}),
     ...(flags.history !== undefined ? { historyEntries: flags.history } : {}),
     ...(flags.checkerRuns !== undefined ? { checkerRuns: flags.checkerRuns } : {}),
     ...(flags.soak !== undefined ? { soakEntries: flags.soak } : {}),

@@ -1,0 +1,102 @@
+/**
+ * The cases `prove` searches when no case file is given (drawn from the seed up to a size
+ * bound, each with a concurrent group), and a failure found in one, as a scheduled case file
+ * that `replay` runs exactly.
+ */
+import fc from 'fast-check';
+import type { Exploration, ProbedRun } from '../execute/prove/explore-schedules.ts';
+import { sequenceArbitrary } from '../generate/sequence-arbitrary.ts';
+import type { Step } from '../model/events.ts';
+import type { CaseFile } from '../types/case-file.ts';
+import type { ScheduledDetail } from '../types/execution.ts';
+import type { ProveFailure } from '../types/prove.ts';
+import type { Failure } from '../types/verdict.ts';
+import type { JudgedRun } from './judged-runner.ts';
+
+/** A judged scheduled run as the search sees it. */
+export interface ProveRun extends ProbedRun {
+  readonly judged: JudgedRun;
+  readonly failures: readonly Failure[];
+}
+
+/** The cases generated for `prove`: distinct, each with a concurrent group of at most `lanesMax` lanes. */
+export function generatedCases(
+  fixture: Parameters<typeof sequenceArbitrary>[0],
+  o: { stepsMax: number; lanesMax: number; count: number; seed: number; recreate: boolean },
+): Step[][] {
+  const arbitrary = sequenceArbitrary(fixture, {
+    stepsMax: o.stepsMax,
+    races: true,
+    recreate: o.recreate,
+  }).filter(
+    (steps) =>
+      steps.some((s) => s.kind === 'concurrent') &&
+      steps.every((s) => s.kind !== 'concurrent' || s.events.length <= o.lanesMax),
+  );
+  const seen = new Set<string>();
+  const cases: Step[][] = [];
+  // Drawn in rounds from the seed until enough distinct cases turn up (or the draws run dry).
+  for (let round = 0; round < 50 && cases.length < o.count; round++) {
+    for (const steps of fc.sample(arbitrary, { seed: o.seed + round, numRuns: o.count * 4 })) {
+      const key = JSON.stringify(steps);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      cases.push(steps);
+      if (cases.length === o.count) break;
+    }
+  }
+  return cases;
+}
+
+/** A generated case as a case file, for the failure found in it. */
+export function generatedCase(
+  handler: string,
+  fixture: CaseFile['fixture'],
+  steps: readonly Step[],
+): CaseFile {
+  return {
+    name: `${handler}: prove counterexample`,
+    description: 'a generated case that fails under the schedule saved with it',
+    handler,
+    mode: 'scheduled',
+    fixture,
+    steps,
+    expectations: [],
+    extra: {},
+  };
+}
+
+/** The failure as a scheduled case file: the case's own fields, its schedule and the failing run's detail. */
+export function failureOf(
+  c: CaseFile,
+  steps: readonly Step[],
+  handler: string,
+  found: NonNullable<Exploration<ProveRun>['failure']>,
+): ProveFailure {
+  const detail = found.run.judged.detail as ScheduledDetail;
+  const { decisions: _dropped, ...kept } = detail;
+  const saved: ScheduledDetail = {
+    ...kept,
+    traceHash: detail.traceHash,
+    lanes: detail.lanes,
+    schedule: found.schedule,
+  };
+  return {
+    caseFile: {
+      ...c,
+      name: c.name.includes('prove') ? c.name : `${c.name} (prove counterexample)`,
+      handler,
+      mode: 'scheduled',
+      steps,
+      extra: {
+        ...c.extra,
+        failures: found.run.failures,
+        preemptions: found.preemptions,
+        detail: saved,
+      },
+    },
+    preemptions: found.preemptions,
+    failures: found.run.failures,
+    detail: saved,
+  };
+}
