@@ -76,7 +76,7 @@ export function registerBench(program: Command, ctx: CliContext): void {
     .option('--mutants <names>', 'comma-separated catalogue names, or "none" (default: all)')
     .option(
       '--prove-cases <n>',
-      'generated cases prove searches and random sampling then samples for as long; 0 skips prove (default: 10, quick 3; PostgreSQL 2, quick 1)',
+      'generated cases prove searches and random sampling then samples for as long; 0 skips prove (default: 10, quick 3; PostgreSQL 1, quick 0)',
       parseInteger,
     )
     .option(
