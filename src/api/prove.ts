@@ -74,18 +74,22 @@ export async function prove(options: ProveOptions = {}): Promise<ProveResult> {
   let engine: 'sqlite' | 'postgres' = 'sqlite';
   const handlers = new Set<string>();
   let failure: ProveFailure | undefined;
-  const add = (e: Exploration<ProveRun>) => {
-    totals.cases++;
+  /**
+   * Counts a search. Branches past a lower pass's bound are run by the next pass, so they count
+   * as past the bound only in the last pass, or the pass that found a failure.
+   */
+  const add = (e: Exploration<ProveRun>, last = true) => {
     totals.runs += e.runs;
     totals.pruned += e.pruned;
     totals.duplicates += e.duplicates;
-    totals.beyondBound += e.beyondBound;
+    if (last || e.failure) totals.beyondBound += e.beyondBound;
     if (!e.complete) incomplete = true;
   };
   const explore = (
     runner: JudgedRunner,
     c: CaseFile | undefined,
     steps: readonly Step[],
+    bound = preemptions,
     ran: (r: ProveRun) => void = () => {},
   ) =>
     exploreCase<ProveRun>(
@@ -95,18 +99,18 @@ export async function prove(options: ProveOptions = {}): Promise<ProveResult> {
         return r;
       },
       {
-        preemptions,
+        preemptions: bound,
         reduce,
         engine,
         injections: options.injections ?? false,
         schedulesMax: options.schedulesMax ?? 20_000,
       },
     );
-  /** A case's whole search, told to `onCase` with the trace of every schedule it ran. */
+  /** A case's search at the full bound, told to `onCase` with the trace of every schedule it ran. */
   const search = async (runner: JudgedRunner, c: CaseFile | undefined, steps: readonly Step[]) => {
     const caseStarted = performance.now();
     const traceHashes: string[] = [];
-    const e = await explore(runner, c, steps, (r) => traceHashes.push(r.traceHash));
+    const e = await explore(runner, c, steps, preemptions, (r) => traceHashes.push(r.traceHash));
     options.onCase?.({
       steps,
       traceHashes,
@@ -122,6 +126,7 @@ export async function prove(options: ProveOptions = {}): Promise<ProveResult> {
         engine = engineOf(prepared.plugin);
         handlers.add(prepared.handler);
         const e = await search(prepared.runner, c, c.steps);
+        totals.cases++;
         add(e);
         if (e.failure) failure = failureOf(c, c.steps, prepared.handler, e.failure);
       } finally {
@@ -147,17 +152,29 @@ export async function prove(options: ProveOptions = {}): Promise<ProveResult> {
         seed: resolved.seed,
         recreate: typeof prepared.plugin.recreate === 'function',
       });
-      for (const steps of cases) {
-        const e = await search(prepared.runner, undefined, steps);
-        add(e);
-        if (e.failure) {
+      // Every case at 0 preemptions, then every case at 1, and so on up to the bound (CHESS's
+      // iterative bounding): most races need one preemption, and a case of three lanes can have
+      // thousands of schedules with two, so a bug in the 11th case is not found only after the
+      // first ten were searched to the full bound. The lower passes cost a fraction of the last.
+      for (let bound = 0; bound <= preemptions && !failure; bound++) {
+        const final = bound === preemptions;
+        for (const [i, steps] of cases.entries()) {
+          totals.cases = Math.max(totals.cases, i + 1);
+          const e = final
+            ? await search(prepared.runner, undefined, steps)
+            : await explore(prepared.runner, undefined, steps, bound);
+          add(e, final);
+          if (!e.failure) continue;
           const shrunk = await shrinkSteps(steps, e.failure, async (fewer) => {
             const again = await explore(prepared.runner, undefined, fewer);
             totals.runs += again.runs;
             return again.failure;
           });
           const c = generatedCase(resolved.handler, prepared.fixture, shrunk.steps);
-          failure = failureOf(c, shrunk.steps, resolved.handler, shrunk.found);
+          failure = {
+            ...failureOf(c, shrunk.steps, resolved.handler, shrunk.found),
+            caseNumber: i + 1,
+          };
           break;
         }
       }

@@ -15,6 +15,8 @@ export interface ProveFailure {
   readonly preemptions: number;
   readonly failures: readonly Failure[];
   readonly detail: ScheduledDetail;
+  /** Generated cases: which one failed, counting from 1 in the order they were searched. */
+  readonly caseNumber?: number;
 }
 
 /** What `prove` came to. */
