@@ -24,7 +24,9 @@ export function proveVerdict(r: ProveResult): string {
     return `INCOMPLETE: a case reached the schedule limit; nothing failed in ${proveClaim(r)}`;
   const p = r.failure?.preemptions ?? 0;
   const which =
-    r.source === 'files' ? `"${r.failure?.caseFile.name}"` : `generated case ${count(r.failure?.caseNumber ?? r.cases)}`;
+    r.source === 'files'
+      ? `"${r.failure?.caseFile.name}"`
+      : `generated case ${count(r.failure?.caseNumber ?? r.cases)}`;
   return `FAILED: a schedule with ${p} preemption${p === 1 ? '' : 's'} breaks ${which} (the fewest preemptions that do; ${count(r.runs)} schedules run, ${count(r.pruned)} pruned)`;
 }
 
