@@ -19,7 +19,17 @@ export interface ProveRun extends ProbedRun {
   readonly failures: readonly Failure[];
 }
 
-/** The cases generated for `prove`: distinct, each with a concurrent group of at most `lanesMax` lanes. */
+/** Distinct cases drawn per case wanted, before they are chosen among. */
+const POOL_PER_CASE = 10;
+
+/**
+ * The cases generated for `prove`: distinct, each with a concurrent group of at most `lanesMax`
+ * lanes. Drawn from the seed into a pool ten times the count, then chosen so that every race
+ * shape in the pool comes first (a case with a group whose kinds of racing event no case before
+ * it had; `raceShapes`), in the order drawn, and the rest by draw order after. Drawn plainly,
+ * twenty cases were all calls racing calls or a revoke: no move raced a call, and a mutant whose
+ * bug only such a race shows held.
+ */
 export function generatedCases(
   fixture: Parameters<typeof sequenceArbitrary>[0],
   o: { stepsMax: number; lanesMax: number; count: number; seed: number; recreate: boolean },
@@ -34,18 +44,41 @@ export function generatedCases(
       steps.every((s) => s.kind !== 'concurrent' || s.events.length <= o.lanesMax),
   );
   const seen = new Set<string>();
-  const cases: Step[][] = [];
-  // Drawn in rounds from the seed until enough distinct cases turn up (or the draws run dry).
-  for (let round = 0; round < 50 && cases.length < o.count; round++) {
+  const pool: Step[][] = [];
+  const wanted = o.count * POOL_PER_CASE;
+  // Drawn in rounds from the seed until the pool is full (or the draws run dry).
+  for (let round = 0; round < 50 && pool.length < wanted; round++) {
     for (const steps of fc.sample(arbitrary, { seed: o.seed + round, numRuns: o.count * 4 })) {
       const key = JSON.stringify(steps);
       if (seen.has(key)) continue;
       seen.add(key);
-      cases.push(steps);
-      if (cases.length === o.count) break;
+      pool.push(steps);
+      if (pool.length === wanted) break;
     }
   }
-  return cases;
+  const shapes = new Set<string>();
+  const firsts: Step[][] = [];
+  const rest: Step[][] = [];
+  for (const steps of pool) {
+    const own = raceShapes(steps);
+    (own.every((shape) => shapes.has(shape)) ? rest : firsts).push(steps);
+    for (const shape of own) shapes.add(shape);
+  }
+  return [...firsts, ...rest].slice(0, o.count);
+}
+
+/** Which kinds of event race in each concurrent group of `steps` (a call by its delivery). */
+function raceShapes(steps: readonly Step[]): string[] {
+  return steps.flatMap((s) =>
+    s.kind === 'concurrent'
+      ? [
+          s.events
+            .map((e) => (e.kind === 'call' ? `call:${e.delivery}` : e.kind))
+            .sort()
+            .join('+'),
+        ]
+      : [],
+  );
 }
 
 /** A generated case as a case file, for the failure found in it. */
