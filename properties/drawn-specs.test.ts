@@ -8,7 +8,7 @@
  * the failure prints the drawn spec and each counterexample. Small for CI; `receiptcheck guard`
  * runs it large. And it is not vacuous: broken generic handlers (a receipt inserted after the
  * commit, a precondition checked before the receipt lookup, receipts that never lapse under a
- * declared expiry) are reported.
+ * declared expiry, refusals never stored under declared stored refusals) are reported.
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,6 +21,7 @@ import { drawCases, drawnCaseArbitrary } from '../src/api/guard/drawn-case-arbit
 import type { PluginFactory } from '../src/api/guard/drawn-plugin-file.ts';
 import { stopEmbeddedPostgres } from '../src/execute/postgres/server.ts';
 import { makeTempDir, removeTempDir } from '../src/execute/runtime/temp-dirs.ts';
+import { drawHash } from '../src/generate/drawn-spec/spec-draw.ts';
 import { type DrawnCase, describeDrawnPolicy } from '../src/handlers/generic/drawn-plugin.ts';
 import { formatCounterexample } from '../src/report/format-counterexample.ts';
 import { MODES } from '../src/types/mode.ts';
@@ -61,10 +62,20 @@ describe('drawn operation specs: a correct handler always passes', () => {
   }, 300_000);
 
   it('on SQLite under a declared receipt expiry, in every mode', async () => {
-    const expiring = drawnCaseArbitrary('sqlite', true).filter((c) => c.policy !== undefined);
+    const expiring = drawnCaseArbitrary('sqlite', true).filter(
+      (c) => typeof c.policy?.receiptExpiry === 'number',
+    );
     await fc.assert(
       fc.asyncProperty(expiring, (c) => holds(c, 15)),
       { numRuns: 2, endOnFailure: true },
+    );
+  }, 300_000);
+
+  it('on SQLite under declared stored refusals, in every mode', async () => {
+    const storing = drawnCaseArbitrary('sqlite', true).filter((c) => !!c.policy?.storesRefusals);
+    await fc.assert(
+      fc.asyncProperty(storing, (c) => holds(c, 15)),
+      { numRuns: 1, endOnFailure: true },
     );
   }, 300_000);
 
@@ -73,8 +84,10 @@ describe('drawn operation specs: a correct handler always passes', () => {
     // receipt lapsed: "a replay returns exactly its fresh call's result" once matched the replay
     // to a fresh call before its step, so to the next life's result, and failed this case at
     // run 27; it must match the fresh call of its own group.
-    const c = drawCases(3, 1, 'sqlite', true)[2] as DrawnCase;
-    expect(c.policy?.receiptExpiry).toBeTypeOf('number');
+    // The third spec drawn from seed 1, under the lifetime it was drawn with when it failed.
+    const drawn = drawCases(3, 1, 'sqlite', true)[2] as DrawnCase;
+    expect(drawHash(drawn.draw)).toBe('20ed5bd2');
+    const c: DrawnCase = { ...drawn, policy: { receiptExpiry: 72_368_732 } };
     const r = await checkDrawnCase(c, { dir, modes: ['concurrent'], runs: 30, seed: 1 });
     if (!casePassed(r)) throw new Error(falseVerdicts(r));
   }, 120_000);
@@ -115,10 +128,22 @@ describe('the guard is not vacuous', () => {
   }, 120_000);
 
   it('reports receipts that never lapse under a declared expiry', async () => {
-    const expiring = drawnCaseArbitrary('sqlite', true).filter((c) => c.policy !== undefined);
+    const expiring = drawnCaseArbitrary('sqlite', true).filter(
+      (c) => typeof c.policy?.receiptExpiry === 'number',
+    );
     await fc.assert(
       fc.asyncProperty(expiring, async (c) => {
         expect(await reported(c, broken('receiptsNeverLapse'))).toBe(true);
+      }),
+      { numRuns: 3, endOnFailure: true },
+    );
+  }, 120_000);
+
+  it('reports refusals never stored under declared stored refusals', async () => {
+    const storing = drawnCaseArbitrary('sqlite', true).filter((c) => !!c.policy?.storesRefusals);
+    await fc.assert(
+      fc.asyncProperty(storing, async (c) => {
+        expect(await reported(c, broken('refusalsNeverStored'))).toBe(true);
       }),
       { numRuns: 3, endOnFailure: true },
     );

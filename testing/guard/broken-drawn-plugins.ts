@@ -77,3 +77,15 @@ export function receiptsNeverLapse(c: DrawnCase, zodField?: ZodFieldOf): Handler
   );
   return { ...plugin, advanceClock: advanceHarnessClock };
 }
+
+/** Declares stored refusals and stores none: the contract's steps under `storesRefusals`. */
+export function refusalsNeverStored(c: DrawnCase, zodField?: ZodFieldOf): HandlerPlugin {
+  const spec = specFromDraw(c.draw, zodField);
+  return genericSqlitePlugin(
+    spec,
+    `${drawnPluginName(c)}-refusals-never-stored`,
+    c.ids,
+    { body: runOperationSteps },
+    c.policy,
+  );
+}

@@ -3,8 +3,9 @@
  * for the ids of created rows: `next` when the spec declares the rowid rule (which predicts it),
  * else any of the server rules, since opaque ids must hold whatever the server does. On SQLite a
  * case also declares a policy the generic handler honours (`handlers/generic/generic-policy.ts`):
- * the contract's, or a receipt lifetime, under which the run moves the harness's clock on and
- * receipts lapse; false verdicts that show only under a policy are then the guard's to find.
+ * the contract's, a receipt lifetime (the run then moves the harness's clock on and receipts
+ * lapse), or stored refusals (a retry after a refusal gets the refusal back); false verdicts that
+ * show only under a policy are then the guard's to find.
  */
 import fc from 'fast-check';
 import { specDrawArbitrary } from '../../generate/drawn-spec/spec-draw-arbitrary.ts';
@@ -20,6 +21,7 @@ export function genericPolicyArbitrary(engine: Engine): fc.Arbitrary<GenericPoli
     fc.constant(undefined),
     // From 1 ms to a day: the generated clock moves are scaled to the lifetime.
     fc.integer({ min: 1, max: 86_400_000 }).map((ms) => ({ receiptExpiry: ms })),
+    fc.constant({ storesRefusals: true }),
   );
 }
 

@@ -26,11 +26,12 @@ export interface DrawnCase {
   readonly policy?: GenericPolicy;
 }
 
-/** The plugin's name: the spec's hash, the engine, the id rule and a declared receipt lifetime. */
+/** The plugin's name: the spec's hash, the engine, the id rule and the declared policy's switches. */
 export function drawnPluginName(c: DrawnCase): string {
   const expiry =
     typeof c.policy?.receiptExpiry === 'number' ? `-expiry${c.policy.receiptExpiry}` : '';
-  return `guard-${drawHash(c.draw)}-${c.engine}-${c.ids}${expiry}`;
+  const refusals = c.policy?.storesRefusals ? '-storesrefusals' : '';
+  return `guard-${drawHash(c.draw)}-${c.engine}-${c.ids}${expiry}${refusals}`;
 }
 
 /** The policy `c` declares, in words for a report: `contract` when it declares none. */

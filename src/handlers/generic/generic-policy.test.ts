@@ -44,10 +44,14 @@ describe('the generic handler under a declared receipt expiry', () => {
     expect(plugin.advanceClock).toBeUndefined();
   });
 
-  it('refuses a switch it does not implement', () => {
-    const policy = { storesRefusals: true } as never;
+  it('refuses a switch it does not implement, and stored refusals with an expiry', () => {
+    const policy = { storesErrors: true } as never;
     expect(() => genericSqlitePlugin(setInterval, 'g', 'next', {}, policy)).toThrow(
-      /does not implement policy\.storesRefusals/,
+      /does not implement policy\.storesErrors/,
+    );
+    const both = { storesRefusals: true, receiptExpiry: 1000 };
+    expect(() => genericSqlitePlugin(setInterval, 'g', 'next', {}, both)).toThrow(
+      /does not implement policy\.storesRefusals with policy\.receiptExpiry/,
     );
   });
 });

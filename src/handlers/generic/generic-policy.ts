@@ -1,19 +1,21 @@
 /**
  * The declared policies the generic SQLite handler honours, and the world functions that honour
- * them. Today that is `receiptExpiry` (`expiring-receipts.ts`); the other switches change the
- * transaction's steps (the order of the receipt lookup, stored refusals and errors, claims) and
- * are refused here, so no drawn case declares a behaviour the handler does not have.
+ * them: `receiptExpiry` (`expiring-receipts.ts`) or `storesRefusals` (`stored-refusals.ts`, whose
+ * transaction body the plugin takes from `storingRefusals`). The two together, and the other
+ * switches (the order of the receipt lookup, stored errors, claims), are refused here, so no
+ * drawn case declares a behaviour the handler does not have.
  */
 import { ReceiptcheckError } from '../../errors.ts';
 import { type PolicyDeclaration, resolvePolicy } from '../../model/policy.ts';
 import type { SqliteWorld } from '../sqlite/operation-world.ts';
 import { createExpiringReceipts, expiringAdvance } from './expiring-receipts.ts';
+import { STORED_REFUSALS_DDL } from './stored-refusals.ts';
 
 /** A policy the generic handler implements: the contract, or a receipt lifetime in ms. */
-export type GenericPolicy = Pick<PolicyDeclaration, 'receiptExpiry'>;
+export type GenericPolicy = Pick<PolicyDeclaration, 'receiptExpiry' | 'storesRefusals'>;
 
 /** The switches `GenericPolicy` may set. */
-const HONOURED: ReadonlySet<string> = new Set(['receiptExpiry']);
+const HONOURED: ReadonlySet<string> = new Set(['receiptExpiry', 'storesRefusals']);
 
 /**
  * `world` with `policy` declared and honoured: under a receipt lifetime, a harness clock made in
@@ -29,6 +31,23 @@ export function genericPolicyWorld(world: SqliteWorld, policy: GenericPolicy): S
   }
   const resolved = resolvePolicy(policy);
   const lifetime = resolved.receiptExpiry;
+  if (resolved.storesRefusals && lifetime !== 'never') {
+    throw new ReceiptcheckError(
+      'E_HANDLER_SHAPE',
+      'the generic handler does not implement policy.storesRefusals with policy.receiptExpiry',
+    );
+  }
+  if (resolved.storesRefusals) {
+    const setup = world.setup;
+    return {
+      ...world,
+      policy,
+      setup(db, fixture) {
+        setup(db, fixture);
+        db.exec(STORED_REFUSALS_DDL);
+      },
+    };
+  }
   if (lifetime === 'never') return Object.keys(policy).length > 0 ? { ...world, policy } : world;
   const setup = world.setup;
   return {

@@ -24,6 +24,7 @@ import type { TableMap } from '../sqlite/table-map.ts';
 import { type GenericPolicy, genericPolicyWorld } from './generic-policy.ts';
 import { createdMap, targetMap, valueColumns } from './generic-tables.ts';
 import { nextServerId, type ServerIds } from './server-ids.ts';
+import { storingRefusals } from './stored-refusals.ts';
 
 /** A call after validation: the request id and the spec's arguments by name. */
 export type GenericCall = ValidCall & Args;
@@ -159,6 +160,11 @@ export function genericSqlitePlugin(
     operation: spec,
     replayable: true,
     ...genericPolicyWorld(parts.world, policy),
-    call: operationCall(parts.op, changes),
+    call: operationCall(
+      parts.op,
+      policy.storesRefusals
+        ? { ...changes, body: changes.body ?? storingRefusals(parts.op) }
+        : changes,
+    ),
   });
 }
