@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { commandsOf, docBlock } from '../../../testing/doc-blocks.ts';
 import { runCli } from '../../cli/run-cli.ts';
 import { isReceiptcheckError } from '../../errors.ts';
 import {
@@ -190,16 +191,21 @@ describe('receiptcheck run --service', () => {
     expect(pendingInterruptCleanups()).toBe(0);
   };
 
-  it.each(['sequential', 'concurrent'])(
-    'passes the Python example in %s mode, leaving nothing',
-    async (mode) => {
-      const r = await runCli('run', '--service', SERVICE, '--mode', mode, '--runs', '25');
-      expect(r.code, r.err).toBe(0);
-      expect(r.out).toContain(`python-http (${SERVICE}) in ${mode} mode`);
-      expect(r.out).toContain('PASSED');
-      expectClean();
-    },
-  );
+  it("runs the guide's command: the Python example passes in both modes, leaving nothing", async () => {
+    const commands = commandsOf(docBlock('docs/services.md › Checking a running service'));
+    expect(commands).toHaveLength(1);
+    const args = (commands[0] ?? '').replace(/^npx receiptcheck /, '').split(/\s+/);
+    const r = await runCli(...args.map((a) => (a.startsWith('examples/') ? join(REPO, a) : a)));
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toContain(`python-http (${SERVICE}) in sequential + concurrent modes`);
+    expect(r.out).toContain('PASSED');
+    expectClean();
+  });
+
+  it("shows the example's description in the guide, as it is", () => {
+    const shown = docBlock('docs/services.md › A description');
+    expect(JSON.parse(shown.text)).toEqual(description);
+  });
 
   it('fails with a counterexample when its answers are mapped wrong, leaving nothing', async () => {
     // 409 read as key reuse: the first version conflict is a wrong answer, in any timing.
@@ -229,12 +235,15 @@ describe('receiptcheck run --service', () => {
     expectClean();
   });
 
-  it('refuses scheduled mode, and a service that does not start, with exit 2 and one line', async () => {
+  it('refuses scheduled mode, soak, and a service that does not start, with exit 2 and one line', async () => {
     const scheduled = await runCli('run', '--service', SERVICE, '--mode', 'scheduled');
     expect(scheduled.code).toBe(2);
     expect(scheduled.err).toMatch(
       /^receiptcheck: E_SERVICE_MODE: service "python-http" runs its SQLite statements in its own process/,
     );
+    const soak = await runCli('soak', '--handler', SERVICE);
+    expect(soak.code).toBe(2);
+    expect(soak.err).toMatch(/^receiptcheck: E_SERVICE_MODE: soak runs plugins only so far/);
     const path = join(dir, 'dies.json');
     writeFileSync(
       path,
