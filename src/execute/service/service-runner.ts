@@ -28,6 +28,7 @@ import { ConcurrentRecord } from '../concurrent-record.ts';
 import { type ModeRunner, UNREADABLE_SNAPSHOT } from '../mode-runner.ts';
 import { throwIfInterrupted } from '../runtime/interrupt.ts';
 import { outcomeOfReply, UnmappedReply } from './answer-mapping.ts';
+import type { ProtocolClient } from './protocol.ts';
 import { ServiceConnection } from './service-connection.ts';
 import { ServiceDatabase } from './service-database.ts';
 import type { ServicePlugin } from './service-plugin.ts';
@@ -54,9 +55,9 @@ export async function serviceRunner(
   return {
     async execute(steps) {
       throwIfInterrupted();
-      await connection.ready();
+      const client = await connection.ready();
       database.reset();
-      const run = new ServiceRun(plugin, database, connection, options);
+      const run = new ServiceRun(plugin, database, connection, client, options);
       return await run.execute(steps, options.mode === 'concurrent');
     },
     close() {
@@ -84,6 +85,8 @@ class ServiceRun {
     private readonly plugin: ServicePlugin,
     private readonly database: ServiceDatabase,
     private readonly connection: ServiceConnection,
+    /** The run's client, for every call of it: a service that dies is started again next run. */
+    private readonly client: ProtocolClient,
     private readonly options: OneModeOptions,
   ) {
     this.principals = options.fixture.principals;
@@ -160,10 +163,9 @@ class ServiceRun {
     const principal = this.principals[event.client];
     if (!principal) throw new RangeError(`no principal for client ${event.client}`);
     const { requestId, ...fields } = event.request;
-    const client = await this.connection.ready();
     let observed: Observed;
     try {
-      const reply = await client.send({ requestId, principal, fields }, this.abort.signal);
+      const reply = await this.client.send({ requestId, principal, fields }, this.abort.signal);
       observed = outcomeOfReply(reply, this.plugin.service.answers);
     } catch (thrown) {
       // No answer at all: the service died or broke the connection; the next run starts anew.
