@@ -26,6 +26,12 @@ export type ErrorCode =
   | 'E_WORKER'
   /** The PostgreSQL server could not be started or reached (the message gives the server's own words). */
   | 'E_POSTGRES'
+  /** A service description (`--service FILE`) that cannot be read or is malformed; the message names the field. */
+  | 'E_SERVICE_DESCRIPTION'
+  /** A described service could not be started or never got ready (the message quotes its last output). */
+  | 'E_SERVICE_START'
+  /** A described service cannot run in the mode asked for (scheduled mode on SQLite); the message says why. */
+  | 'E_SERVICE_MODE'
   /** A package receiptcheck leaves optional is not installed; the message gives the `npm install` command. */
   | 'E_MISSING_PACKAGE'
   /** A plugin declared `replayable` took another path when a call was replayed (scheduled mode then uses threads). */

@@ -102,7 +102,7 @@ describe('the packed package, installed in a fresh project', () => {
     expect(entries.filter((e) => /\/fixtures\//.test(e))).toEqual([]);
     const outside = entries.filter(
       (e) =>
-        !/^package\/(dist\/|bin\/|src\/|testing\/readme-example\/|scenarios\/(article|create-once|adjust-balance|transfer)\/[^/]+\.json$|api\/[^/]+\.api\.md$|docs\/|README\.md$|CHANGELOG\.md$|package\.json$)/.test(
+        !/^package\/(dist\/|bin\/|src\/|testing\/readme-example\/|scenarios\/(article|create-once|adjust-balance|transfer)\/[^/]+\.json$|api\/[^/]+\.api\.md$|docs\/|examples\/|README\.md$|CHANGELOG\.md$|package\.json$)/.test(
           e,
         ),
     );
@@ -121,6 +121,8 @@ describe('the packed package, installed in a fresh project', () => {
       // What the docs point a user to: the reference plugin, the plugin guide's example handler.
       'src/handlers/operations/set-interval/sqlite/set-interval-reference.ts',
       'testing/readme-example/src/set-interval.ts',
+      'examples/python-http/service.json',
+      'examples/python-http/service.py',
       'api/receiptcheck.api.md',
       'CHANGELOG.md',
     ]) {

@@ -48,9 +48,12 @@ function explain(r: ReplayResult, steps: string): string[] {
             `reproduced in scheduled mode: schedule ${r.schedules} of the search (at most ${r.schedulesMax}) fails; the interleaving is shown above, and replays the same way every time`,
           ];
         case 'real threads':
-          return [
-            `reproduced on real threads (${schedules} in scheduled mode did not show it; timing did)`,
-          ];
+          // No schedules searched: a described service, whose statements the scheduler cannot reach.
+          return r.schedules === 0
+            ? ['reproduced on real threads: timing showed it again']
+            : [
+                `reproduced on real threads (${schedules} in scheduled mode did not show it; timing did)`,
+              ];
         case 'lane order':
           return [`reproduced in sequential mode, each group in lane order (${steps})`];
         default:
@@ -62,16 +65,23 @@ function explain(r: ReplayResult, steps: string): string[] {
             'the case was found on real threads; sequential mode runs each group in lane order only,',
             'so a pass there says nothing of the race: replay without --mode to search schedules',
           ]
-        : [
-            `the case was found on real threads, where a race fails only when timing allows. No failure in`,
-            `${schedules} in scheduled mode${r.realThreads ? ' nor in one run on real threads' : ''}: that is not proof of a fix.`,
-            'Search further with --schedules N, or run it on real threads a few times.',
-          ];
+        : r.schedules === 0 && r.realThreads
+          ? [
+              'the case was found on real threads, where a race fails only when timing allows, and no',
+              'schedule can be searched for it; no failure in one run there is not proof of a fix.',
+              'Run it on real threads a few times more.',
+            ]
+          : [
+              `the case was found on real threads, where a race fails only when timing allows. No failure in`,
+              `${schedules} in scheduled mode${r.realThreads ? ' nor in one run on real threads' : ''}: that is not proof of a fix.`,
+              'Search further with --schedules N, or run it on real threads a few times.',
+            ];
   }
 }
 
 function notReproducedIn(r: ReplayResult): string {
   if (r.route === 'lane order') return 'not reproduced in lane order (sequential mode)';
+  if (r.schedules === 0 && r.realThreads) return 'not reproduced on real threads';
   return `not reproduced in ${plural(r.schedules, 'schedule')}${r.realThreads ? ' nor on real threads' : ''}`;
 }
 

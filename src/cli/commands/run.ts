@@ -135,6 +135,8 @@ export function registerRun(program: Command, ctx: CliContext): void {
                                                     exit 1 only on a finding not in the file
   receiptcheck run --handler pg-reference --mode concurrent
                                                     the PostgreSQL reference, on an embedded server
+  receiptcheck run --service examples/python-http/service.json
+                                                    a running service: Python over HTTP (docs/services.md)
 
 Bundled handlers: ${bundledNames()}.
 

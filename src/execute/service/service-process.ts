@@ -1,0 +1,122 @@
+/**
+ * The service's process: started in a process group of its own, so stopping it stops whatever
+ * it started too (a shell script's child, a reloader's worker); stopped on `stop()`, on Ctrl-C
+ * and SIGTERM (`interrupt.ts`) and, as a last resort, when this process exits. Its output is kept
+ * (the last lines), so a service that dies or never gets ready is reported in its own words.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { ReceiptcheckError } from '../../errors.ts';
+import { onInterrupt } from '../runtime/interrupt.ts';
+import type { LaunchSpec } from './protocol.ts';
+
+/** How long a stopped service may take to exit after SIGTERM before SIGKILL, in ms. */
+export const STOP_GRACE_MS = 2_000;
+
+/** How many of the service's last output lines an error quotes. */
+const TAIL_LINES = 5;
+
+const running = new Set<ChildProcess>();
+let exitHooked = false;
+
+/** The process ids of the services this process started and that still run: what a Ctrl-C must stop. */
+export function servicePids(): number[] {
+  return [...running].flatMap((child) => (child.pid === undefined ? [] : [child.pid]));
+}
+
+/** A started service process. */
+export class ServiceProcess {
+  private readonly child: ChildProcess;
+  private readonly tail: string[] = [];
+  private readonly exited: Promise<void>;
+  private exitText: string | undefined;
+  private readonly unregister: () => void;
+
+  constructor(
+    readonly launch: LaunchSpec,
+    private readonly source: string,
+  ) {
+    this.child = spawn(launch.command, [...launch.args], {
+      cwd: launch.cwd,
+      env: { ...launch.env },
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    running.add(this.child);
+    hookExit();
+    this.unregister = onInterrupt(() => this.stop());
+    for (const stream of [this.child.stdout, this.child.stderr]) {
+      stream?.setEncoding('utf8');
+      stream?.on('data', (text: string) => this.keep(text));
+    }
+    this.exited = new Promise((resolve) => {
+      const done = (why: string) => {
+        this.exitText ??= why;
+        running.delete(this.child);
+        resolve();
+      };
+      this.child.once('error', (e) => done(`could not be started: ${e.message}`));
+      this.child.once('exit', (code, signal) =>
+        done(signal ? `was stopped by ${signal}` : `exited with code ${code}`),
+      );
+    });
+  }
+
+  /** Why the process ended, when it has: `exited with code 1`, `could not be started: …`. */
+  get ended(): string | undefined {
+    return this.exitText;
+  }
+
+  /** The last lines it wrote, joined by ` | `, for error messages. */
+  output(): string {
+    return this.tail.join(' | ');
+  }
+
+  /** An `E_SERVICE_START` error: what went wrong, the process's end, and its last words. */
+  startError(what: string): ReceiptcheckError {
+    const end = this.exitText ? `; the service ${this.exitText}` : '';
+    const said = this.tail.length > 0 ? `; it said: ${this.output()}` : '';
+    return new ReceiptcheckError(
+      'E_SERVICE_START',
+      `service ${this.source} (${this.launch.command}): ${what}${end}${said}`,
+    );
+  }
+
+  /** Stops the process group: SIGTERM, then SIGKILL after `STOP_GRACE_MS`. Safe to call twice. */
+  async stop(): Promise<void> {
+    if (this.exitText === undefined) {
+      signalGroup(this.child, 'SIGTERM');
+      const timer = setTimeout(() => signalGroup(this.child, 'SIGKILL'), STOP_GRACE_MS);
+      await this.exited;
+      clearTimeout(timer);
+    }
+    // Whatever the service started and left in its group goes too.
+    signalGroup(this.child, 'SIGKILL');
+    this.unregister();
+  }
+
+  private keep(text: string): void {
+    for (const line of text.split('\n')) {
+      if (line.trim() === '') continue;
+      this.tail.push(line.trim());
+      if (this.tail.length > TAIL_LINES) this.tail.shift();
+    }
+  }
+}
+
+function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    // The group is gone already.
+  }
+}
+
+/** Kills every service still running when this process exits (an uncaught error, `exit()`). */
+function hookExit(): void {
+  if (exitHooked) return;
+  exitHooked = true;
+  process.once('exit', () => {
+    for (const child of running) signalGroup(child, 'SIGKILL');
+  });
+}
