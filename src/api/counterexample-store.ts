@@ -10,6 +10,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { messageOf, ReceiptcheckError } from '../errors.ts';
 import { scheduleOfCase } from '../execute/schedule/schedule-of-case.ts';
+import { isServicePath } from '../execute/service/load-service.ts';
 import { formatCaseFile } from '../report/case-file.ts';
 import { counterexampleFileName, counterexampleToCase } from '../report/counterexample-case.ts';
 import { DEFAULT_SCHEDULES_MAX, type ReproductionSearch } from '../types/replay.ts';
@@ -75,6 +76,8 @@ async function searchReproduction(
 ): Promise<ReproductionSearch | undefined> {
   if (cx.mode !== 'concurrent' || schedulesMax < 1) return undefined;
   if (!cx.steps.some((s) => s.kind === 'concurrent')) return undefined;
+  // A described service's statements are out of the scheduler's reach: nothing to search.
+  if (isServicePath(cx.handler)) return undefined;
   try {
     const c = counterexampleToCase(cx);
     // A counterexample reduced in scheduled mode carries the schedule it fails under: tried first.

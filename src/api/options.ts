@@ -6,9 +6,16 @@
 
 import { ReceiptcheckError } from '../errors.ts';
 import { DATABASE_URL_ENV } from '../execute/postgres/server.ts';
+import { isServicePath } from '../execute/service/load-service.ts';
 import { DEFAULT_FIXTURE } from '../model/world.ts';
 import { INPUT_CLASSES } from '../types/input-coverage.ts';
-import { AUTO_MODES, LANE_MODES, MODE_CHOICES, type Mode } from '../types/mode.ts';
+import {
+  AUTO_MODES,
+  LANE_MODES,
+  MODE_CHOICES,
+  type Mode,
+  SERVICE_AUTO_MODES,
+} from '../types/mode.ts';
 import {
   type CheckOptions,
   DEFAULT_SEED,
@@ -107,7 +114,18 @@ export function resolveOptions(
       bad(`shard must be i/n with 1 ≤ i ≤ n (got ${index}/${count})`);
     }
   }
-  return { ...resolved, modes: resolved.mode === 'auto' ? AUTO_MODES : [resolved.mode] };
+  return {
+    ...resolved,
+    modes: resolved.mode === 'auto' ? autoModes(resolved.handler) : [resolved.mode],
+  };
+}
+
+/**
+ * What `auto` explores for `handler`: `AUTO_MODES`, but sequential then concurrent mode for a
+ * described service, whose statements the scheduler cannot reach.
+ */
+function autoModes(handler: string): readonly Mode[] {
+  return isServicePath(handler) ? SERVICE_AUTO_MODES : AUTO_MODES;
 }
 
 function positiveInteger(name: string, value: number): void {

@@ -10,6 +10,7 @@
  */
 import { ReceiptcheckError } from '../errors.ts';
 import { scheduleOfCase } from '../execute/schedule/schedule-of-case.ts';
+import { isServicePath } from '../execute/service/load-service.ts';
 import { scheduledReproductionOf } from '../report/counterexample-case.ts';
 import type { CaseFile } from '../types/case-file.ts';
 import { DEFAULT_SCHEDULES_MAX, type ReplayResult } from '../types/replay.ts';
@@ -55,6 +56,12 @@ export async function replayCase(c: CaseFile, options: ReplayOptions = {}): Prom
       route: 'exact',
       result,
     };
+  }
+  // A described service's statements are out of the scheduler's reach: real threads only.
+  if (mode === 'concurrent' && isServicePath(options.handler ?? c.handler)) {
+    const threads = await runCase(c, options);
+    const verdict = threads.verdict === 'failed' ? 'reproduced' : 'notReproduced';
+    return { ...base, verdict, route: 'real threads', result: threads };
   }
   // A concurrent counterexample's saved reproduction, or a scheduled case's own schedule.
   const first = scheduledReproductionOf(c.extra)?.schedule ?? scheduleOfCase(c.extra);

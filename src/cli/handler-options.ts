@@ -4,6 +4,7 @@
  * server. Declared once, so the two commands cannot drift apart.
  */
 import type { Command } from 'commander';
+import { ReceiptcheckError } from '../errors.ts';
 import type { LaneMode } from '../types/mode.ts';
 import { DATABASE_URL_HELP, DEFAULTS } from './command-help.ts';
 import { parseInteger, parseLanes } from './parse-flags.ts';
@@ -11,6 +12,8 @@ import { parseInteger, parseLanes } from './parse-flags.ts';
 /** The flags `addHandlerOptions` declares, as commander parses them. */
 export interface HandlerFlags {
   handler?: string;
+  /** Set by `--service`, and copied to `handler` before the action runs. */
+  service?: string;
   operation?: string;
   workers?: number;
   lanes?: LaneMode;
@@ -18,13 +21,28 @@ export interface HandlerFlags {
   databaseUrl?: string;
 }
 
-/** Declares `--handler`, `--operation`, `--workers`, `--lanes`, `--call-timeout-ms` and `--database-url`. */
+/**
+ * Declares `--handler`, `--service`, `--operation`, `--workers`, `--lanes`, `--call-timeout-ms`
+ * and `--database-url`. `--service FILE` is the handler a service description stands for: it is
+ * copied to `handler` before the command's action runs, so every command treats it as one.
+ */
 export function addHandlerOptions(command: Command): Command {
   return command
     .option(
       '--handler <path|name>',
       `a plugin module path, or a bundled name (default: ${DEFAULTS.handler})`,
     )
+    .option(
+      '--service <file>',
+      'a service description (JSON): check a running service in any language instead of a plugin (see docs/services.md)',
+    )
+    .hook('preAction', (self) => {
+      const { handler, service } = self.opts<HandlerFlags>();
+      if (service === undefined) return;
+      if (handler !== undefined)
+        throw new ReceiptcheckError('E_USAGE', 'give --handler or --service, not both');
+      self.setOptionValue('handler', service);
+    })
     .option(
       '--operation <name>',
       'the operation to check: picks among its bundled handlers; a plugin must implement it (default: the one the handler names; list: receiptcheck operations)',

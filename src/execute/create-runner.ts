@@ -11,6 +11,8 @@ import type { ModeRunner } from './mode-runner.ts';
 import { postgresConcurrentRunner } from './postgres/concurrent-mode.ts';
 import { postgresScheduledRunner } from './postgres/scheduled/scheduled-mode.ts';
 import { postgresSequentialRunner } from './postgres/sequential-mode.ts';
+import { isServicePlugin } from './service/service-plugin.ts';
+import { serviceRunner } from './service/service-runner.ts';
 import { concurrentRunner } from './sqlite/concurrent/concurrent-mode.ts';
 import { scheduledRunner } from './sqlite/scheduled/scheduled-mode.ts';
 import { sequentialRunner } from './sqlite/sequential-mode.ts';
@@ -22,6 +24,7 @@ export async function createRunner(
   options: OneModeOptions,
 ): Promise<ModeRunner> {
   if (isPostgresPlugin(plugin)) return postgresRunner(plugin, options);
+  if (isServicePlugin(plugin)) return serviceRunner(plugin, options);
   switch (options.mode) {
     case 'sequential':
       return sequentialRunner(plugin, options.fixture, options.callTimeoutMs);

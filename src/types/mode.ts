@@ -27,6 +27,9 @@ export const MODE_CHOICES: readonly ModeChoice[] = ['auto', ...MODES];
 /** What `auto` explores, in order: the fast exact mode first, then the deterministic race finder. */
 export const AUTO_MODES: readonly Mode[] = ['sequential', 'scheduled'];
 
+/** What `auto` explores for a described service: scheduled mode cannot reach its statements. */
+export const SERVICE_AUTO_MODES: readonly Mode[] = ['sequential', 'concurrent'];
+
 /**
  * Each auto mode's share of the runs, by weight: scheduled mode gets two thirds, since a race
  * needs its group and the schedule that opens it, while the sequential bugs (inputs, the

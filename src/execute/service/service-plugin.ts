@@ -1,0 +1,91 @@
+/**
+ * A described service as a handler plugin: its world is the description's SQL, run on the
+ * harness's connection to the database the service also opens (setup, world events, the store
+ * failure, the snapshot), so everything above the runner (the model, the judge, reports, case
+ * files) treats it as any plugin. Its calls are not the plugin's: they go to the running service
+ * through a protocol client (`service-runner.ts`), and `call` here only says so.
+ */
+import type { Connection, HandlerPlugin } from '../../handlers/plugin.ts';
+import type { Row } from '../../model/operation.ts';
+import type { Fixture, Receipt, Snapshot } from '../../model/world.ts';
+import type { ServiceDescription, SqlText } from './service-description.ts';
+
+/** The trigger the default store failure creates. */
+const FAIL_TRIGGER = 'receiptcheck_fail_receipts';
+
+/** Default `world.failReceipts`: every insert into `receipts` fails until the trigger goes. */
+export const DEFAULT_FAIL_RECEIPTS = `CREATE TRIGGER IF NOT EXISTS ${FAIL_TRIGGER} BEFORE INSERT ON receipts BEGIN SELECT RAISE(ABORT, 'receipt store unavailable'); END`;
+
+/** Default `world.restoreReceipts`. */
+export const DEFAULT_RESTORE_RECEIPTS = `DROP TRIGGER IF EXISTS ${FAIL_TRIGGER}`;
+
+/** Fixture keys that are not tables. */
+const NOT_TABLES = new Set(['principals', 'workspaces', 'operation', 'policy']);
+
+/** A plugin made from a service description; `service` marks it (`isServicePlugin`). */
+export interface ServicePlugin extends HandlerPlugin<Fixture> {
+  readonly service: ServiceDescription;
+  /** The description's absolute path. */
+  readonly source: string;
+}
+
+/** Whether `plugin` was made from a service description. */
+export function isServicePlugin(plugin: object): plugin is ServicePlugin {
+  return typeof (plugin as { service?: unknown }).service === 'object';
+}
+
+/** The plugin for `d`, read from `source`. */
+export function servicePlugin(d: ServiceDescription, source: string): ServicePlugin {
+  const recreate = d.world.recreate;
+  return {
+    name: d.name,
+    ...(d.description ? { description: d.description } : {}),
+    ...(d.operation ? { operation: d.operation } : {}),
+    ...(d.policy ? { policy: d.policy } : {}),
+    service: d,
+    source,
+    setup(db, fixture) {
+      for (const s of list(d.setup.schema)) db.exec(s);
+      for (const [table, rows] of Object.entries(fixture)) {
+        if (NOT_TABLES.has(table) || !Array.isArray(rows) || rows.length === 0) continue;
+        const insert = d.setup.rows[table];
+        if (!insert)
+          throw new Error(
+            `the fixture has ${table} rows and the description's "setup.rows" has no "${table}" statement to insert them`,
+          );
+        for (const row of rows as Row[]) run(db, insert, row);
+      }
+    },
+    call() {
+      throw new Error(`service "${d.name}": calls go to the running service, not to its plugin`);
+    },
+    move: (db, id, workspace) => run(db, d.world.move, { id, workspace }),
+    delete: (db, id) => run(db, d.world.delete, { id }),
+    ...(recreate ? { recreate: (db: Connection, row: Row) => run(db, recreate, row) } : {}),
+    failReceipts: (db) => run(db, d.world.failReceipts ?? DEFAULT_FAIL_RECEIPTS, {}),
+    restoreReceipts: (db) => run(db, d.world.restoreReceipts ?? DEFAULT_RESTORE_RECEIPTS, {}),
+    snapshot(db) {
+      const tables: Record<string, unknown> = {};
+      for (const [table, select] of Object.entries(d.snapshot)) {
+        const rows = db.prepare(select).all() as Record<string, unknown>[];
+        tables[table] = table === 'receipts' ? rows.map(receiptOf) : rows;
+      }
+      return tables as unknown as Snapshot;
+    },
+  };
+}
+
+function list(sql: SqlText): readonly string[] {
+  return typeof sql === 'string' ? [sql] : sql;
+}
+
+/** Runs each statement with the named parameters `params` (one it does not name is ignored). */
+function run(db: Connection, sql: SqlText, params: Readonly<Record<string, unknown>>): void {
+  for (const s of list(sql)) db.prepare(s).run(params);
+}
+
+/** A receipt row as the model's: `payload` and `result` parsed when stored as JSON text. */
+function receiptOf(row: Record<string, unknown>): Receipt {
+  const json = (v: unknown) => (typeof v === 'string' ? JSON.parse(v) : v);
+  return { ...row, payload: json(row.payload), result: json(row.result) } as Receipt;
+}
