@@ -2,7 +2,7 @@
  * An MCP server exposing the article's `set_interval` tool, built with the official TypeScript
  * SDK. Over stdio by default; with `--http`, over streamable HTTP on `$PORT` at `/mcp`
  * (stateless: a server and transport per request). The database file's path comes from
- * `$RECEIPTCHECK_SQLITE_PATH`, which receiptcheck sets; the tables are the harness's.
+ * `$DATABASE_PATH`, which receiptcheck sets; the tables are the harness's.
  *
  * The principal is request context: receiptcheck sends it in the `tools/call` request's `_meta`
  * under `receiptcheck/principal`, and a real server would take it from its authentication
@@ -20,9 +20,9 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { type Caller, INPUT_SCHEMA, setInterval } from './set-interval-tool.ts';
 
-const databasePath = process.env.RECEIPTCHECK_SQLITE_PATH;
+const databasePath = process.env.DATABASE_PATH;
 if (!databasePath) {
-  process.stderr.write('RECEIPTCHECK_SQLITE_PATH is not set: run me through receiptcheck\n');
+  process.stderr.write('DATABASE_PATH is not set: run me through receiptcheck\n');
   process.exit(1);
 }
 const keyWithoutUser = process.env.RECEIPTCHECK_EXAMPLE_BUG === 'key-without-user';

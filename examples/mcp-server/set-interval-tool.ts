@@ -115,60 +115,48 @@ function write(
   keyWithoutUser: boolean,
 ): ToolAnswer {
   const owned = db
-    .prepare('SELECT 1 FROM automations WHERE id = ? AND workspace_id = ?')
+    .prepare('SELECT 1 FROM automations WHERE id = ? AND workspace = ?')
     .get(id, caller.workspace);
   if (!owned) return { outcome: 'refused', reason: 'unavailable' };
   const receipt = (
     keyWithoutUser
       ? db
           .prepare(
-            'SELECT payload, response FROM receipts WHERE workspace_id = ? AND tool = ? AND request_id = ?',
+            'SELECT payload, result FROM receipts WHERE workspace = ? AND tool = ? AND request_id = ?',
           )
           .get(caller.workspace, TOOL_REVISION, requestId)
       : db
           .prepare(
-            'SELECT payload, response FROM receipts WHERE workspace_id = ? AND user_id = ? AND tool = ? AND request_id = ?',
+            'SELECT payload, result FROM receipts WHERE workspace = ? AND user_id = ? AND tool = ? AND request_id = ?',
           )
           .get(caller.workspace, caller.user, TOOL_REVISION, requestId)
-  ) as { payload: string; response: string } | undefined;
+  ) as { payload: string; result: string } | undefined;
   if (receipt) {
     if (receipt.payload !== payload) return { outcome: 'keyReuse' };
-    const stored = JSON.parse(receipt.response) as {
-      id: number;
-      interval_minutes: number;
-      version: number;
-    };
+    // The stored result, as committed: never a fresh read of the row.
     return {
       outcome: 'ok',
       replayed: true,
-      result: { id: stored.id, intervalMinutes: stored.interval_minutes, version: stored.version },
+      result: JSON.parse(receipt.result) as SetIntervalResult,
     };
   }
   const row = db
     .prepare(
       `UPDATE automations SET interval_minutes = ?, version = version + 1
-       WHERE id = ? AND workspace_id = ? AND version = ? RETURNING id, interval_minutes, version`,
+       WHERE id = ? AND workspace = ? AND version = ? RETURNING id, interval_minutes, version`,
     )
     .get(interval, id, caller.workspace, expectedVersion) as
     | { id: number; interval_minutes: number; version: number }
     | undefined;
   if (!row) return { outcome: 'refused', reason: 'conflict' };
-  const response = JSON.stringify({
-    id: row.id,
-    interval_minutes: row.interval_minutes,
-    version: row.version,
-  });
+  const result = { id: row.id, intervalMinutes: row.interval_minutes, version: row.version };
   db.prepare('INSERT INTO receipts VALUES (?, ?, ?, ?, ?, ?)').run(
     caller.workspace,
     caller.user,
     TOOL_REVISION,
     requestId,
     payload,
-    response,
+    JSON.stringify(result),
   );
-  return {
-    outcome: 'ok',
-    replayed: false,
-    result: { id: row.id, intervalMinutes: row.interval_minutes, version: row.version },
-  };
+  return { outcome: 'ok', replayed: false, result };
 }

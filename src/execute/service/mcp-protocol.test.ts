@@ -5,7 +5,6 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { isReceiptcheckError } from '../../errors.ts';
-import { sqliteWorld } from '../../handlers/operations/set-interval/sqlite/set-interval-world.ts';
 import { mcpHttpProtocol, mcpStdioProtocol } from './mcp-protocol.ts';
 import type {
   ProtocolClient,
@@ -20,15 +19,21 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 const ALICE = { user: 'alice', workspace: 'w1', scopes: ['automation:write'] };
 
-/** A fresh database with the article's tables and automation 1 (version 1) in w1. */
+const DESCRIPTION = JSON.parse(readFileSync(join(EXAMPLE, 'service.json'), 'utf8')) as {
+  setup: { schema: string[]; rows: { automations: string } };
+};
+
+/** A fresh database with the example's tables and automation 1 (version 1) in w1. */
 function database(): string {
   const path = join(tmp, `${randomUUID()}.db`);
   const db = new Database(path);
-  sqliteWorld.setup(db, {
-    principals: [ALICE],
-    workspaces: ['w1', 'w2'],
-    automations: [{ id: 1, workspace: 'w1', intervalMinutes: 60, version: 1 }],
-  } as never);
+  for (const statement of DESCRIPTION.setup.schema) db.exec(statement);
+  db.prepare(DESCRIPTION.setup.rows.automations).run({
+    id: 1,
+    workspace: 'w1',
+    intervalMinutes: 60,
+    version: 1,
+  });
   db.close();
   return path;
 }
@@ -47,7 +52,7 @@ function context(
       cwd: EXAMPLE,
       env: {
         PATH: process.env.PATH ?? '',
-        RECEIPTCHECK_SQLITE_PATH: database(),
+        DATABASE_PATH: database(),
         MCP_TEST_MARKER: marker,
         ...env,
       },
@@ -55,6 +60,7 @@ function context(
     },
     options,
     source: 'test-service.json',
+    argumentNames: ['automationId', 'expectedVersion', 'intervalMinutes'],
   };
 }
 
@@ -181,6 +187,21 @@ describe('MCP protocol drivers on the example server', () => {
     },
     60_000,
   );
+
+  it("refuses a tool whose input schema lacks one of the operation's arguments", async () => {
+    const marker = randomUUID();
+    const ctx = context({ name: 'mcp-stdio', tool: 'set_interval' }, marker);
+    const opened = mcpStdioProtocol.open({ ...ctx, argumentNames: ['automationId', 'minutes'] });
+    await expect(opened).rejects.toThrow(
+      expect.objectContaining({
+        code: 'E_SERVICE_START',
+        message: expect.stringMatching(
+          /takes no argument "minutes" of the operation \(its arguments: requestId, automationId, expectedVersion, intervalMinutes\)/,
+        ),
+      }),
+    );
+    expect(processesMarked(marker)).toEqual([]);
+  }, 60_000);
 
   it('checks its options before anything starts', () => {
     const check = (o: Record<string, unknown>) =>

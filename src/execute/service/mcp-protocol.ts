@@ -135,7 +135,8 @@ async function openMcp(context: ProtocolContext, via: 'stdio' | 'http'): Promise
   const connected =
     via === 'stdio' ? await connectStdio(sdk, context) : await connectHttp(sdk, context, options);
   try {
-    const inputSchema = await findTool(connected, options, context.launch.readyTimeoutMs);
+    const names = context.argumentNames ?? [];
+    const inputSchema = await findTool(connected, options, names, context.launch.readyTimeoutMs);
     return {
       inputSchema,
       send: (request, signal) => sendCall(sdk, connected, options, request, signal),
@@ -219,10 +220,14 @@ async function connectHttp(
   }
 }
 
-/** The described tool's input schema; throws when the server does not offer the tool. */
+/**
+ * The described tool's input schema; throws when the server does not offer the tool, or its
+ * schema lists arguments without the request id's or one of the operation's.
+ */
 async function findTool(
   connected: Connected,
   options: McpOptions,
+  argumentNames: readonly string[],
   timeoutMs: number,
 ): Promise<Record<string, unknown>> {
   let listed: Awaited<ReturnType<Client['listTools']>>;
@@ -239,11 +244,17 @@ async function findTool(
     );
   }
   const properties = tool.inputSchema.properties;
-  if (properties && !(options.requestIdArgument in properties)) {
+  if (!properties) return tool.inputSchema;
+  const takes = Object.keys(properties);
+  if (!takes.includes(options.requestIdArgument))
     throw connected.startError(
-      `tool "${options.tool}" takes no argument "${options.requestIdArgument}" for the request id (its arguments: ${Object.keys(properties).join(', ')}); set protocol.requestIdArgument`,
+      `tool "${options.tool}" takes no argument "${options.requestIdArgument}" for the request id (its arguments: ${takes.join(', ')}); set protocol.requestIdArgument`,
     );
-  }
+  const missing = argumentNames.filter((name) => !takes.includes(name));
+  if (missing.length > 0)
+    throw connected.startError(
+      `tool "${options.tool}" takes no argument ${missing.map((m) => `"${m}"`).join(', ')} of the operation (its arguments: ${takes.join(', ')}); its input schema does not match the description's operation`,
+    );
   return tool.inputSchema;
 }
 

@@ -31,6 +31,11 @@ export interface StdioFraming {
 const running = new Set<ChildProcess>();
 let exitHooked = false;
 
+/** The process ids of the MCP servers this process started over stdio that still run. */
+export function stdioServerPids(): number[] {
+  return [...running].flatMap((child) => (child.pid === undefined ? [] : [child.pid]));
+}
+
 /** A transport that starts the service's process and speaks MCP over its stdio. */
 export class ProcessStdioTransport implements Transport {
   onclose?: () => void;
