@@ -7,7 +7,8 @@
  * TMPDIR of this file's own; MCP servers are counted by process id.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,6 +22,17 @@ const EXAMPLE = join(REPO, 'examples/mcp-server');
 const CHILD = fileURLToPath(new URL('./fixtures/mcp-interrupt-child.ts', import.meta.url));
 
 const leftovers = (dir: string) => readdirSync(dir).filter((f) => f.startsWith('receiptcheck-'));
+/** Processes whose environment carries `marker` (Linux's /proc): the services a run started. */
+const processesMarked = (marker: string) =>
+  readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/environ`, 'utf8').includes(`MCP_TEST_MARKER=${marker}`);
+      } catch {
+        return false;
+      }
+    });
 const alive = (pid: number) => {
   try {
     process.kill(pid, 0);
@@ -54,6 +66,21 @@ describe('receiptcheck run --service with an MCP server', () => {
     expect(r.code, r.err).toBe(0);
     expect(r.out).toContain(`mcp-server (${service}) in sequential mode`);
     expect(r.out).toContain('PASSED');
+    expectClean();
+  }, 120_000);
+
+  it('passes the example over streamable HTTP, leaving no process', async () => {
+    const marker = randomUUID();
+    process.env.MCP_TEST_MARKER = marker;
+    try {
+      const service = join(EXAMPLE, 'service-http.json');
+      const r = await runCli('run', '--service', service, '--mode', 'sequential', '--runs', '40');
+      expect(r.code, r.err).toBe(0);
+      expect(r.out).toContain('PASSED');
+    } finally {
+      delete process.env.MCP_TEST_MARKER;
+    }
+    expect(processesMarked(marker)).toEqual([]);
     expectClean();
   }, 120_000);
 
