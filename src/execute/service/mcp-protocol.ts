@@ -15,13 +15,14 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { messageOf, ReceiptcheckError } from '../../errors.ts';
 import { importOptional } from '../../handlers/optional-packages.ts';
+import { replyOfRpcError, replyOfToolResult, type ToolResult, toolCallParams } from './mcp-call.ts';
 import {
-  DEFAULT_REQUEST_ID_ARGUMENT,
-  replyOfRpcError,
-  replyOfToolResult,
-  type ToolResult,
-  toolCallParams,
-} from './mcp-call.ts';
+  checkMcpOptions,
+  HTTP_OPTIONS,
+  type McpOptions,
+  mcpOptions,
+  STDIO_OPTIONS,
+} from './mcp-options.ts';
 import { ProcessStdioTransport } from './mcp-stdio-transport.ts';
 import type {
   ProtocolClient,
@@ -32,29 +33,11 @@ import type {
 } from './protocol.ts';
 import { ServiceProcess } from './service-process.ts';
 
-/** The `protocol` object of an MCP service, resolved. */
-export interface McpOptions {
-  /** The tool every call goes to. */
-  readonly tool: string;
-  /** The tool argument that carries the request id. */
-  readonly requestIdArgument: string;
-  /** Most time one call may take, in ms: a call past it has no reply. */
-  readonly callTimeoutMs: number;
-  /** `mcp-http`: the endpoint's path. */
-  readonly path: string;
-  /** `mcp-http`: the environment variable the port is passed in. */
-  readonly portEnv: string;
-}
-
 /** A client of an MCP service, with the described tool as the server lists it. */
 export interface McpClient extends ProtocolClient {
   /** The tool's `inputSchema`, a JSON Schema object, as `tools/list` gave it. */
   readonly inputSchema: Readonly<Record<string, unknown>>;
 }
-
-const DEFAULT_CALL_TIMEOUT_MS = 30_000;
-const STDIO_OPTIONS = ['tool', 'requestIdArgument', 'callTimeoutMs'] as const;
-const HTTP_OPTIONS = [...STDIO_OPTIONS, 'path', 'portEnv'] as const;
 
 /** How often an `mcp-http` service is tried until it answers, in ms. */
 const POLL_MS = 25;
@@ -72,37 +55,6 @@ export const mcpHttpProtocol: ProtocolDriver = {
   checkOptions: (options) => checkMcpOptions(options, HTTP_OPTIONS),
   open: (context) => openMcp(context, 'http'),
 };
-
-function checkMcpOptions(
-  options: Readonly<Record<string, unknown>>,
-  known: readonly string[],
-): string | undefined {
-  for (const key of Object.keys(options))
-    if (key !== 'name' && !known.includes(key))
-      return `protocol.${key} is not an option of ${String(options.name)} (known: ${known.join(', ')})`;
-  if (typeof options.tool !== 'string' || options.tool === '')
-    return 'protocol.tool must name the tool to call, e.g. "set_interval"';
-  for (const key of ['requestIdArgument', 'path', 'portEnv'])
-    if (options[key] !== undefined && (typeof options[key] !== 'string' || options[key] === ''))
-      return `protocol.${key} must be a non-empty string`;
-  if (typeof options.path === 'string' && !options.path.startsWith('/'))
-    return `protocol.path must start with "/", not ${JSON.stringify(options.path)}`;
-  const timeout = options.callTimeoutMs;
-  if (timeout !== undefined && !(Number.isSafeInteger(timeout) && (timeout as number) > 0))
-    return 'protocol.callTimeoutMs must be a positive integer of milliseconds';
-  return undefined;
-}
-
-/** The MCP options of a checked `protocol` object, with their defaults. */
-export function mcpOptions(options: Readonly<Record<string, unknown>>): McpOptions {
-  return {
-    tool: options.tool as string,
-    requestIdArgument: (options.requestIdArgument as string) ?? DEFAULT_REQUEST_ID_ARGUMENT,
-    callTimeoutMs: (options.callTimeoutMs as number) ?? DEFAULT_CALL_TIMEOUT_MS,
-    path: (options.path as string) ?? '/mcp',
-    portEnv: (options.portEnv as string) ?? 'PORT',
-  };
-}
 
 /** The parts of the SDK a client needs, loaded on first use. */
 async function loadSdk() {
