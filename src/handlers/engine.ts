@@ -22,10 +22,17 @@ export function engineOf(plugin: AnyHandlerPlugin): Engine {
 }
 
 /**
- * `plugin` as a SQLite plugin, for what runs on SQLite only so far (`what`: "soak", "bench");
- * throws `E_BAD_OPTION` for a PostgreSQL plugin, saying so.
+ * `plugin` as a SQLite plugin whose calls run in this process, for what runs only those so far
+ * (`what`: "soak", "bench"); throws `E_BAD_OPTION` for a PostgreSQL plugin and `E_SERVICE_MODE`
+ * for a described service (whose calls go to another process), saying so.
  */
 export function requireSqlite(plugin: AnyHandlerPlugin, what: string): HandlerPlugin {
+  // A described service's plugin (execute/service/service-plugin.ts) carries its description.
+  if (typeof (plugin as { service?: unknown }).service === 'object')
+    throw new ReceiptcheckError(
+      'E_SERVICE_MODE',
+      `${what} runs plugins only so far, and "${plugin.name}" is a described service; check it with \`receiptcheck run --service\` instead`,
+    );
   if (isPostgresPlugin(plugin))
     throw new ReceiptcheckError(
       'E_BAD_OPTION',

@@ -18,6 +18,11 @@ const TAIL_LINES = 5;
 const running = new Set<ChildProcess>();
 let exitHooked = false;
 
+/** The process ids of the services this process started and that still run: what a Ctrl-C must stop. */
+export function servicePids(): number[] {
+  return [...running].flatMap((child) => (child.pid === undefined ? [] : [child.pid]));
+}
+
 /** A started service process. */
 export class ServiceProcess {
   private readonly child: ChildProcess;
