@@ -35,6 +35,8 @@ export type { RenderTimelineOptions, WriteTimelineOptions } from './api/timeline
 export { renderTimeline, writeTimeline } from './api/timeline-page.ts';
 export type { ErrorCode, ErrorData } from './errors.ts';
 export { isReceiptcheckError, ReceiptcheckError } from './errors.ts';
+export type { FieldsFromJsonSchemaOptions } from './generate/json-schema/fields-from-json-schema.ts';
+export { fieldsFromJsonSchema } from './generate/json-schema/fields-from-json-schema.ts';
 export type { Connection, HandlerPlugin } from './handlers/plugin.ts';
 export { defineHandler, defineOperationHandler } from './handlers/plugin.ts';
 export type {

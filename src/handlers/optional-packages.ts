@@ -37,6 +37,10 @@ export const OPTIONAL_PACKAGE_GROUPS: readonly OptionalGroup[] = [
     usedBy: "the adapter kit's HTTP driver (sendHttp)",
     packages: { 'light-my-request': '6.6.0' },
   },
+  {
+    usedBy: 'services checked over MCP (protocols mcp-stdio and mcp-http)',
+    packages: { '@modelcontextprotocol/sdk': '1.32.2' },
+  },
 ];
 
 /**

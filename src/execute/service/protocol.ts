@@ -66,6 +66,11 @@ export interface ProtocolContext {
   readonly options: Readonly<Record<string, unknown>>;
   /** Where the description lives, for error messages. */
   readonly source: string;
+  /**
+   * The operation's argument names (the request id's left out), for a driver that can check
+   * them against what the service declares (an MCP tool's input schema) before any call.
+   */
+  readonly argumentNames?: readonly string[];
 }
 
 /** One protocol: its name, the check of its options, and how it opens a client. */

@@ -4,6 +4,7 @@
  * left it unusable (a call hung or the service died), so one broken run does not fail the rest.
  */
 import { dirname, resolve } from 'node:path';
+import { pluginOperation } from '../../handlers/plugin.ts';
 import type { LaunchSpec, ProtocolClient } from './protocol.ts';
 import { protocolNamed } from './protocols.ts';
 import type { ServicePlugin } from './service-plugin.ts';
@@ -36,6 +37,7 @@ export class ServiceConnection {
       launch: launchOf(this.plugin, this.databasePath),
       options: d.protocol,
       source: this.plugin.source,
+      argumentNames: pluginOperation(this.plugin).fields.map((f) => f.name),
     });
     this.broken = false;
     return this.client;

@@ -1,0 +1,135 @@
+/**
+ * The MCP example through `receiptcheck run --service`: the server passes over stdio, the same
+ * server with its planted bug (a receipt key without the user) fails with a counterexample, and
+ * nothing is left running or on disk after a pass, a failure, or SIGINT. Sequential mode for the
+ * verdicts, so neither rests on timing: the bug shows as soon as a second user of a workspace
+ * reuses a request id, whatever the order calls arrive in. Temp directories are looked for in a
+ * TMPDIR of this file's own; MCP servers are counted by process id.
+ */
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../cli/run-cli.ts';
+import { INTERRUPTED_EXIT_CODE, pendingInterruptCleanups } from '../runtime/interrupt.ts';
+import { stdioServerPids } from './mcp-stdio-transport.ts';
+
+const REPO = fileURLToPath(new URL('../../../', import.meta.url));
+const EXAMPLE = join(REPO, 'examples/mcp-server');
+const CHILD = fileURLToPath(new URL('./fixtures/mcp-interrupt-child.ts', import.meta.url));
+
+const leftovers = (dir: string) => readdirSync(dir).filter((f) => f.startsWith('receiptcheck-'));
+/** Processes whose environment carries `marker` (Linux's /proc): the services a run started. */
+const processesMarked = (marker: string) =>
+  readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/environ`, 'utf8').includes(`MCP_TEST_MARKER=${marker}`);
+      } catch {
+        return false;
+      }
+    });
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+describe('receiptcheck run --service with an MCP server', () => {
+  const saved = process.env.TMPDIR;
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'rc-mcp-service-'));
+    process.env.TMPDIR = dir;
+  });
+  afterAll(() => {
+    if (saved === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = saved;
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const expectClean = () => {
+    expect(leftovers(dir)).toEqual([]);
+    expect(stdioServerPids()).toEqual([]);
+    expect(pendingInterruptCleanups()).toBe(0);
+  };
+
+  it('passes the example over stdio, leaving nothing', async () => {
+    const service = join(EXAMPLE, 'service.json');
+    const r = await runCli('run', '--service', service, '--mode', 'sequential', '--runs', '40');
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toContain(`mcp-server (${service}) in sequential mode`);
+    expect(r.out).toContain('PASSED');
+    expectClean();
+  }, 120_000);
+
+  it('passes the example over streamable HTTP, leaving no process', async () => {
+    const marker = randomUUID();
+    process.env.MCP_TEST_MARKER = marker;
+    try {
+      const service = join(EXAMPLE, 'service-http.json');
+      const r = await runCli('run', '--service', service, '--mode', 'sequential', '--runs', '40');
+      expect(r.code, r.err).toBe(0);
+      expect(r.out).toContain('PASSED');
+    } finally {
+      delete process.env.MCP_TEST_MARKER;
+    }
+    expect(processesMarked(marker)).toEqual([]);
+    expectClean();
+  }, 120_000);
+
+  it('fails the planted key-without-user bug with a counterexample, leaving nothing', async () => {
+    const out = join(dir, 'cx');
+    const r = await runCli(
+      'run',
+      '--service',
+      join(EXAMPLE, 'service-bug.json'),
+      '--mode',
+      'sequential',
+      '--seed',
+      '42',
+      '--out',
+      out,
+    );
+    expect(r.code, r.err).toBe(1);
+    // Two users of one workspace, one request id: the second meets the first's receipt.
+    expect(r.out).toMatch(/Counterexample for mcp-server-key-without-user/);
+    expect(r.out).toMatch(/actual +(keyReuse|ok\(replayed)/);
+    expect(readdirSync(out).filter((f) => f.endsWith('.json'))).toHaveLength(1);
+    rmSync(out, { recursive: true });
+    expectClean();
+  }, 120_000);
+
+  it('SIGINT mid-run: exits 130, the MCP server stopped, no temp directory', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', CHILD], {
+      cwd: REPO,
+      env: { ...process.env, TMPDIR: dir },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk) => {
+      stderr += String(chunk);
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    const pids = await new Promise<number[]>((resolve, reject) => {
+      child.stdout.on('data', (chunk) => {
+        const m = /running ([\d ]+)/.exec(String(chunk));
+        if (m) resolve((m[1] ?? '').trim().split(' ').map(Number));
+      });
+      child.on('exit', () => reject(new Error(`child exited before running: ${stderr}`)));
+    });
+    expect(pids).toHaveLength(1);
+    expect(pids.every(alive)).toBe(true);
+    expect(leftovers(dir)).toHaveLength(1);
+    child.kill('SIGINT');
+    expect(await exited).toBe(INTERRUPTED_EXIT_CODE);
+    expect(pids.some(alive)).toBe(false);
+    expect(leftovers(dir)).toEqual([]);
+  }, 120_000);
+});
