@@ -137,7 +137,10 @@ const markProbed = () => {
  * Runs the microtask queue (and `process.nextTick`'s) now, as Node would once the current
  * macrotask returns: `{value}` when `promise` settled in it, else `NOT_SETTLED`. Inside a
  * microtask the queue cannot be run again (V8 does not nest it): a probe tells, and that is
- * `NOT_SETTLED` too. `process._tickCallback` is Node's own way to run them from JavaScript.
+ * `NOT_SETTLED` too. Whatever else is queued runs there as well, as it would have next anyway.
+ * `process._tickCallback` is Node's own way to run them from JavaScript (deprecated in the docs
+ * only, DEP0134: `--pending-deprecation` makes it warn once); without it nothing is drained and
+ * every call waits as a true wait does.
  */
 function drained(promise: Promise<unknown>): { readonly value: unknown } | typeof NOT_SETTLED {
   let settled: { value: unknown } | typeof NOT_SETTLED = NOT_SETTLED;
