@@ -13,7 +13,7 @@
  * rolls back what it held; the run stops there with `hang` set, and the snapshot is the database
  * as that left it, read on the harness connection (`UNREADABLE_SNAPSHOT` when that hangs too).
  * (A handler that loops synchronously between two queries is not stopped: the event loop never
- * turns. SQLite's sequential mode has the same limit for code after a handler's first `await`.)
+ * turns. SQLite's sequential mode has the same limit for code after awaiting a timer or a socket.)
  */
 import { pluginOperation } from '../../handlers/plugin.ts';
 import type { PostgresHandlerPlugin } from '../../handlers/postgres/plugin.ts';

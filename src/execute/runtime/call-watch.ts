@@ -17,13 +17,21 @@
  * starts, `enter` makes sure a stretch is armed and still has the whole budget ahead, asking for
  * a fresh one otherwise. When the watchdog fires, the plugin code running has therefore run for
  * at least `limitMs`: it is the hang, named by the activity `enter` recorded. A stretch ends when
- * the work waits for a promise, yields to the event loop, or has used its slack: with the
- * default budget, about one arming per second of a synchronous handler's work.
+ * the work waits for a promise that microtasks alone do not settle, yields to the event loop, or
+ * has used its slack: with the default budget, about one arming per second of a handler's work.
+ *
+ * An async handler's `await`s do not end the stretch: `settle` asks the driver to run the
+ * microtask queue at once, inside the stretch (`task.ts`, `SettleNow`), so the code after an
+ * `await` runs watched, a loop there is stopped and named like one before it, and a call that
+ * settles on microtasks (a handler awaiting a synchronous driver, as SQLite's are) goes on in the
+ * same stretch: the cost does not grow with the number of awaits. Only a call still pending after
+ * that (it awaits a timer or a socket) ends the stretch and races a timer of the budget.
  *
  * Limits, said where they apply:
  * - termination skips `finally` blocks, the run's own included: after a hang the runner closes
- *   and rolls back what the run held;
- * - the code a handler runs after its first `await` runs from the microtask queue, outside any
+ *   and rolls back what the run held; microtasks queued beside the stopped code are dropped (V8
+ *   empties the queue it was running), which ends only the hung run's own waits;
+ * - code a handler runs after awaiting a timer or a socket runs from that callback, outside any
  *   stretch: a promise that never settles is caught (`settle`), a synchronous loop there is not.
  *   Such a handler needs concurrent mode or scheduled mode's thread lanes, which stop the thread.
  */
@@ -32,7 +40,7 @@ import { ReceiptcheckError } from '../../errors.ts';
 import type { Event } from '../../model/events.ts';
 import type { Hang, HangKind } from '../../types/verdict.ts';
 import { pluginCodeStopped } from './contain/handler-output.ts';
-import { drive, FRESH_STRETCH, type Task } from './task.ts';
+import { drive, FRESH_STRETCH, NOT_SETTLED, SettleNow, type Task } from './task.ts';
 
 /** The most a stretch's watchdog waits beyond the budget, in ms (how late a hang may be seen). */
 const SLACK_MAX_MS = 1_000;
@@ -57,6 +65,13 @@ const context = vm.createContext({ stretch: undefined as (() => unknown) | undef
 const script = new vm.Script('stretch()', { filename: 'receiptcheck-call-watch.vm' });
 /** When the armed stretch's watchdog fires (`performance.now()` ms); 0 while none is armed. */
 let stretchEnds = 0;
+/** How many watchdogs this thread has armed (each a thread started and joined). */
+let armed = 0;
+
+/** How many watchdogs this thread has armed so far: what the call budget cost, for tests. */
+export function watchdogsArmed(): number {
+  return armed;
+}
 
 /** One runner's call budget. */
 export class CallWatch {
@@ -81,7 +96,7 @@ export class CallWatch {
    * not settle in time.
    */
   run<T>(task: Task<T>): Promise<T> {
-    return drive(task, (fn, watched) => this.stretch(fn, watched));
+    return drive(task, (fn, watched) => this.stretch(fn, watched), true);
   }
 
   /**
@@ -127,14 +142,24 @@ export class CallWatch {
    * The timer is not unref'd: a never-settling promise alone would let the process exit mid-check.
    */
   *settle(activity: Activity, promise: Promise<unknown>): Task<Settled> {
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<'late'>((resolve) => {
-      timer = setTimeout(() => resolve('late'), this.limitMs);
-    });
     const outcome = promise.then(
       (value): Settled => ({ value }),
       (error: unknown): Settled => ({ error, failed: true }),
     );
+    // The microtasks run now, in this stretch: plugin code after an `await` runs here, watched,
+    // and the watchdog names this call if it fires.
+    this.activity = activity;
+    const since = performance.now();
+    const now = (yield new SettleNow(outcome)) as { readonly value: Settled } | typeof NOT_SETTLED;
+    this.activity = undefined;
+    if (now !== NOT_SETTLED) {
+      if (performance.now() - since > this.limitMs) throw new CallHung(this.hang(activity, 'busy'));
+      return now.value;
+    }
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((resolve) => {
+      timer = setTimeout(() => resolve('late'), this.limitMs);
+    });
     const first = (yield Promise.race([outcome, late]).finally(() => clearTimeout(timer))) as
       | Settled
       | 'late';
@@ -164,6 +189,7 @@ export class CallWatch {
     const timeoutMs = this.limitMs + this.slackMs;
     const ends = performance.now() + timeoutMs;
     stretchEnds = ends;
+    armed++;
     context.stretch = fn;
     try {
       return script.runInContext(context, { timeout: timeoutMs }) as R;

@@ -10,6 +10,14 @@ import type { Connection } from '../plugin.ts';
 
 type Cache = WeakMap<Connection, Map<string, Database.Statement>>;
 
+/**
+ * Read on a connection object that stands for another (the harness gives a plugin not declared
+ * replayable a new object per run over a kept connection): the connection it stands for, whose
+ * statements it shares. A statement holds no state from one run to the next, so sharing it keeps
+ * the runs apart as the new object does, without compiling the handler's SQL again every run.
+ */
+export const STANDS_FOR: unique symbol = Symbol('receiptcheck.standsFor');
+
 const caches: Cache = new WeakMap();
 /** Raw-mode statements, kept apart from `caches` so that neither sees the other's mode. */
 const rawCaches: Cache = new WeakMap();
@@ -31,10 +39,11 @@ export function cachedRawStatement(db: Connection, sql: string): Database.Statem
 }
 
 function cachedIn(store: Cache, db: Connection, sql: string, raw: boolean): Database.Statement {
-  let cache = store.get(db);
+  const key = (db as Connection & { [STANDS_FOR]?: Connection })[STANDS_FOR] ?? db;
+  let cache = store.get(key);
   if (!cache) {
     cache = new Map();
-    store.set(db, cache);
+    store.set(key, cache);
   }
   let statement = cache.get(sql);
   if (!statement) {

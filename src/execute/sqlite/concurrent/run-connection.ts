@@ -9,9 +9,11 @@
  * Such a plugin is given a new object per run instead: a proxy whose every method runs on the
  * kept connection, so SQLite sees one warm connection and the plugin a new one. A plugin that
  * declares itself `replayable` keeps nothing between calls by contract and gets the kept
- * connection itself, prepared statements included.
+ * connection itself. The bundled handlers' prepared statements are shared either way
+ * (`STANDS_FOR`): they hold nothing from one run to the next.
  */
 import type { Connection } from '../../../handlers/plugin.ts';
+import { STANDS_FOR } from '../../../handlers/sqlite/statement-cache.ts';
 
 /**
  * A new object standing for `db`: property reads and writes go to `db`, methods run bound to it
@@ -21,6 +23,7 @@ export function runConnection(db: Connection): Connection {
   const bound = new Map<PropertyKey, unknown>();
   return new Proxy(db, {
     get(target, key) {
+      if (key === STANDS_FOR) return target;
       const value: unknown = Reflect.get(target, key, target);
       if (typeof value !== 'function') return value;
       let method = bound.get(key);
