@@ -7,6 +7,7 @@
  */
 import { ReceiptcheckError } from '../../errors.ts';
 import { type PolicyDeclaration, resolvePolicy } from '../../model/policy.ts';
+import type { Connection } from '../plugin.ts';
 import type { SqliteWorld } from '../sqlite/operation-world.ts';
 import { createExpiringReceipts, expiringAdvance } from './expiring-receipts.ts';
 import { STORED_REFUSALS_DDL } from './stored-refusals.ts';
@@ -19,7 +20,8 @@ const HONOURED: ReadonlySet<string> = new Set(['receiptExpiry', 'storesRefusals'
 
 /**
  * `world` with `policy` declared and honoured: under a receipt lifetime, a harness clock made in
- * `setup` and an `advanceClock` that drops lapsed receipts. Throws on a switch it does not honour.
+ * `setup` and an `advanceClock` that drops lapsed receipts; under stored refusals, their table.
+ * Throws on a switch it does not honour, and on the two together.
  */
 export function genericPolicyWorld(world: SqliteWorld, policy: GenericPolicy): SqliteWorld {
   const unhonoured = Object.keys(policy).filter((k) => !HONOURED.has(k));
@@ -37,26 +39,16 @@ export function genericPolicyWorld(world: SqliteWorld, policy: GenericPolicy): S
       'the generic handler does not implement policy.storesRefusals with policy.receiptExpiry',
     );
   }
-  if (resolved.storesRefusals) {
-    const setup = world.setup;
-    return {
-      ...world,
-      policy,
-      setup(db, fixture) {
-        setup(db, fixture);
-        db.exec(STORED_REFUSALS_DDL);
-      },
-    };
-  }
-  if (lifetime === 'never') return Object.keys(policy).length > 0 ? { ...world, policy } : world;
-  const setup = world.setup;
-  return {
+  /** The world declaring `policy`, its setup followed by `more`. */
+  const declaring = (more: (db: Connection) => void): SqliteWorld => ({
     ...world,
     policy,
     setup(db, fixture) {
-      setup(db, fixture);
-      createExpiringReceipts(db);
+      world.setup(db, fixture);
+      more(db);
     },
-    advanceClock: expiringAdvance(lifetime),
-  };
+  });
+  if (resolved.storesRefusals) return declaring((db) => db.exec(STORED_REFUSALS_DDL));
+  if (lifetime === 'never') return Object.keys(policy).length > 0 ? { ...world, policy } : world;
+  return { ...declaring(createExpiringReceipts), advanceClock: expiringAdvance(lifetime) };
 }
