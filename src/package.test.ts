@@ -5,7 +5,8 @@
  * docs/ci-and-test-runners.md say: the command, a plain `.mjs` program, node:test and vitest,
  * each on a TypeScript plugin that imports receiptcheck by name, a bundled library plugin and the
  * PostgreSQL engine, each first without the optional package it needs (the error names the
- * install command) and then with it. Slow (npm builds better-sqlite3 from source), so the install
+ * install command) and then with it. better-sqlite3's install step unpacks this checkout's build
+ * of it, as a user's unpacks the download (`offerPrebuiltSqlite`); still slow, so the install
  * happens once; every check is a verdict, an exit code or a size, never a timing.
  */
 import type { SpawnSyncReturns } from 'node:child_process';
@@ -33,6 +34,7 @@ import {
   megabytes,
   must,
   npm,
+  offerPrebuiltSqlite,
   run,
 } from '../testing/packed-project.ts';
 import { outcomeOf } from '../testing/user-project.ts';
@@ -64,6 +66,7 @@ describe('the packed package, installed in a fresh project', () => {
     // Run as root, the embedded PostgreSQL server runs as the `postgres` user, who must reach the
     // project's node_modules: mkdtemp's folder is root's alone (initdb fails with EACCES).
     chmodSync(temp, 0o755);
+    offerPrebuiltSqlite(temp, ROOT);
     must(ROOT, 'npm', ['pack', '--pack-destination', temp]);
     const name = readdirSync(temp).find((f) => f.endsWith('.tgz'));
     if (!name) throw new Error(`npm pack wrote no tarball into ${temp}`);

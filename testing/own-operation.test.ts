@@ -6,7 +6,7 @@
  * next block's run, which prints what the `text` block shows, and reproduced by its replay; and
  * the fix replayed as held. Timing plays no part: the bug is found in sequential mode.
  */
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type DocBlock, docBlock } from './doc-blocks.ts';
@@ -85,20 +85,31 @@ describe("the README's own operation", () => {
   });
 });
 
+/**
+ * The planted bug's project, and the run of the block that finds it: one run, which the planted
+ * bug's test reads and whose saved case the later tests draw, run and move.
+ */
+const planted = () => join(temp(), 'planted');
+const CASE = 'counterexamples/my-tool-sequential-seed42.json';
+let found: ReturnType<typeof receiptcheck> | undefined;
+let replayArgs: string[] = [];
+beforeAll(() => {
+  makeProject(
+    planted(),
+    userFiles((plugin) => applyDiff(docBlock('README.md › Plant a bug'), plugin)),
+  );
+  const [run, replay, ...rest] = promisedExits(docBlock('README.md › Plant a bug #2'));
+  expect(rest).toEqual([]);
+  if (!run || !replay) throw new Error('the block lists a run and a replay');
+  expect([run.exit, replay.exit]).toEqual([1, 1]);
+  expect(replay.args).toEqual(['replay', CASE]);
+  replayArgs = replay.args;
+  found = receiptcheck(planted(), run.args);
+});
+
 describe("the README's planted bug", () => {
   it('is found in sequential mode, in the tool’s own terms, and its replay reproduces it', () => {
-    const planted = join(temp(), 'planted');
-    const diff = docBlock('README.md › Plant a bug');
-    makeProject(
-      planted,
-      userFiles((plugin) => applyDiff(diff, plugin)),
-    );
-    const [run, replay, ...rest] = promisedExits(docBlock('README.md › Plant a bug #2'));
-    expect(rest).toEqual([]);
-    if (!run || !replay) throw new Error('the block lists a run and a replay');
-    expect([run.exit, replay.exit]).toEqual([1, 1]);
-
-    const found = receiptcheck(planted, run.args);
+    if (!found) throw new Error('the planted run is made in beforeAll');
     expect(found.status, outcomeOf(found)).toBe(1);
     // Which document the shrunk case renames depends on the seed's draw; what matters is that the
     // step is told in the operation's own fields, the retry of a first-try rename.
@@ -112,37 +123,24 @@ describe("the README's planted bug", () => {
     expect(meaning).toContain('What broke:');
     expect(found.stdout).toContain(meaning);
 
-    const reproduced = receiptcheck(planted, replay.args);
+    const reproduced = receiptcheck(planted(), replayArgs);
     expect(reproduced.status, outcomeOf(reproduced)).toBe(1);
     expect(reproduced.stdout).toContain('reproduced');
 
-    // "Fix the line and `replay` says `held`."
-    makeProject(planted, userFiles());
-    const held = receiptcheck(planted, replay.args);
+    // "Fix the line and `replay` says `held`": the fixed plugin beside a copy of the case, so the
+    // planted project keeps its bug for the saved case's tests.
+    const fixed = join(temp(), 'fixed');
+    makeProject(fixed, userFiles());
+    cpSync(join(planted(), 'counterexamples'), join(fixed, 'counterexamples'), {
+      recursive: true,
+    });
+    const held = receiptcheck(fixed, replayArgs);
     expect(held.status, outcomeOf(held)).toBe(0);
     expect(held.stdout).toContain('held');
   });
 });
 
 describe("a saved case of the README's own operation", () => {
-  /** The planted bug's project, with its counterexample saved by `run`. */
-  const planted = () => join(temp(), 'cases');
-  const CASE = 'counterexamples/my-tool-sequential-seed42.json';
-  beforeAll(() => {
-    makeProject(
-      planted(),
-      userFiles((plugin) => applyDiff(docBlock('README.md › Plant a bug'), plugin)),
-    );
-    const found = receiptcheck(planted(), [
-      'run',
-      '--handler',
-      `./${PLUGIN}`,
-      '--mode',
-      'sequential',
-    ]);
-    expect(found.status, outcomeOf(found)).toBe(1);
-  });
-
   it('is drawn by report, in the operation’s own words', () => {
     const r = receiptcheck(planted(), ['report', CASE, '--out', 'page.html']);
     expect(r.status, outcomeOf(r)).toBe(0);

@@ -5,9 +5,11 @@
  * `npm …` lines on this machine's platform, and a folder's size.
  */
 import { type SpawnSyncReturns, spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 
-// A limit, not a measure: the README's install, which compiles better-sqlite3, took 14 minutes
-// on a 2-core machine at load 19; packing takes 2 more.
+// A limit, not a measure: the README's install took 14 minutes on a 2-core machine at load 19
+// when it compiled better-sqlite3 (see `offerPrebuiltSqlite`); packing takes 2 more.
 export const INSTALL_MS = 30 * 60_000;
 
 /** The embedded PostgreSQL package of this machine, in place of the README's linux-x64. */
@@ -49,6 +51,29 @@ export function must(cwd: string, command: string, args: string[]): string {
 /** `du -sm`: megabytes under `dir`. */
 export function megabytes(dir: string): number {
   return Number(must(dir, 'du', ['-sm', '.']).split(/\s/)[0]);
+}
+
+/**
+ * Offers better-sqlite3's install step, in any project under `dir`, this checkout's own build of
+ * it as prebuild-install's local prebuild: a `.prebuild-installrc` in `dir` (prebuild-install
+ * reads it from its package's folder upward) names a folder holding the tarball a download from
+ * GitHub would bring. The step then unpacks it, as it unpacks that download on a user's machine,
+ * instead of compiling SQLite for minutes on one that cannot reach GitHub (compiling is what
+ * `npm ci` in `.ci/run` does). The project itself is untouched, and the step still runs only if
+ * the README's allowScripts line lets it. A tarball is named for this checkout's better-sqlite3
+ * version and this Node's ABI: for another version the step looks further and compiles, as before.
+ */
+export function offerPrebuiltSqlite(dir: string, root: string): void {
+  const sqlite = join(root, 'node_modules', 'better-sqlite3');
+  const { version } = JSON.parse(readFileSync(join(sqlite, 'package.json'), 'utf8')) as {
+    version: string;
+  };
+  const { platform, arch, versions } = process;
+  const name = `better-sqlite3-v${version}-node-v${versions.modules}-${platform}-${arch}.tar.gz`;
+  const prebuilds = join(dir, 'prebuilds');
+  mkdirSync(prebuilds);
+  must(sqlite, 'tar', ['-czf', join(prebuilds, name), 'build/Release/better_sqlite3.node']);
+  writeFileSync(join(dir, '.prebuild-installrc'), `local-prebuilds=${prebuilds}\n`);
 }
 
 /** Runs one of the README's `npm …` command lines in `cwd`. */
