@@ -1,9 +1,11 @@
 /**
  * A call that does not return within the call budget is a counterexample in every mode: exit 1,
  * the sequence shown (shrunk to the call that hangs), a case file whose failure is the hang, and
- * a JUnit failure. Both kinds: a synchronous `while (true) {}` (which no timer on its thread can
- * interrupt) and a promise that never settles. Each check is the real CLI in a child process, so
- * a mode that cannot stop a loop fails this test by the bound instead of hanging the suite.
+ * a JUnit failure. Every kind: a synchronous `while (true) {}` (which no timer on its thread can
+ * interrupt), a promise that never settles, and a loop after the call's first `await` (code the
+ * microtask queue runs, which the call budget runs inside its watched stretch: `runtime/task.ts`).
+ * Each check is the real CLI in a child process, so a mode that cannot stop a loop fails this
+ * test by the bound instead of hanging the suite.
  *
  * Inline lanes carry only replayable (synchronous) handlers, so the never-settling promise is
  * checked on thread lanes, and on the coordinator's own thread through scheduled mode's plain steps.
@@ -26,6 +28,8 @@ const BIN = join(REPO, 'bin/receiptcheck.js');
 const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
 const BUSY = fixture('busy-handler.ts');
 const UNSETTLED = fixture('unsettled-handler.ts');
+/** Loops after its first `await`: code the microtask queue runs, inside the watched stretch. */
+const AFTER_AWAIT = fixture('busy-after-await-handler.ts');
 const BUDGET_MS = 300;
 /**
  * Short sequences: every shrink candidate that still hangs waits out the budget and, on threads,
@@ -100,12 +104,34 @@ const CASES = [
     ['--mode', 'scheduled', '--lanes', 'threads'],
     /never settled|worker thread was stopped/,
   ],
+  [
+    'a loop after an await',
+    'sequential',
+    AFTER_AWAIT,
+    ['--mode', 'sequential'],
+    'still running, stopped',
+  ],
+  [
+    'a loop after an await',
+    'concurrent',
+    AFTER_AWAIT,
+    ['--mode', 'concurrent'],
+    'worker thread was stopped',
+  ],
+  // Shrunk to one plain step, which runs on the coordinator's thread.
+  [
+    'a loop after an await',
+    'scheduled',
+    AFTER_AWAIT,
+    ['--mode', 'scheduled'],
+    /still running, stopped|worker thread was stopped/,
+  ],
 ] as const;
 
 describe.each(CASES)('%s in %s mode', (_what, name, handler, mode, how) => {
   it('exits 1 with the hang shown, shrunk, saved and in JUnit', async () => {
     const slug = name.replace(/\W+/g, '-');
-    const out = join(tmp, `cx-${slug}-${handler === BUSY ? 'busy' : 'unsettled'}`);
+    const out = join(tmp, `cx-${slug}-${handler.replace(/.*\//, '').replace(/\W+/g, '-')}`);
     const junit = `${out}.xml`;
     const r = await receiptcheck([
       'run',
