@@ -1,7 +1,7 @@
 /**
  * The README's "Check your own tool", run as a user would run it: its operation spec and plugin
  * (`my-operation.ts`, `my-tool-handler.ts`, importing only `receiptcheck`) written into a fresh
- * project, type-checked, and checked in every mode through the public API and through the
+ * project (type-checked with the other examples, `doc-examples.test.ts`), and checked in every mode through the public API and through the
  * commands of its first `sh` block; then the planted bug (its `diff` block) applied, found by the
  * next block's run, which prints what the `text` block shows, and reproduced by its replay; and
  * the fix replayed as held. Timing plays no part: the bug is found in sequential mode.
@@ -10,25 +10,17 @@ import { cpSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type DocBlock, docBlock } from './doc-blocks.ts';
-import {
-  expectPasses,
-  localImports,
-  makeProject,
-  outcomeOf,
-  receiptcheck,
-  tempFolder,
-  typeCheck,
-} from './user-project.ts';
+import { ownOperationFiles } from './doc-examples.ts';
+import { expectPasses, makeProject, outcomeOf, receiptcheck, tempFolder } from './user-project.ts';
 
 const SPEC = 'my-operation.ts';
 const PLUGIN = 'my-tool-handler.ts';
 
 /** The README's two files, importing this checkout for `receiptcheck`; `edit` changes the plugin. */
-function userFiles(edit: (plugin: string) => string = (t) => t): Record<string, string> {
-  return {
-    [SPEC]: localImports(docBlock(SPEC).text, `the README's ${SPEC}`),
-    [PLUGIN]: edit(localImports(docBlock(PLUGIN).text, `the README's ${PLUGIN}`)),
-  };
+function userFiles(edit?: (plugin: string) => string): Record<string, string> {
+  const files = ownOperationFiles(edit);
+  if (!(SPEC in files && PLUGIN in files)) throw new Error(`the example is ${SPEC} and ${PLUGIN}`);
+  return files;
 }
 
 /** A `diff` block applied to `text`: its context and `-` lines must occur exactly once. */
@@ -61,11 +53,6 @@ const project = () => join(temp(), 'project');
 beforeAll(() => makeProject(project(), userFiles()));
 
 describe("the README's own operation", () => {
-  it('type-checks under the repository’s compiler settings', () => {
-    const r = typeCheck(join(temp(), 'typecheck'), userFiles());
-    expect(r.status, outcomeOf(r)).toBe(0);
-  });
-
   it.each(['sequential', 'scheduled', 'concurrent'] as const)(
     'passes in %s mode through checkHandler, sending the custom field its own values',
     async (mode) => {

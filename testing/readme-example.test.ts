@@ -1,10 +1,11 @@
 /**
  * What the README and docs tell users to copy, run as they would run it, so it cannot rot: the
  * plugin example (`my-handler.ts`, docs/plugins.md) over a handler written the way it describes
- * (`readme-example/src/set-interval.ts`), type-checked and checked in every mode; the CI
- * workflow's command (docs/ci-and-test-runners.md); and every command of every `sh` block, each
- * run here or named with the test that runs it. The example imports `receiptcheck` by name; here that name is this checkout's
- * `src/index.ts` (the packed package is `src/package.test.ts`'s business).
+ * (`readme-example/src/set-interval.ts`), checked in every mode (and type-checked with the other
+ * examples, `doc-examples.test.ts`); the CI workflow's command (docs/ci-and-test-runners.md); and
+ * every command of every `sh` block, each run here or named with the test that runs it. The
+ * example imports `receiptcheck` by name; here that name is this checkout's `src/index.ts` (the
+ * packed package is `src/package.test.ts`'s business).
  */
 import { type SpawnSyncReturns, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -12,44 +13,29 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { checkHandler } from '../src/api/check-handler.ts';
 import { commandsOf, docBlock, docBlocks, ROOT, RUN_BY_ID } from './doc-blocks.ts';
+import { pluginExampleFiles } from './doc-examples.ts';
 import {
   expectPasses,
-  localImports,
   makeProject as makeUserProject,
   outcomeOf,
   PATIENT,
   receiptcheck,
   tempFolder,
-  typeCheck,
 } from './user-project.ts';
 
-const HANDLER_SOURCE = join(ROOT, 'testing', 'readme-example', 'src', 'set-interval.ts');
-
-/** The plugin example, importing this checkout for `receiptcheck`; `edit` makes a broken variant. */
-function readmePlugin(edit: (text: string) => string = (t) => t): string {
-  return edit(localImports(docBlock('my-handler.ts').text, "docs/plugins.md's my-handler.ts"));
-}
-
-/** A user's files: the example plugin and the handler it wraps. */
-function userFiles(plugin: string): Record<string, string> {
-  return { 'my-handler.ts': plugin, 'src/set-interval.ts': readFileSync(HANDLER_SOURCE, 'utf8') };
-}
-
-/** A user's project: package.json, the example plugin, the handler it wraps. */
-function makeProject(dir: string, plugin: string): void {
-  makeUserProject(dir, userFiles(plugin));
+/**
+ * A user's project: package.json, the example plugin (`'my-handler.ts'`, `edit` making a broken
+ * variant), the handler it wraps.
+ */
+function makeProject(dir: string, edit?: (text: string) => string): void {
+  makeUserProject(dir, pluginExampleFiles(edit));
 }
 
 const temp = tempFolder('receiptcheck-readme-');
 const project = () => join(temp(), 'project');
-beforeAll(() => makeProject(project(), readmePlugin()));
+beforeAll(() => makeProject(project()));
 
 describe('the plugin example (docs/plugins.md)', () => {
-  it('type-checks under the repository’s compiler settings', () => {
-    const r = typeCheck(join(temp(), 'typecheck'), userFiles(readmePlugin()));
-    expect(r.status, outcomeOf(r)).toBe(0);
-  });
-
   it.each(['sequential', 'scheduled', 'concurrent'] as const)('passes in %s mode', async (mode) => {
     await expectPasses(join(project(), 'my-handler.ts'), mode, 150);
   });
@@ -57,10 +43,7 @@ describe('the plugin example (docs/plugins.md)', () => {
   // The same checks must catch the two mistakes the example once had.
   it('without IF NOT EXISTS, a store that fails twice stops the run', async () => {
     const dir = join(temp(), 'no-if-not-exists');
-    makeProject(
-      dir,
-      readmePlugin((t) => t.replace('CREATE TRIGGER IF NOT EXISTS', 'CREATE TRIGGER')),
-    );
+    makeProject(dir, (t) => t.replace('CREATE TRIGGER IF NOT EXISTS', 'CREATE TRIGGER'));
     await expect(
       checkHandler({ handler: join(dir, 'my-handler.ts'), runs: 300, ...PATIENT }),
     ).rejects.toThrow(/already exists/);
@@ -68,10 +51,7 @@ describe('the plugin example (docs/plugins.md)', () => {
 
   it('without mapping failed writes to error, scheduled mode catches the injected fault', async () => {
     const dir = join(temp(), 'unmapped');
-    makeProject(
-      dir,
-      readmePlugin((t) => t.replace(/\n\s*if \(writeFailed\(e\)\)[^\n]*/, '')),
-    );
+    makeProject(dir, (t) => t.replace(/\n\s*if \(writeFailed\(e\)\)[^\n]*/, ''));
     const result = await checkHandler({
       handler: join(dir, 'my-handler.ts'),
       mode: 'scheduled',

@@ -4,7 +4,7 @@
  * this checkout's `src/index.ts` (the packed package is `src/package.test.ts`'s business).
  */
 import { type SpawnSyncReturns, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
@@ -95,24 +95,4 @@ export function receiptcheck(
 /** A finished command for an assertion message: its exit, stdout and stderr. */
 export function outcomeOf(r: SpawnSyncReturns<string>): string {
   return `exit ${r.status ?? r.signal}\n${r.stdout}\n${r.stderr}`;
-}
-
-/**
- * Writes `files` into a project at `dir` and type-checks its `.ts` files under the repository's
- * compiler settings, with this checkout's dependencies standing for what an install would
- * provide (better-sqlite3's types). Returns tsc's run.
- */
-export function typeCheck(
-  dir: string,
-  files: Readonly<Record<string, string>>,
-): SpawnSyncReturns<string> {
-  makeProject(dir, files);
-  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
-  const ts = Object.keys(files).filter((f) => f.endsWith('.ts'));
-  writeFileSync(
-    join(dir, 'tsconfig.json'),
-    JSON.stringify({ extends: join(ROOT, 'tsconfig.json'), include: [], files: ts }),
-  );
-  const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-  return spawnSync(process.execPath, [tsc, '-p', dir], { encoding: 'utf8', timeout: 300_000 });
 }
