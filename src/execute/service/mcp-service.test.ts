@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../cli/run-cli.ts';
 import { INTERRUPTED_EXIT_CODE, pendingInterruptCleanups } from '../runtime/interrupt.ts';
-import { stdioServerPids } from './mcp-stdio-transport.ts';
+import { servicePids } from './service-process.ts';
 
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 const EXAMPLE = join(REPO, 'examples/mcp-server');
@@ -56,7 +56,7 @@ describe('receiptcheck run --service with an MCP server', () => {
   });
   const expectClean = () => {
     expect(leftovers(dir)).toEqual([]);
-    expect(stdioServerPids()).toEqual([]);
+    expect(servicePids()).toEqual([]);
     expect(pendingInterruptCleanups()).toBe(0);
   };
 
