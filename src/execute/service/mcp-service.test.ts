@@ -7,12 +7,17 @@
  * TMPDIR of this file's own; MCP servers are counted by process id.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { alive, leftovers, startInterruptibleCheck } from '../../../testing/interrupted-run.ts';
+import {
+  alive,
+  leftovers,
+  processesWithEnv,
+  startInterruptibleCheck,
+} from '../../../testing/leftovers.ts';
 import { runCli } from '../../cli/run-cli.ts';
 import { INTERRUPTED_EXIT_CODE, pendingInterruptCleanups } from '../runtime/interrupt.ts';
 import { servicePids } from './service-process.ts';
@@ -20,17 +25,8 @@ import { servicePids } from './service-process.ts';
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 const EXAMPLE = join(REPO, 'examples/mcp-server');
 
-/** Processes whose environment carries `marker` (Linux's /proc): the services a run started. */
-const processesMarked = (marker: string) =>
-  readdirSync('/proc')
-    .filter((d) => /^\d+$/.test(d))
-    .filter((pid) => {
-      try {
-        return readFileSync(`/proc/${pid}/environ`, 'utf8').includes(`MCP_TEST_MARKER=${marker}`);
-      } catch {
-        return false;
-      }
-    });
+/** Processes whose environment carries `marker`: the services a run started. */
+const processesMarked = (marker: string) => processesWithEnv('MCP_TEST_MARKER', marker);
 
 describe('receiptcheck run --service with an MCP server', () => {
   const saved = process.env.TMPDIR;

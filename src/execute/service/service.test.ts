@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commandsOf, docBlock } from '../../../testing/doc-blocks.ts';
-import { alive, leftovers, startInterruptibleCheck } from '../../../testing/interrupted-run.ts';
+import { alive, leftovers, startInterruptibleCheck } from '../../../testing/leftovers.ts';
 import { runCli } from '../../cli/run-cli.ts';
 import { isReceiptcheckError } from '../../errors.ts';
 import {

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { leftovers, startInterruptibleCheck } from '../../../../testing/interrupted-run.ts';
+import { leftovers, startInterruptibleCheck } from '../../../../testing/leftovers.ts';
 import { checkHandler } from '../../../api/check-handler.ts';
 import { soak } from '../../../api/soak.ts';
 import {

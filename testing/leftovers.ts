@@ -1,11 +1,12 @@
 /**
- * A concurrent check run in a child process and stopped by a signal mid-run, for the tests that
- * nothing outlives Ctrl-C or a `kill`: the child (`src/execute/fixtures/interrupt-child.ts`) runs
- * with a TMPDIR of the test's own, so its temp directory can be counted, and says which service
- * processes it started, so they can be looked for once it has gone.
+ * What the tests that nothing outlives a check look for: receiptcheck's temp directories in a
+ * TMPDIR of the test's own, processes by id or by a marker in their environment (Linux's /proc),
+ * and a concurrent check run in a child process and stopped by a signal mid-run. The child
+ * (`src/execute/fixtures/interrupt-child.ts`) says which service processes it started, so they
+ * can be looked for once it has gone.
  */
 import { spawn } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
@@ -23,6 +24,20 @@ export function alive(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/** The ids of the processes whose environment holds `name=value`: the services a run started. */
+export function processesWithEnv(name: string, value: string): number[] {
+  return readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/environ`, 'utf8').includes(`${name}=${value}`);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
 }
 
 /** A child check under way. */
