@@ -55,6 +55,8 @@ function context(
         PATH: process.env.PATH ?? '',
         DATABASE_PATH: database(),
         MCP_TEST_MARKER: marker,
+        // tsx would leave its compile cache (a tsx-* folder) in the temp directory.
+        TSX_DISABLE_CACHE: '1',
         ...env,
       },
       readyTimeoutMs: 20_000,
