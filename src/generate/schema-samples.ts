@@ -44,6 +44,9 @@ export function stringsAround(lo: number, hi: number): string[] {
     .map((n) => 'abcdefghij'.repeat(Math.ceil(n / 10)).slice(0, n));
 }
 
+/** Numbers tried whatever the limits: small ones of either sign and a few orders of magnitude. */
+export const ORDINARY_NUMBERS: readonly number[] = [1, -1, 0, 2, 10, 100, 1000, -100];
+
 /** What numeric limits give: the tightest of each side, values inside both, values around each. */
 export interface NumericBounds {
   readonly lo: number | undefined;

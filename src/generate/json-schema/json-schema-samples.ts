@@ -5,7 +5,13 @@
  * deterministic (patterns are sampled from a fixed seed), since a spec must be the same on every
  * run. The JSON Schema twin of `zod/zod-samples.ts`.
  */
-import { matching, nearMisses, numericBounds, stringsAround } from '../schema-samples.ts';
+import {
+  matching,
+  nearMisses,
+  numericBounds,
+  ORDINARY_NUMBERS,
+  stringsAround,
+} from '../schema-samples.ts';
 import type { JsonSchema } from './json-schema-check.ts';
 
 /** Candidates for `schema`, the likeliest valid first. */
@@ -51,14 +57,7 @@ function numberCandidates(schema: Readonly<Record<string, unknown>>): unknown[] 
     ...around,
     ...inside,
     ...aligned,
-    1,
-    -1,
-    0,
-    2,
-    10,
-    100,
-    1000,
-    -100,
+    ...ORDINARY_NUMBERS,
     0.5,
     1.5,
     2 ** 31,

@@ -6,7 +6,13 @@
  * (patterns are sampled from a fixed seed), since a spec must be the same on every run.
  */
 import type * as z4 from 'zod/v4/core';
-import { matching, nearMisses, numericBounds, stringsAround } from '../schema-samples.ts';
+import {
+  matching,
+  nearMisses,
+  numericBounds,
+  ORDINARY_NUMBERS,
+  stringsAround,
+} from '../schema-samples.ts';
 
 type CheckDef = z4.$ZodChecks['_zod']['def'];
 
@@ -65,14 +71,7 @@ function numberCandidates(checks: readonly CheckDef[]): unknown[] {
     ...[lo, hi].filter((b) => b !== undefined),
     ...inside,
     ...aligned,
-    1,
-    -1,
-    0,
-    2,
-    10,
-    100,
-    1000,
-    -100,
+    ...ORDINARY_NUMBERS,
     ...around,
     0.5,
     1.5,
