@@ -6,11 +6,33 @@
  * can be looked for once it has gone.
  */
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll } from 'vitest';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
 const CHILD = fileURLToPath(new URL('../src/execute/fixtures/interrupt-child.ts', import.meta.url));
+
+/**
+ * A fresh directory, named from `prefix`, that is TMPDIR for the calling `describe`'s tests (so
+ * other test files running at once cannot confuse the count of temp directories): set before its
+ * first test, and after its last the old TMPDIR is put back and the directory removed.
+ */
+export function ownTmpdir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const saved = process.env.TMPDIR;
+  beforeAll(() => {
+    process.env.TMPDIR = dir;
+  });
+  afterAll(() => {
+    if (saved === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = saved;
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return dir;
+}
 
 /** The receiptcheck temp directories in `dir`. */
 export const leftovers = (dir: string): string[] =>

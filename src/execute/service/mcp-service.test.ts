@@ -7,14 +7,14 @@
  * TMPDIR of this file's own; MCP servers are counted by process id.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   alive,
   leftovers,
+  ownTmpdir,
   processesWithEnv,
   startInterruptibleCheck,
 } from '../../../testing/leftovers.ts';
@@ -29,17 +29,7 @@ const EXAMPLE = join(REPO, 'examples/mcp-server');
 const processesMarked = (marker: string) => processesWithEnv('MCP_TEST_MARKER', marker);
 
 describe('receiptcheck run --service with an MCP server', () => {
-  const saved = process.env.TMPDIR;
-  let dir: string;
-  beforeAll(() => {
-    dir = mkdtempSync(join(tmpdir(), 'rc-mcp-service-'));
-    process.env.TMPDIR = dir;
-  });
-  afterAll(() => {
-    if (saved === undefined) delete process.env.TMPDIR;
-    else process.env.TMPDIR = saved;
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const dir = ownTmpdir('rc-mcp-service-');
   const expectClean = () => {
     expect(leftovers(dir)).toEqual([]);
     expect(servicePids()).toEqual([]);

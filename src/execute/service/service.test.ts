@@ -13,9 +13,14 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { commandsOf, docBlock } from '../../../testing/doc-blocks.ts';
-import { alive, leftovers, startInterruptibleCheck } from '../../../testing/leftovers.ts';
+import {
+  alive,
+  leftovers,
+  ownTmpdir,
+  startInterruptibleCheck,
+} from '../../../testing/leftovers.ts';
 import { runCli } from '../../cli/run-cli.ts';
 import { isReceiptcheckError } from '../../errors.ts';
 import {
@@ -163,17 +168,7 @@ describe('a service description', () => {
 });
 
 describe('receiptcheck run --service', () => {
-  const saved = process.env.TMPDIR;
-  let dir: string;
-  beforeAll(() => {
-    dir = mkdtempSync(join(tmpdir(), 'rc-service-'));
-    process.env.TMPDIR = dir;
-  });
-  afterAll(() => {
-    if (saved === undefined) delete process.env.TMPDIR;
-    else process.env.TMPDIR = saved;
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const dir = ownTmpdir('rc-service-');
   const expectClean = () => {
     expect(leftovers(dir)).toEqual([]);
     expect(servicePids()).toEqual([]);

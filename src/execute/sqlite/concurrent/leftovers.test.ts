@@ -12,8 +12,8 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { leftovers, startInterruptibleCheck } from '../../../../testing/leftovers.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { leftovers, ownTmpdir, startInterruptibleCheck } from '../../../../testing/leftovers.ts';
 import { checkHandler } from '../../../api/check-handler.ts';
 import { soak } from '../../../api/soak.ts';
 import {
@@ -35,23 +35,14 @@ async function threadsSettled(target: number): Promise<number> {
 }
 
 describe('leftovers after concurrent runs', () => {
-  const saved = process.env.TMPDIR;
-  let dir: string;
+  const dir = ownTmpdir('rc-leftovers-');
   let baseline: number;
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'rc-leftovers-'));
-    process.env.TMPDIR = dir;
     // A first check starts whatever threads Node starts lazily, so the baseline is stable.
     await checkHandler({ mode: 'concurrent', runs: 3 });
     await destroyIdlePool();
     baseline = osThreads();
   });
-  afterAll(() => {
-    if (saved === undefined) delete process.env.TMPDIR;
-    else process.env.TMPDIR = saved;
-    rmSync(dir, { recursive: true, force: true });
-  });
-
   const expectClean = async () => {
     expect(leftovers(dir)).toEqual([]);
     expect(liveWorkerThreads()).toBe(0);
