@@ -15,9 +15,10 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, chownSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ReceiptcheckError } from '../../errors.ts';
+import { freePort } from '../runtime/free-port.ts';
 import { onInterrupt, pendingInterruptCleanups } from '../runtime/interrupt.ts';
 import { makeTempDir, removeTempDir } from '../runtime/temp-dirs.ts';
-import { binaries, freePort, killAndWait, osUser, sweepOrphans } from './server-host.ts';
+import { binaries, killAndWait, osUser, sweepOrphans } from './server-host.ts';
 
 /** How long the server may take to accept connections before the start is reported as failed. */
 export const START_TIMEOUT_MS = 60_000;

@@ -1,12 +1,11 @@
 /**
  * What the embedded server needs from the machine (`embedded-server.ts`): the binaries of the
- * installed platform package, a non-root user to run them as, a free port, and the processes
+ * installed platform package, a non-root user to run them as, and the processes
  * around a server: stopping one at exit, and those left by a receiptcheck killed outright.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { ReceiptcheckError } from '../../errors.ts';
 import {
@@ -125,17 +124,4 @@ function alive(pid: number): boolean {
     // Gone since the signal; or no /proc at all (macOS), where the signal's answer stands.
     return !existsSync('/proc/self/stat');
   }
-}
-
-/** A port nothing listens on right now, on 127.0.0.1. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }

@@ -11,14 +11,16 @@
  * values. A service that takes the id in the body gets it exactly.
  */
 import { request as httpRequest } from 'node:http';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type {
-  ProtocolClient,
-  ProtocolContext,
-  ProtocolDriver,
-  ServiceReply,
-  ServiceRequest,
+import { freePort } from '../runtime/free-port.ts';
+import {
+  bodyOfText,
+  type ProtocolClient,
+  type ProtocolContext,
+  type ProtocolDriver,
+  type ServiceReply,
+  type ServiceRequest,
 } from './protocol.ts';
 import { ServiceProcess } from './service-process.ts';
 
@@ -109,19 +111,6 @@ async function openHttp(context: ProtocolContext): Promise<ProtocolClient> {
   };
 }
 
-/** A port nothing listens on now: the OS picks one, the harness lets it go for the service. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 /** Polls until `port` accepts a connection; throws when the service ends or time runs out. */
 async function untilListening(
   service: ServiceProcess,
@@ -201,21 +190,11 @@ function sendHttp(
           for (const [name, value] of Object.entries(res.headers))
             if (value !== undefined)
               replyHeaders[name] = Array.isArray(value) ? value.join(', ') : value;
-          resolve({ status: res.statusCode ?? 0, headers: replyHeaders, body: parseBody(text) });
+          resolve({ status: res.statusCode ?? 0, headers: replyHeaders, body: bodyOfText(text) });
         });
       },
     );
     req.on('error', reject);
     req.end(body);
   });
-}
-
-/** JSON when it parses, else the text. */
-function parseBody(text: string): unknown {
-  if (text === '') return '';
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
 }

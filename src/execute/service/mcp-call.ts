@@ -10,7 +10,7 @@
  * server built with the SDK reads it (`extra._meta` in a tool handler), never in the arguments
  * a caller could forge.
  */
-import type { ServiceReply, ServiceRequest } from './protocol.ts';
+import { bodyOfText, type ServiceReply, type ServiceRequest } from './protocol.ts';
 
 /** The `_meta` key of a `tools/call` request that carries the principal. */
 export const PRINCIPAL_META_KEY = 'receiptcheck/principal';
@@ -66,7 +66,7 @@ export function replyOfToolResult(result: ToolResult): ServiceReply {
   const text = (result.content ?? [])
     .flatMap((part) => (isTextPart(part) ? [part.text] : []))
     .join('\n');
-  return { status, headers: {}, body: parseText(text) };
+  return { status, headers: {}, body: bodyOfText(text) };
 }
 
 /**
@@ -92,13 +92,4 @@ function isTextPart(part: unknown): part is { type: 'text'; text: string } {
     (part as { type?: unknown }).type === 'text' &&
     typeof (part as { text?: unknown }).text === 'string'
   );
-}
-
-function parseText(text: string): unknown {
-  if (text === '') return '';
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
 }

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
+import { processesWithEnv } from '../../../testing/leftovers.ts';
 import { isReceiptcheckError } from '../../errors.ts';
 import { mcpHttpProtocol, mcpStdioProtocol } from './mcp-protocol.ts';
 import type {
@@ -54,6 +55,8 @@ function context(
         PATH: process.env.PATH ?? '',
         DATABASE_PATH: database(),
         MCP_TEST_MARKER: marker,
+        // tsx would leave its compile cache (a tsx-* folder) in the temp directory.
+        TSX_DISABLE_CACHE: '1',
         ...env,
       },
       readyTimeoutMs: 20_000,
@@ -64,19 +67,8 @@ function context(
   };
 }
 
-/** Processes whose environment carries `marker`. Linux's /proc. */
-function processesMarked(marker: string): number[] {
-  return readdirSync('/proc')
-    .filter((d) => /^\d+$/.test(d))
-    .filter((pid) => {
-      try {
-        return readFileSync(`/proc/${pid}/environ`, 'utf8').includes(`MCP_TEST_MARKER=${marker}`);
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
-}
+/** Processes whose environment carries `marker`: the servers a test started. */
+const processesMarked = (marker: string) => processesWithEnv('MCP_TEST_MARKER', marker);
 
 const call = (requestId: unknown, over: Partial<ServiceRequest> = {}): ServiceRequest => ({
   requestId,

@@ -9,12 +9,12 @@
  * The SDK is an optional package (`optional-packages.ts`): it is loaded when an MCP service is
  * opened, so the rest of receiptcheck runs without it.
  */
-import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { messageOf, ReceiptcheckError } from '../../errors.ts';
 import { importOptional } from '../../handlers/optional-packages.ts';
+import { freePort } from '../runtime/free-port.ts';
 import { replyOfRpcError, replyOfToolResult, type ToolResult, toolCallParams } from './mcp-call.ts';
 import {
   checkMcpOptions,
@@ -242,17 +242,4 @@ async function sendCall(
       return replyOfRpcError(thrown.code, thrown.message);
     throw thrown;
   }
-}
-
-/** A port nothing listens on now: the OS picks one, the harness lets it go for the service. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }

@@ -6,57 +6,33 @@
  * reuses a request id, whatever the order calls arrive in. Temp directories are looked for in a
  * TMPDIR of this file's own; MCP servers are counted by process id.
  */
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import {
+  alive,
+  leftovers,
+  ownTmpdir,
+  processesWithEnv,
+  startInterruptibleCheck,
+} from '../../../testing/leftovers.ts';
 import { runCli } from '../../cli/run-cli.ts';
 import { INTERRUPTED_EXIT_CODE, pendingInterruptCleanups } from '../runtime/interrupt.ts';
-import { stdioServerPids } from './mcp-stdio-transport.ts';
+import { servicePids } from './service-process.ts';
 
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 const EXAMPLE = join(REPO, 'examples/mcp-server');
-const CHILD = fileURLToPath(new URL('./fixtures/mcp-interrupt-child.ts', import.meta.url));
 
-const leftovers = (dir: string) => readdirSync(dir).filter((f) => f.startsWith('receiptcheck-'));
-/** Processes whose environment carries `marker` (Linux's /proc): the services a run started. */
-const processesMarked = (marker: string) =>
-  readdirSync('/proc')
-    .filter((d) => /^\d+$/.test(d))
-    .filter((pid) => {
-      try {
-        return readFileSync(`/proc/${pid}/environ`, 'utf8').includes(`MCP_TEST_MARKER=${marker}`);
-      } catch {
-        return false;
-      }
-    });
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
+/** Processes whose environment carries `marker`: the services a run started. */
+const processesMarked = (marker: string) => processesWithEnv('MCP_TEST_MARKER', marker);
 
 describe('receiptcheck run --service with an MCP server', () => {
-  const saved = process.env.TMPDIR;
-  let dir: string;
-  beforeAll(() => {
-    dir = mkdtempSync(join(tmpdir(), 'rc-mcp-service-'));
-    process.env.TMPDIR = dir;
-  });
-  afterAll(() => {
-    if (saved === undefined) delete process.env.TMPDIR;
-    else process.env.TMPDIR = saved;
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const dir = ownTmpdir('rc-mcp-service-');
   const expectClean = () => {
     expect(leftovers(dir)).toEqual([]);
-    expect(stdioServerPids()).toEqual([]);
+    expect(servicePids()).toEqual([]);
     expect(pendingInterruptCleanups()).toBe(0);
   };
 
@@ -107,29 +83,12 @@ describe('receiptcheck run --service with an MCP server', () => {
   }, 120_000);
 
   it('SIGINT mid-run: exits 130, the MCP server stopped, no temp directory', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', CHILD], {
-      cwd: REPO,
-      env: { ...process.env, TMPDIR: dir },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.on('data', (chunk) => {
-      stderr += String(chunk);
-    });
-    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-    const pids = await new Promise<number[]>((resolve, reject) => {
-      child.stdout.on('data', (chunk) => {
-        const m = /running ([\d ]+)/.exec(String(chunk));
-        if (m) resolve((m[1] ?? '').trim().split(' ').map(Number));
-      });
-      child.on('exit', () => reject(new Error(`child exited before running: ${stderr}`)));
-    });
-    expect(pids).toHaveLength(1);
-    expect(pids.every(alive)).toBe(true);
+    const check = await startInterruptibleCheck(dir, join(EXAMPLE, 'service.json'));
+    expect(check.pids).toHaveLength(1);
+    expect(check.pids.every(alive)).toBe(true);
     expect(leftovers(dir)).toHaveLength(1);
-    child.kill('SIGINT');
-    expect(await exited).toBe(INTERRUPTED_EXIT_CODE);
-    expect(pids.some(alive)).toBe(false);
+    expect(await check.stop('SIGINT')).toBe(INTERRUPTED_EXIT_CODE);
+    expect(check.pids.some(alive)).toBe(false);
     expect(leftovers(dir)).toEqual([]);
   }, 120_000);
 });

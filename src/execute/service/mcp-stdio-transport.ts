@@ -3,37 +3,22 @@
  * delimited JSON-RPC, framed by the SDK's own `ReadBuffer` and `serializeMessage`. It is not the
  * SDK's `StdioClientTransport` because that one spawns the server in the harness's process
  * group and kills only its pid: a server started through `npx`, a shell script or a reloader
- * would leave its real process behind. Here the server gets a process group of its own, stopped
- * whole on `close()`, on Ctrl-C and SIGTERM (`interrupt.ts`) and when this process exits, as
- * `service-process.ts` stops an HTTP service. Its stderr is kept (the last lines) so a server
- * that dies or never answers is reported in its own words.
+ * would leave its real process behind. Here the server is a `ServiceProcess` with piped stdio,
+ * as an HTTP service is one: a process group of its own, stopped whole on `close()`, on Ctrl-C
+ * and SIGTERM and when this process exits; its stderr kept (the last lines) so a server that
+ * dies or never answers is reported in its own words.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import type { ReadBuffer as ReadBufferType } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { ReceiptcheckError } from '../../errors.ts';
-import { onInterrupt } from '../runtime/interrupt.ts';
 import type { LaunchSpec } from './protocol.ts';
-
-/** How long a stopped server may take to exit after SIGTERM before SIGKILL, in ms. */
-const STOP_GRACE_MS = 2_000;
-
-/** How many of the server's last stderr lines an error quotes. */
-const TAIL_LINES = 5;
+import { ServiceProcess } from './service-process.ts';
 
 /** The SDK's stdio framing, loaded with the SDK (an optional package: `mcp-protocol.ts`). */
 export interface StdioFraming {
   readonly ReadBuffer: new () => ReadBufferType;
   readonly serializeMessage: (message: JSONRPCMessage) => string;
-}
-
-const running = new Set<ChildProcess>();
-let exitHooked = false;
-
-/** The process ids of the MCP servers this process started over stdio that still run. */
-export function stdioServerPids(): number[] {
-  return [...running].flatMap((child) => (child.pid === undefined ? [] : [child.pid]));
 }
 
 /** A transport that starts the service's process and speaks MCP over its stdio. */
@@ -42,12 +27,8 @@ export class ProcessStdioTransport implements Transport {
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
 
-  private child: ChildProcess | undefined;
-  private exited: Promise<void> = Promise.resolve();
-  private exitText: string | undefined;
-  private readonly tail: string[] = [];
+  private service: ServiceProcess | undefined;
   private readonly buffer: ReadBufferType;
-  private unregister: () => void = () => {};
 
   constructor(
     private readonly launch: LaunchSpec,
@@ -59,79 +40,41 @@ export class ProcessStdioTransport implements Transport {
 
   /** Why the process ended, when it has: `exited with code 1`, `could not be started: …`. */
   get ended(): string | undefined {
-    return this.exitText;
+    return this.service?.ended;
   }
 
   /** Spawns the server; resolves once it runs, rejects when it cannot be started. */
-  start(): Promise<void> {
-    if (this.child) return Promise.reject(new Error('the transport was started already'));
-    const child = spawn(this.launch.command, [...this.launch.args], {
-      cwd: this.launch.cwd,
-      env: { ...this.launch.env },
-      detached: true,
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    this.child = child;
-    running.add(child);
-    hookExit();
-    this.unregister = onInterrupt(() => this.close());
-    child.stderr?.setEncoding('utf8');
-    child.stderr?.on('data', (text: string) => this.keep(text));
-    child.stdout?.on('data', (chunk: Buffer) => this.receive(chunk));
-    // A write to a server that has gone is reported by its exit, not as an unhandled error.
-    child.stdin?.on('error', () => {});
-    this.exited = new Promise((resolve) => {
-      const done = (why: string) => {
-        this.exitText ??= why;
-        running.delete(child);
-        this.unregister();
-        resolve();
-        this.onclose?.();
-      };
-      child.once('error', (e) => done(`could not be started: ${e.message}`));
-      child.once('exit', (code, signal) =>
-        done(signal ? `was stopped by ${signal}` : `exited with code ${code}`),
-      );
-    });
-    return new Promise((resolve, reject) => {
-      child.once('spawn', () => resolve());
-      child.once('error', (e) => reject(this.startError(`could not be started: ${e.message}`)));
-    });
+  async start(): Promise<void> {
+    if (this.service) throw new Error('the transport was started already');
+    const service = new ServiceProcess(this.launch, this.source, { pipeStdio: true });
+    this.service = service;
+    service.stdout?.on('data', (chunk: Buffer) => this.receive(chunk));
+    void service.exited.then(() => this.onclose?.());
+    if (!(await service.spawned)) throw service.startError(service.ended ?? 'could not be started');
   }
 
   /** Writes one message to the server's stdin. */
   send(message: JSONRPCMessage): Promise<void> {
-    const stdin = this.child?.stdin;
-    if (!stdin || this.exitText !== undefined)
-      return Promise.reject(new Error(`the service ${this.exitText ?? 'is not running'}`));
+    const stdin = this.service?.stdin;
+    if (!stdin || this.ended !== undefined)
+      return Promise.reject(new Error(`the service ${this.ended ?? 'is not running'}`));
     return new Promise((resolve) => {
       if (stdin.write(this.framing.serializeMessage(message))) resolve();
       else stdin.once('drain', () => resolve());
     });
   }
 
-  /** Stops the process group: SIGTERM, then SIGKILL after `STOP_GRACE_MS`. Safe to call twice. */
+  /** Stops the server's process group (`ServiceProcess.stop`). Safe to call twice. */
   async close(): Promise<void> {
-    const child = this.child;
-    if (!child) return;
-    if (this.exitText === undefined) {
-      signalGroup(child, 'SIGTERM');
-      const timer = setTimeout(() => signalGroup(child, 'SIGKILL'), STOP_GRACE_MS);
-      await this.exited;
-      clearTimeout(timer);
-    }
-    // Whatever the server started and left in its group goes too.
-    signalGroup(child, 'SIGKILL');
-    this.unregister();
+    await this.service?.stop();
   }
 
   /** An `E_SERVICE_START` error: what went wrong, the process's end, and its last words. */
   startError(what: string): ReceiptcheckError {
-    const end = this.exitText ? `; the service ${this.exitText}` : '';
-    const said = this.tail.length > 0 ? `; it said: ${this.tail.join(' | ')}` : '';
+    if (this.service) return this.service.startError(what);
     return new ReceiptcheckError(
       'E_SERVICE_START',
-      `service ${this.source} (${this.launch.command}): ${what}${end}${said}`,
+      `service ${this.source} (${this.launch.command}): ${what}`,
     );
   }
 
@@ -157,30 +100,4 @@ export class ProcessStdioTransport implements Transport {
       this.onmessage?.(message);
     }
   }
-
-  private keep(text: string): void {
-    for (const line of text.split('\n')) {
-      if (line.trim() === '') continue;
-      this.tail.push(line.trim());
-      if (this.tail.length > TAIL_LINES) this.tail.shift();
-    }
-  }
-}
-
-function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
-  if (child.pid === undefined) return;
-  try {
-    process.kill(-child.pid, signal);
-  } catch {
-    // The group is gone already.
-  }
-}
-
-/** Kills every server still running when this process exits (an uncaught error, `exit()`). */
-function hookExit(): void {
-  if (exitHooked) return;
-  exitHooked = true;
-  process.once('exit', () => {
-    for (const child of running) signalGroup(child, 'SIGKILL');
-  });
 }

@@ -88,3 +88,16 @@ export interface ProtocolDriver {
    */
   open(context: ProtocolContext): Promise<ProtocolClient>;
 }
+
+/**
+ * A reply's body from its text, as `ServiceReply.body` holds it: the parsed JSON when the text is
+ * JSON, else the text itself (`''` when empty). HTTP bodies and MCP text content alike.
+ */
+export function bodyOfText(text: string): unknown {
+  if (text === '') return '';
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}

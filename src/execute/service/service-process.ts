@@ -3,8 +3,13 @@
  * it started too (a shell script's child, a reloader's worker); stopped on `stop()`, on Ctrl-C
  * and SIGTERM (`interrupt.ts`) and, as a last resort, when this process exits. Its output is kept
  * (the last lines), so a service that dies or never gets ready is reported in its own words.
+ *
+ * An HTTP service is spoken to over a port, so its stdin is closed and both its streams are kept.
+ * An MCP server over stdio (`mcp-stdio-transport.ts`) is spoken to over its stdin and stdout: with
+ * `pipeStdio`, stdin is piped and stdout left to the protocol, and only stderr is kept.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import type { Readable, Writable } from 'node:stream';
 import { ReceiptcheckError } from '../../errors.ts';
 import { onInterrupt } from '../runtime/interrupt.ts';
 import type { LaunchSpec } from './protocol.ts';
@@ -23,31 +28,48 @@ export function servicePids(): number[] {
   return [...running].flatMap((child) => (child.pid === undefined ? [] : [child.pid]));
 }
 
+/** How a service process is started. */
+export interface ServiceProcessOptions {
+  /** Pipe stdin and leave stdout to the caller (the protocol's channel); keep only stderr. */
+  readonly pipeStdio?: boolean;
+}
+
 /** A started service process. */
 export class ServiceProcess {
   private readonly child: ChildProcess;
   private readonly tail: string[] = [];
-  private readonly exited: Promise<void>;
+  /** Settles when the process has ended (exited, or could not be started). */
+  readonly exited: Promise<void>;
+  /** `true` once the process runs, `false` when it could not be started; never rejects. */
+  readonly spawned: Promise<boolean>;
   private exitText: string | undefined;
   private readonly unregister: () => void;
 
   constructor(
     readonly launch: LaunchSpec,
     private readonly source: string,
+    options: ServiceProcessOptions = {},
   ) {
     this.child = spawn(launch.command, [...launch.args], {
       cwd: launch.cwd,
       env: { ...launch.env },
       detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: [options.pipeStdio ? 'pipe' : 'ignore', 'pipe', 'pipe'],
     });
     running.add(this.child);
     hookExit();
     this.unregister = onInterrupt(() => this.stop());
-    for (const stream of [this.child.stdout, this.child.stderr]) {
+    const kept = options.pipeStdio ? [this.child.stderr] : [this.child.stdout, this.child.stderr];
+    for (const stream of kept) {
       stream?.setEncoding('utf8');
       stream?.on('data', (text: string) => this.keep(text));
     }
+    // A write to a service that has gone is reported by its exit, not as an unhandled error.
+    this.child.stdin?.on('error', () => {});
+    this.spawned = new Promise((resolve) => {
+      this.child.once('spawn', () => resolve(true));
+      this.child.once('error', () => resolve(false));
+    });
     this.exited = new Promise((resolve) => {
       const done = (why: string) => {
         this.exitText ??= why;
@@ -64,6 +86,16 @@ export class ServiceProcess {
   /** Why the process ended, when it has: `exited with code 1`, `could not be started: …`. */
   get ended(): string | undefined {
     return this.exitText;
+  }
+
+  /** Its stdin, with `pipeStdio`. */
+  get stdin(): Writable | null {
+    return this.child.stdin;
+  }
+
+  /** Its stdout, left unread, with `pipeStdio`. */
+  get stdout(): Readable | null {
+    return this.child.stdout;
   }
 
   /** The last lines it wrote, joined by ` | `, for error messages. */

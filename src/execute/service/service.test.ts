@@ -9,13 +9,18 @@
  * The planted race (`service-race.json`) is not here: concurrent mode finds it only when two
  * calls happen to overlap inside the service, which is timing; a test must not rest on that.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { commandsOf, docBlock } from '../../../testing/doc-blocks.ts';
+import {
+  alive,
+  leftovers,
+  ownTmpdir,
+  startInterruptibleCheck,
+} from '../../../testing/leftovers.ts';
 import { runCli } from '../../cli/run-cli.ts';
 import { isReceiptcheckError } from '../../errors.ts';
 import {
@@ -30,18 +35,7 @@ import { servicePids } from './service-process.ts';
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 const EXAMPLE = join(REPO, 'examples/python-http');
 const SERVICE = join(EXAMPLE, 'service.json');
-const CHILD = fileURLToPath(new URL('./fixtures/interrupt-child.ts', import.meta.url));
 const description = JSON.parse(readFileSync(SERVICE, 'utf8'));
-
-const leftovers = (dir: string) => readdirSync(dir).filter((f) => f.startsWith('receiptcheck-'));
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 describe('a service description', () => {
   const dir = mkdtempSync(join(tmpdir(), 'rc-service-desc-'));
@@ -174,17 +168,7 @@ describe('a service description', () => {
 });
 
 describe('receiptcheck run --service', () => {
-  const saved = process.env.TMPDIR;
-  let dir: string;
-  beforeAll(() => {
-    dir = mkdtempSync(join(tmpdir(), 'rc-service-'));
-    process.env.TMPDIR = dir;
-  });
-  afterAll(() => {
-    if (saved === undefined) delete process.env.TMPDIR;
-    else process.env.TMPDIR = saved;
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const dir = ownTmpdir('rc-service-');
   const expectClean = () => {
     expect(leftovers(dir)).toEqual([]);
     expect(servicePids()).toEqual([]);
@@ -268,29 +252,12 @@ describe('receiptcheck run --service', () => {
   ] as const)(
     '%s mid-run: exits %i, the service stopped, no temp directory',
     async (signal, code) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', CHILD], {
-        cwd: REPO,
-        env: { ...process.env, TMPDIR: dir },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let stderr = '';
-      child.stderr.on('data', (chunk) => {
-        stderr += String(chunk);
-      });
-      const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-      const pids = await new Promise<number[]>((resolve, reject) => {
-        child.stdout.on('data', (chunk) => {
-          const m = /running ([\d ]+)/.exec(String(chunk));
-          if (m) resolve((m[1] ?? '').trim().split(' ').map(Number));
-        });
-        child.on('exit', () => reject(new Error(`child exited before running: ${stderr}`)));
-      });
-      expect(pids).toHaveLength(1);
-      expect(pids.every(alive)).toBe(true);
+      const check = await startInterruptibleCheck(dir, SERVICE);
+      expect(check.pids).toHaveLength(1);
+      expect(check.pids.every(alive)).toBe(true);
       expect(leftovers(dir)).toHaveLength(1);
-      child.kill(signal);
-      expect(await exited).toBe(code);
-      expect(pids.some(alive)).toBe(false);
+      expect(await check.stop(signal)).toBe(code);
+      expect(check.pids.some(alive)).toBe(false);
       expect(leftovers(dir)).toEqual([]);
     },
   );

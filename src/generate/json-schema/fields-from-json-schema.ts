@@ -7,8 +7,14 @@
  * Pure; it reads the schema and samples it, never fetches a `$ref`.
  */
 import { ReceiptcheckError } from '../../errors.ts';
-import type { ArgumentField, FieldRule } from '../../model/operation.ts';
-import { fieldHolds } from '../../model/validate.ts';
+import type { ArgumentField } from '../../model/operation.ts';
+import {
+  customField,
+  type IntegerRule,
+  integerRuleFor,
+  ruleAgrees,
+  sortCandidates,
+} from '../schema-field-rules.ts';
 import { badSchema, checkOf, type JsonSchema, numericLimits } from './json-schema-check.ts';
 import { candidatesOf } from './json-schema-samples.ts';
 
@@ -26,15 +32,6 @@ export interface FieldsFromJsonSchemaOptions {
   /** The property that carries the request id, left out of the fields. Default `requestId`. */
   readonly requestIdProperty?: string;
 }
-
-/** Most valid samples kept for a custom field: new intents draw from these. */
-const VALID_MAX = 8;
-
-/** Most invalid samples kept for a custom field. */
-const INVALID_MAX = 12;
-
-/** How far past each limit the generators reach (`edge-values.ts`), as in `zod-integer.ts`. */
-const GENERATOR_REACH = 100_000;
 
 /** What an integer rule's schema may hold besides its limits. */
 const INTEGER_KEYS = new Set([
@@ -127,24 +124,14 @@ function fieldFrom(
   const rule = required ? integerRuleOf(name, schema, accepts) : undefined;
   if (rule) return { name, rule, ...(given.length > 0 ? { typical: given as number[] } : {}) };
   const candidates = [...given, ...candidatesOf(schema)];
-  const valid = distinct(candidates.filter((v): v is Sample => isSample(v) && accepts(v)));
-  if (valid.length === 0)
+  const sorted = sortCandidates(candidates, accepts);
+  if (sorted.valid.length === 0)
     throw badSchema(
       name,
       `no value its schema accepts was found (a pattern beyond what can be sampled); pass some: fieldsFromJsonSchema(schema, { samples: { ${name}: [...] } })`,
     );
-  // Booleans and null are the generic classes' already (`field-classes.ts`).
-  const invalid = distinct(
-    candidates.filter((v) => v !== null && typeof v !== 'boolean' && !accepts(v)),
-  );
-  return {
-    name,
-    rule: { kind: 'custom', check: accepts, valid: valid.slice(0, VALID_MAX) },
-    ...(invalid.length > 0 ? { invalid: invalid.slice(0, INVALID_MAX) } : {}),
-  };
+  return customField(name, accepts, sorted);
 }
-
-type IntegerRule = Extract<FieldRule, { kind: 'id' | 'integer' }>;
 
 /** The id or integer rule a plain, limited `integer` schema stands for exactly, or undefined. */
 function integerRuleOf(
@@ -162,24 +149,9 @@ function integerRuleOf(
     max = Math.min(max, Math.floor(limits.max), Math.ceil(limits.below) - 1);
   }
   if (min > max) return undefined;
-  const rule: IntegerRule =
-    min === 1 && max === Number.MAX_SAFE_INTEGER ? { kind: 'id' } : { kind: 'integer', min, max };
-  if (
-    rule.kind === 'integer' &&
-    (min - GENERATOR_REACH < Number.MIN_SAFE_INTEGER ||
-      max + GENERATOR_REACH > Number.MAX_SAFE_INTEGER)
-  )
-    return undefined;
+  const rule = integerRuleFor(min, max);
+  if (!rule) return undefined;
   // The rule must judge the edges as the schema does, or the field stays the schema's own.
   const probes = [min, max, min - 1, max + 1, 0, -0, 1, -1, min + 0.5, 2 ** 53, '1', true, null];
-  return probes.every((v) => fieldHolds({ name, rule }, v) === accepts(v)) ? rule : undefined;
-}
-
-function isSample(value: unknown): value is Sample {
-  return typeof value === 'number' || typeof value === 'string' || typeof value === 'boolean';
-}
-
-/** `values` without repeats (`Object.is`), in order. */
-function distinct<T>(values: readonly T[]): T[] {
-  return values.filter((v, i) => values.findIndex((w) => Object.is(v, w)) === i);
+  return ruleAgrees(rule, probes, accepts) ? rule : undefined;
 }

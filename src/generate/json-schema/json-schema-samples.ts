@@ -5,14 +5,14 @@
  * deterministic (patterns are sampled from a fixed seed), since a spec must be the same on every
  * run. The JSON Schema twin of `zod/zod-samples.ts`.
  */
-import fc from 'fast-check';
+import {
+  matching,
+  nearMisses,
+  numericBounds,
+  ORDINARY_NUMBERS,
+  stringsAround,
+} from '../schema-samples.ts';
 import type { JsonSchema } from './json-schema-check.ts';
-
-/** Longest string candidate: a `maxLength: 1e9` must not build a gigabyte. */
-const LENGTH_MAX = 10_000;
-
-/** Strings drawn from a pattern; the shortest are tried first. */
-const PATTERN_DRAWS = 60;
 
 /** Candidates for `schema`, the likeliest valid first. */
 export function candidatesOf(schema: JsonSchema): unknown[] {
@@ -39,23 +39,12 @@ export function candidatesOf(schema: JsonSchema): unknown[] {
   ];
 }
 
-/** Values one step from `v`: another case, a suffix, the other type. */
-function nearMisses(v: unknown): unknown[] {
-  if (typeof v === 'string') return [`${v}x`, v.toUpperCase(), v.toLowerCase(), ` ${v}`, ''];
-  if (typeof v === 'number') return [v - 1, v + 1, String(v)];
-  if (typeof v === 'boolean') return [!v, String(v)];
-  return [];
-}
-
 function numberCandidates(schema: Readonly<Record<string, unknown>>): unknown[] {
   const num = (k: string) => (typeof schema[k] === 'number' ? [schema[k] as number] : []);
   const lows = [...num('minimum'), ...num('exclusiveMinimum')];
   const highs = [...num('maximum'), ...num('exclusiveMaximum')];
   const steps = num('multipleOf');
-  const lo = lows.length > 0 ? Math.max(...lows) : undefined;
-  const hi = highs.length > 0 ? Math.min(...highs) : undefined;
-  const inside =
-    lo !== undefined && hi !== undefined ? [Math.trunc((lo + hi) / 2), (lo + hi) / 2] : [];
+  const { lo, hi, inside, around } = numericBounds(lows, highs);
   const aligned = steps.flatMap((m) => [
     m,
     2 * m,
@@ -64,19 +53,11 @@ function numberCandidates(schema: Readonly<Record<string, unknown>>): unknown[] 
     ...(lo !== undefined ? [Math.ceil(lo / m) * m, Math.ceil(lo / m) * m + m] : []),
     ...(hi !== undefined ? [Math.floor(hi / m) * m] : []),
   ]);
-  const around = [...lows, ...highs].flatMap((b) => [b, b - 1, b + 1, b - 0.5, b + 0.5]);
   return [
     ...around,
     ...inside,
     ...aligned,
-    1,
-    -1,
-    0,
-    2,
-    10,
-    100,
-    1000,
-    -100,
+    ...ORDINARY_NUMBERS,
     0.5,
     1.5,
     2 ** 31,
@@ -90,27 +71,7 @@ function stringCandidates(schema: Readonly<Record<string, unknown>>): unknown[] 
   const int = (k: string) => (Number.isSafeInteger(schema[k]) ? (schema[k] as number) : undefined);
   const lo = Math.max(0, int('minLength') ?? 0);
   const hi = int('maxLength') ?? lo + 8;
-  const lengths = [lo, hi, Math.trunc((lo + hi) / 2), 1, 3, lo - 1, hi + 1];
-  const plain = [...new Set(lengths)]
-    .filter((n) => n >= 0 && n <= LENGTH_MAX)
-    .map((n) => 'abcdefghij'.repeat(Math.ceil(n / 10)).slice(0, n));
+  const plain = stringsAround(lo, hi);
   const pattern = typeof schema.pattern === 'string' ? matching(schema.pattern) : [];
   return [...pattern, ...plain];
-}
-
-/**
- * Strings matching `source` (unanchored, as JSON Schema reads a pattern), shortest first; none
- * when fast-check cannot generate from it (lookarounds, back-references): then the user passes
- * samples.
- */
-function matching(source: string): string[] {
-  try {
-    const drawn = fc.sample(fc.stringMatching(new RegExp(source, 'u')), {
-      seed: 1,
-      numRuns: PATTERN_DRAWS,
-    });
-    return [...new Set(drawn)].sort((a, b) => a.length - b.length || (a < b ? -1 : 1));
-  } catch {
-    return [];
-  }
 }

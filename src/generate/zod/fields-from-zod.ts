@@ -17,6 +17,7 @@ import type * as z4 from 'zod/v4/core';
 import { safeParse } from 'zod/v4/core';
 import { ReceiptcheckError } from '../../errors.ts';
 import type { ArgumentField } from '../../model/operation.ts';
+import { customField, sortCandidates } from '../schema-field-rules.ts';
 import { integerRuleOf } from './zod-integer.ts';
 import { candidatesOf } from './zod-samples.ts';
 
@@ -36,12 +37,6 @@ export interface FieldsFromZodOptions {
 
 /** A zod object schema, or its shape (as MCP's `server.tool` takes it). */
 export type ZodArguments = z4.$ZodObject | Readonly<Record<string, z4.$ZodType>>;
-
-/** Most valid samples kept for a custom field: new intents draw from these. */
-const VALID_MAX = 8;
-
-/** Most invalid samples kept for a custom field (sent as its `declared invalid` class). */
-const INVALID_MAX = 12;
 
 /** Definition types that change the value they parse: the handler would see another value. */
 const CHANGES_VALUE = new Set(['default', 'prefault', 'catch', 'transform', 'pipe']);
@@ -132,23 +127,15 @@ function fieldFrom(name: string, schema: z4.$ZodType, given: readonly Sample[]):
   const rule = integerRuleOf(schema, accepts);
   if (rule) return { name, rule, ...(given.length > 0 ? { typical: given as number[] } : {}) };
   const candidates = [...given, ...candidatesOf(schema)];
-  const valid = distinct(candidates.filter((v): v is Sample => isSample(v) && accepts(v)));
-  checkUnchanged(name, schema, valid);
-  if (valid.length === 0) {
+  const sorted = sortCandidates(candidates, accepts);
+  checkUnchanged(name, schema, sorted.valid);
+  if (sorted.valid.length === 0) {
     throw new ReceiptcheckError(
       'E_BAD_SCHEMA',
       `found no value field "${name}"'s schema accepts (a pattern or refinement beyond what can be sampled); pass some: fieldsFromZod(schema, { samples: { ${name}: [...] } })`,
     );
   }
-  // Booleans and null are the generic classes' already (`field-classes.ts`).
-  const invalid = distinct(
-    candidates.filter((v) => v !== null && typeof v !== 'boolean' && !accepts(v)),
-  );
-  return {
-    name,
-    rule: { kind: 'custom', check: accepts, valid: valid.slice(0, VALID_MAX) },
-    ...(invalid.length > 0 ? { invalid: invalid.slice(0, INVALID_MAX) } : {}),
-  };
+  return customField(name, accepts, sorted);
 }
 
 /** Throws when `schema`, or an option or inner type of it, changes the value it parses. */
@@ -180,13 +167,4 @@ function checkUnchanged(name: string, schema: z4.$ZodType, valid: readonly Sampl
       `field "${name}" parses ${JSON.stringify(changed)} into another value: a handler would act on the parsed value, the model on the one sent; validate the value as sent and convert it in the handler`,
     );
   }
-}
-
-function isSample(value: unknown): value is Sample {
-  return typeof value === 'number' || typeof value === 'string' || typeof value === 'boolean';
-}
-
-/** `values` without repeats (`Object.is`, so NaN once and -0 apart from 0), in order. */
-function distinct<T>(values: readonly T[]): T[] {
-  return values.filter((v, i) => values.findIndex((w) => Object.is(v, w)) === i);
 }

@@ -9,8 +9,7 @@
  * a definition differently would make the field custom, never validate differently.
  */
 import type * as z4 from 'zod/v4/core';
-import type { FieldRule } from '../../model/operation.ts';
-import { fieldHolds } from '../../model/validate.ts';
+import { type IntegerRule, integerRuleFor, ruleAgrees } from '../schema-field-rules.ts';
 
 /**
  * What each integer format accepts. `safeint` (what `.int()` adds) is exactly
@@ -22,14 +21,6 @@ const FORMAT_RANGES: Readonly<Record<string, readonly [number, number]>> = {
   uint32: [0, 2 ** 32 - 1],
 };
 
-/**
- * How far past each limit the generators reach (`edge-values.ts` draws `far out of range` up
- * to 100 000 beyond): an integer rule's limits must sit that far inside the safe range.
- */
-const GENERATOR_REACH = 100_000;
-
-type IntegerRule = Extract<FieldRule, { kind: 'id' | 'integer' }>;
-
 /** The id or integer rule `schema` stands for exactly, or undefined. */
 export function integerRuleOf(
   schema: z4.$ZodType,
@@ -38,14 +29,8 @@ export function integerRuleOf(
   const range = integerRange(schema);
   if (!range) return undefined;
   const [min, max] = range;
-  const rule: IntegerRule =
-    min === 1 && max === Number.MAX_SAFE_INTEGER ? { kind: 'id' } : { kind: 'integer', min, max };
-  if (
-    rule.kind === 'integer' &&
-    (min - GENERATOR_REACH < Number.MIN_SAFE_INTEGER ||
-      max + GENERATOR_REACH > Number.MAX_SAFE_INTEGER)
-  )
-    return undefined;
+  const rule = integerRuleFor(min, max);
+  if (!rule) return undefined;
   return agreesWithZod(rule, range, accepts) ? rule : undefined;
 }
 
@@ -102,5 +87,5 @@ function agreesWithZod(
     true,
     null,
   ];
-  return probes.every((v) => fieldHolds({ name: '', rule }, v) === accepts(v));
+  return ruleAgrees(rule, probes, accepts);
 }

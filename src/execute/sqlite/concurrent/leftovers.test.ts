@@ -8,12 +8,12 @@
  * same handler (`warm-pool.ts`); it is counted apart, and gone once destroyed.
  */
 
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { leftovers, ownTmpdir, startInterruptibleCheck } from '../../../../testing/leftovers.ts';
 import { checkHandler } from '../../../api/check-handler.ts';
 import { soak } from '../../../api/soak.ts';
 import {
@@ -24,8 +24,6 @@ import {
 import { destroyIdlePool, idleWorkerThreads } from './warm-pool.ts';
 import { liveWorkerThreads, startedWorkerPools } from './worker-pool.ts';
 
-const REPO = fileURLToPath(new URL('../../../../', import.meta.url));
-const CHILD = fileURLToPath(new URL('./fixtures/interrupt-child.ts', import.meta.url));
 const HANG = fileURLToPath(new URL('./fixtures/hang-handler.ts', import.meta.url));
 
 const osThreads = () => readdirSync('/proc/self/task').length;
@@ -35,26 +33,16 @@ async function threadsSettled(target: number): Promise<number> {
   while (osThreads() !== target && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
   return osThreads();
 }
-const leftovers = (dir: string) => readdirSync(dir).filter((f) => f.startsWith('receiptcheck-'));
 
 describe('leftovers after concurrent runs', () => {
-  const saved = process.env.TMPDIR;
-  let dir: string;
+  const dir = ownTmpdir('rc-leftovers-');
   let baseline: number;
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'rc-leftovers-'));
-    process.env.TMPDIR = dir;
     // A first check starts whatever threads Node starts lazily, so the baseline is stable.
     await checkHandler({ mode: 'concurrent', runs: 3 });
     await destroyIdlePool();
     baseline = osThreads();
   });
-  afterAll(() => {
-    if (saved === undefined) delete process.env.TMPDIR;
-    else process.env.TMPDIR = saved;
-    rmSync(dir, { recursive: true, force: true });
-  });
-
   const expectClean = async () => {
     expect(leftovers(dir)).toEqual([]);
     expect(liveWorkerThreads()).toBe(0);
@@ -131,25 +119,9 @@ describe('Ctrl-C or SIGTERM during a concurrent check', () => {
   ] as const)('%s: exits with %i and leaves no temp directory', async (signal, code) => {
     const dir = mkdtempSync(join(tmpdir(), 'rc-interrupt-'));
     try {
-      const child = spawn(process.execPath, ['--import', 'tsx', CHILD], {
-        cwd: REPO,
-        env: { ...process.env, TMPDIR: dir },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let stderr = '';
-      child.stderr.on('data', (chunk) => {
-        stderr += String(chunk);
-      });
-      const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-      await new Promise<void>((resolve, reject) => {
-        child.stdout.on('data', (chunk) => {
-          if (String(chunk).includes('running')) resolve();
-        });
-        child.on('exit', () => reject(new Error(`child exited before running: ${stderr}`)));
-      });
+      const check = await startInterruptibleCheck(dir);
       expect(leftovers(dir)).toHaveLength(1); // mid-run, its directory exists
-      child.kill(signal);
-      expect(await exited).toBe(code);
+      expect(await check.stop(signal)).toBe(code);
       expect(leftovers(dir)).toEqual([]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
