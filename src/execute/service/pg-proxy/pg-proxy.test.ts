@@ -5,6 +5,8 @@
  * closing leaves no connection open. No check depends on timing: a held statement is observed
  * through the server's own `pg_stat_activity`, and waits are on the hooks' promises.
  */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { type PgProxy, startPgProxy } from './pg-proxy.ts';
@@ -213,11 +215,40 @@ describe('the PostgreSQL proxy', () => {
     ]);
   });
 
-  it('declines SSL, so a client that insists on it is told the server has none', async () => {
+  it('refuses a client that insists on SSL with a clear error, not a hang', async () => {
     const via = await start([]);
     await expect(through(via, { ssl: { rejectUnauthorized: false } })).rejects.toThrow(
       'The server does not support SSL connections',
     );
+  });
+
+  it('serves libpq (psql), which asks for SSL first and goes plain when declined', async () => {
+    const heard: Heard[] = [];
+    const via = await start(heard);
+    const args = ['-X', '-A', '-t', '-h', via.host, '-p', String(via.port), '-c', 'SELECT 40 + 2'];
+    const env = {
+      ...process.env,
+      PGUSER: decodeURIComponent(server.username),
+      PGPASSWORD: decodeURIComponent(server.password),
+      PGDATABASE: server.pathname.slice(1),
+      PGSSLMODE: 'prefer',
+    };
+    const { stdout } = await promisify(execFile)('psql', args, { env, timeout: 30_000 });
+    expect(stdout).toBe('42\n');
+    // psql's exit does not wait for the proxy to see its socket close, so that event is not compared.
+    expect(lines(heard.filter((h) => h.at !== 'closed'))).toEqual([
+      'before simple SELECT 40 + 2',
+      'after simple SELECT 40 + 2 -> I SELECT 1',
+    ]);
+  });
+
+  it("passes the server's authentication answer through: a wrong password fails, nothing is gated", async () => {
+    const heard: Heard[] = [];
+    const via = await start(heard);
+    await expect(through(via, { password: 'not-the-password' })).rejects.toThrow(
+      'password authentication failed',
+    );
+    expect(heard.filter((h) => h.at !== 'closed')).toEqual([]);
   });
 
   it('closes the connection whose gate rejects, and no other', async () => {
