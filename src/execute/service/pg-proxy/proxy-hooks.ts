@@ -52,6 +52,10 @@ export interface ProxyHooks {
     statement: ProxyStatement,
     result: ProxyStatementResult,
   ): void;
-  /** The connection is closed, both ways; `error` says why when it was not a clean end. */
+  /**
+   * The connection is closed, both ways; `error` says why when it was not a clean end. A
+   * statement still held at `beforeStatement` will never be sent: the owner should settle that
+   * promise now (either way), so nothing waits on it. Must not throw.
+   */
   connectionClosed?(info: ProxyConnectionInfo, error?: Error): void;
 }
