@@ -1,101 +1,22 @@
 /**
  * The PostgreSQL proxy against the test run's real server, with node-postgres as the client: every
  * statement reaches the owner's hooks in order with its SQL, values and the backend's pid; a held
- * statement really is held (the server has not seen it while another connection works); and
- * closing leaves no connection open. No check depends on timing: a held statement is observed
- * through the server's own `pg_stat_activity`, and waits are on the hooks' promises.
+ * statement really is held (the server has not seen it while another connection works); one
+ * statement per connection is on the server at a time. No check depends on timing: a held
+ * statement is observed through the server's own `pg_stat_activity`, and waits are on the hooks'
+ * promises or on a condition the server reports.
  */
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterEach, describe, expect, inject, it } from 'vitest';
-import { type PgProxy, startPgProxy } from './pg-proxy.ts';
-import type {
-  ProxyConnectionInfo,
-  ProxyHooks,
-  ProxyStatement,
-  ProxyStatementResult,
-} from './proxy-hooks.ts';
+import { type Heard, lines, ProxyBench } from './fixtures/proxy-bench.ts';
 
-const server = new URL(inject('postgresUrl'));
+const bench = new ProxyBench(new URL(inject('postgresUrl')));
+afterEach(() => bench.close());
 
-/** What the hooks heard, one line per event, in order. */
-type Heard =
-  | {
-      readonly at: 'before';
-      readonly info: ProxyConnectionInfo;
-      readonly statement: ProxyStatement;
-    }
-  | {
-      readonly at: 'after';
-      readonly info: ProxyConnectionInfo;
-      readonly statement: ProxyStatement;
-      readonly result: ProxyStatementResult;
-    }
-  | { readonly at: 'closed'; readonly info: ProxyConnectionInfo; readonly error?: Error };
-
-let proxy: PgProxy | undefined;
-const clients: pg.Client[] = [];
-
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.end().catch(() => {})));
-  await proxy?.close();
-  proxy = undefined;
-});
-
-/** Starts a proxy to the test server whose hooks record into `heard`; `gate` may hold a statement. */
-async function start(
-  heard: Heard[],
-  gate: ProxyHooks['beforeStatement'] = async () => {},
-): Promise<PgProxy> {
-  proxy = await startPgProxy({
-    upstreamHost: server.hostname,
-    upstreamPort: Number(server.port),
-    hooks: {
-      beforeStatement: (info, statement) => {
-        heard.push({ at: 'before', info, statement });
-        return gate(info, statement);
-      },
-      afterStatement: (info, statement, result) =>
-        heard.push({ at: 'after', info, statement, result }),
-      connectionClosed: (info, error) =>
-        heard.push({ at: 'closed', info, ...(error ? { error } : {}) }),
-    },
-  });
-  return proxy;
-}
-
-/** A node-postgres client connected through `via`. */
-async function through(via: PgProxy, extra: pg.ClientConfig = {}): Promise<pg.Client> {
-  const client = new pg.Client({
-    host: via.host,
-    port: via.port,
-    user: decodeURIComponent(server.username),
-    password: decodeURIComponent(server.password),
-    database: server.pathname.slice(1),
-    ...extra,
-  });
-  clients.push(client);
-  await client.connect();
-  return client;
-}
-
-/** The hooks' events as `before|after text [values] -> status commands error`, for one readable assertion. */
-function lines(heard: readonly Heard[]): string[] {
-  return heard.map((h) => {
-    if (h.at === 'closed') return `closed ${h.info.connection}`;
-    const values = h.statement.values.length > 0 ? ` ${JSON.stringify(h.statement.values)}` : '';
-    const head = `${h.at} ${h.statement.kind} ${h.statement.text}${values}`;
-    if (h.at === 'before') return head;
-    const error = h.result.error ? ` ${h.result.error.code}` : '';
-    return `${head} -> ${h.result.status} ${h.result.commands.join(',')}${error}`;
-  });
-}
-
-describe('the PostgreSQL proxy', () => {
+describe('statements through the PostgreSQL proxy', () => {
   it('hands each statement to the hooks in order, with its SQL, values, pid and ending', async () => {
     const heard: Heard[] = [];
-    const client = await through(await start(heard));
+    const client = await bench.through(await bench.start(heard));
     const pid = (await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]
       ?.pid;
     await client.query('CREATE TEMP TABLE notes (id int PRIMARY KEY, note text)');
@@ -146,15 +67,15 @@ describe('the PostgreSQL proxy', () => {
     const atGate = new Promise<void>((resolve) => {
       reached = resolve;
     });
-    const via = await start(heard, async (_info, statement) => {
+    const via = await bench.start(heard, async (_info, statement) => {
       if (!statement.text.includes('held')) return;
       reached();
       await new Promise<void>((resolve) => {
         open = resolve;
       });
     });
-    const first = await through(via);
-    const second = await through(via);
+    const first = await bench.through(via);
+    const second = await bench.through(via);
     const pid = (await first.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]?.pid;
     let settled = false;
     const held = first.query("SELECT 'held' AS word").finally(() => {
@@ -178,9 +99,44 @@ describe('the PostgreSQL proxy', () => {
     ]);
   });
 
+  it('names the backend pids that the server reports a blocked statement by', async () => {
+    const heard: Heard[] = [];
+    const via = await bench.start(heard);
+    const [holder, waiter] = [await bench.through(via), await bench.through(via)];
+    const watch = new pg.Client(inject('postgresUrl'));
+    await watch.connect();
+    try {
+      const key = 7_000_000 + process.pid; // an advisory lock no other test file takes
+      await holder.query('BEGIN');
+      await holder.query('SELECT pg_advisory_xact_lock($1)', [key]);
+      const waiting = waiter.query('SELECT pg_advisory_xact_lock($1)', [key]);
+      const pidOf = (n: number) =>
+        heard.find((h) => h.info.connection === n && h.info.pid)?.info.pid;
+      // What the scheduler's lock watch does: ask the server, by pid, until the wait shows.
+      let blockers: number[] = [];
+      for (let tries = 0; tries < 1_000 && blockers.length === 0; tries++) {
+        const seen = await watch.query('SELECT pg_blocking_pids($1) AS pids', [pidOf(2)]);
+        blockers = seen.rows[0]?.pids ?? [];
+      }
+      expect(blockers).toEqual([pidOf(1)]);
+      expect(lines(heard).filter((l) => l.startsWith('after') && l.includes('lock'))).toEqual([
+        `after extended SELECT pg_advisory_xact_lock($1) ["${key}"] -> T SELECT 1`,
+      ]);
+      await holder.query('COMMIT');
+      await waiting;
+      // The waiter's own last event: the holder's COMMIT answer may come before or after it.
+      const waiterHeard = heard.filter((h) => h.info.connection === 2 && h.at !== 'closed');
+      expect(lines(waiterHeard).at(-1)).toBe(
+        `after extended SELECT pg_advisory_xact_lock($1) ["${key}"] -> I SELECT 1`,
+      );
+    } finally {
+      await watch.end();
+    }
+  });
+
   it('sends a batch that asks for answers before its Sync (a Flush) once the gate opens', async () => {
     const heard: Heard[] = [];
-    const client = await through(await start(heard));
+    const client = await bench.through(await bench.start(heard));
     // `rows` makes node-postgres fetch a portal in pieces: Execute and Flush, with the Sync last.
     const result = await client.query({
       text: 'SELECT generate_series(1, $1::int) AS n',
@@ -198,7 +154,9 @@ describe('the PostgreSQL proxy', () => {
   it('lets a pipelining client have one statement on the server at a time, in the order sent', async () => {
     const heard: Heard[] = [];
     // node-postgres's pipeline mode writes every query at once, without waiting for answers.
-    const client = await through(await start(heard), { pipeline: true } as pg.ClientConfig);
+    const client = await bench.through(await bench.start(heard), {
+      pipeline: true,
+    } as pg.ClientConfig);
     const results = await Promise.all([
       client.query('SELECT $1::int AS n', [1]),
       client.query('SELECT 2 AS n'),
@@ -213,87 +171,5 @@ describe('the PostgreSQL proxy', () => {
       'before extended SELECT $1::int AS n ["3"]',
       'after extended SELECT $1::int AS n ["3"] -> I SELECT 1',
     ]);
-  });
-
-  it('refuses a client that insists on SSL with a clear error, not a hang', async () => {
-    const via = await start([]);
-    await expect(through(via, { ssl: { rejectUnauthorized: false } })).rejects.toThrow(
-      'The server does not support SSL connections',
-    );
-  });
-
-  it('serves libpq (psql), which asks for SSL first and goes plain when declined', async () => {
-    const heard: Heard[] = [];
-    const via = await start(heard);
-    const args = ['-X', '-A', '-t', '-h', via.host, '-p', String(via.port), '-c', 'SELECT 40 + 2'];
-    const env = {
-      ...process.env,
-      PGUSER: decodeURIComponent(server.username),
-      PGPASSWORD: decodeURIComponent(server.password),
-      PGDATABASE: server.pathname.slice(1),
-      PGSSLMODE: 'prefer',
-    };
-    const { stdout } = await promisify(execFile)('psql', args, { env, timeout: 30_000 });
-    expect(stdout).toBe('42\n');
-    // psql's exit does not wait for the proxy to see its socket close, so that event is not compared.
-    expect(lines(heard.filter((h) => h.at !== 'closed'))).toEqual([
-      'before simple SELECT 40 + 2',
-      'after simple SELECT 40 + 2 -> I SELECT 1',
-    ]);
-  });
-
-  it("passes the server's authentication answer through: a wrong password fails, nothing is gated", async () => {
-    const heard: Heard[] = [];
-    const via = await start(heard);
-    await expect(through(via, { password: 'not-the-password' })).rejects.toThrow(
-      'password authentication failed',
-    );
-    expect(heard.filter((h) => h.at !== 'closed')).toEqual([]);
-  });
-
-  it('closes the connection whose gate rejects, and no other', async () => {
-    const heard: Heard[] = [];
-    const via = await start(heard, async (_info, statement) => {
-      if (statement.text.includes('refused')) throw new Error('refused by the owner');
-    });
-    const refused = await through(via);
-    const other = await through(via);
-    refused.on('error', () => {});
-    await expect(refused.query("SELECT 'refused'")).rejects.toThrow();
-    expect((await other.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
-    const closed = heard.filter((h) => h.at === 'closed');
-    expect(closed.map((h) => [h.info.connection, h.error?.message])).toEqual([
-      [1, 'refused by the owner'],
-    ]);
-    expect(via.openConnections()).toBe(1);
-  });
-
-  it('closes every connection on close(), even one held at its gate', async () => {
-    const heard: Heard[] = [];
-    let reached: () => void = () => {};
-    const atGate = new Promise<void>((resolve) => {
-      reached = resolve;
-    });
-    const via = await start(heard, async (_info, statement) => {
-      if (!statement.text.includes('held')) return;
-      reached();
-      await new Promise<void>(() => {}); // never opens
-    });
-    const held = await through(via);
-    const idle = await through(via);
-    for (const c of [held, idle]) c.on('error', () => {});
-    const query = held.query("SELECT 'held'");
-    await atGate;
-    expect(via.openConnections()).toBe(2);
-    await via.close();
-    await expect(query).rejects.toThrow();
-    expect(via.openConnections()).toBe(0);
-    expect(
-      heard
-        .filter((h) => h.at === 'closed')
-        .map((h) => h.info.connection)
-        .sort(),
-    ).toEqual([1, 2]);
-    await expect(through(via)).rejects.toThrow('ECONNREFUSED');
   });
 });
