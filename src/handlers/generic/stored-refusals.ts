@@ -9,7 +9,6 @@
  * reads. The steps are the contract's order with those two additions, as the model's `refuse`
  * and `storedAnswer` have them.
  */
-import type { OperationSpec } from '../../model/operation.ts';
 import { type Outcome, outcome, type RefusalReason } from '../../model/outcome.ts';
 import type { Connection } from '../plugin.ts';
 import type { OperationMutant } from '../sqlite/operation-handler.ts';
@@ -44,7 +43,7 @@ export function storingRefusals<R extends ValidCall>(
 ): NonNullable<OperationMutant<R>['body']> {
   const { spec } = op;
   return (db, caller, r, steps) => {
-    if (!steps.canAccess(db, caller, r)) return refuse(db, spec, caller, r, op, 'unavailable');
+    if (!steps.canAccess(db, caller, r)) return refuse(db, op, caller, r, 'unavailable');
     const stored = steps.findReceipt(db, caller, r);
     if (stored) return steps.answerReceipt(db, stored, r);
     const refused = cachedStatement(
@@ -56,7 +55,7 @@ export function storingRefusals<R extends ValidCall>(
         ? outcome.refused(refused.reason)
         : outcome.keyReuse();
     const reason = steps.checkPrecondition(db, caller, r);
-    if (reason) return refuse(db, spec, caller, r, op, reason);
+    if (reason) return refuse(db, op, caller, r, reason);
     const result = steps.applyEffect(db, caller, r);
     steps.insertReceipt(db, caller, r, result);
     return outcome.fresh(result);
@@ -66,14 +65,13 @@ export function storingRefusals<R extends ValidCall>(
 /** Stores `reason` under the call's key (replacing what a refusal left there) and answers it. */
 function refuse<R extends ValidCall>(
   db: Connection,
-  spec: OperationSpec,
+  op: OperationSql<R>,
   caller: Caller,
   r: R,
-  op: OperationSql<R>,
   reason: RefusalReason,
 ): Outcome {
   cachedStatement(db, 'INSERT OR REPLACE INTO stored_refusals VALUES (?, ?, ?, ?, ?, ?)').run(
-    ...keyOf(spec, caller, r),
+    ...keyOf(op.spec, caller, r),
     canonicalText(op.payloadOf(r)),
     reason,
   );
