@@ -1,67 +1,41 @@
 /**
- * The database a described service runs on, owned by the harness: one SQLite file the service
- * opens (its path passed in the environment) and the harness keeps a connection to. The
- * description's setup runs once into a template beside it; before each run the file is brought
- * back to the template in place (`reset-to-template.ts`), so the service keeps its connection and
- * whatever it prepared on it. Both files live in one temp directory, removed on `dispose()` and,
- * as a last resort, when the process exits or is interrupted (`temp-dirs.ts`).
+ * The database a described service runs on, owned by the harness, as the runner sees it: one
+ * port with an implementation per engine (`sqlite-service-database.ts`, a file the service opens;
+ * `pg-service-database.ts`, a database on the PostgreSQL server the harness starts or is given),
+ * so the runner neither knows nor cares which (`open-service-database.ts` picks). The description's setup runs once; before every
+ * run the database is put back as setup left it **in place**, so the service keeps its
+ * connections (and whatever it prepared on them) from run to run. That is why a service must
+ * hold no transaction open between requests: the reset waits on nothing else.
  */
-import { copyFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { messageOf, ReceiptcheckError } from '../../errors.ts';
-import type { Connection } from '../../handlers/plugin.ts';
-import type { Fixture } from '../../model/world.ts';
-import { makeTempDir, removeTempDir } from '../runtime/temp-dirs.ts';
-import { openConnection, rollbackLeaked } from '../sqlite/databases.ts';
-import { type ResetToTemplate, templateResetter } from '../sqlite/reset-to-template.ts';
-import type { ServicePlugin } from './service-plugin.ts';
+import type { CallEvent, Event } from '../../model/events.ts';
+import type { Snapshot } from '../../model/world.ts';
 
-/** A service's database file, its template, and the harness's connection to it. */
-export class ServiceDatabase {
-  readonly dir: string;
-  /** The file the service opens. */
-  readonly path: string;
-  /** The harness's connection: world events, resets, snapshots. */
-  readonly db: Connection;
-  private readonly resetter: ResetToTemplate;
+/** A world event that reaches the database (not a scope change, which is the harness's alone). */
+export type DatabaseEvent = Exclude<Event, CallEvent | { kind: 'revoke' } | { kind: 'restore' }>;
 
-  /** Makes the directory, runs the description's setup into the template, copies it. */
-  constructor(plugin: ServicePlugin, fixture: Fixture) {
-    this.dir = makeTempDir('service');
-    try {
-      const templatePath = join(this.dir, 'template.sqlite');
-      const template = openConnection(templatePath);
-      try {
-        plugin.setup(template, fixture);
-      } catch (thrown) {
-        throw new ReceiptcheckError(
-          'E_HANDLER_SETUP',
-          `service "${plugin.name}": the description's setup failed: ${messageOf(thrown)}`,
-          { cause: thrown },
-        );
-      } finally {
-        // Closing checkpoints the WAL: the template is one self-contained file, in WAL mode.
-        template.close();
-      }
-      this.path = join(this.dir, 'service.sqlite');
-      copyFileSync(templatePath, this.path);
-      this.resetter = templateResetter(templatePath);
-      this.db = openConnection(this.path);
-    } catch (thrown) {
-      removeTempDir(this.dir);
-      throw thrown;
-    }
-  }
-
-  /** Brings the file back to the template, in place (the service must be idle). */
-  reset(): void {
-    rollbackLeaked(this.db);
-    this.resetter(this.db);
-  }
-
-  /** Closes the connection and removes the directory. Safe to call twice. */
-  dispose(): void {
-    if (this.db.open) this.db.close();
-    removeTempDir(this.dir);
-  }
+/** A service's database, its setup done, and the harness's own connection to it. */
+export interface ServiceDatabase {
+  readonly engine: 'sqlite' | 'postgres';
+  /**
+   * What the service is given to find its database (in `database.env`): the SQLite file's path,
+   * or a `postgres://` URL. Read it again after `reset` says the database moved.
+   */
+  readonly location: string;
+  /**
+   * Puts the database back as setup left it, between runs. The service must be idle, with no
+   * transaction open. Resolves `true` when the database moved (`location` changed, every
+   * connection to the old one ended: the service must be started again), else `false`.
+   */
+  reset(): Promise<boolean>;
+  /** Applies a world event with the description's SQL, on the harness's connection. */
+  apply(event: DatabaseEvent): Promise<void>;
+  /** Reads the tables back with the description's SELECTs, as the model's snapshot. */
+  snapshot(): Promise<Snapshot>;
+  /**
+   * The service was stopped mid-run (a call hung): ends whatever the database still serves of
+   * it, so that what it held is rolled back before the snapshot is read.
+   */
+  serviceStopped(): Promise<void>;
+  /** Closes the harness's connection and removes or drops the database. Safe to call twice. */
+  dispose(): Promise<void>;
 }
