@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
+import { commandsOf, docBlock } from '../../../testing/doc-blocks.ts';
 import {
   alive,
   leftovers,
@@ -74,13 +75,22 @@ describe('receiptcheck run --service on PostgreSQL', () => {
     return path;
   };
 
-  it('passes the example in sequential and concurrent modes, leaving nothing', async () => {
-    const r = await runCli('run', '--service', SERVICE, '--runs', '30');
+  it("runs the guide's command: the example passes in both modes, leaving nothing", async () => {
+    const commands = commandsOf(docBlock('docs/services.md › Services on PostgreSQL'));
+    expect(commands).toHaveLength(1);
+    const args = (commands[0] ?? '').replace(/^npx receiptcheck /, '').split(/\s+/);
+    const r = await runCli(...args.map((a) => (a.startsWith('examples/') ? join(REPO, a) : a)));
     expect(r.code, r.err).toBe(0);
     expect(r.out).toContain(`pg-service (${SERVICE}) in sequential + concurrent modes`);
     expect(r.out).toMatch(/split +sequential 15 · concurrent 15 runs/);
     expect(r.out).toContain('PASSED');
     await expectClean();
+  });
+
+  it("shows the example's database, world and snapshot in the guide, as they are", () => {
+    const shown = JSON.parse(docBlock('docs/services.md › Services on PostgreSQL #2').text);
+    expect(Object.keys(shown)).toEqual(['database', 'world', 'snapshot']);
+    for (const key of Object.keys(shown)) expect(shown[key]).toEqual(description[key]);
   });
 
   it('refuses another engine with one line naming both', async () => {
