@@ -115,7 +115,7 @@ export class PgServiceDatabase implements ServiceDatabase {
       if (performance.now() >= until)
         throw new ReceiptcheckError(
           'E_SERVICE_TRANSACTION',
-          `service "${this.plugin.name}" kept a transaction open between requests (backend ${open.pid}, ${open.state}, after: ${open.query.replace(/\s+/g, ' ')}); the harness resets the database in place between runs and cannot while a transaction holds its rows: commit or roll back before answering each request`,
+          `service "${this.plugin.name}" kept a transaction open between requests (backend ${open.pid}, ${open.state}, its last statement: ${open.query.replace(/\s+/g, ' ')}); the harness resets the database in place between runs and cannot while a transaction holds its rows: commit or roll back before answering each request`,
         );
       await new Promise((resolve) => setTimeout(resolve, QUIET_POLL_MS));
     }

@@ -4,7 +4,8 @@
  * CLI, a wrong answer mapping failing with a counterexample (sequential mode: the first version
  * conflict shows it, whatever the timing), a run that changes the schema moving the database and
  * restarting the service, a service that keeps a transaction open stopped with one line rather
- * than a hang, and nothing left running, on disk or on the server after a pass, a failure, an
+ * than a hang, a hung call's server process ended with its service (so the next reset does not
+ * find its transaction), and nothing left running, on disk or on the server after a pass, a failure, an
  * error or SIGINT. The runs go to the test run's server (`RECEIPTCHECK_DATABASE_URL`), where the
  * harness names its databases after its process id, so leftovers are looked for by that id.
  *
@@ -152,9 +153,34 @@ describe('receiptcheck run --service on PostgreSQL', () => {
     );
     expect(r.code).toBe(2);
     expect(r.err).toMatch(
-      /^receiptcheck: E_SERVICE_TRANSACTION: service "pg-service" kept a transaction open between requests \(backend \d+, idle in transaction, after: SELECT count\(\*\) FROM receipts\)/,
+      /^receiptcheck: E_SERVICE_TRANSACTION: service "pg-service" kept a transaction open between requests \(backend \d+, idle in transaction, its last statement: SELECT count\(\*\) FROM receipts\)/,
     );
     expect(r.err.trim().split('\n')).toHaveLength(1);
+    await expectClean();
+  });
+
+  it("ends a hung call's server process with the service, so the next runs reset, leaving nothing", async () => {
+    const path = variant('stuck', {
+      command: 'node',
+      args: [join(REPO, 'src/execute/fixtures/pg-stuck-call.js')],
+    });
+    const r = await runCli(
+      'run',
+      '--service',
+      path,
+      '--mode',
+      'sequential',
+      '--runs',
+      '3',
+      '--call-timeout-ms',
+      '500',
+      '--out',
+      join(dir, 'stuck-cx'),
+    );
+    expect(r.code, r.err).toBe(1);
+    expect(r.out).toMatch(/found at run 1 and shrunk [1-9]/);
+    expect(r.out).toContain('did not return within 500 ms');
+    rmSync(join(dir, 'stuck-cx'), { recursive: true });
     await expectClean();
   });
 
