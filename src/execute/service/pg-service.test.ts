@@ -103,6 +103,39 @@ describe('receiptcheck run --service on PostgreSQL', () => {
     expect(r.err.trim().split('\n')).toHaveLength(1);
   });
 
+  it.each([
+    [
+      'setup SQL the server refuses',
+      { setup: { ...description.setup, schema: 'CREATE TABLE automations (id SERIALS)' } },
+      /^receiptcheck: E_HANDLER_SETUP: handler "pg-service": setup failed on PostgreSQL: type "serials" does not exist$/,
+    ],
+    [
+      'a world statement naming a parameter it is not given',
+      {
+        world: { ...description.world, delete: 'DELETE FROM automations WHERE id = :automationId' },
+      },
+      /^receiptcheck: E_WORKER: handler "pg-service": the world event delete threw: "world.delete" names :automationId, which it is not given \(it has :id\)$/,
+    ],
+    [
+      'a snapshot column folded to lower case',
+      {
+        snapshot: {
+          ...description.snapshot,
+          automations:
+            'SELECT id, workspace, interval_minutes AS intervalMinutes, version FROM automations',
+        },
+      },
+      /^receiptcheck: E_SNAPSHOT_SHAPE: .*"intervalminutes"/,
+    ],
+  ])('%s: one line, exit 2, leaving nothing', async (name, change, expected) => {
+    const path = variant(name.replaceAll(' ', '-'), change);
+    const r = await runCli('run', '--service', path, '--mode', 'sequential', '--runs', '30');
+    expect(r.code, r.out).toBe(2);
+    expect(r.err.trim()).toMatch(expected);
+    expect(r.err.trim().split('\n')).toHaveLength(1);
+    await expectClean();
+  });
+
   it('fails with a counterexample when its answers are mapped wrong, leaving nothing', async () => {
     // 409 read as key reuse: the first version conflict is a wrong answer, in any order.
     const path = variant('wrong', { answers: [{ status: 409, outcome: 'keyReuse' }] });

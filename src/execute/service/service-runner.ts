@@ -2,10 +2,10 @@
  * The mode runners for a described service, sequential and concurrent, on this thread: calls go
  * to the running service through its protocol client; world events, resets and snapshots run as
  * the description's SQL on the harness's connection to the service's database, whichever its
- * engine (`service-database.ts`). Sequential mode
- * sends one call at a time (a group's calls in lane order) and returns a trace; concurrent mode
- * sends a group's calls at once, so they overlap inside the service, and returns the history
- * with times that the linearizability checker judges, as the other engines' concurrent modes do.
+ * engine (`service-database.ts`). Sequential mode sends one call at a time (a group's calls in
+ * lane order) and returns a trace; concurrent mode sends a group's calls at once, so they overlap
+ * inside the service, and returns the history with times that the linearizability checker
+ * judges, as the other engines' concurrent modes do.
  *
  * Scheduled mode needs every statement the service sends to be a yield point of the harness; a
  * service on SQLite runs its statements inside its own process, out of the harness's reach, so
