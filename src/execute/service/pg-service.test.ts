@@ -27,7 +27,7 @@ import {
 import { runCli } from '../../cli/run-cli.ts';
 import { templateCopies } from '../postgres/run-database.ts';
 import { INTERRUPTED_EXIT_CODE, pendingInterruptCleanups } from '../runtime/interrupt.ts';
-import { toPositional } from './pg-named-params.ts';
+import { toPositional } from './database/pg-named-params.ts';
 import { servicePids } from './service-process.ts';
 
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));

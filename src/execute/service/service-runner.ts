@@ -29,10 +29,10 @@ import { ConcurrentRecord } from '../concurrent-record.ts';
 import { type ModeRunner, UNREADABLE_SNAPSHOT } from '../mode-runner.ts';
 import { throwIfInterrupted } from '../runtime/interrupt.ts';
 import { outcomeOfReply, UnmappedReply } from './answer-mapping.ts';
-import { openServiceDatabase } from './open-service-database.ts';
+import { openServiceDatabase } from './database/open-service-database.ts';
+import type { ServiceDatabase } from './database/service-database.ts';
 import type { ProtocolClient } from './protocol.ts';
 import { ServiceConnection } from './service-connection.ts';
-import type { ServiceDatabase } from './service-database.ts';
 import type { ServicePlugin } from './service-plugin.ts';
 
 /** Opens the runner of `options.mode` for `plugin`: its database made, its service started. */

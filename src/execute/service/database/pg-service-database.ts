@@ -15,16 +15,16 @@
  * database moved, and the runner starts the service again with the new URL.
  */
 import type pg from 'pg';
-import { ReceiptcheckError } from '../../errors.ts';
-import type { PostgresHandlerPlugin } from '../../handlers/postgres/plugin.ts';
-import type { Snapshot } from '../../model/world.ts';
-import type { OneModeOptions } from '../../types/options.ts';
-import { pgSnapshot, pgWorldEvent } from '../postgres/postgres-events.ts';
-import { PostgresSession } from '../postgres/postgres-session.ts';
-import { narrow, TERMINATE_WAIT_MS } from '../postgres/session-lane.ts';
+import { ReceiptcheckError } from '../../../errors.ts';
+import type { PostgresHandlerPlugin } from '../../../handlers/postgres/plugin.ts';
+import type { Snapshot } from '../../../model/world.ts';
+import type { OneModeOptions } from '../../../types/options.ts';
+import { pgSnapshot, pgWorldEvent } from '../../postgres/postgres-events.ts';
+import { PostgresSession } from '../../postgres/postgres-session.ts';
+import { narrow, TERMINATE_WAIT_MS } from '../../postgres/session-lane.ts';
+import type { ServicePlugin } from '../service-plugin.ts';
 import { pgServiceWorld } from './pg-service-world.ts';
 import type { DatabaseEvent, ServiceDatabase } from './service-database.ts';
-import type { ServicePlugin } from './service-plugin.ts';
 
 /** Between two looks for a connection still inside a transaction, in ms. */
 const QUIET_POLL_MS = 5;

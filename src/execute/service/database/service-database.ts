@@ -7,8 +7,8 @@
  * connections (and whatever it prepared on them) from run to run. That is why a service must
  * hold no transaction open between requests: the reset waits on nothing else.
  */
-import type { CallEvent, Event } from '../../model/events.ts';
-import type { Snapshot } from '../../model/world.ts';
+import type { CallEvent, Event } from '../../../model/events.ts';
+import type { Snapshot } from '../../../model/world.ts';
 
 /** A world event that reaches the database (not a scope change, which is the harness's alone). */
 export type DatabaseEvent = Exclude<Event, CallEvent | { kind: 'revoke' } | { kind: 'restore' }>;

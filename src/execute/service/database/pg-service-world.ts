@@ -10,12 +10,12 @@
  * undoes in place (a function made mid-run would change the schema, and every reset would then
  * copy the template anew, ending the service's connections).
  */
-import type { PgConnection, PostgresHandlerPlugin } from '../../handlers/postgres/plugin.ts';
-import type { Row } from '../../model/operation.ts';
-import type { Snapshot } from '../../model/world.ts';
+import type { PgConnection, PostgresHandlerPlugin } from '../../../handlers/postgres/plugin.ts';
+import type { Row } from '../../../model/operation.ts';
+import type { Snapshot } from '../../../model/world.ts';
+import type { ServiceDescription, SqlText } from '../service-description.ts';
+import { list, receiptOf, setupRows } from '../service-plugin.ts';
 import { toPositional, valuesFor } from './pg-named-params.ts';
-import type { ServiceDescription, SqlText } from './service-description.ts';
-import { list, receiptOf, setupRows } from './service-plugin.ts';
 
 /** The trigger and function the default store failure uses. */
 const FAIL_TRIGGER = 'receiptcheck_fail_receipts';

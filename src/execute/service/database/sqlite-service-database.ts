@@ -8,15 +8,15 @@
  */
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { messageOf, ReceiptcheckError } from '../../errors.ts';
-import type { Connection } from '../../handlers/plugin.ts';
-import type { Fixture, Snapshot } from '../../model/world.ts';
-import { applyWorldEvent } from '../apply-world-event.ts';
-import { makeTempDir, removeTempDir } from '../runtime/temp-dirs.ts';
-import { openConnection, rollbackLeaked } from '../sqlite/databases.ts';
-import { type ResetToTemplate, templateResetter } from '../sqlite/reset-to-template.ts';
+import { messageOf, ReceiptcheckError } from '../../../errors.ts';
+import type { Connection } from '../../../handlers/plugin.ts';
+import type { Fixture, Snapshot } from '../../../model/world.ts';
+import { applyWorldEvent } from '../../apply-world-event.ts';
+import { makeTempDir, removeTempDir } from '../../runtime/temp-dirs.ts';
+import { openConnection, rollbackLeaked } from '../../sqlite/databases.ts';
+import { type ResetToTemplate, templateResetter } from '../../sqlite/reset-to-template.ts';
+import type { ServicePlugin } from '../service-plugin.ts';
 import type { DatabaseEvent, ServiceDatabase } from './service-database.ts';
-import type { ServicePlugin } from './service-plugin.ts';
 
 /** A service's database file, its template, and the harness's connection to it. */
 export class SqliteServiceDatabase implements ServiceDatabase {
