@@ -5,14 +5,21 @@
  * from run to run and cleaned between runs (`session-lane.ts`), so nothing one run did to a
  * session reaches the next. `close()` ends every connection and drops every database the runner
  * made; it runs on failure and on SIGINT/SIGTERM too (`interrupt.ts`); `release()` keeps the
- * databases a moment for the next runner (`idle-database.ts`).
+ * databases and connections a moment for the next runner (`idle-database.ts`).
  */
 import pg from 'pg';
-import { messageOf, ReceiptcheckError } from '../../errors.ts';
+import { ReceiptcheckError } from '../../errors.ts';
 import type { PostgresHandlerPlugin } from '../../handlers/postgres/plugin.ts';
 import type { Fixture } from '../../model/world.ts';
 import { onInterrupt } from '../runtime/interrupt.ts';
-import { keepIdleDatabase, takeIdleDatabase } from './idle-database.ts';
+import {
+  type IdleDatabase,
+  type KeptConnections,
+  keepIdleDatabase,
+  takeIdleDatabase,
+} from './idle-database.ts';
+import { blockedByIdle } from './lock-left-behind.ts';
+import { pgSetup } from './postgres-events.ts';
 import { RunDatabase } from './run-database.ts';
 import { acquirePostgres, type PostgresServer } from './server.ts';
 import {
@@ -49,23 +56,35 @@ export class PostgresSession {
   /** Whether the run database needs a reset before the next run (`begin`). */
   private dirty: boolean;
 
+  /** The server; its template and run database, once made (`open`). */
+  readonly server: PostgresServer;
+  private database: RunDatabase | undefined;
+  /** Every database this runner made (or took over), to drop. */
+  private readonly made: Set<string>;
+
+  /** A session on `from`: a server, or what a closed runner kept (`idle-database.ts`). */
   private constructor(
-    readonly server: PostgresServer,
-    private database: RunDatabase | undefined,
     options: SessionOptions,
-    /** Every database this runner made (or took over), to drop. */
-    private readonly made: Set<string>,
     /** For whom the databases may be kept when the runner closes (`idle-database.ts`). */
     private readonly keepFor: { plugin: PostgresHandlerPlugin; fixture: Fixture } | undefined,
+    from: { server: PostgresServer } | IdleDatabase,
   ) {
+    this.server = from.server;
+    const kept = 'database' in from ? from : undefined;
+    this.database = kept?.database;
+    this.made = new Set(kept?.made);
+    this.harnessClient = kept?.connections.harness;
+    this.lanes.push(...(kept?.connections.lanes ?? []));
+    if (kept?.connections.watcher) this.watchClient = Promise.resolve(kept.connections.watcher);
     this.untrack = onInterrupt(() => this.close());
-    this.dirty = database !== undefined;
+    this.dirty = kept !== undefined;
     this.laneSetupSql = options.laneSetup;
   }
 
   /**
    * Acquires the server and makes the template and run database for `plugin` and `fixture`, or
-   * takes those a closed runner of the same plugin and fixture kept (embedded server only).
+   * takes those (and the connections to them) a closed runner of the same plugin and fixture
+   * kept (embedded server only).
    */
   static async open(
     plugin: PostgresHandlerPlugin,
@@ -76,25 +95,13 @@ export class PostgresSession {
     const url = databaseUrl ?? process.env.RECEIPTCHECK_DATABASE_URL;
     const keepFor = url ? undefined : { plugin, fixture };
     const idle = keepFor && takeIdleDatabase(plugin, fixture);
-    if (idle)
-      return new PostgresSession(idle.server, idle.database, options, new Set(idle.made), keepFor);
-    const server = await acquirePostgres(url);
-    const session = new PostgresSession(server, undefined, options, new Set(), keepFor);
+    if (idle) return new PostgresSession(options, keepFor, idle);
+    const session = new PostgresSession(options, keepFor, { server: await acquirePostgres(url) });
     try {
       session.database = await RunDatabase.open(
-        server,
+        session.server,
         fixture,
-        async (client, f) => {
-          try {
-            await plugin.setup(narrow(client), f);
-          } catch (thrown) {
-            throw new ReceiptcheckError(
-              'E_HANDLER_SETUP',
-              `handler "${plugin.name}": setup failed on PostgreSQL: ${messageOf(thrown)}`,
-              { cause: thrown },
-            );
-          }
-        },
+        (client, f) => pgSetup(plugin, narrow(client), f),
         (name) => session.made.add(name),
       );
     } catch (thrown) {
@@ -111,19 +118,22 @@ export class PostgresSession {
   }
 
   /**
-   * The runner is done: its connections end, and its databases are kept a moment for the next
-   * runner of the same plugin (`idle-database.ts`), or dropped as `close` drops them.
+   * The runner is done: its databases and connections are kept a moment for the next runner of
+   * the same plugin (`idle-database.ts`), or dropped and ended as `close` does.
    */
   async release(): Promise<void> {
     const database = this.database;
     if (this.closed || !this.keepFor || !database) return this.close();
     this.closed = true;
     this.untrack();
-    await this.dropConnections();
+    // Plugin code this runner left behind reaches none of them; the next runner cleans them.
+    for (const lane of this.lanes) lane?.seal();
+    const connections = await this.detach();
     keepIdleDatabase(this.keepFor.plugin, this.keepFor.fixture, {
       server: this.server,
       database,
       made: this.made,
+      connections,
     });
   }
 
@@ -169,10 +179,7 @@ export class PostgresSession {
     return this.watchClient;
   }
 
-  /**
-   * Ends lane `i`'s backend mid-whatever (a hung call, a lock it will never release) from the
-   * harness connection; the lane gets a fresh connection on next use.
-   */
+  /** Ends lane `i`'s backend (a hung call, a lock it keeps); its next use opens a new one. */
   async terminateLane(i: number): Promise<void> {
     const lane = this.lanes[i];
     if (!lane) return;
@@ -192,18 +199,11 @@ export class PostgresSession {
    * left behind, which nothing will release until the run is over.
    */
   async waitsOnIdle(pid: number, busy: ReadonlySet<number>): Promise<boolean> {
-    const watch = await this.watcher();
-    const { rows } = await watch.query<{ blockers: number[] }>(
-      'SELECT pg_blocking_pids($1) AS blockers',
-      [pid],
-    );
-    const blockers = rows[0]?.blockers ?? [];
-    if (blockers.length === 0) return false;
-    const idle = new Set<number>();
-    for (const lane of this.lanes) if (lane && !busy.has(lane.backend)) idle.add(lane.backend);
-    const harness = this.harnessBackend;
-    if (harness !== undefined && !busy.has(harness)) idle.add(harness);
-    return blockers.some((b) => idle.has(b));
+    const watch = narrow(await this.watcher());
+    return blockedByIdle(watch, pid, () => {
+      const open = [...this.lanes.map((lane) => lane?.backend), this.harnessBackend];
+      return new Set(open.filter((b) => b !== undefined && !busy.has(b)));
+    });
   }
 
   /** Ends the harness connection's backend (a world event that hung on it). */
@@ -211,15 +211,8 @@ export class PostgresSession {
     const client = this.harnessClient;
     this.harnessClient = undefined;
     if (!client) return;
-    const side = await this.connect();
-    try {
-      await side.query('SELECT pg_terminate_backend($1, $2)', [
-        backendOf(client),
-        TERMINATE_WAIT_MS,
-      ]);
-    } finally {
-      await side.end().catch(() => {});
-    }
+    const side = await this.watcher();
+    await side.query('SELECT pg_terminate_backend($1, $2)', [backendOf(client), TERMINATE_WAIT_MS]);
     await client.end().catch(() => {});
   }
 
@@ -253,12 +246,18 @@ export class PostgresSession {
   }
 
   private async dropConnections(): Promise<void> {
-    const watch = this.watchClient?.catch(() => undefined);
-    this.watchClient = undefined;
-    const clients = [this.harnessClient, ...this.lanes.map((l) => l?.client), await watch];
-    this.harnessClient = undefined;
-    this.lanes.length = 0;
+    const { harness, lanes, watcher } = await this.detach();
+    const clients = [harness, watcher, ...lanes.map((l) => l?.client)];
     await Promise.all(clients.map((c) => c?.end().catch(() => {})));
+  }
+
+  /** Every connection, the session's no more. */
+  private async detach(): Promise<KeptConnections> {
+    const watch = this.watchClient;
+    const kept = { harness: this.harnessClient, lanes: [...this.lanes] };
+    this.watchClient = this.harnessClient = undefined;
+    this.lanes.length = 0;
+    return { ...kept, watcher: await watch?.catch(() => undefined) };
   }
 
   /** Lane `i` cleaned for the next run (`cleanedLane`), or its backend ended and the lane forgotten. */
