@@ -37,16 +37,15 @@ const TERMINATE_WAIT_MS = 5_000;
 
 /** What a mode asks of its session beyond the defaults. */
 export interface SessionOptions {
-  /**
-   * A statement run on every lane connection when it opens and after every cleaning (scheduled
-   * mode pushes PostgreSQL's deadlock timer out of the way); a failure of it is ignored.
-   */
+  /** Run on every lane when it opens or is cleaned (scheduled mode's deadlock timer); may fail. */
   readonly laneSetup?: string;
 }
 
 /** One runner's server, databases and connections. */
 export class PostgresSession {
   private readonly lanes: (Lane | undefined)[] = [];
+  /** The lanes handed out since the last cleaning: only they may have run plugin code. */
+  private readonly handed = new Set<number>();
   private harnessClient: pg.Client | undefined;
   /** A side connection that only reads the lock table (`waitsOnIdle`), opened on first use. */
   private watchClient: Promise<pg.Client> | undefined;
@@ -75,6 +74,8 @@ export class PostgresSession {
     this.made = new Set(kept?.made);
     this.harnessClient = kept?.connections.harness;
     this.lanes.push(...(kept?.connections.lanes ?? []));
+    // Cleaned as the last runner's lanes, with its settings (`laneSetup`): all cleaned again.
+    for (const i of this.lanes.keys()) this.handed.add(i);
     if (kept?.connections.watcher) this.watchClient = Promise.resolve(kept.connections.watcher);
     this.untrack = onInterrupt(() => this.close());
     this.dirty = kept !== undefined;
@@ -83,8 +84,7 @@ export class PostgresSession {
 
   /**
    * Acquires the server and makes the template and run database for `plugin` and `fixture`, or
-   * takes those (and the connections to them) a closed runner of the same plugin and fixture
-   * kept (embedded server only).
+   * takes those and their connections a runner of the same plugin and fixture kept at close.
    */
   static async open(
     plugin: PostgresHandlerPlugin,
@@ -117,10 +117,7 @@ export class PostgresSession {
     this.dirty = true;
   }
 
-  /**
-   * The runner is done: its databases and connections are kept a moment for the next runner of
-   * the same plugin (`idle-database.ts`), or dropped and ended as `close` does.
-   */
+  /** The runner is done: all is kept for the next runner (`idle-database.ts`), or `close`d. */
   async release(): Promise<void> {
     const database = this.database;
     if (this.closed || !this.keepFor || !database) return this.close();
@@ -145,6 +142,7 @@ export class PostgresSession {
 
   /** Lane `i`'s connection, opened on first use. */
   async lane(i: number): Promise<Lane> {
+    this.handed.add(i);
     const found = this.lanes[i];
     if (found) return found;
     const client = await this.connect();
@@ -194,9 +192,8 @@ export class PostgresSession {
   }
 
   /**
-   * Whether backend `pid` waits on a lock that one of this session's connections holds while
-   * running nothing (all but `busy`, the backends running plugin code now): a lock its last call
-   * left behind, which nothing will release until the run is over.
+   * Whether backend `pid` waits on a lock that a connection of this session running nothing (not
+   * in `busy`) holds: a lock its last call left behind, which nothing releases during the run.
    */
   async waitsOnIdle(pid: number, busy: ReadonlySet<number>): Promise<boolean> {
     const watch = narrow(await this.watcher());
@@ -217,15 +214,17 @@ export class PostgresSession {
   }
 
   /**
-   * Puts the run database back as `setup` left it: every lane cleaned (`cleanLane`), side by
-   * side, then `RunDatabase.reset` on the harness connection.
+   * Puts the run database back as `setup` left it: the lanes handed out since the last reset
+   * cleaned side by side (no one held a face of the others), then the harness, with the rows.
    */
   async reset(): Promise<void> {
-    await Promise.all(this.lanes.map((lane, i) => (lane ? this.cleanLane(i, lane) : undefined)));
+    const used = [...this.handed];
+    this.handed.clear();
+    await Promise.all(used.map((i) => this.cleanLane(i)));
     const harness = await this.harness();
     if (harness.getTransactionStatus() !== 'I') await harness.query('ROLLBACK');
-    await harness.query(SESSION_RESET);
-    const kept = await (this.database as RunDatabase).reset(harness, (n) => this.made.add(n));
+    const database = this.database as RunDatabase;
+    const kept = await database.reset(harness, (n) => this.made.add(n), SESSION_RESET);
     if (!kept) await this.dropConnections();
   }
 
@@ -261,7 +260,9 @@ export class PostgresSession {
   }
 
   /** Lane `i` cleaned for the next run (`cleanedLane`), or its backend ended and the lane forgotten. */
-  private async cleanLane(i: number, lane: Lane): Promise<void> {
+  private async cleanLane(i: number): Promise<void> {
+    const lane = this.lanes[i];
+    if (!lane) return;
     const cleaned = await cleanedLane(lane, this.laneSetupSql);
     this.lanes[i] = cleaned;
     if (!cleaned) await this.terminate(lane.client).catch(() => lane.client.end().catch(() => {}));

@@ -125,23 +125,29 @@ export class RunDatabase {
   }
 
   /**
-   * Puts the run database back as `setup` left it, on `harness` (a connection to it; no other
-   * connection may hold a transaction). Returns false when it had to make a new run database
-   * from the template instead: every connection to the old one is then gone, `name` is the new.
+   * Puts the run database back as `setup` left it on `harness` (no other connection may hold a
+   * transaction), after `session` (the harness's session cleaning, in the same round trip). False
+   * when it made a new run database from the template instead: the old one's connections are
+   * gone, `name` is the new.
    */
-  async reset(harness: pg.Client, track: (database: string) => void): Promise<boolean> {
+  async reset(
+    harness: pg.Client,
+    track: (database: string) => void,
+    session: string,
+  ): Promise<boolean> {
     const s = this.state;
     if (s.ddlSince !== undefined) {
-      // One round trip when no DDL ran since the last reset (the event trigger's count says so):
-      // the rows put back, then the count read. Rows put back on a changed schema (or a failure)
-      // send it the long way below.
+      // One round trip when no DDL ran since the last reset (the event trigger's count says so);
+      // rows put back on a changed schema (or a failure) send it the long way below.
       const count = await harness
-        .query(`${restoreRows(s)};\n${DDL_COUNT}`)
+        .query(`${session};\n${restoreRows(s)};\n${DDL_COUNT}`)
         .then((r) => lastCount(r as unknown as pg.QueryResult<{ n: string }>[]))
         .catch(() => undefined);
       if (count === this.ddlSeen) return this.afterRestore(harness);
       if (harness.getTransactionStatus() !== 'I') await harness.query('ROLLBACK');
     }
+    // The failed round trip's session cleaning may have been rolled back with it.
+    await harness.query(session);
     if (!(await this.schemaKept(harness))) {
       fallbacks++;
       const old = this.name;
