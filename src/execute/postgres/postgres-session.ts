@@ -30,16 +30,12 @@ import {
   narrow,
   noteBackend,
   SESSION_RESET,
+  type SessionOptions,
 } from './session-lane.ts';
+import { SpareConnection } from './spare-connection.ts';
 
 /** How long ending a backend waits for it to be gone (PostgreSQL 14+), so its locks are free after. */
 const TERMINATE_WAIT_MS = 5_000;
-
-/** What a mode asks of its session beyond the defaults. */
-export interface SessionOptions {
-  /** Run on every lane when it opens or is cleaned (scheduled mode's deadlock timer); may fail. */
-  readonly laneSetup?: string;
-}
 
 /** One runner's server, databases and connections. */
 export class PostgresSession {
@@ -54,6 +50,8 @@ export class PostgresSession {
   private laneSetupSql: string | undefined; // `options.laneSetup`, until it failed once
   /** Whether the run database needs a reset before the next run (`begin`). */
   private dirty: boolean;
+  /** Replacements for ended connections, one opened ahead (`spare-connection.ts`). */
+  private readonly spare = new SpareConnection(() => this.connect());
 
   /** The server; its template and run database, once made (`open`). */
   readonly server: PostgresServer;
@@ -125,7 +123,7 @@ export class PostgresSession {
     this.untrack();
     // Plugin code this runner left behind reaches none of them; the next runner cleans them.
     for (const lane of this.lanes) lane?.seal();
-    const connections = await this.detach();
+    const [connections] = await Promise.all([this.detach(), this.spare.drop()]);
     keepIdleDatabase(this.keepFor.plugin, this.keepFor.fixture, {
       server: this.server,
       database,
@@ -136,7 +134,7 @@ export class PostgresSession {
 
   /** The harness's own connection to the run database. */
   async harness(): Promise<pg.Client> {
-    this.harnessClient ??= await this.connect();
+    this.harnessClient ??= await this.spare.take();
     return this.harnessClient;
   }
 
@@ -145,7 +143,7 @@ export class PostgresSession {
     this.handed.add(i);
     const found = this.lanes[i];
     if (found) return found;
-    const client = await this.connect();
+    const client = await this.spare.take();
     await this.laneSetup(client);
     const lane = faceOf(client);
     this.lanes[i] = lane;
@@ -156,6 +154,7 @@ export class PostgresSession {
   forgetLane(i: number): void {
     this.lanes[i]?.seal();
     this.lanes[i] = undefined;
+    this.spare.prepare();
   }
 
   /** The harness connection is the session's no more (its backend ended); the next use opens one. */
@@ -163,27 +162,25 @@ export class PostgresSession {
     const client = this.harnessClient;
     this.harnessClient = undefined;
     void client?.end().catch(() => {});
+    this.spare.prepare();
   }
 
   /** A side connection that only watches the others (the lock table, ending a backend); kept. */
   watcher(): Promise<pg.Client> {
-    if (!this.watchClient) {
-      const opening = this.connect();
-      this.watchClient = opening;
-      opening.catch(() => {
-        if (this.watchClient === opening) this.watchClient = undefined;
-      });
-    }
-    return this.watchClient;
+    if (this.watchClient) return this.watchClient;
+    const opening = this.connect();
+    this.watchClient = opening;
+    opening.catch(() => {
+      if (this.watchClient === opening) this.watchClient = undefined;
+    });
+    return opening;
   }
 
   /** Ends lane `i`'s backend (a hung call, a lock it keeps); its next use opens a new one. */
   async terminateLane(i: number): Promise<void> {
     const lane = this.lanes[i];
-    if (!lane) return;
-    lane.seal();
-    this.lanes[i] = undefined;
-    await this.terminate(lane.client);
+    this.forgetLane(i);
+    if (lane) await this.terminate(lane.client);
   }
 
   /** The harness connection's backend, if it is open. */
@@ -209,6 +206,7 @@ export class PostgresSession {
     this.harnessClient = undefined;
     if (!client) return;
     const side = await this.watcher();
+    this.spare.prepare();
     await side.query('SELECT pg_terminate_backend($1, $2)', [backendOf(client), TERMINATE_WAIT_MS]);
     await client.end().catch(() => {});
   }
@@ -245,7 +243,7 @@ export class PostgresSession {
   }
 
   private async dropConnections(): Promise<void> {
-    const { harness, lanes, watcher } = await this.detach();
+    const [{ harness, lanes, watcher }] = await Promise.all([this.detach(), this.spare.drop()]);
     const clients = [harness, watcher, ...lanes.map((l) => l?.client)];
     await Promise.all(clients.map((c) => c?.end().catch(() => {})));
   }
@@ -278,6 +276,7 @@ export class PostgresSession {
   }
 
   private async terminate(client: pg.Client): Promise<void> {
+    this.spare.prepare();
     const harness = await this.harness();
     await harness.query('SELECT pg_terminate_backend($1, $2)', [
       backendOf(client),
