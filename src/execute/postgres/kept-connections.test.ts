@@ -149,7 +149,7 @@ describe('kept connections', () => {
     }
   }, 120_000);
 
-  it("a closed runner's databases go to the next runner of the same plugin, reset first", async () => {
+  it("a closed runner's databases and connections go to the next runner with the same setup, reset first", async () => {
     const current = async (session: PostgresSession) => {
       const db = await session.harness();
       const { rows } = await db.query(
@@ -163,13 +163,33 @@ describe('kept connections', () => {
     await (await first.harness()).query('UPDATE automations SET version = 5');
     const made = await current(first);
     expect(made.version).toBe(5);
+    // A lane left dirty by the first runner: the second gets its backend, cleaned.
+    const lane = await first.lane(0);
+    const fresh = await probe(lane.db);
+    await dirty(lane.db);
+    const harnessPid = first.harnessBackend;
     await first.release();
+    await expect(lane.db.query('SELECT 1')).rejects.toThrow(/run that is over/);
     const second = await PostgresSession.open(reference, DEFAULT_FIXTURE, '');
     await second.begin();
     expect(await current(second)).toEqual({ name: made.name, version: 1 });
+    expect(second.harnessBackend).toBe(harnessPid);
+    const again = await second.lane(0);
+    expect(again.backend).toBe(lane.backend);
+    expect(await probe(again.db)).toEqual({ ...fresh, version: 1 });
     await second.release();
-    // Another plugin (even one equal to it) never gets them.
-    const other = await PostgresSession.open({ ...reference }, DEFAULT_FIXTURE, '');
+    // A plugin with the same `setup` (a mutant built on the reference) gets them too.
+    const mutant = await PostgresSession.open(
+      { ...reference, name: 'mutant' },
+      DEFAULT_FIXTURE,
+      '',
+    );
+    await mutant.begin();
+    expect((await current(mutant)).name).toBe(made.name);
+    await mutant.release();
+    // A plugin with a `setup` of its own (even one that does the same) never gets them.
+    const setup: typeof reference.setup = (db, fixture) => reference.setup(db, fixture);
+    const other = await PostgresSession.open({ ...reference, setup }, DEFAULT_FIXTURE, '');
     try {
       await other.begin();
       expect((await current(other)).name).not.toBe(made.name);

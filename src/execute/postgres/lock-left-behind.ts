@@ -8,6 +8,7 @@
  * hang at once (`locked`), found from the server's lock table rather than from a clock, and the
  * call budget bounds everything else.
  */
+import type { PgConnection } from '../../handlers/postgres/plugin.ts';
 import type { Budgeted } from './postgres-events.ts';
 
 /** How long a call runs before the server is first asked about its locks, and then between asks, in ms. */
@@ -55,4 +56,23 @@ export async function untilSettled<T>(
 /** Whether `waited` ended on a lock left behind. */
 export function isLocked<T>(waited: Waited<T>): boolean {
   return !waited.settled && 'locked' in waited;
+}
+
+/**
+ * Whether backend `pid` waits on a lock that one of `idle()`'s backends holds (asked on `watch`,
+ * a connection that only watches; `idle()` read once the server answered).
+ */
+export async function blockedByIdle(
+  watch: PgConnection,
+  pid: number,
+  idle: () => ReadonlySet<number | undefined>,
+): Promise<boolean> {
+  const { rows } = await watch.query<{ blockers: number[] }>(
+    'SELECT pg_blocking_pids($1) AS blockers',
+    [pid],
+  );
+  const blockers = rows[0]?.blockers ?? [];
+  if (blockers.length === 0) return false;
+  const holders = idle();
+  return blockers.some((b) => holders.has(b));
 }

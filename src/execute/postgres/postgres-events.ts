@@ -11,7 +11,7 @@ import type { PgConnection, PostgresHandlerPlugin } from '../../handlers/postgre
 import type { CallEvent, Event } from '../../model/events.ts';
 import type { Observed } from '../../model/outcome.ts';
 import { checkSnapshotShape } from '../../model/outcome-shape.ts';
-import type { Principal, Snapshot } from '../../model/world.ts';
+import type { Fixture, Principal, Snapshot } from '../../model/world.ts';
 import { applyCall } from '../apply-event.ts';
 import { inPluginCode } from '../runtime/contain/handler-output.ts';
 
@@ -30,6 +30,23 @@ export async function withinBudget<T>(promise: Promise<T>, limitMs: number): Pro
     return await Promise.race([promise.then((value) => ({ settled: true, value }) as const), late]);
   } finally {
     clearTimeout(timer);
+  }
+}
+
+/** The plugin's `setup` on `db`; throws `E_HANDLER_SETUP` naming the plugin when it fails. */
+export async function pgSetup(
+  plugin: PostgresHandlerPlugin,
+  db: PgConnection,
+  fixture: Fixture,
+): Promise<void> {
+  try {
+    await plugin.setup(db, fixture);
+  } catch (thrown) {
+    throw new ReceiptcheckError(
+      'E_HANDLER_SETUP',
+      `handler "${plugin.name}": setup failed on PostgreSQL: ${messageOf(thrown)}`,
+      { cause: thrown },
+    );
   }
 }
 

@@ -5,14 +5,21 @@
  * from run to run and cleaned between runs (`session-lane.ts`), so nothing one run did to a
  * session reaches the next. `close()` ends every connection and drops every database the runner
  * made; it runs on failure and on SIGINT/SIGTERM too (`interrupt.ts`); `release()` keeps the
- * databases a moment for the next runner (`idle-database.ts`).
+ * databases and connections a moment for the next runner (`idle-database.ts`).
  */
 import pg from 'pg';
-import { messageOf, ReceiptcheckError } from '../../errors.ts';
+import { ReceiptcheckError } from '../../errors.ts';
 import type { PostgresHandlerPlugin } from '../../handlers/postgres/plugin.ts';
 import type { Fixture } from '../../model/world.ts';
 import { onInterrupt } from '../runtime/interrupt.ts';
-import { keepIdleDatabase, takeIdleDatabase } from './idle-database.ts';
+import {
+  type IdleDatabase,
+  type KeptConnections,
+  keepIdleDatabase,
+  takeIdleDatabase,
+} from './idle-database.ts';
+import { blockedByIdle } from './lock-left-behind.ts';
+import { pgSetup } from './postgres-events.ts';
 import { RunDatabase } from './run-database.ts';
 import { acquirePostgres, type PostgresServer } from './server.ts';
 import {
@@ -23,21 +30,16 @@ import {
   narrow,
   noteBackend,
   SESSION_RESET,
+  type SessionOptions,
   TERMINATE_WAIT_MS,
 } from './session-lane.ts';
-
-/** What a mode asks of its session beyond the defaults. */
-export interface SessionOptions {
-  /**
-   * A statement run on every lane connection when it opens and after every cleaning (scheduled
-   * mode pushes PostgreSQL's deadlock timer out of the way); a failure of it is ignored.
-   */
-  readonly laneSetup?: string;
-}
+import { SpareConnection } from './spare-connection.ts';
 
 /** One runner's server, databases and connections. */
 export class PostgresSession {
   private readonly lanes: (Lane | undefined)[] = [];
+  /** The lanes handed out since the last cleaning: only they may have run plugin code. */
+  private readonly handed = new Set<number>();
   private harnessClient: pg.Client | undefined;
   /** A side connection that only reads the lock table (`waitsOnIdle`), opened on first use. */
   private watchClient: Promise<pg.Client> | undefined;
@@ -45,24 +47,39 @@ export class PostgresSession {
   private readonly untrack: () => void;
   private laneSetupSql: string | undefined; // `options.laneSetup`, until it failed once
   private dirty: boolean; // whether the run database needs a reset before the next run (`begin`)
+  /** Replacements for ended connections, one opened ahead (`spare-connection.ts`). */
+  private readonly spare = new SpareConnection(() => this.connect());
 
+  /** The server; its template and run database, once made (`open`; `pg-service-database.ts` reads it). */
+  readonly server: PostgresServer;
+  database: RunDatabase | undefined;
+  /** Every database this runner made (or took over), to drop. */
+  private readonly made: Set<string>;
+
+  /** A session on `from`: a server, or what a closed runner kept (`idle-database.ts`). */
   private constructor(
-    readonly server: PostgresServer,
-    public database: RunDatabase | undefined, // its `name` is read by `pg-service-database.ts`
     options: SessionOptions,
-    /** Every database this runner made (or took over), to drop. */
-    private readonly made: Set<string>,
     /** For whom the databases may be kept when the runner closes (`idle-database.ts`). */
     private readonly keepFor: { plugin: PostgresHandlerPlugin; fixture: Fixture } | undefined,
+    from: { server: PostgresServer } | IdleDatabase,
   ) {
+    this.server = from.server;
+    const kept = 'database' in from ? from : undefined;
+    this.database = kept?.database;
+    this.made = new Set(kept?.made);
+    this.harnessClient = kept?.connections.harness;
+    this.lanes.push(...(kept?.connections.lanes ?? []));
+    // Cleaned as the last runner's lanes, with its settings (`laneSetup`): all cleaned again.
+    for (const i of this.lanes.keys()) this.handed.add(i);
+    if (kept?.connections.watcher) this.watchClient = Promise.resolve(kept.connections.watcher);
     this.untrack = onInterrupt(() => this.close());
-    this.dirty = database !== undefined;
+    this.dirty = kept !== undefined;
     this.laneSetupSql = options.laneSetup;
   }
 
   /**
    * Acquires the server and makes the template and run database for `plugin` and `fixture`, or
-   * takes those a closed runner of the same plugin and fixture kept (embedded server only).
+   * takes those and their connections a runner of the same plugin and fixture kept at close.
    */
   static async open(
     plugin: PostgresHandlerPlugin,
@@ -73,25 +90,13 @@ export class PostgresSession {
     const url = databaseUrl ?? process.env.RECEIPTCHECK_DATABASE_URL;
     const keepFor = url ? undefined : { plugin, fixture };
     const idle = keepFor && takeIdleDatabase(plugin, fixture);
-    if (idle)
-      return new PostgresSession(idle.server, idle.database, options, new Set(idle.made), keepFor);
-    const server = await acquirePostgres(url);
-    const session = new PostgresSession(server, undefined, options, new Set(), keepFor);
+    if (idle) return new PostgresSession(options, keepFor, idle);
+    const session = new PostgresSession(options, keepFor, { server: await acquirePostgres(url) });
     try {
       session.database = await RunDatabase.open(
-        server,
+        session.server,
         fixture,
-        async (client, f) => {
-          try {
-            await plugin.setup(narrow(client), f);
-          } catch (thrown) {
-            throw new ReceiptcheckError(
-              'E_HANDLER_SETUP',
-              `handler "${plugin.name}": setup failed on PostgreSQL: ${messageOf(thrown)}`,
-              { cause: thrown },
-            );
-          }
-        },
+        (client, f) => pgSetup(plugin, narrow(client), f),
         (name) => session.made.add(name),
       );
     } catch (thrown) {
@@ -107,34 +112,35 @@ export class PostgresSession {
     this.dirty = true;
   }
 
-  /**
-   * The runner is done: its connections end, and its databases are kept a moment for the next
-   * runner of the same plugin (`idle-database.ts`), or dropped as `close` drops them.
-   */
+  /** The runner is done: all is kept for the next runner (`idle-database.ts`), or `close`d. */
   async release(): Promise<void> {
     const database = this.database;
     if (this.closing || !this.keepFor || !database) return this.close();
     this.closing = Promise.resolve();
     this.untrack();
-    await this.dropConnections();
+    // Plugin code this runner left behind reaches none of them; the next runner cleans them.
+    for (const lane of this.lanes) lane?.seal();
+    const [connections] = await Promise.all([this.detach(), this.spare.drop()]);
     keepIdleDatabase(this.keepFor.plugin, this.keepFor.fixture, {
       server: this.server,
       database,
       made: this.made,
+      connections,
     });
   }
 
   /** The harness's own connection to the run database. */
   async harness(): Promise<pg.Client> {
-    this.harnessClient ??= await this.connect();
+    this.harnessClient ??= await this.spare.take();
     return this.harnessClient;
   }
 
   /** Lane `i`'s connection, opened on first use. */
   async lane(i: number): Promise<Lane> {
+    this.handed.add(i);
     const found = this.lanes[i];
     if (found) return found;
-    const client = await this.connect();
+    const client = await this.spare.take();
     await this.laneSetup(client);
     const lane = faceOf(client);
     this.lanes[i] = lane;
@@ -145,6 +151,7 @@ export class PostgresSession {
   forgetLane(i: number): void {
     this.lanes[i]?.seal();
     this.lanes[i] = undefined;
+    this.spare.prepare();
   }
 
   /** The harness connection is the session's no more (its backend ended); the next use opens one. */
@@ -152,30 +159,25 @@ export class PostgresSession {
     const client = this.harnessClient;
     this.harnessClient = undefined;
     void client?.end().catch(() => {});
+    this.spare.prepare();
   }
 
   /** A side connection that only watches the others (the lock table, ending a backend); kept. */
   watcher(): Promise<pg.Client> {
-    if (!this.watchClient) {
-      const opening = this.connect();
-      this.watchClient = opening;
-      opening.catch(() => {
-        if (this.watchClient === opening) this.watchClient = undefined;
-      });
-    }
-    return this.watchClient;
+    if (this.watchClient) return this.watchClient;
+    const opening = this.connect();
+    this.watchClient = opening;
+    opening.catch(() => {
+      if (this.watchClient === opening) this.watchClient = undefined;
+    });
+    return opening;
   }
 
-  /**
-   * Ends lane `i`'s backend mid-whatever (a hung call, a lock it will never release) from the
-   * harness connection; the lane gets a fresh connection on next use.
-   */
+  /** Ends lane `i`'s backend (a hung call, a lock it keeps); its next use opens a new one. */
   async terminateLane(i: number): Promise<void> {
     const lane = this.lanes[i];
-    if (!lane) return;
-    lane.seal();
-    this.lanes[i] = undefined;
-    await this.terminate(lane.client);
+    this.forgetLane(i);
+    if (lane) await this.terminate(lane.client);
   }
 
   /** The harness connection's backend, if it is open. */
@@ -184,23 +186,15 @@ export class PostgresSession {
   }
 
   /**
-   * Whether backend `pid` waits on a lock that one of this session's connections holds while
-   * running nothing (all but `busy`, the backends running plugin code now): a lock its last call
-   * left behind, which nothing will release until the run is over.
+   * Whether backend `pid` waits on a lock that a connection of this session running nothing (not
+   * in `busy`) holds: a lock its last call left behind, which nothing releases during the run.
    */
   async waitsOnIdle(pid: number, busy: ReadonlySet<number>): Promise<boolean> {
-    const watch = await this.watcher();
-    const { rows } = await watch.query<{ blockers: number[] }>(
-      'SELECT pg_blocking_pids($1) AS blockers',
-      [pid],
-    );
-    const blockers = rows[0]?.blockers ?? [];
-    if (blockers.length === 0) return false;
-    const idle = new Set<number>();
-    for (const lane of this.lanes) if (lane && !busy.has(lane.backend)) idle.add(lane.backend);
-    const harness = this.harnessBackend;
-    if (harness !== undefined && !busy.has(harness)) idle.add(harness);
-    return blockers.some((b) => idle.has(b));
+    const watch = narrow(await this.watcher());
+    return blockedByIdle(watch, pid, () => {
+      const open = [...this.lanes.map((lane) => lane?.backend), this.harnessBackend];
+      return new Set(open.filter((b) => b !== undefined && !busy.has(b)));
+    });
   }
 
   /** Ends the harness connection's backend (a world event that hung on it). */
@@ -208,28 +202,24 @@ export class PostgresSession {
     const client = this.harnessClient;
     this.harnessClient = undefined;
     if (!client) return;
-    const side = await this.connect();
-    try {
-      await side.query('SELECT pg_terminate_backend($1, $2)', [
-        backendOf(client),
-        TERMINATE_WAIT_MS,
-      ]);
-    } finally {
-      await side.end().catch(() => {});
-    }
+    const side = await this.watcher();
+    this.spare.prepare();
+    await side.query('SELECT pg_terminate_backend($1, $2)', [backendOf(client), TERMINATE_WAIT_MS]);
     await client.end().catch(() => {});
   }
 
   /**
-   * Puts the run database back as `setup` left it: every lane cleaned (`cleanLane`), side by
-   * side, then `RunDatabase.reset` on the harness connection.
+   * Puts the run database back as `setup` left it: the lanes handed out since the last reset
+   * cleaned side by side (no one held a face of the others), then the harness, with the rows.
    */
   async reset(): Promise<void> {
-    await Promise.all(this.lanes.map((lane, i) => (lane ? this.cleanLane(i, lane) : undefined)));
+    const used = [...this.handed];
+    this.handed.clear();
+    await Promise.all(used.map((i) => this.cleanLane(i)));
     const harness = await this.harness();
     if (harness.getTransactionStatus() !== 'I') await harness.query('ROLLBACK');
-    await harness.query(SESSION_RESET);
-    const kept = await (this.database as RunDatabase).reset(harness, (n) => this.made.add(n));
+    const database = this.database as RunDatabase;
+    const kept = await database.reset(harness, (n) => this.made.add(n), SESSION_RESET);
     if (!kept) await this.dropConnections();
   }
 
@@ -253,16 +243,24 @@ export class PostgresSession {
   }
 
   private async dropConnections(): Promise<void> {
-    const watch = this.watchClient?.catch(() => undefined);
-    this.watchClient = undefined;
-    const clients = [this.harnessClient, ...this.lanes.map((l) => l?.client), await watch];
-    this.harnessClient = undefined;
-    this.lanes.length = 0;
+    const [{ harness, lanes, watcher }] = await Promise.all([this.detach(), this.spare.drop()]);
+    const clients = [harness, watcher, ...lanes.map((l) => l?.client)];
     await Promise.all(clients.map((c) => c?.end().catch(() => {})));
   }
 
+  /** Every connection, the session's no more. */
+  private async detach(): Promise<KeptConnections> {
+    const watch = this.watchClient;
+    const kept = { harness: this.harnessClient, lanes: [...this.lanes] };
+    this.watchClient = this.harnessClient = undefined;
+    this.lanes.length = 0;
+    return { ...kept, watcher: await watch?.catch(() => undefined) };
+  }
+
   /** Lane `i` cleaned for the next run (`cleanedLane`), or its backend ended and the lane forgotten. */
-  private async cleanLane(i: number, lane: Lane): Promise<void> {
+  private async cleanLane(i: number): Promise<void> {
+    const lane = this.lanes[i];
+    if (!lane) return;
     const cleaned = await cleanedLane(lane, this.laneSetupSql);
     this.lanes[i] = cleaned;
     if (!cleaned) await this.terminate(lane.client).catch(() => lane.client.end().catch(() => {}));
@@ -278,6 +276,7 @@ export class PostgresSession {
   }
 
   private async terminate(client: pg.Client): Promise<void> {
+    this.spare.prepare();
     const harness = await this.harness();
     await harness.query('SELECT pg_terminate_backend($1, $2)', [
       backendOf(client),

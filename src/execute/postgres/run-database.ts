@@ -86,7 +86,7 @@ export class RunDatabase {
   name: string;
   /** Resets in place since the last vacuum. */
   private resets = 0;
-  /** The DDL count the last reset left (`ddlCount`). */
+  /** The DDL count the last reset left (`DDL_COUNT`). */
   private ddlSeen: string | undefined;
   private constructor(
     private readonly server: PostgresServer,
@@ -125,36 +125,36 @@ export class RunDatabase {
   }
 
   /**
-   * Puts the run database back as `setup` left it, on `harness` (a connection to it; no other
-   * connection may hold a transaction). Returns false when it had to make a new run database
-   * from the template instead: every connection to the old one is then gone, `name` is the new.
+   * Puts the run database back as `setup` left it on `harness` (no other connection may hold a
+   * transaction), after `session` (the harness's session cleaning, in the same round trip). False
+   * when it made a new run database from the template instead: the old one's connections are
+   * gone, `name` is the new.
    */
-  async reset(harness: pg.Client, track: (database: string) => void): Promise<boolean> {
+  async reset(
+    harness: pg.Client,
+    track: (database: string) => void,
+    session: string,
+  ): Promise<boolean> {
     const s = this.state;
     if (s.ddlSince !== undefined) {
-      // One round trip when no DDL ran since the last reset (the event trigger's count says so):
-      // the rows put back, then the count read. Rows put back on a changed schema (or a failure)
-      // send it the long way below.
+      // One round trip when no DDL ran since the last reset (the event trigger's count says so);
+      // rows put back on a changed schema (or a failure) send it the long way below.
       const count = await harness
-        .query(`${restoreRows(s)};\n${DDL_COUNT}`)
+        .query(`${session};\n${restoreRows(s)};\n${DDL_COUNT}`)
         .then((r) => lastCount(r as unknown as pg.QueryResult<{ n: string }>[]))
         .catch(() => undefined);
       if (count === this.ddlSeen) return this.afterRestore(harness);
       if (harness.getTransactionStatus() !== 'I') await harness.query('ROLLBACK');
     }
-    if (!(await this.schemaKept(harness))) {
-      fallbacks++;
-      const old = this.name;
-      this.name = await this.server.createDatabase(this.template, track);
-      await this.server.dropDatabase(old);
-      this.resets = 0;
-      this.ddlSeen = s.ddlSince;
-      return false;
-    }
-    // Dropping triggers is DDL too: the count to compare with next time is the one after it.
-    if (s.ddlSince !== undefined) this.ddlSeen = await ddlCount(harness);
-    await harness.query(restoreRows(s));
-    return this.afterRestore(harness);
+    if (await this.restoredOnSchema(harness, session)) return this.afterRestore(harness);
+    if (harness.getTransactionStatus() !== 'I') await harness.query('ROLLBACK');
+    fallbacks++;
+    const old = this.name;
+    this.name = await this.server.createDatabase(this.template, track);
+    await this.server.dropDatabase(old);
+    this.resets = 0;
+    this.ddlSeen = s.ddlSince;
+    return false;
   }
 
   /** Every `VACUUM_EVERY` resets in place, the dead rows `DELETE` left are vacuumed. */
@@ -168,23 +168,34 @@ export class RunDatabase {
   }
 
   /**
-   * Whether the schema is still `setup`'s once the triggers a run added are dropped (the full
-   * catalogue read): false when a reset in place cannot undo the run.
+   * The long way, in one round trip: the session cleaned (again: a failed round trip's rollback
+   * may have undone it), the triggers a run added dropped, the rows put back, then the whole
+   * catalogue read (and the DDL count, which the drops moved). True when the schema is `setup`'s:
+   * false (a run changed it, or the rows could not go back) when only the template can undo it.
    */
-  private async schemaKept(harness: pg.Client): Promise<boolean> {
+  private async restoredOnSchema(harness: pg.Client, session: string): Promise<boolean> {
     const s = this.state;
-    // Both catalogue reads in one round trip: the triggers first, the fingerprint after.
-    const read = (await harness.query(`${TRIGGERS};\n${FINGERPRINT}`)) as unknown as [
-      pg.QueryResult<{ target: string }>,
-      pg.QueryResult<{ fingerprint: string }>,
-    ];
-    const extra = read[0].rows.map((r) => r.target).filter((t) => !s.triggers.has(t));
-    let now = read[1].rows[0]?.fingerprint;
-    if (extra.length > 0) {
-      for (const t of extra) await harness.query(`DROP TRIGGER IF EXISTS ${t}`);
-      now = (await harness.query<{ fingerprint: string }>(FINGERPRINT)).rows[0]?.fingerprint;
-    }
-    return now === s.fingerprint && (s.superuser || s.triggers.size === 0);
+    if (!s.superuser && s.triggers.size > 0) return false; // the re-insert would fire them
+    const counted = s.ddlSince !== undefined;
+    const kept = [...s.triggers].map((t) => `'${t.replace(/'/g, "''")}'`).join(', ');
+    const read = await harness
+      .query(
+        [
+          session,
+          `DO $receiptcheck$ DECLARE added text; BEGIN FOR added IN SELECT target FROM (${TRIGGERS}) x
+             WHERE target <> ALL (ARRAY[${kept}]::text[]) LOOP EXECUTE 'DROP TRIGGER ' || added;
+           END LOOP; END $receiptcheck$`,
+          restoreRows(s),
+          FINGERPRINT,
+          ...(counted ? [DDL_COUNT] : []),
+        ].join(';\n'),
+      )
+      .then((r) => r as unknown as pg.QueryResult<{ fingerprint?: string; n?: string }>[])
+      .catch(() => undefined);
+    if (!read || read.at(counted ? -2 : -1)?.rows[0]?.fingerprint !== s.fingerprint) return false;
+    // Dropping triggers is DDL too: the count to compare with next time is the one after it.
+    if (counted) this.ddlSeen = read.at(-1)?.rows[0]?.n;
+    return true;
   }
 }
 
@@ -277,16 +288,11 @@ async function countDdl(db: pg.Client): Promise<string> {
     CREATE EVENT TRIGGER receiptcheck_count_ddl ON ddl_command_end
       EXECUTE FUNCTION ${SEED}.count_ddl();
     ALTER EVENT TRIGGER receiptcheck_count_ddl ENABLE ALWAYS`);
-  return ddlCount(db);
+  return (await db.query<{ n: string }>(DDL_COUNT)).rows[0]?.n ?? '';
 }
 
 /** Reads the event trigger's count of DDL statements (`countDdl`). */
 const DDL_COUNT = `SELECT last_value::text || ':' || is_called::text AS n FROM ${SEED}.ddl`;
-
-/** How many DDL statements the event trigger has counted (`countDdl`). */
-async function ddlCount(db: pg.Client): Promise<string> {
-  return (await db.query<{ n: string }>(DDL_COUNT)).rows[0]?.n ?? '';
-}
 
 /** The count a multi-statement query that ends with `DDL_COUNT` read. */
 function lastCount(results: readonly pg.QueryResult<{ n: string }>[]): string | undefined {

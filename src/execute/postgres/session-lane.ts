@@ -8,6 +8,12 @@
 import type pg from 'pg';
 import type { PgConnection, PgResult } from '../../handlers/postgres/plugin.ts';
 
+/** What a mode asks of its session's lanes beyond the defaults. */
+export interface SessionOptions {
+  /** Run on every lane when it opens or is cleaned (scheduled mode's deadlock timer); may fail. */
+  readonly laneSetup?: string;
+}
+
 /** A lane's connection: the client the harness owns, and the narrow face the plugin sees. */
 export interface Lane {
   readonly client: pg.Client;
