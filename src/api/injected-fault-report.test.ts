@@ -11,6 +11,7 @@ import { type JudgedScheduledRunner, judgedScheduled } from '../../testing/judge
 import { loadPlugin, resolveHandlerPath } from '../execute/runtime/load-plugin.ts';
 import { scheduledRunner } from '../execute/sqlite/scheduled/scheduled-mode.ts';
 import type { CallEvent, Step } from '../model/events.ts';
+import { setInterval as setIntervalSpec } from '../model/operations/set-interval.ts';
 import { DEFAULT_FIXTURE } from '../model/world.ts';
 import { formatCounterexample } from '../report/format-counterexample.ts';
 import type { StepSchedule } from '../types/schedule.ts';
@@ -56,6 +57,7 @@ async function faulted(handler: string, at: number) {
     handlerName: handler,
     mode: 'scheduled',
     fixture: DEFAULT_FIXTURE,
+    spec: setIntervalSpec,
     steps: STEPS,
     failures,
     detail: r.detail,

@@ -105,12 +105,16 @@ const NO_CLAIMS: ReadonlyMap<string, StoredClaim> = new Map();
 // Stored errors too: only faulted calls under a declared storesErrors make them.
 const NO_ERRORS: ReadonlyMap<string, StoredError> = new Map();
 
-/** The state every run starts from, under `policy` (default: the fixture's, else the contract). */
+/**
+ * The state every run of `operation` starts from, under `policy` (default: the fixture's, else
+ * the contract). The spec is passed, never looked up by the fixture's operation name: whoever
+ * prepared the run holds it.
+ */
 export function initialState(
   fixture: FixtureWithPolicy,
+  operation: OperationSpec,
   policy: Policy = resolvePolicy(fixture.policy),
 ): ModelState {
-  const operation = operationOf(fixture);
   return {
     operation,
     rows: new Map(targetRows(fixture, operation).map((a) => [a.id, a])),

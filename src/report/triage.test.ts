@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CallEvent, Step } from '../model/events.ts';
 import { createOnce } from '../model/operations/create-once.ts';
+import { setInterval as setIntervalSpec } from '../model/operations/set-interval.ts';
 import type { Observed } from '../model/outcome.ts';
 import { DEFAULT_FIXTURE } from '../model/world.ts';
 import type { Failure } from '../types/verdict.ts';
@@ -46,6 +47,7 @@ const sequential = (
   handlerName: 'h',
   mode: 'sequential',
   fixture: DEFAULT_FIXTURE,
+  spec: setIntervalSpec,
   steps,
   failures,
   ...more,
