@@ -18,6 +18,7 @@ export async function runnerFor(
   const path = resolveHandlerPath(handler);
   const runner = await concurrentRunner(await loadPlugin(path), path, {
     fixture: DEFAULT_FIXTURE,
+    spec: setInterval,
     workers: options.workers ?? 4,
     callTimeoutMs: options.callTimeoutMs ?? 5_000,
   });

@@ -30,6 +30,7 @@ async function runnerFor(handler: string): Promise<JudgedScheduledRunner> {
   const path = resolveHandlerPath(handler);
   const r = judgedScheduled(
     await scheduledRunner(await loadPlugin(path), path, {
+      spec: setIntervalSpec,
       fixture: DEFAULT_FIXTURE,
       callTimeoutMs: 60_000,
       workers: 1,

@@ -35,6 +35,7 @@ export async function soak(options: SoakOptions = {}): Promise<SoakResult> {
       requireSqlite(prepared.plugin, 'soak'),
       prepared.handlerPath,
       prepared.fixture,
+      prepared.spec,
       o,
     );
   } finally {

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { ArgumentField } from '../model/operation.ts';
 import { adjustBalance } from '../model/operations/adjust-balance.ts';
 import { createOnce } from '../model/operations/create-once.ts';
-import { setInterval, setInterval as setIntervalSpec } from '../model/operations/set-interval.ts';
+import { setInterval } from '../model/operations/set-interval.ts';
 import { invalidField } from '../model/validate.ts';
 import { DEFAULT_FIXTURE, WRITE_SCOPE } from '../model/world.ts';
 import { INPUT_CLASSES, type InputClass } from '../types/input-coverage.ts';
@@ -168,7 +168,7 @@ describe('edge examples', () => {
 });
 
 describe('principal classes', () => {
-  const classesOf = (i: number) => principalClasses(DEFAULT_FIXTURE, setIntervalSpec, i);
+  const classesOf = (i: number) => principalClasses(DEFAULT_FIXTURE, setInterval, i);
 
   it('place each principal of the default fixture against the ones before it', () => {
     expect(
@@ -199,11 +199,11 @@ describe('principal classes', () => {
   it('follow the scopes a principal holds now', () => {
     const [alice] = DEFAULT_FIXTURE.principals;
     if (!alice) throw new Error('the default fixture has principals');
-    expect(principalClasses(DEFAULT_FIXTURE, setIntervalSpec, 0, { ...alice, scopes: [] })).toEqual(
-      ['principal no scopes'],
-    );
+    expect(principalClasses(DEFAULT_FIXTURE, setInterval, 0, { ...alice, scopes: [] })).toEqual([
+      'principal no scopes',
+    ]);
     expect(
-      principalClasses(DEFAULT_FIXTURE, setIntervalSpec, 0, {
+      principalClasses(DEFAULT_FIXTURE, setInterval, 0, {
         ...alice,
         scopes: ['automation:read'],
       }),

@@ -149,7 +149,10 @@ describe('triageOf', () => {
     };
     const fixture = { ...createOnce.fixture, operation: 'create-once' } as ReadableCase['fixture'];
     const t = triageOf(
-      sequential([call], [wrong(0, 0, call, invoice(1), invoice(9001))], { fixture }),
+      sequential([call], [wrong(0, 0, call, invoice(1), invoice(9001))], {
+        fixture,
+        spec: createOnce,
+      }),
     );
     expect(t.change).toEqual({ kind: 'spec', field: 'created.ids', value: 'opaque' });
     expect(triageLine(t)).toBe(

@@ -6,13 +6,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { OPERATION_FIXTURES } from '../../../testing/linearizability/operation-fixture-pairs.ts';
-import { setInterval as setIntervalSpec } from '../../model/operations/set-interval.ts';
 import { initialState } from '../../model/state.ts';
 import { checkHistory } from './check-history.ts';
 import { witnessProblem } from './witness.ts';
 
 describe.each(OPERATION_FIXTURES)('checkHistory pass/fail pairs for $spec.name', (op) => {
-  const initial = initialState(op.fixture, setIntervalSpec);
+  const initial = initialState(op.fixture, op.spec);
 
   it('starts from the operation’s own fixture', () => {
     expect(initial.operation).toBe(op.spec);

@@ -32,6 +32,7 @@ const CALL_TIMEOUT_MS = 60_000;
 const SHRUNK_STEPS_MAX = 4;
 const options = {
   fixture: DEFAULT_FIXTURE,
+  spec: setIntervalSpec,
   callTimeoutMs: CALL_TIMEOUT_MS,
   databaseUrl: undefined,
 };

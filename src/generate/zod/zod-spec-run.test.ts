@@ -7,7 +7,6 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { CallEvent, Event } from '../../model/events.ts';
 import { flatten } from '../../model/flatten.ts';
-import { setInterval as setIntervalSpec } from '../../model/operations/set-interval.ts';
 import type { Observed } from '../../model/outcome.ts';
 import { initialState } from '../../model/state.ts';
 import { run } from '../../model/step.ts';
@@ -41,7 +40,7 @@ describe('a spec built with fieldsFromZod, run through the generators and the mo
       delivery: 'delivered',
       request: { requestId, accountId: 1, delta: 5, currency: 'EUR', urgent: false, ...args },
     });
-    const { outcomes } = run(initialState(fixture, setIntervalSpec), [
+    const { outcomes } = run(initialState(fixture, spec), [
       call('a', {}),
       call('a', {}),
       call('a', { currency: 'USD' }),
@@ -68,7 +67,7 @@ describe('a spec built with fieldsFromZod, run through the generators and the mo
   it('generates sequences whose outcomes include every field invalid, replays and refusals', () => {
     const samples = fc.sample(
       sequenceArbitrary(fixture, {
-        spec: setIntervalSpec,
+        spec,
         stepsMax: 20,
         races: true,
         recreate: true,
@@ -86,7 +85,7 @@ describe('a spec built with fieldsFromZod, run through the generators and the mo
     const labels = new Set(
       samples.flatMap((s) =>
         run(
-          initialState(fixture, setIntervalSpec),
+          initialState(fixture, spec),
           flatten(s).map((p) => p.event),
         ).outcomes.map(label),
       ),

@@ -252,9 +252,14 @@ describe('buildTimeline', () => {
 });
 
 describe('buildSoakTimeline', () => {
-  const soak = decodeJson(
-    readFileSync(fixtureUrl('soak-replay-not-flagged.json'), 'utf8'),
-  ) as SoakReportInput;
+  // A set-interval soak's history, as `soak --out` saves it (the file names no operation).
+  const soak: SoakReportInput = {
+    ...(decodeJson(readFileSync(fixtureUrl('soak-replay-not-flagged.json'), 'utf8')) as Omit<
+      SoakReportInput,
+      'spec'
+    >),
+    spec: setIntervalSpec,
+  };
 
   it('draws the failing partition of the history, one lane per client, the stuck call marked', () => {
     const t = buildSoakTimeline(soak, 'soak.json');

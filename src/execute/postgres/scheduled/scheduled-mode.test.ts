@@ -36,6 +36,7 @@ function runnerFor(plugin: PostgresHandlerPlugin) {
   let runner = opened.get(plugin.name);
   if (!runner) {
     runner = postgresScheduledRunner(plugin, {
+      spec: setIntervalSpec,
       fixture: DEFAULT_FIXTURE,
       callTimeoutMs: 20_000,
     }).then((raw) => ({ raw, judged: judgedRunner(raw, DEFAULT_FIXTURE, setIntervalSpec) }));

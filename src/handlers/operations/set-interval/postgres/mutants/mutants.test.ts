@@ -57,6 +57,7 @@ async function replayHashes(
   times: number,
 ): Promise<Map<string, number>> {
   const raw = await postgresScheduledRunner(plugin, {
+    spec: setIntervalSpec,
     fixture: DEFAULT_FIXTURE,
     callTimeoutMs: 20_000,
   });
@@ -87,6 +88,7 @@ describe('PostgreSQL mutants in scheduled mode', () => {
     const schedule: Schedule = [{ choices: [0, 0, 1, 0, 1, 1] }];
     {
       const raw = await postgresScheduledRunner(reference, {
+        spec: setIntervalSpec,
         fixture: DEFAULT_FIXTURE,
         callTimeoutMs: 20_000,
       });
