@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { type ConcurrentRunRecord, checkConcurrentRun } from '../src/check/check-concurrent-run.ts';
 import type { CallEvent, Step } from '../src/model/events.ts';
 import type { HistoryEntry } from '../src/model/history.ts';
+import { setInterval as setIntervalSpec } from '../src/model/operations/set-interval.ts';
 import type { Observed } from '../src/model/outcome.ts';
 import { DEFAULT_FIXTURE, type Receipt, type Snapshot } from '../src/model/world.ts';
 
@@ -76,6 +77,7 @@ function record(
     }),
   );
   return {
+    spec: setIntervalSpec,
     fixture: DEFAULT_FIXTURE,
     steps,
     trace: {

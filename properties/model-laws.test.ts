@@ -9,16 +9,25 @@ import { checkInvariants } from '../src/check/invariants/all-invariants.ts';
 import { sequenceArbitrary } from '../src/generate/sequence-arbitrary.ts';
 import type { CallEvent, Event, Step } from '../src/model/events.ts';
 import { flatten } from '../src/model/flatten.ts';
+import { setInterval as setIntervalSpec } from '../src/model/operations/set-interval.ts';
 import { type Observed, sameOutcome } from '../src/model/outcome.ts';
 import { initialState, type ModelState, toSnapshot } from '../src/model/state.ts';
 import { step } from '../src/model/step.ts';
 import { DEFAULT_FIXTURE, WRITE_SCOPE } from '../src/model/world.ts';
 
-const sequences = sequenceArbitrary(DEFAULT_FIXTURE, { stepsMax: 25, races: true, recreate: true });
+const sequences = sequenceArbitrary(DEFAULT_FIXTURE, {
+  spec: setIntervalSpec,
+  stepsMax: 25,
+  races: true,
+  recreate: true,
+});
 const events = (steps: readonly Step[]): Event[] => flatten(steps).map((p) => p.event);
 
 /** Steps the model through `steps`, returning every transition. */
-function walk(steps: readonly Step[], from: ModelState = initialState(DEFAULT_FIXTURE)) {
+function walk(
+  steps: readonly Step[],
+  from: ModelState = initialState(DEFAULT_FIXTURE, setIntervalSpec),
+) {
   const out: { before: ModelState; after: ModelState; event: Event; outcome?: Observed }[] = [];
   let state = from;
   for (const event of events(steps)) {
@@ -46,7 +55,7 @@ describe('model laws', () => {
   test.prop([sequences])(
     'a retry after a lost response replays the original result, unless access was lost',
     (middle) => {
-      const first = step(initialState(DEFAULT_FIXTURE), original);
+      const first = step(initialState(DEFAULT_FIXTURE, setIntervalSpec), original);
       expect(first.outcome).toEqual({
         kind: 'ok',
         replayed: false,
@@ -103,9 +112,10 @@ describe('model laws', () => {
         ? [{ step: p.step, lane: p.lane, event: p.event, observed: o }]
         : [];
     });
-    const last = transitions.at(-1)?.after ?? initialState(DEFAULT_FIXTURE);
+    const last = transitions.at(-1)?.after ?? initialState(DEFAULT_FIXTURE, setIntervalSpec);
     expect(
       checkInvariants({
+        spec: setIntervalSpec,
         fixture: DEFAULT_FIXTURE,
         steps,
         trace: { observations, snapshot: toSnapshot(last) },
@@ -122,8 +132,8 @@ describe('model laws', () => {
         const u = b[i];
         if (t.outcome && u?.outcome) expect(sameOutcome(t.outcome, u.outcome)).toBe(true);
       });
-      expect(toSnapshot(a.at(-1)?.after ?? initialState(DEFAULT_FIXTURE))).toEqual(
-        toSnapshot(b.at(-1)?.after ?? initialState(DEFAULT_FIXTURE)),
+      expect(toSnapshot(a.at(-1)?.after ?? initialState(DEFAULT_FIXTURE, setIntervalSpec))).toEqual(
+        toSnapshot(b.at(-1)?.after ?? initialState(DEFAULT_FIXTURE, setIntervalSpec)),
       );
     },
   );

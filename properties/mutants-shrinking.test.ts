@@ -9,11 +9,17 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { sequenceArbitrary } from '../src/generate/sequence-arbitrary.ts';
 import type { Step } from '../src/model/events.ts';
+import { setInterval as setIntervalSpec } from '../src/model/operations/set-interval.ts';
 import { DEFAULT_FIXTURE } from '../src/model/world.ts';
 import { countCoverage, emptyCoverage } from '../src/report/coverage.ts';
 import { COVERAGE_KINDS } from '../src/types/coverage.ts';
 
-const sequences = sequenceArbitrary(DEFAULT_FIXTURE, { stepsMax: 20, races: true, recreate: true });
+const sequences = sequenceArbitrary(DEFAULT_FIXTURE, {
+  spec: setIntervalSpec,
+  stepsMax: 20,
+  races: true,
+  recreate: true,
+});
 const hasCall = (steps: readonly Step[]) =>
   steps.some(
     (s) =>

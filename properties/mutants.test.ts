@@ -25,6 +25,7 @@ import {
   CATALOGUES,
   catalogueOf,
 } from '../src/handlers/registry.ts';
+import { setInterval as setIntervalSpec } from '../src/model/operations/set-interval.ts';
 import { DEFAULT_FIXTURE } from '../src/model/world.ts';
 import { type KillResult, renderKillMatrix } from '../src/report/kill-matrix.ts';
 import type { CheckResult } from '../src/types/results.ts';
@@ -151,9 +152,14 @@ describe('kills at default settings', () => {
 describe('the steps the mutants are built from', () => {
   it('with nothing replaced, behave as the contract says over 300 sequences', async () => {
     const plugin = defineStepMutant({ name: 'reference-by-steps', description: '', steps: {} });
-    const runner = judgedRunner(sequentialRunner(plugin, DEFAULT_FIXTURE), DEFAULT_FIXTURE);
+    const runner = judgedRunner(
+      sequentialRunner(plugin, DEFAULT_FIXTURE),
+      DEFAULT_FIXTURE,
+      setIntervalSpec,
+    );
     try {
       const sequences = sequenceArbitrary(DEFAULT_FIXTURE, {
+        spec: setIntervalSpec,
         stepsMax: 20,
         races: true,
         recreate: true,

@@ -23,6 +23,7 @@ import { checkHandler } from '../src/api/check-handler.ts';
 import { loadPlugin, resolveHandlerPath } from '../src/execute/runtime/load-plugin.ts';
 import { scheduledRunner } from '../src/execute/sqlite/scheduled/scheduled-mode.ts';
 import type { Step } from '../src/model/events.ts';
+import { setInterval as setIntervalSpec } from '../src/model/operations/set-interval.ts';
 import { DEFAULT_FIXTURE } from '../src/model/world.ts';
 import { formatCaseFile, parseCaseFile } from '../src/report/case-file.ts';
 import type { ScheduledDetail } from '../src/types/execution.ts';
@@ -53,6 +54,7 @@ function runnerFor(handler: string, lanes: LaneMode = 'auto'): Promise<JudgedSch
     const path = resolveHandlerPath(handler);
     runner = loadPlugin(path).then((plugin) =>
       scheduledRunner(plugin, path, {
+        spec: setIntervalSpec,
         fixture: DEFAULT_FIXTURE,
         callTimeoutMs: 10_000,
         lanes,

@@ -7,6 +7,7 @@ import { type JudgedRunner, judgedRunner } from '../src/api/judged-runner.ts';
 import { loadPlugin, resolveHandlerPath } from '../src/execute/runtime/load-plugin.ts';
 import { concurrentRunner } from '../src/execute/sqlite/concurrent/concurrent-mode.ts';
 import type { CallEvent, Step } from '../src/model/events.ts';
+import { setInterval } from '../src/model/operations/set-interval.ts';
 import { DEFAULT_FIXTURE } from '../src/model/world.ts';
 
 /** A concurrent runner on the default fixture, with the judge behind it. */
@@ -17,10 +18,11 @@ export async function runnerFor(
   const path = resolveHandlerPath(handler);
   const runner = await concurrentRunner(await loadPlugin(path), path, {
     fixture: DEFAULT_FIXTURE,
+    spec: setInterval,
     workers: options.workers ?? 4,
     callTimeoutMs: options.callTimeoutMs ?? 5_000,
   });
-  return judgedRunner(runner, DEFAULT_FIXTURE);
+  return judgedRunner(runner, DEFAULT_FIXTURE, setInterval);
 }
 
 /** A delivered call by client 0 (alice@team-a) expecting version 1, unless told otherwise. */

@@ -5,6 +5,8 @@
 import { type JudgedRun, type JudgedRunner, judgedRunner } from '../src/api/judged-runner.ts';
 import type { ScheduledRunner } from '../src/execute/sqlite/scheduled/scheduled-mode.ts';
 import type { Step } from '../src/model/events.ts';
+import type { OperationSpec } from '../src/model/operation.ts';
+import { setInterval } from '../src/model/operations/set-interval.ts';
 import type { FixtureWithPolicy } from '../src/model/state.ts';
 import { DEFAULT_FIXTURE } from '../src/model/world.ts';
 import type { Schedule } from '../src/types/schedule.ts';
@@ -19,8 +21,9 @@ export interface JudgedScheduledRunner extends JudgedRunner {
 export function judgedScheduled(
   runner: ScheduledRunner,
   fixture: FixtureWithPolicy = DEFAULT_FIXTURE,
+  spec: OperationSpec = setInterval,
 ): JudgedScheduledRunner {
-  const judged = judgedRunner(runner, fixture);
+  const judged = judgedRunner(runner, fixture, spec);
   return {
     ...judged,
     ready: () => runner.ready(),

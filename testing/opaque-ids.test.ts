@@ -39,7 +39,10 @@ describe('opaque server-assigned ids', () => {
   it('the model leaves them open in results and receipts, and keys its own rows apart', () => {
     registerOperation(createOnceOpaque);
     const fixture = { ...createOnceOpaque.fixture, operation: createOnceOpaque.name };
-    const { state, outcomes } = run(initialState(fixture), [invoice('a', 5), invoice('b', 5)]);
+    const { state, outcomes } = run(initialState(fixture, createOnceOpaque), [
+      invoice('a', 5),
+      invoice('b', 5),
+    ]);
     expect(outcomes.map((o) => o.kind === 'ok' && o.result.invoiceId)).toEqual([
       SERVER_ASSIGNED,
       SERVER_ASSIGNED,
@@ -72,7 +75,8 @@ describe('opaque server-assigned ids', () => {
     registerOperation(createOnceOpaque);
     const actual = outcome.fresh({ invoiceId: 17, customerId: 1, amount: 5 });
     const expectedBy = (spec: OperationSpec) =>
-      run(initialState({ ...spec.fixture, operation: spec.name }), [invoice('a', 5)]).outcomes[0];
+      run(initialState({ ...spec.fixture, operation: spec.name }, spec), [invoice('a', 5)])
+        .outcomes[0];
     const predicted = expectedBy(createOnce);
     const open = expectedBy(createOnceOpaque);
     expect(predicted && sameOutcome(predicted, actual)).toBe(false);
@@ -113,7 +117,10 @@ describe('opaque server-assigned ids', () => {
     const page = renderTimeline(cx);
     const saved = renderTimelineHtml(
       buildTimeline(
-        caseFileTimelineCase(parseCaseFile(formatCaseFile(counterexampleToCase(cx)), 'cx.json')),
+        caseFileTimelineCase(
+          parseCaseFile(formatCaseFile(counterexampleToCase(cx)), 'cx.json'),
+          cx.spec,
+        ),
       ),
     );
     for (const shown of [text, page, saved]) {

@@ -5,6 +5,7 @@
 
 import { checkScheduledRun } from '../src/check/check-scheduled-run.ts';
 import type { CallEvent, Event, Step } from '../src/model/events.ts';
+import { setInterval } from '../src/model/operations/set-interval.ts';
 import type { Observed } from '../src/model/outcome.ts';
 import { initialState, toSnapshot } from '../src/model/state.ts';
 import { run as runModel } from '../src/model/step.ts';
@@ -44,6 +45,6 @@ export const rec = (
 });
 /** The database the model ends with after `events` in this order. */
 export const modelAfter = (...events: Event[]): Snapshot =>
-  toSnapshot(runModel(initialState(DEFAULT_FIXTURE), events).state);
+  toSnapshot(runModel(initialState(DEFAULT_FIXTURE, setInterval), events).state);
 export const check = (steps: Step[], lanes: LaneRecord[], snapshot: Snapshot) =>
-  checkScheduledRun({ fixture: DEFAULT_FIXTURE, steps, lanes, snapshot });
+  checkScheduledRun({ fixture: DEFAULT_FIXTURE, spec: setInterval, steps, lanes, snapshot });

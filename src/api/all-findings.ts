@@ -7,7 +7,6 @@
  */
 import type fc from 'fast-check';
 import type { GeneratedCase } from '../execute/mode-runner.ts';
-import { operationOf } from '../model/state.ts';
 import { findingSignature, signatureId } from '../report/finding-signature.ts';
 import { knownMatch } from '../report/known-findings.ts';
 import type { KnownFindings } from '../types/findings.ts';
@@ -57,7 +56,7 @@ function addFinding(
     failures: cx.failures,
     observations: run.trace.observations,
     detail: cx.detail,
-    spec: operationOf(cx.fixture),
+    spec: cx.spec,
     mode: cx.mode,
   });
   const id = signatureId(signature);

@@ -117,11 +117,11 @@ async function checkSeeds(o: ResolvedOptions): Promise<CheckResult> {
  * until a run fails, then let fast-check shrink that failure from its index.
  */
 async function checkInMode(o: OneModeOptions): Promise<CheckResult> {
-  const { plugin, runner, fixture } = await prepareRun(o);
+  const { plugin, runner, fixture, spec } = await prepareRun(o);
   const started = performance.now();
   const coverage = emptyCoverage();
-  const inputCoverage = emptyInputCoverage(fixture);
-  const operationCoverage = emptyOperationCoverage(fixture);
+  const inputCoverage = emptyInputCoverage(spec);
+  const operationCoverage = emptyOperationCoverage(spec);
   // Shards split the runs exactly: together they run `o.runs`, no more.
   const runsPlanned = o.shard ? share(o.runs, o.shard.index - 1, o.shard.count) : o.runs;
   const seed = o.shard ? shardSeed(o.seed, o.shard.index) : o.seed;
@@ -143,8 +143,8 @@ async function checkInMode(o: OneModeOptions): Promise<CheckResult> {
       onRun: (c) => {
         runs++;
         steps += countCoverage(c.steps, coverage);
-        countInputCoverage(c.steps, fixture, inputCoverage);
-        countOperationCoverage(c.steps, fixture, operationCoverage);
+        countInputCoverage(c.steps, fixture, spec, inputCoverage);
+        countOperationCoverage(c.steps, fixture, spec, operationCoverage);
         o.onProgress?.({
           runs,
           runsPlanned,

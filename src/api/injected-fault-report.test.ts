@@ -11,6 +11,7 @@ import { type JudgedScheduledRunner, judgedScheduled } from '../../testing/judge
 import { loadPlugin, resolveHandlerPath } from '../execute/runtime/load-plugin.ts';
 import { scheduledRunner } from '../execute/sqlite/scheduled/scheduled-mode.ts';
 import type { CallEvent, Step } from '../model/events.ts';
+import { setInterval as setIntervalSpec } from '../model/operations/set-interval.ts';
 import { DEFAULT_FIXTURE } from '../model/world.ts';
 import { formatCounterexample } from '../report/format-counterexample.ts';
 import type { StepSchedule } from '../types/schedule.ts';
@@ -29,6 +30,7 @@ async function runnerFor(handler: string): Promise<JudgedScheduledRunner> {
   const path = resolveHandlerPath(handler);
   const r = judgedScheduled(
     await scheduledRunner(await loadPlugin(path), path, {
+      spec: setIntervalSpec,
       fixture: DEFAULT_FIXTURE,
       callTimeoutMs: 60_000,
       workers: 1,
@@ -56,6 +58,7 @@ async function faulted(handler: string, at: number) {
     handlerName: handler,
     mode: 'scheduled',
     fixture: DEFAULT_FIXTURE,
+    spec: setIntervalSpec,
     steps: STEPS,
     failures,
     detail: r.detail,

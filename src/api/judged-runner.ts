@@ -11,6 +11,7 @@ import { drive, type Task, wait } from '../execute/runtime/task.ts';
 import { modelWalkOf } from '../generate/model-walk.ts';
 import { type SequenceOptions, sequenceArbitrary } from '../generate/sequence-arbitrary.ts';
 import type { Step } from '../model/events.ts';
+import type { OperationSpec } from '../model/operation.ts';
 import type { FixtureWithPolicy } from '../model/state.ts';
 import { runDetail } from '../report/run-detail.ts';
 import type { Execution, RunDetail } from '../types/execution.ts';
@@ -38,8 +39,13 @@ export interface JudgedAttempt {
 
 /** Runs sequences in one mode and judges each. `close()` when done. */
 export interface JudgedRunner {
-  /** The cases this mode draws: its own (a scheduled case carries a schedule), else the steps alone. */
-  caseArbitrary(options: SequenceOptions): fc.Arbitrary<GeneratedCase>;
+  /** The operation the runner's runs are held to. */
+  readonly spec: OperationSpec;
+  /**
+   * The cases this mode draws: its own (a scheduled case carries a schedule), else the steps
+   * alone; of the operation the runner checks.
+   */
+  caseArbitrary(options: Omit<SequenceOptions, 'spec'>): fc.Arbitrary<GeneratedCase>;
   /** Executes `steps` on a fresh database (`replay`: what a saved case stored beside them) and judges the run. */
   execute(steps: readonly Step[], replay?: Readonly<Record<string, unknown>>): Promise<JudgedRun>;
   /** The same run as a task, to be driven with `drive` among others (`explore.ts`). */
@@ -49,29 +55,35 @@ export interface JudgedRunner {
   close(): Promise<void>;
 }
 
-/** Puts the judge behind `runner`, holding runs to the model started from `fixture`. */
-export function judgedRunner(runner: ModeRunner, fixture: FixtureWithPolicy): JudgedRunner {
+/** Puts the judge behind `runner`, holding runs to the model of `spec` started from `fixture`. */
+export function judgedRunner(
+  runner: ModeRunner,
+  fixture: FixtureWithPolicy,
+  spec: OperationSpec,
+): JudgedRunner {
+  const world = { fixture, spec };
   return {
+    spec,
     caseArbitrary: (options) =>
-      runner.caseArbitrary?.(options) ??
-      sequenceArbitrary(fixture, options).map((steps): GeneratedCase => ({ steps })),
+      runner.caseArbitrary?.({ ...options, spec }) ??
+      sequenceArbitrary(fixture, { ...options, spec }).map((steps): GeneratedCase => ({ steps })),
     async execute(steps, replay) {
       takeOutput(); // what came before this run is not its output
-      return judge(fixture, steps, await runner.execute(steps, replay));
+      return judge(world, steps, await runner.execute(steps, replay));
     },
     attempt(steps, replay) {
       const attempt = runner.attempt?.(steps, replay);
       if (!attempt) {
         // A mode that runs no plugin code on this thread has nothing to stop here: one promise.
         return {
-          task: judgedExecution(fixture, steps, runner, replay),
+          task: judgedExecution(world, steps, runner, replay),
           afterHang: () => Promise.reject(new Error('no hang here')),
           close() {},
         };
       }
       return {
-        task: judgedTask(fixture, steps, attempt.task),
-        afterHang: async (hang) => judge(fixture, steps, await attempt.afterHang(hang)),
+        task: judgedTask(world, steps, attempt.task),
+        afterHang: async (hang) => judge(world, steps, await attempt.afterHang(hang)),
         close: () => attempt.close(),
       };
     },
@@ -82,36 +94,34 @@ export function judgedRunner(runner: ModeRunner, fixture: FixtureWithPolicy): Ju
 
 // Module-level generators, not closures made per run: a run's task is made for every case.
 
-function* judgedTask(
-  fixture: FixtureWithPolicy,
-  steps: readonly Step[],
-  task: Task<Execution>,
-): Task<JudgedRun> {
+/** The fixture a runner's runs start from and the operation they are held to. */
+interface World {
+  readonly fixture: FixtureWithPolicy;
+  readonly spec: OperationSpec;
+}
+
+function* judgedTask(world: World, steps: readonly Step[], task: Task<Execution>): Task<JudgedRun> {
   takeOutput();
-  return judge(fixture, steps, yield* task);
+  return judge(world, steps, yield* task);
 }
 
 function* judgedExecution(
-  fixture: FixtureWithPolicy,
+  world: World,
   steps: readonly Step[],
   runner: ModeRunner,
   replay: Readonly<Record<string, unknown>> | undefined,
 ): Task<JudgedRun> {
   takeOutput();
-  return judge(fixture, steps, yield* wait(runner.execute(steps, replay)));
+  return judge(world, steps, yield* wait(runner.execute(steps, replay)));
 }
 
 /**
  * A run's verdict, trace and detail, with what plugin code printed during it (on this thread, and
  * on workers, whose replies bring theirs here).
  */
-function judge(
-  fixture: FixtureWithPolicy,
-  steps: readonly Step[],
-  execution: Execution,
-): JudgedRun {
+function judge({ fixture, spec }: World, steps: readonly Step[], execution: Execution): JudgedRun {
   // Generation already stepped the model over generated steps: the judge reads that walk.
-  const judgement = judgeRun(fixture, steps, execution, modelWalkOf(steps, fixture));
+  const judgement = judgeRun(fixture, spec, steps, execution, modelWalkOf(steps, fixture, spec));
   const detail = runDetail(execution, judgement);
   const output = takeOutput();
   // Filled in place (this runs for every run), in the order the spreads it replaced gave.

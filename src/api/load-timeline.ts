@@ -4,6 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { messageOf, ReceiptcheckError } from '../errors.ts';
+import type { OperationSpec } from '../model/operation.ts';
 import { parseCaseFile } from '../report/case-file.ts';
 import { decodeJson } from '../report/encode.ts';
 import type { RenderContext } from '../report/readable-case.ts';
@@ -17,12 +18,15 @@ import {
 import type { Timeline } from '../report/timeline/timeline.ts';
 import { knownCaseOperation, type SavedCase } from './case-operation.ts';
 
+/** A soak history as its file holds it: everything its report reads but the spec. */
+type SavedSoak = Omit<SoakReportInput, 'spec'>;
+
 /** A saved case or soak history, read and not yet drawn: what it says of its operation, and its drawing. */
 export interface SavedTimeline {
   /** The file's handler, fixture and steps: what `caseOperation` makes its operation known from. */
   readonly saved: SavedCase;
-  /** The timeline; its operation must be known by then (`caseOperation`). */
-  draw(): Timeline;
+  /** The timeline, in the terms of `spec`: the operation `caseOperation` resolved for `saved`. */
+  draw(spec: OperationSpec): Timeline;
 }
 
 /**
@@ -40,7 +44,7 @@ export function readTimeline(path: string): SavedTimeline {
   if (soak)
     return {
       saved: { source: path, handler: soak.handler, fixture: soak.fixture, steps: [] },
-      draw: () => buildSoakTimeline(soak, path),
+      draw: (spec) => buildSoakTimeline({ ...soak, spec }, path),
     };
   const c = parseCaseFile(text, path);
   const context: RenderContext = { savedPath: path };
@@ -51,7 +55,7 @@ export function readTimeline(path: string): SavedTimeline {
       fixture: c.fixture,
       steps: c.steps,
     },
-    draw: () => buildTimeline(caseFileTimelineCase(c), context),
+    draw: (spec) => buildTimeline(caseFileTimelineCase(c, spec), context),
   };
 }
 
@@ -61,12 +65,14 @@ export function readTimeline(path: string): SavedTimeline {
  */
 export function loadTimeline(path: string): Timeline {
   const read = readTimeline(path);
-  knownCaseOperation(read.saved);
-  return read.draw();
+  return read.draw(knownCaseOperation(read.saved));
 }
 
-/** The soak history in `text`, when it is one (its format tag says so); undefined otherwise. */
-function soakHistoryOf(text: string, path: string): SoakReportInput | undefined {
+/**
+ * The soak history in `text`, when it is one (its format tag says so); undefined otherwise. The
+ * file names its operation in its fixture; the spec is the caller's to resolve.
+ */
+function soakHistoryOf(text: string, path: string): SavedSoak | undefined {
   let raw: unknown;
   try {
     raw = decodeJson(text);
@@ -83,5 +89,5 @@ function soakHistoryOf(text: string, path: string): SoakReportInput | undefined 
       'E_BAD_SCENARIO',
       `${path} is a soak history without a valid "${missing}"; write it again with receiptcheck soak --out DIR`,
     );
-  return r as unknown as SoakReportInput;
+  return r as unknown as SavedSoak;
 }

@@ -28,6 +28,8 @@ export interface PreparedPlugin {
   readonly plugin: AnyHandlerPlugin;
   /** The options' fixture with the plugin's declared policy attached. */
   readonly fixture: FixtureWithPolicy;
+  /** The operation the plugin implements: every step of the run reads this spec. */
+  readonly spec: OperationSpec;
 }
 
 /** A prepared plugin with its runner open. */
@@ -71,7 +73,7 @@ export async function preparePlugin(
       `handler "${plugin.name}" declares an expiry (receiptExpiry or claimExpiry in ms) but has no advanceClock(db, ms): the harness cannot move its clock`,
     );
   }
-  return { handlerPath, plugin, fixture: prepared };
+  return { handlerPath, plugin, fixture: prepared, spec };
 }
 
 /**
@@ -109,12 +111,13 @@ export async function prepareRun(o: OneModeOptions, cwd?: string): Promise<Prepa
     opened = await createRunner(prepared.plugin, prepared.handlerPath, {
       ...o,
       fixture: prepared.fixture,
+      spec: prepared.spec,
     });
   } catch (thrown) {
     release();
     throw thrown;
   }
-  const { fixture } = prepared;
+  const { fixture, spec } = prepared;
   // Live work for Ctrl-C even when the mode owns nothing to clean up (sequential mode), so a
   // signal stops the run instead of killing the process mid-report.
   const untrack = onInterrupt(() => opened.close());
@@ -129,7 +132,7 @@ export async function prepareRun(o: OneModeOptions, cwd?: string): Promise<Prepa
       }
     },
   };
-  return { ...prepared, runner: judgedRunner(runner, fixture) };
+  return { ...prepared, runner: judgedRunner(runner, fixture, spec) };
 }
 
 /**

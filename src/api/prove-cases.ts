@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import type { Exploration, ProbedRun } from '../execute/prove/explore-schedules.ts';
 import { sequenceArbitrary } from '../generate/sequence-arbitrary.ts';
 import type { Step } from '../model/events.ts';
+import type { OperationSpec } from '../model/operation.ts';
 import type { CaseFile } from '../types/case-file.ts';
 import type { ScheduledDetail } from '../types/execution.ts';
 import type { ProveFailure } from '../types/prove.ts';
@@ -32,9 +33,11 @@ const POOL_PER_CASE = 10;
  */
 export function generatedCases(
   fixture: Parameters<typeof sequenceArbitrary>[0],
+  spec: OperationSpec,
   o: { stepsMax: number; lanesMax: number; count: number; seed: number; recreate: boolean },
 ): Step[][] {
   const arbitrary = sequenceArbitrary(fixture, {
+    spec,
     stepsMax: o.stepsMax,
     races: true,
     recreate: o.recreate,
@@ -104,6 +107,7 @@ export function failureOf(
   c: CaseFile,
   steps: readonly Step[],
   handler: string,
+  spec: OperationSpec,
   found: NonNullable<Exploration<ProveRun>['failure']>,
 ): ProveFailure {
   const detail = found.run.judged.detail as ScheduledDetail;
@@ -128,6 +132,7 @@ export function failureOf(
         detail: saved,
       },
     },
+    spec,
     preemptions: found.preemptions,
     failures: found.run.failures,
     detail: saved,

@@ -128,7 +128,7 @@ export async function prove(options: ProveOptions = {}): Promise<ProveResult> {
         const e = await search(prepared.runner, c, c.steps);
         totals.cases++;
         add(e);
-        if (e.failure) failure = failureOf(c, c.steps, prepared.handler, e.failure);
+        if (e.failure) failure = failureOf(c, c.steps, prepared.handler, prepared.spec, e.failure);
       } finally {
         await prepared.runner.close();
       }
@@ -145,7 +145,7 @@ export async function prove(options: ProveOptions = {}): Promise<ProveResult> {
     const prepared = await prepareRun(inMode(resolved, 'scheduled'), options.cwd);
     try {
       engine = engineOf(prepared.plugin);
-      const cases = generatedCases(prepared.fixture, {
+      const cases = generatedCases(prepared.fixture, prepared.spec, {
         stepsMax,
         lanesMax,
         count: options.cases ?? 20,
@@ -172,7 +172,7 @@ export async function prove(options: ProveOptions = {}): Promise<ProveResult> {
           });
           const c = generatedCase(resolved.handler, prepared.fixture, shrunk.steps);
           failure = {
-            ...failureOf(c, shrunk.steps, resolved.handler, shrunk.found),
+            ...failureOf(c, shrunk.steps, resolved.handler, prepared.spec, shrunk.found),
             caseNumber: i + 1,
           };
           break;
@@ -225,7 +225,8 @@ async function probe(
   const failures =
     judged.verdict.verdict === 'failed' ? judged.verdict.failures : ([] as Failure[]);
   const expectationFailures = c
-    ? caseResultOf(c, { handler: c.handler, mode: 'scheduled' }, judged).expectationFailures
+    ? caseResultOf(c, { handler: c.handler, mode: 'scheduled', spec: runner.spec }, judged)
+        .expectationFailures
     : [];
   return {
     decisions: detail.decisions,

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { type ReducibleCase, reduceSteps } from '../generate/reduce-steps.ts';
 import type { CallEvent, Step } from '../model/events.ts';
+import { setInterval as setIntervalSpec } from '../model/operations/set-interval.ts';
 import type { Counterexample } from '../types/results.ts';
 import { loadCaseFile } from './load-case-file.ts';
 import { reduceByScheduling } from './reduce-by-scheduling.ts';
@@ -56,6 +57,7 @@ describe('reduceByScheduling on a concurrent counterexample as threads shrank it
     new URL('../handlers/libraries/fixtures/undeclared/powertools.ts', import.meta.url),
   );
   const cx: Counterexample = {
+    spec: setIntervalSpec,
     handler: undeclared,
     handlerName: 'powertools-undeclared',
     mode: 'concurrent',

@@ -9,6 +9,7 @@ import mutant from '../handlers/operations/set-interval/sqlite/mutants/replay-fr
 import reference from '../handlers/operations/set-interval/sqlite/set-interval-reference.ts';
 import type { HandlerPlugin } from '../handlers/plugin.ts';
 import type { CallEvent, Step } from '../model/events.ts';
+import { setInterval as setIntervalSpec } from '../model/operations/set-interval.ts';
 import { DEFAULT_FIXTURE } from '../model/world.ts';
 import { judgedRunner } from './judged-runner.ts';
 import { reduceInMode } from './reduce-in-mode.ts';
@@ -31,7 +32,11 @@ const steps: Step[] = [
 ];
 
 async function reduce(plugin: HandlerPlugin, replay?: Readonly<Record<string, unknown>>) {
-  const runner = judgedRunner(sequentialRunner(plugin, DEFAULT_FIXTURE), DEFAULT_FIXTURE);
+  const runner = judgedRunner(
+    sequentialRunner(plugin, DEFAULT_FIXTURE),
+    DEFAULT_FIXTURE,
+    setIntervalSpec,
+  );
   try {
     const failed = await runner.execute(steps);
     return { failed, reduced: await reduceInMode(runner, steps, replay, failed) };

@@ -6,6 +6,7 @@
  */
 
 import { checkExpectations } from '../check/expectations.ts';
+import type { OperationSpec } from '../model/operation.ts';
 import type { FixtureWithPolicy } from '../model/state.ts';
 import type { CaseFile } from '../types/case-file.ts';
 import type { Mode } from '../types/mode.ts';
@@ -88,15 +89,16 @@ export async function executeCase(
 /** A judged run of `c` as a case result: the model's failures and the file's broken promises. */
 export function caseResultOf(
   c: CaseFile,
-  on: { readonly handler: string; readonly mode: Mode },
+  on: { readonly handler: string; readonly mode: Mode; readonly spec: OperationSpec },
   run: JudgedRun,
 ): CaseResult {
   const failures = run.verdict.verdict === 'failed' ? run.verdict.failures : [];
-  const expectationFailures = checkExpectations(c, run.trace);
+  const expectationFailures = checkExpectations(c, on.spec, run.trace);
   return {
     verdict: failures.length + expectationFailures.length === 0 ? 'passed' : 'failed',
     handler: on.handler,
     mode: on.mode,
+    spec: on.spec,
     failures,
     expectationFailures,
     trace: run.trace,

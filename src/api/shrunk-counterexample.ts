@@ -65,6 +65,7 @@ export async function shrunkCounterexample(
     seed: c.seed,
     path: shrunk.path,
     fixture: c.fixture,
+    spec: runner.spec,
     steps: shrunk.steps,
     failures,
     runsToFailure: found.index + 1,

@@ -35,16 +35,17 @@ export async function soak(options: SoakOptions = {}): Promise<SoakResult> {
       requireSqlite(prepared.plugin, 'soak'),
       prepared.handlerPath,
       prepared.fixture,
+      prepared.spec,
       o,
     );
   } finally {
     release();
   }
-  const { plugin, fixture } = prepared;
+  const { plugin, fixture, spec } = prepared;
   const handlerOutput = takeOutput();
   const checkStarted = performance.now();
   const { history, real, returnedAt, snapshot, issueMs } = run;
-  const record = { ...soakRecord(fixture, history, real, snapshot), returnedAt };
+  const record = { ...soakRecord(fixture, spec, history, real, snapshot), returnedAt };
   const { verdict } = checkConcurrentRun(record, { timeLimitMs: o.checkTimeLimitMs });
   const checkMs = performance.now() - checkStarted;
   const failures = verdict.verdict === 'failed' ? verdict.failures.map(trimPrefix) : [];
@@ -58,6 +59,7 @@ export async function soak(options: SoakOptions = {}): Promise<SoakResult> {
     clients: o.clients,
     seed: o.seed,
     fixture,
+    spec,
     counts: countOperations(history, real),
     issueMs,
     checkMs,

@@ -9,6 +9,7 @@
 
 import { PostgresRawLoop } from '../execute/postgres/raw-loop.ts';
 import type { PostgresHandlerPlugin } from '../handlers/postgres/plugin.ts';
+import type { OperationSpec } from '../model/operation.ts';
 import type { Fixture } from '../model/world.ts';
 import type { ResolvedBenchOptions } from './bench-options.ts';
 import type { ThroughputSection } from './bench-report.ts';
@@ -29,12 +30,13 @@ export async function measurePostgresThroughput(
   o: ResolvedBenchOptions,
   plugin: PostgresHandlerPlugin,
   fixture: Fixture,
+  spec: OperationSpec,
   sample: () => void,
 ): Promise<ThroughputSection> {
   const totals = emptyTotals();
   totals.rawInMemory.unavailable = NO_IN_MEMORY;
   totals.scheduledThreads.unavailable = NO_THREAD_LANES;
-  const mix = { fixture, stepsMax: o.stepsMax, recreate: !!plugin.recreate };
+  const mix = { fixture, spec, stepsMax: o.stepsMax, recreate: !!plugin.recreate };
   o.onProgress('starting PostgreSQL and making the template');
   // One warm connection for the whole bench, as on SQLite: the ceiling pays no set-up.
   const raw = await PostgresRawLoop.open(plugin, fixture);

@@ -35,6 +35,7 @@ import type { Connection, HandlerPlugin } from '../handlers/plugin.ts';
 import { isPostgresPlugin } from '../handlers/postgres/plugin.ts';
 import { CATALOGUES, catalogueOf } from '../handlers/registry.ts';
 import type { Event } from '../model/events.ts';
+import type { OperationSpec } from '../model/operation.ts';
 import { DEFAULT_FIXTURE, type Fixture } from '../model/world.ts';
 import {
   type BenchOptions,
@@ -71,12 +72,19 @@ export async function runBench(options: BenchOptions = {}): Promise<BenchReport>
   if (postgres) o = resolveBenchOptions(options, 'postgres');
   const copiesBefore = templateCopies();
   const throughput = isPostgresPlugin(prepared.plugin)
-    ? await measurePostgresThroughput(o, prepared.plugin, prepared.fixture, memory.sample)
+    ? await measurePostgresThroughput(
+        o,
+        prepared.plugin,
+        prepared.fixture,
+        prepared.spec,
+        memory.sample,
+      )
     : await measureThroughput(
         o,
         requireSqlite(prepared.plugin, 'bench'),
         prepared.handlerPath,
         prepared.fixture,
+        prepared.spec,
         memory.sample,
       );
   const checker = await measureCheckerRuns(o);
@@ -128,6 +136,7 @@ async function measureThroughput(
   plugin: HandlerPlugin,
   handlerPath: string,
   fixture: Fixture,
+  spec: OperationSpec,
   sample: () => void,
 ): Promise<ThroughputSection> {
   const files = new DatabaseFiles(plugin, fixture);
@@ -136,7 +145,7 @@ async function measureThroughput(
   const reset = templateResetter(files.fresh());
   const memoryDb = openMemoryCopy(templateImage(plugin, fixture));
   const totals = emptyTotals();
-  const mix = { fixture, stepsMax: o.stepsMax, recreate: !!plugin.recreate };
+  const mix = { fixture, spec, stepsMax: o.stepsMax, recreate: !!plugin.recreate };
   const raw = (path: PathTotals, db: Connection, sequences: readonly (readonly Event[])[]) => () =>
     rawPath(path, plugin, db, reset, fixture, sequences);
   const harness = (into: Totals, names: readonly PathName[], seed: number) =>

@@ -9,11 +9,14 @@ import { scheduledCaseArbitrary } from '../generate/schedule-arbitrary.ts';
 import { sequenceArbitrary } from '../generate/sequence-arbitrary.ts';
 import type { Event, Step } from '../model/events.ts';
 import { flatten } from '../model/flatten.ts';
+import type { OperationSpec } from '../model/operation.ts';
 import type { Fixture } from '../model/world.ts';
 
 /** How `checkHandler` configures generation; mirrored here so both draw the same sequences. */
 export interface MixOptions {
   readonly fixture: Fixture;
+  /** The operation the handler implements. */
+  readonly spec: OperationSpec;
   readonly stepsMax: number;
   /** Whether the handler has `recreate` (`checkHandler` includes re-creation only then). */
   readonly recreate: boolean;
@@ -23,6 +26,7 @@ export interface MixOptions {
 export function stepMix(options: MixOptions, seed: number, runs: number): Event[][] {
   const sequences: Step[][] = fc.sample(
     sequenceArbitrary(options.fixture, {
+      spec: options.spec,
       stepsMax: options.stepsMax,
       races: true,
       recreate: options.recreate,
@@ -36,6 +40,7 @@ export function stepMix(options: MixOptions, seed: number, runs: number): Event[
 export function scheduledStepMix(options: MixOptions, seed: number, runs: number): Event[][] {
   const cases = fc.sample(
     scheduledCaseArbitrary(options.fixture, {
+      spec: options.spec,
       stepsMax: options.stepsMax,
       races: true,
       recreate: options.recreate,

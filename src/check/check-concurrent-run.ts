@@ -59,7 +59,7 @@ export function checkConcurrentRun(
   options?: LinearizabilityOptions,
 ): ConcurrentVerdict {
   const failures: Failure[] = [];
-  const initial = initialState(run.fixture);
+  const initial = initialState(run.fixture, run.spec);
   const quick = harnessWitness(run, initial, options);
   if (quick) return withInvariants(run, failures, quick);
   const result = checkHistory(initial, run.history, options);

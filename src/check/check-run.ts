@@ -20,7 +20,7 @@ import { diffSnapshots } from './snapshot-diff.ts';
 export function checkRun(run: RunRecord): RunVerdict {
   const failures: Failure[] = [];
   const walk = run.walk;
-  let state = walk ? walk.state : initialState(run.fixture);
+  let state = walk ? walk.state : initialState(run.fixture, run.spec);
   let next = 0;
   let index = 0;
   // Groups in lane order, as `flatten` walks them (and generation's walk was recorded); one

@@ -8,6 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { call, check, fresh, modelAfter, rec, seen } from '../../testing/scheduled-run-records.ts';
 import type { Step } from '../model/events.ts';
+import { setInterval as setIntervalSpec } from '../model/operations/set-interval.ts';
 import type { Observed } from '../model/outcome.ts';
 import type { PolicyDeclaration } from '../model/policy.ts';
 import { DEFAULT_FIXTURE } from '../model/world.ts';
@@ -30,6 +31,7 @@ describe('a crash after the claim (policy claimExpiry)', () => {
   ];
   const under = (claimExpiry: 'never' | number, advance?: number, answer: Observed = inProgress) =>
     checkScheduledRun({
+      spec: setIntervalSpec,
       fixture: { ...DEFAULT_FIXTURE, policy: { claimExpiry, idempotencyFirst: true } },
       steps: steps(advance),
       lanes: lanes(answer, advance),
@@ -58,6 +60,7 @@ describe('a crash after the claim (policy claimExpiry)', () => {
     const reuse = call('k', 45);
     const reused = (answer: Observed, snapshot = modelAfter()) =>
       checkScheduledRun({
+        spec: setIntervalSpec,
         fixture: { ...DEFAULT_FIXTURE, policy: { claimExpiry: 'never', idempotencyFirst: true } },
         steps: [call('k', 30), reuse],
         lanes: [
@@ -114,6 +117,7 @@ describe('a statement fault whose error the library stores (policy storesErrors)
       ? { kind: 'observed', observed: error, faulted: true, durableAfterFault: true }
       : seen(error, true);
     return checkScheduledRun({
+      spec: setIntervalSpec,
       fixture: { ...DEFAULT_FIXTURE, policy: { idempotencyFirst: true, ...policy } },
       steps: [call('k', 30), retry, reuse],
       lanes: [
@@ -166,6 +170,7 @@ describe('a declared in-flight conflict (inFlightDuplicate: conflict)', () => {
 
   it('ok: the duplicate racing the first call under its key is told conflict', () => {
     const v = checkScheduledRun({
+      spec: setIntervalSpec,
       fixture: policy,
       steps: [dup],
       lanes,
@@ -183,6 +188,7 @@ describe('a declared in-flight conflict (inFlightDuplicate: conflict)', () => {
       rec(1, 0, call('k', 30), seen(conflict), 1),
     ];
     const v = checkScheduledRun({
+      spec: setIntervalSpec,
       fixture: policy,
       steps,
       lanes: later,
@@ -207,6 +213,7 @@ describe('a key reuse meeting a running claim (visible claims declared)', () => 
     snapshot = modelAfter(moved),
   ) =>
     checkScheduledRun({
+      spec: setIntervalSpec,
       fixture: policy ? { ...DEFAULT_FIXTURE, policy } : DEFAULT_FIXTURE,
       steps: [moved, { kind: 'concurrent', events: [owner, other] }],
       lanes: [
@@ -234,6 +241,7 @@ describe('a key reuse meeting a running claim (visible claims declared)', () => 
     const declared: PolicyDeclaration = { inFlightDuplicate: 'conflict' };
     expect(raced(keyReuse, declared, call('r1', 30, 1, 1)).verdict.verdict).toBe('failed');
     const later = checkScheduledRun({
+      spec: setIntervalSpec,
       fixture: { ...DEFAULT_FIXTURE, policy: declared },
       steps: [moved, owner, reuse],
       lanes: [

@@ -37,6 +37,7 @@
 
 import type { Step } from '../model/events.ts';
 import type { HistoryEntry } from '../model/history.ts';
+import type { OperationSpec } from '../model/operation.ts';
 import type { Observed } from '../model/outcome.ts';
 import { declaresVisibleClaims } from '../model/policy.ts';
 import { initialState, type ModelState, toSnapshot } from '../model/state.ts';
@@ -56,6 +57,8 @@ import { diffSnapshots } from './snapshot-diff.ts';
 /** A scheduled run, ready to be checked. */
 export interface ScheduledRunRecord {
   readonly fixture: Fixture;
+  /** The operation the run checked: the one its plugin implements. */
+  readonly spec: OperationSpec;
   readonly steps: readonly Step[];
   /** Every lane of every step, in step order then lane order. */
   readonly lanes: readonly LaneRecord[];
@@ -83,7 +86,7 @@ export interface ScheduledVerdict {
 export function checkScheduledRun(run: ScheduledRunRecord): ScheduledVerdict {
   // No closures on the path every run takes: tsx names each one it makes (`__name`), which was
   // a measurable share of the judge; the rare paths below keep theirs.
-  const initial = initialState(run.fixture);
+  const initial = initialState(run.fixture, run.spec);
   const flying = inFlightEligible(initial, run.lanes);
   const groups = groupByStep(run.lanes);
   const derived = groups.map(derivedOrder);
@@ -108,6 +111,7 @@ export function checkScheduledRun(run: ScheduledRunRecord): ScheduledVerdict {
       const invariantsOf = (w: Walk) =>
         checkInvariants({
           fixture: run.fixture,
+          spec: run.spec,
           steps: run.steps,
           trace: { observations: observationsOf(run.lanes, w.expected), snapshot: run.snapshot },
         });
@@ -152,7 +156,12 @@ export function checkScheduledRun(run: ScheduledRunRecord): ScheduledVerdict {
         ? { faulted: misanswered.map((r) => ({ step: r.step, lane: r.lane })) }
         : {}),
     });
-  for (const v of checkInvariants({ fixture: run.fixture, steps: run.steps, trace }))
+  for (const v of checkInvariants({
+    fixture: run.fixture,
+    spec: run.spec,
+    steps: run.steps,
+    trace,
+  }))
     failures.push({ kind: 'invariant', ...v });
   return {
     verdict: failures.length === 0 ? { verdict: 'ok' } : { verdict: 'failed', failures },

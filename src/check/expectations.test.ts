@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { CallEvent } from '../model/events.ts';
+import { setInterval as setIntervalSpec } from '../model/operations/set-interval.ts';
 import type { Observed } from '../model/outcome.ts';
 import { DEFAULT_FIXTURE } from '../model/world.ts';
 import { parseCaseFile } from '../report/case-file.ts';
@@ -56,12 +57,16 @@ const trace = (a: Observed, b: Observed, receipts: number): Trace => ({
 
 describe('expectations', () => {
   it('ok: either winner with the other as key reuse', () => {
-    expect(checkExpectations(mismatch, trace(fresh(30), { kind: 'keyReuse' }, 1))).toEqual([]);
-    expect(checkExpectations(mismatch, trace({ kind: 'keyReuse' }, fresh(60), 1))).toEqual([]);
+    expect(
+      checkExpectations(mismatch, setIntervalSpec, trace(fresh(30), { kind: 'keyReuse' }, 1)),
+    ).toEqual([]);
+    expect(
+      checkExpectations(mismatch, setIntervalSpec, trace({ kind: 'keyReuse' }, fresh(60), 1)),
+    ).toEqual([]);
   });
 
   it('bad: two winners, and two receipts', () => {
-    const failures = checkExpectations(mismatch, trace(fresh(30), fresh(60), 2));
+    const failures = checkExpectations(mismatch, setIntervalSpec, trace(fresh(30), fresh(60), 2));
     expect(failures.map((f) => f.message)).toEqual([
       expect.stringMatching(/^step 1: expected, in any order/),
       'expected 1 receipt(s) at the end, found 2',
@@ -69,6 +74,6 @@ describe('expectations', () => {
   });
 
   it('the model keeps the race promise when the group runs in lane order', () => {
-    expect(checkModelAgainstCase(mismatch)).toEqual([]);
+    expect(checkModelAgainstCase(mismatch, setIntervalSpec)).toEqual([]);
   });
 });

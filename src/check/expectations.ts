@@ -5,17 +5,21 @@
  */
 
 import { flatten } from '../model/flatten.ts';
-import { type Row, targetRows } from '../model/operation.ts';
+import { type OperationSpec, type Row, targetRows } from '../model/operation.ts';
 import { describeOutcome, type Observed } from '../model/outcome.ts';
 import { describePattern, matchesPattern, type OutcomePattern } from '../model/outcome-pattern.ts';
-import { initialState, operationOf, toSnapshot } from '../model/state.ts';
+import { initialState, toSnapshot } from '../model/state.ts';
 import { step } from '../model/step.ts';
 import type { CaseFile } from '../types/case-file.ts';
 import type { ExpectationFailure } from '../types/results.ts';
 import type { Trace } from '../types/trace.ts';
 
 /** Compares a trace with the case's expectations. */
-export function checkExpectations(c: CaseFile, trace: Trace): ExpectationFailure[] {
+export function checkExpectations(
+  c: CaseFile,
+  spec: OperationSpec,
+  trace: Trace,
+): ExpectationFailure[] {
   const failures: ExpectationFailure[] = [];
   const at = (step: number, lane: number) =>
     trace.observations.find((o) => o.step === step && o.lane === lane)?.observed;
@@ -44,7 +48,6 @@ export function checkExpectations(c: CaseFile, trace: Trace): ExpectationFailure
       message: `expected ${final.receipts} receipt(s) at the end, found ${trace.snapshot.receipts.length}`,
     });
   }
-  const spec = operationOf(c.fixture);
   const promised = (final?.[spec.table] ?? []) as readonly Row[];
   for (const row of promised) {
     const actual = targetRows(trace.snapshot, spec).find((a) => a.id === row.id);
@@ -58,8 +61,8 @@ export function checkExpectations(c: CaseFile, trace: Trace): ExpectationFailure
 }
 
 /** Runs the model alone over the case (groups in lane order) and compares with its expectations. */
-export function checkModelAgainstCase(c: CaseFile): ExpectationFailure[] {
-  let state = initialState(c.fixture);
+export function checkModelAgainstCase(c: CaseFile, spec: OperationSpec): ExpectationFailure[] {
+  let state = initialState(c.fixture, spec);
   const observations: Trace['observations'][number][] = [];
   for (const placed of flatten(c.steps)) {
     const t = step(state, placed.event);
@@ -72,7 +75,7 @@ export function checkModelAgainstCase(c: CaseFile): ExpectationFailure[] {
         observed: t.outcome,
       });
   }
-  return checkExpectations(c, { observations, snapshot: toSnapshot(state) });
+  return checkExpectations(c, spec, { observations, snapshot: toSnapshot(state) });
 }
 
 function sameMultiset(expected: readonly OutcomePattern[], actual: readonly Observed[]): boolean {

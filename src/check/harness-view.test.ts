@@ -13,6 +13,7 @@ import {
   world,
 } from '../../testing/linearizability/fixture-builders.ts';
 import type { HistoryEntry } from '../model/history.ts';
+import { setInterval as setIntervalSpec } from '../model/operations/set-interval.ts';
 import type { Observed } from '../model/outcome.ts';
 import { initialState, toSnapshot } from '../model/state.ts';
 import { step } from '../model/step.ts';
@@ -27,9 +28,9 @@ function record(
   real: readonly (Observed | undefined)[],
   returnedAt?: readonly (number | undefined)[],
 ) {
-  let state = initialState(DEFAULT_FIXTURE);
+  let state = initialState(DEFAULT_FIXTURE, setIntervalSpec);
   for (const e of history) state = step(state, e.event).state;
-  const run = soakRecord(DEFAULT_FIXTURE, history, real, toSnapshot(state));
+  const run = soakRecord(DEFAULT_FIXTURE, setIntervalSpec, history, real, toSnapshot(state));
   return returnedAt ? { ...run, returnedAt } : run;
 }
 

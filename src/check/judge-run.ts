@@ -6,6 +6,7 @@
  * so neither its outcome nor the database after it can be held to the model. Pure.
  */
 import type { Step } from '../model/events.ts';
+import type { OperationSpec } from '../model/operation.ts';
 import type { FixtureWithPolicy } from '../model/state.ts';
 import type { Execution, Place, ScheduledExecution } from '../types/execution.ts';
 import type { Trace } from '../types/trace.ts';
@@ -35,12 +36,13 @@ export type Judgement =
     };
 
 /**
- * Judges one executed sequence against the model started from `fixture`. `walk`: the model's
+ * Judges one executed sequence against the model of `spec` started from `fixture`. `walk`: the model's
  * walk over `steps` that generation already made (`RunRecord.walk`), read by sequential runs and
  * by scheduled runs whose groups took effect in lane order.
  */
 export function judgeRun(
   fixture: FixtureWithPolicy,
+  spec: OperationSpec,
   steps: readonly Step[],
   execution: Execution,
   walk?: RunRecord['walk'],
@@ -59,18 +61,18 @@ export function judgeRun(
   switch (execution.mode) {
     case 'sequential': {
       const { trace } = execution;
-      const verdict = checkRun({ fixture, steps, trace, ...(walk ? { walk } : {}) });
+      const verdict = checkRun({ fixture, spec, steps, trace, ...(walk ? { walk } : {}) });
       return { mode: 'sequential', verdict, trace };
     }
     case 'concurrent': {
-      const { verdict, order } = checkConcurrentRun({ fixture, steps, ...execution });
+      const { verdict, order } = checkConcurrentRun({ fixture, spec, steps, ...execution });
       return { mode: 'concurrent', verdict, trace: execution.trace, ...(order ? { order } : {}) };
     }
     case 'scheduled': {
       const { lanes, snapshot } = execution;
       return {
         mode: 'scheduled',
-        ...checkScheduledRun({ fixture, steps, lanes, snapshot, ...(walk ? { walk } : {}) }),
+        ...checkScheduledRun({ fixture, spec, steps, lanes, snapshot, ...(walk ? { walk } : {}) }),
       };
     }
   }

@@ -7,6 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { CallEvent, Event, Step } from '../model/events.ts';
+import { setInterval as setIntervalSpec } from '../model/operations/set-interval.ts';
 import type { Observed } from '../model/outcome.ts';
 import { initialState, toSnapshot } from '../model/state.ts';
 import { run as runModel } from '../model/step.ts';
@@ -33,9 +34,9 @@ const seen = (observed: Observed): LaneEnd => ({ kind: 'observed', observed, fau
 const rec = (step: number, lane: number, event: Event, end: LaneEnd, effectAt: number) =>
   ({ step, lane, event, end, effectAt }) satisfies LaneRecord;
 const modelAfter = (...events: Event[]): Snapshot =>
-  toSnapshot(runModel(initialState(DEFAULT_FIXTURE), events).state);
+  toSnapshot(runModel(initialState(DEFAULT_FIXTURE, setIntervalSpec), events).state);
 const check = (steps: Step[], lanes: LaneRecord[], snapshot: Snapshot) =>
-  checkScheduledRun({ fixture: DEFAULT_FIXTURE, steps, lanes, snapshot });
+  checkScheduledRun({ spec: setIntervalSpec, fixture: DEFAULT_FIXTURE, steps, lanes, snapshot });
 const failuresOf = (v: ScheduledVerdict) =>
   v.verdict.verdict === 'failed' ? v.verdict.failures : [];
 const blamed = (v: ScheduledVerdict) =>

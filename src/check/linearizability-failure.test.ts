@@ -13,13 +13,17 @@ import {
   unavailable,
 } from '../../testing/linearizability/fixture-builders.ts';
 import type { History } from '../model/history.ts';
+import { setInterval as setIntervalSpec } from '../model/operations/set-interval.ts';
 import { initialState } from '../model/state.ts';
 import { DEFAULT_FIXTURE } from '../model/world.ts';
 import { checkHistory } from './linearizability/check-history.ts';
 import { linearizabilityFailure } from './linearizability-failure.ts';
 
 describe('linearizabilityFailure', () => {
-  const inFlight = initialState({ ...DEFAULT_FIXTURE, policy: { inFlightDuplicate: 'conflict' } });
+  const inFlight = initialState(
+    { ...DEFAULT_FIXTURE, policy: { inFlightDuplicate: 'conflict' } },
+    setIntervalSpec,
+  );
   // Alice's lost call takes automation 1 to v2; then r1 and a reuse of r1 race. r1 is refused
   // (in flight, or stale after the lost call) and stores nothing; the reuse, told unavailable
   // of an automation alice can reach, should have been refused as stale. Had r1 run (`step`

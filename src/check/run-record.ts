@@ -4,15 +4,18 @@
  */
 
 import type { Step } from '../model/events.ts';
+import type { OperationSpec } from '../model/operation.ts';
 import type { Observed } from '../model/outcome.ts';
 import { declaresExpiry, resolvePolicy } from '../model/policy.ts';
-import { type FixtureWithPolicy, type ModelState, operationOf } from '../model/state.ts';
+import type { FixtureWithPolicy, ModelState } from '../model/state.ts';
 import type { Fixture, Receipt } from '../model/world.ts';
 import type { Observation, Trace } from '../types/trace.ts';
 
 /** One run, ready to be checked. */
 export interface RunRecord {
   readonly fixture: Fixture;
+  /** The operation the run checked: the one its plugin implements. */
+  readonly spec: OperationSpec;
   readonly steps: readonly Step[];
   readonly trace: Trace;
   /**
@@ -27,9 +30,9 @@ export interface RunRecord {
 }
 
 /** The receipt key a call by `client` with `requestId` is stored under (workspace, user, tool, id). */
-export function callKey(fixture: Fixture, o: Observation): string {
-  const p = fixture.principals[o.event.client];
-  return `${p?.workspace}\u0000${p?.user}\u0000${operationOf(fixture).tool}\u0000${String(o.event.request.requestId)}`;
+export function callKey(run: Pick<RunRecord, 'fixture' | 'spec'>, o: Observation): string {
+  const p = run.fixture.principals[o.event.client];
+  return `${p?.workspace}\u0000${p?.user}\u0000${run.spec.tool}\u0000${String(o.event.request.requestId)}`;
 }
 
 /** The key of a stored receipt, comparable with `callKey`. */
@@ -68,7 +71,7 @@ export function freshByKey(run: RunRecord): ReadonlyMap<string, Observation> {
   if (kept?.trace === run.trace && kept.fixture === run.fixture && kept.fresh === fresh)
     return kept.byKey;
   const byKey = new Map<string, Observation>();
-  for (const o of fresh) byKey.set(callKey(run.fixture, o), o);
+  for (const o of fresh) byKey.set(callKey(run, o), o);
   byKeyFor = { trace: run.trace, fixture: run.fixture, fresh, byKey };
   return byKey;
 }

@@ -6,6 +6,7 @@
 
 import type { Step } from '../model/events.ts';
 import type { HistoryEntry } from '../model/history.ts';
+import type { OperationSpec } from '../model/operation.ts';
 import type { Observed } from '../model/outcome.ts';
 import type { Fixture, Snapshot } from '../model/world.ts';
 import type { SoakCounts } from '../types/results.ts';
@@ -22,6 +23,7 @@ export const PREFIX_SHOWN = 20;
  */
 export function soakRecord(
   fixture: Fixture,
+  spec: OperationSpec,
   history: readonly HistoryEntry[],
   real: readonly (Observed | undefined)[],
   snapshot: Snapshot,
@@ -41,7 +43,7 @@ export function soakRecord(
       });
   }
   const places = history.map((e) => ({ step: rankOf.get(e.id) as number, lane: e.client }));
-  return { fixture, steps, trace: { observations, snapshot }, history, places };
+  return { fixture, spec, steps, trace: { observations, snapshot }, history, places };
 }
 
 /** Counts operations and real outcomes. */

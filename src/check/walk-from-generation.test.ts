@@ -8,6 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { CallEvent, Event, Step } from '../model/events.ts';
+import { setInterval as setIntervalSpec } from '../model/operations/set-interval.ts';
 import type { Observed } from '../model/outcome.ts';
 import { type FixtureWithPolicy, initialState, toSnapshot } from '../model/state.ts';
 import { run as runModel } from '../model/step.ts';
@@ -45,8 +46,8 @@ function judged(
   after: Event[],
   fixture: FixtureWithPolicy = DEFAULT_FIXTURE,
 ) {
-  const state = runModel(initialState(fixture), after).state;
-  const record = { fixture, steps, lanes, snapshot: toSnapshot(state) };
+  const state = runModel(initialState(fixture, setIntervalSpec), after).state;
+  const record = { fixture, spec: setIntervalSpec, steps, lanes, snapshot: toSnapshot(state) };
   const outcomes = lanes.map((r) => (r.end.kind === 'observed' ? r.end.observed : fresh));
   return {
     without: checkScheduledRun(record),

@@ -13,6 +13,7 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { resolveOptions } from '../api/options.ts';
 import { sequenceArbitrary } from '../generate/sequence-arbitrary.ts';
+import { setInterval as setIntervalSpec } from '../model/operations/set-interval.ts';
 import { DEFAULT_FIXTURE } from '../model/world.ts';
 import { emptyCoverage } from '../report/coverage.ts';
 import { decodeJson } from '../report/encode.ts';
@@ -57,7 +58,12 @@ describe('shards', () => {
 describe('--steps-max', () => {
   it('reaches sequences longer than 100 steps when asked for them', () => {
     const lengths = fc.sample(
-      sequenceArbitrary(DEFAULT_FIXTURE, { stepsMax: 400, races: true, recreate: false }),
+      sequenceArbitrary(DEFAULT_FIXTURE, {
+        spec: setIntervalSpec,
+        stepsMax: 400,
+        races: true,
+        recreate: false,
+      }),
       { numRuns: 200, seed: 1 },
     );
     expect(Math.max(...lengths.map((s) => s.length))).toBeGreaterThan(100);
@@ -84,7 +90,7 @@ describe('--steps-max', () => {
       coverage: emptyCoverage(),
       elapsedMs: 3,
       timedOut: false,
-      inputCoverage: emptyInputCoverage(),
+      inputCoverage: emptyInputCoverage(setIntervalSpec),
     };
     expect(formatSummary(r)).toContain('no steps ran, so nothing was checked');
   });

@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { saveCounterexample } from '../api/counterexample-store.ts';
 import type { Step } from '../model/events.ts';
+import { setInterval as setIntervalSpec } from '../model/operations/set-interval.ts';
 import { DEFAULT_FIXTURE } from '../model/world.ts';
 import { formatCaseFile } from '../report/case-file.ts';
 import { decodeJson } from '../report/encode.ts';
@@ -158,6 +159,7 @@ describe('replay of a scheduled case with its schedule: exact', () => {
 
 describe('a saved concurrent counterexample carries its scheduled reproduction', () => {
   const cx = (handler: string): Counterexample => ({
+    spec: setIntervalSpec,
     handler,
     handlerName: handler,
     mode: 'concurrent',

@@ -6,7 +6,7 @@
 import { ReceiptcheckError } from '../errors.ts';
 import type { AnyHandlerPlugin } from '../handlers/engine.ts';
 import { isPostgresPlugin, type PostgresHandlerPlugin } from '../handlers/postgres/plugin.ts';
-import type { OneModeOptions } from '../types/options.ts';
+import type { RunOptions } from '../types/options.ts';
 import type { ModeRunner } from './mode-runner.ts';
 import { postgresConcurrentRunner } from './postgres/concurrent-mode.ts';
 import { postgresScheduledRunner } from './postgres/scheduled/scheduled-mode.ts';
@@ -21,7 +21,7 @@ import { sequentialRunner } from './sqlite/sequential-mode.ts';
 export async function createRunner(
   plugin: AnyHandlerPlugin,
   handlerPath: string,
-  options: OneModeOptions,
+  options: RunOptions,
 ): Promise<ModeRunner> {
   if (isPostgresPlugin(plugin)) return postgresRunner(plugin, options);
   if (isServicePlugin(plugin)) return serviceRunner(plugin, options);
@@ -40,7 +40,7 @@ export async function createRunner(
 /** The PostgreSQL runner of `options.mode`. */
 async function postgresRunner(
   plugin: PostgresHandlerPlugin,
-  options: OneModeOptions,
+  options: RunOptions,
 ): Promise<ModeRunner> {
   switch (options.mode) {
     case 'sequential':

@@ -18,6 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type JudgedScheduledRunner, judgedScheduled } from '../../testing/judged-runners.ts';
 import type { CallEvent, Step } from '../model/events.ts';
+import { setInterval as setIntervalSpec } from '../model/operations/set-interval.ts';
 import { DEFAULT_FIXTURE } from '../model/world.ts';
 import { decodeJson } from '../report/encode.ts';
 import { loadPlugin } from './runtime/load-plugin.ts';
@@ -191,6 +192,7 @@ describe('a hang inside a group, on each lane carrier', () => {
   ] as const)('%s lanes: the lane is named, and the next run starts clean', async (lanes, how) => {
     const r = judgedScheduled(
       await scheduledRunner(await loadPlugin(BUSY), BUSY, {
+        spec: setIntervalSpec,
         fixture: DEFAULT_FIXTURE,
         callTimeoutMs: BUDGET_MS,
         workers: 2,

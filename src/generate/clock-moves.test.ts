@@ -6,6 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Event, Step } from '../model/events.ts';
+import { setInterval as setIntervalSpec } from '../model/operations/set-interval.ts';
 import { resolvePolicy } from '../model/policy.ts';
 import { type FixtureWithPolicy, initialState } from '../model/state.ts';
 import { step as modelStep } from '../model/step.ts';
@@ -14,7 +15,7 @@ import { clockStep } from './clock-step.ts';
 import { sequenceArbitrary } from './sequence-arbitrary.ts';
 
 const HOUR = 3_600_000;
-const OPTIONS = { races: false, recreate: false, stepsMax: 20 };
+const OPTIONS = { spec: setIntervalSpec, races: false, recreate: false, stepsMax: 20 };
 const events = (steps: readonly Step[]): Event[] =>
   steps.flatMap((s) => (s.kind === 'concurrent' ? s.events : [s]));
 const sample = (fixture: FixtureWithPolicy) =>
@@ -35,7 +36,7 @@ describe('clock advances', () => {
     let expired = 0;
     const sizes = new Set<number>();
     for (const seq of sample(fixture)) {
-      let state = initialState(fixture);
+      let state = initialState(fixture, setIntervalSpec);
       let advanced = false;
       for (const e of events(seq)) {
         if (e.kind === 'clockAdvance') {

@@ -13,7 +13,7 @@ import { groupConflicts } from './group-conflicts.ts';
 import { sequenceArbitrary } from './sequence-arbitrary.ts';
 
 const fixture = { ...adjustBalance.fixture, operation: adjustBalance.name };
-const state = initialState(fixture);
+const state = initialState(fixture, adjustBalance);
 const debit = (client: number, requestId: string, accountId: number, delta: number): CallEvent => ({
   kind: 'call',
   client,
@@ -45,10 +45,15 @@ describe('groupConflicts', () => {
 
 describe('generated groups', () => {
   it('conflict in most groups (44% before the generators sought conflicts)', () => {
-    const arbitrary = sequenceArbitrary(fixture, { stepsMax: 20, races: true, recreate: true });
+    const arbitrary = sequenceArbitrary(fixture, {
+      spec: adjustBalance,
+      stepsMax: 20,
+      races: true,
+      recreate: true,
+    });
     let [groups, conflicting] = [0, 0];
     for (const steps of fc.sample(arbitrary, { seed: 1, numRuns: 200 })) {
-      let s = initialState(fixture);
+      let s = initialState(fixture, adjustBalance);
       for (const st of steps) {
         if (st.kind === 'concurrent') {
           groups++;

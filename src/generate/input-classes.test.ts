@@ -168,7 +168,7 @@ describe('edge examples', () => {
 });
 
 describe('principal classes', () => {
-  const classesOf = (i: number) => principalClasses(DEFAULT_FIXTURE, i);
+  const classesOf = (i: number) => principalClasses(DEFAULT_FIXTURE, setInterval, i);
 
   it('place each principal of the default fixture against the ones before it', () => {
     expect(
@@ -199,12 +199,15 @@ describe('principal classes', () => {
   it('follow the scopes a principal holds now', () => {
     const [alice] = DEFAULT_FIXTURE.principals;
     if (!alice) throw new Error('the default fixture has principals');
-    expect(principalClasses(DEFAULT_FIXTURE, 0, { ...alice, scopes: [] })).toEqual([
+    expect(principalClasses(DEFAULT_FIXTURE, setInterval, 0, { ...alice, scopes: [] })).toEqual([
       'principal no scopes',
     ]);
-    expect(principalClasses(DEFAULT_FIXTURE, 0, { ...alice, scopes: ['automation:read'] })).toEqual(
-      ['principal scopes without the write scope'],
-    );
+    expect(
+      principalClasses(DEFAULT_FIXTURE, setInterval, 0, {
+        ...alice,
+        scopes: ['automation:read'],
+      }),
+    ).toEqual(['principal scopes without the write scope']);
   });
 
   it('tell a look-alike scope from the write scope and from other scopes', () => {
@@ -260,14 +263,14 @@ describe('classes of any operation', () => {
     expect(valueClasses(field, 13)).toEqual(['amount declared invalid']);
   });
 
-  it("judge a principal's scopes by the fixture's operation", () => {
+  it("judge a principal's scopes by the run's operation", () => {
     const fixture = { ...adjustBalance.fixture, operation: adjustBalance.name };
-    expect(principalClasses(fixture, 5)).toEqual([
+    expect(principalClasses(fixture, adjustBalance, 5)).toEqual([
       'principal another user in the same workspace',
       'principal scopes without the write scope',
       'principal look-alike scope',
     ]);
-    expect(principalClasses(fixture, 6)).toContain('principal extra scopes');
+    expect(principalClasses(fixture, adjustBalance, 6)).toContain('principal extra scopes');
   });
 });
 

@@ -62,7 +62,6 @@
 import type { CallRequest } from '../model/events.ts';
 import type { OperationSpec } from '../model/operation.ts';
 import { DEFAULT_OPERATION } from '../model/operations/index.ts';
-import { operationOf } from '../model/state.ts';
 import { fieldHolds, isRequestId } from '../model/validate.ts';
 import type { Fixture, Principal } from '../model/world.ts';
 import type { InputClass } from '../types/input-coverage.ts';
@@ -127,16 +126,23 @@ export function requestClasses(
  */
 export function principalClasses(
   fixture: Fixture,
+  spec: OperationSpec,
   client: number,
   principal: Principal | undefined = fixture.principals[client],
 ): readonly InputClass[] {
   if (!principal) return [];
   // Coverage asks for every call of every run, nearly always for a fixture principal: the
-  // classes derive from the fixture and the principal object alone, so they are kept.
-  let byPrincipal = principalClassCache.get(fixture);
+  // classes derive from the operation, the fixture and the principal object alone, so they
+  // are kept.
+  let byFixture = principalClassCache.get(spec);
+  if (!byFixture) {
+    byFixture = new WeakMap();
+    principalClassCache.set(spec, byFixture);
+  }
+  let byPrincipal = byFixture.get(fixture);
   if (!byPrincipal) {
     byPrincipal = new WeakMap();
-    principalClassCache.set(fixture, byPrincipal);
+    byFixture.set(fixture, byPrincipal);
   }
   let byClient = byPrincipal.get(principal);
   if (!byClient) {
@@ -145,19 +151,24 @@ export function principalClasses(
   }
   let classes = byClient.get(client);
   if (!classes) {
-    classes = Object.freeze(classesOfPrincipal(fixture, client, principal));
+    classes = Object.freeze(classesOfPrincipal(fixture, spec.scope, client, principal));
     byClient.set(client, classes);
   }
   return classes;
 }
 
-/** `principalClasses` already worked out, by fixture, principal object and client. */
+/** `principalClasses` already worked out, by operation, fixture, principal object and client. */
 const principalClassCache = new WeakMap<
-  Fixture,
-  WeakMap<Principal, Map<number, readonly InputClass[]>>
+  OperationSpec,
+  WeakMap<Fixture, WeakMap<Principal, Map<number, readonly InputClass[]>>>
 >();
 
-function classesOfPrincipal(fixture: Fixture, client: number, principal: Principal): InputClass[] {
+function classesOfPrincipal(
+  fixture: Fixture,
+  writeScope: string,
+  client: number,
+  principal: Principal,
+): InputClass[] {
   const out: InputClass[] = [];
   const { user, workspace } = principal;
   const before = fixture.principals.slice(0, client);
@@ -176,14 +187,18 @@ function classesOfPrincipal(fixture: Fixture, client: number, principal: Princip
     before.some((p) => lower(p.workspace) === lower(workspace))
   )
     out.push('principal workspace differs only in case');
-  out.push(...scopeClasses(principal.scopes, operationOf(fixture).scope));
+  out.push(...scopeClasses(principal.scopes, writeScope));
   return out;
 }
 
 /** The clients whose fixture principal is in none of `excluded`'s classes, in order. */
-export function clientsOutside(fixture: Fixture, excluded: ReadonlySet<ClassName>): number[] {
+export function clientsOutside(
+  fixture: Fixture,
+  spec: OperationSpec,
+  excluded: ReadonlySet<ClassName>,
+): number[] {
   return fixture.principals.flatMap((_, i) =>
-    principalClasses(fixture, i).some((c) => excluded.has(c)) ? [] : [i],
+    principalClasses(fixture, spec, i).some((c) => excluded.has(c)) ? [] : [i],
   );
 }
 

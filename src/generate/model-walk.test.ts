@@ -9,8 +9,10 @@ import { describe, expect, it } from 'vitest';
 import { checkRun } from '../check/check-run.ts';
 import type { Step } from '../model/events.ts';
 import { flatten } from '../model/flatten.ts';
+import type { OperationSpec } from '../model/operation.ts';
 import { adjustBalance } from '../model/operations/adjust-balance.ts';
 import { createOnce } from '../model/operations/create-once.ts';
+import { setInterval as setIntervalSpec } from '../model/operations/set-interval.ts';
 import type { Observed } from '../model/outcome.ts';
 import { type FixtureWithPolicy, initialState, toSnapshot } from '../model/state.ts';
 import { step } from '../model/step.ts';
@@ -19,17 +21,25 @@ import type { Observation } from '../types/trace.ts';
 import { modelWalkOf } from './model-walk.ts';
 import { sequenceArbitrary } from './sequence-arbitrary.ts';
 
-const FIXTURES: readonly [string, FixtureWithPolicy][] = [
-  ['set-interval', DEFAULT_FIXTURE],
-  ['set-interval, receipts expire', { ...DEFAULT_FIXTURE, policy: { receiptExpiry: 1000 } }],
-  ['set-interval, refusals stored', { ...DEFAULT_FIXTURE, policy: { storesRefusals: true } }],
-  ['create-once', { ...createOnce.fixture, operation: createOnce.name }],
-  ['adjust-balance', { ...adjustBalance.fixture, operation: adjustBalance.name }],
+const FIXTURES: readonly [string, FixtureWithPolicy, OperationSpec][] = [
+  ['set-interval', DEFAULT_FIXTURE, setIntervalSpec],
+  [
+    'set-interval, receipts expire',
+    { ...DEFAULT_FIXTURE, policy: { receiptExpiry: 1000 } },
+    setIntervalSpec,
+  ],
+  [
+    'set-interval, refusals stored',
+    { ...DEFAULT_FIXTURE, policy: { storesRefusals: true } },
+    setIntervalSpec,
+  ],
+  ['create-once', { ...createOnce.fixture, operation: createOnce.name }, createOnce],
+  ['adjust-balance', { ...adjustBalance.fixture, operation: adjustBalance.name }, adjustBalance],
 ];
 
 /** The model stepped over `steps` afresh: each event's outcome and the final state. */
-function stepped(fixture: FixtureWithPolicy, steps: readonly Step[]) {
-  let state = initialState(fixture);
+function stepped(fixture: FixtureWithPolicy, spec: OperationSpec, steps: readonly Step[]) {
+  let state = initialState(fixture, spec);
   const outcomes: (Observed | undefined)[] = [];
   for (const { event } of flatten(steps)) {
     const t = step(state, event);
@@ -40,8 +50,8 @@ function stepped(fixture: FixtureWithPolicy, steps: readonly Step[]) {
 }
 
 /** The trace a handler that answers as the model does would record. */
-function modelTrace(fixture: FixtureWithPolicy, steps: readonly Step[]) {
-  const { outcomes, state } = stepped(fixture, steps);
+function modelTrace(fixture: FixtureWithPolicy, spec: OperationSpec, steps: readonly Step[]) {
+  const { outcomes, state } = stepped(fixture, spec, steps);
   const observations: Observation[] = [];
   flatten(steps).forEach(({ event, step, lane }, i) => {
     const observed = outcomes[i];
@@ -50,34 +60,36 @@ function modelTrace(fixture: FixtureWithPolicy, steps: readonly Step[]) {
   return { observations, snapshot: toSnapshot(state) };
 }
 
-describe.each(FIXTURES)('the walk kept for %s', (_, fixture) => {
+describe.each(FIXTURES)('the walk kept for %s', (_, fixture, spec) => {
   const samples = fc.sample(
-    sequenceArbitrary(fixture, { stepsMax: 20, races: true, recreate: true }),
+    sequenceArbitrary(fixture, { spec, stepsMax: 20, races: true, recreate: true }),
     { seed: 11, numRuns: 400 },
   );
 
   it('is the model stepped afresh, event by event, to the same final state', () => {
     for (const steps of samples) {
-      const walk = modelWalkOf(steps, fixture);
+      const walk = modelWalkOf(steps, fixture, spec);
       if (!walk) throw new Error('no walk kept for a generated sequence');
-      const fresh = stepped(fixture, steps);
+      const fresh = stepped(fixture, spec, steps);
       expect(walk.outcomes).toEqual(fresh.outcomes);
       expect(toSnapshot(walk.state)).toEqual(toSnapshot(fresh.state));
     }
   });
 
-  it('is only for the fixture it was made from, and only for generated steps', () => {
+  it('is only for the fixture and operation it was made from, and only for generated steps', () => {
     const steps = samples.find((s) => s.length > 0) ?? [];
-    expect(modelWalkOf(steps, { ...fixture })).toBeUndefined();
-    expect(modelWalkOf([...steps], fixture)).toBeUndefined();
+    expect(modelWalkOf(steps, fixture, spec)).toBeDefined();
+    expect(modelWalkOf(steps, { ...fixture }, spec)).toBeUndefined();
+    expect(modelWalkOf(steps, fixture, { ...spec })).toBeUndefined();
+    expect(modelWalkOf([...steps], fixture, spec)).toBeUndefined();
   });
 
   it('gives checkRun the verdicts stepping gives: the model’s answers pass, a changed one fails', () => {
     let changed = 0;
     for (const steps of samples) {
-      const walk = modelWalkOf(steps, fixture);
-      const trace = modelTrace(fixture, steps);
-      expect(checkRun({ fixture, steps, trace, ...(walk ? { walk } : {}) })).toEqual({
+      const walk = modelWalkOf(steps, fixture, spec);
+      const trace = modelTrace(fixture, spec, steps);
+      expect(checkRun({ fixture, spec, steps, trace, ...(walk ? { walk } : {}) })).toEqual({
         verdict: 'ok',
       });
       const first = trace.observations[0];
@@ -87,8 +99,8 @@ describe.each(FIXTURES)('the walk kept for %s', (_, fixture) => {
         ...trace,
         observations: [{ ...first, observed: wrong }, ...trace.observations.slice(1)],
       };
-      const withWalk = checkRun({ fixture, steps, trace: bad, ...(walk ? { walk } : {}) });
-      expect(withWalk).toEqual(checkRun({ fixture, steps, trace: bad }));
+      const withWalk = checkRun({ fixture, spec, steps, trace: bad, ...(walk ? { walk } : {}) });
+      expect(withWalk).toEqual(checkRun({ fixture, spec, steps, trace: bad }));
       expect(withWalk.verdict).toBe('failed');
       changed++;
     }

@@ -8,13 +8,14 @@
  * as before.
  */
 import type { Step } from '../model/events.ts';
+import type { OperationSpec } from '../model/operation.ts';
 import type { ModelState } from '../model/state.ts';
 import type { Transition } from '../model/step.ts';
 import type { Fixture } from '../model/world.ts';
 
 /** What the model gave for each event of a sequence, and where it ended. */
 export interface ModelWalk {
-  /** The fixture the walk started from (`initialState(fixture)`). */
+  /** The fixture the walk started from (`initialState(fixture, spec)`). */
   readonly fixture: Fixture;
   /** Each event's outcome, in `flatten` order; undefined for an event with none. */
   readonly outcomes: readonly Transition['outcome'][];
@@ -30,10 +31,15 @@ export function keepModelWalk(steps: readonly Step[], walk: ModelWalk): void {
 }
 
 /**
- * The walk generation made over `steps` from `fixture`, or undefined: steps not generated here
- * (a saved case, a test's literal), or generated for another fixture object.
+ * The walk generation made over `steps` from `fixture` under `spec`, or undefined: steps not
+ * generated here (a saved case, a test's literal), or generated for another fixture object or
+ * operation.
  */
-export function modelWalkOf(steps: readonly Step[], fixture: Fixture): ModelWalk | undefined {
+export function modelWalkOf(
+  steps: readonly Step[],
+  fixture: Fixture,
+  spec: OperationSpec,
+): ModelWalk | undefined {
   const walk = walks.get(steps);
-  return walk?.fixture === fixture ? walk : undefined;
+  return walk?.fixture === fixture && walk.state.operation === spec ? walk : undefined;
 }

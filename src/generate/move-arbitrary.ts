@@ -2,15 +2,15 @@
  * fast-check arbitraries for moves, weighted so that retries, key reuse and world events are
  * frequent enough to collide within a 20-step sequence, and every input class
  * (`input-classes.ts`) turns up in a default run. Pools are small on purpose: a few principals,
- * a few target rows, a handful of values per field. The operation is the fixture's
- * (`operationOf`): its fields give the values (`value-fields.ts`) and edge classes, its
+ * a few target rows, a handful of values per field. The operation is the options'
+ * (`spec`, the one the run checks): its fields give the values (`value-fields.ts`) and edge classes, its
  * `events` the world events drawn; only a versioned operation draws a `VersionChoice`.
  */
 import fc from 'fast-check';
 import type { Delivery } from '../model/events.ts';
-import { allowsEvent, targetRows } from '../model/operation.ts';
+import { allowsEvent, type OperationSpec, targetRows } from '../model/operation.ts';
 import { declaresExpiry, resolvePolicy } from '../model/policy.ts';
-import { type FixtureWithPolicy, operationOf } from '../model/state.ts';
+import type { FixtureWithPolicy } from '../model/state.ts';
 import type { Fixture, Principal } from '../model/world.ts';
 import { edgeField, edgeValues } from './edge-values.ts';
 import type { ClassName } from './field-classes.ts';
@@ -25,6 +25,8 @@ import { versionField } from './versioning.ts';
 
 /** Which kinds of move a sequence may contain. */
 export interface MoveOptions {
+  /** The operation the moves call: the one the run checks. */
+  readonly spec: OperationSpec;
   /** Include concurrent groups (sequential mode runs them in lane order). */
   readonly races: boolean;
   /**
@@ -58,14 +60,14 @@ const SHAPES: RaceShape[] = [
 /** The world events a race may release with a call, in the order they are drawn. */
 const RACE_WORLDS = ['move', 'delete', 'revoke'] as const;
 
-/** An arbitrary single move for `fixture`, of the fixture's operation. */
+/** An arbitrary single move for `fixture`, of the options' operation. */
 export function moveArbitrary(fixture: Fixture, options: MoveOptions): fc.Arbitrary<Move> {
-  const spec = operationOf(fixture);
+  const { spec } = options;
   const excluded = new Set(options.excludeInputClasses ?? []);
-  const client = clientArbitrary(fixture, excluded);
+  const client = clientArbitrary(fixture, spec, excluded);
   // Principals with the write scope: an edge value sent by another reaches nothing (rule 1
   // refuses first), and only they can lose the scope and have it back.
-  const writer = clientArbitrary(fixture, excluded, (p) => p.scopes.includes(spec.scope));
+  const writer = clientArbitrary(fixture, spec, excluded, (p) => p.scopes.includes(spec.scope));
   const target = fc.nat({ max: 9 });
   const fields = valueFields(spec, targetRows(fixture, spec));
   const pools = fields.map((f) => allowedPool(spec, f, excluded));
@@ -237,11 +239,12 @@ const ORDINARY: ReadonlySet<ClassName> = new Set([
  */
 function clientArbitrary(
   fixture: Fixture,
+  spec: OperationSpec,
   excluded: ReadonlySet<ClassName>,
   only: (p: Principal) => boolean = () => true,
 ): fc.Arbitrary<number> {
-  const classes = fixture.principals.map((_, i) => principalClasses(fixture, i));
-  const allowed = clientsOutside(fixture, excluded).filter((i) => {
+  const classes = fixture.principals.map((_, i) => principalClasses(fixture, spec, i));
+  const allowed = clientsOutside(fixture, spec, excluded).filter((i) => {
     const p = fixture.principals[i];
     return p !== undefined && only(p);
   });

@@ -41,7 +41,7 @@ function label(o: Observed): string {
 describe.each(OPERATIONS)('sequences of %s', (_, spec, extraOutcomes) => {
   const fixture = { ...spec.fixture, operation: spec.name };
   const samples = fc.sample(
-    sequenceArbitrary(fixture, { stepsMax: 20, races: true, recreate: true }),
+    sequenceArbitrary(fixture, { spec: spec, stepsMax: 20, races: true, recreate: true }),
     { seed: 7, numRuns: 300 },
   );
   const all = samples.flatMap(events);
@@ -101,7 +101,7 @@ describe.each(OPERATIONS)('sequences of %s', (_, spec, extraOutcomes) => {
   it('give every outcome the operation has, in the model', () => {
     const seen = new Set<string>();
     for (const steps of samples)
-      for (const o of run(initialState(fixture), events(steps)).outcomes) seen.add(label(o));
+      for (const o of run(initialState(fixture, spec), events(steps)).outcomes) seen.add(label(o));
     const expected = [
       'ok fresh',
       'ok replayed',
@@ -129,7 +129,7 @@ describe('a spec that disallows world events', () => {
     registerOperation(spec);
     const fixture = { ...spec.fixture, operation: spec.name };
     const samples = fc.sample(
-      sequenceArbitrary(fixture, { stepsMax: 20, races: true, recreate: true }),
+      sequenceArbitrary(fixture, { spec: spec, stepsMax: 20, races: true, recreate: true }),
       { seed: 3, numRuns: 100 },
     );
     const kinds = new Set(samples.flatMap(events).map((e) => e.kind));

@@ -6,6 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { CallEvent, Step } from '../model/events.ts';
+import { setInterval as setIntervalSpec } from '../model/operations/set-interval.ts';
 import { DEFAULT_FIXTURE } from '../model/world.ts';
 import type { InputClass } from '../types/input-coverage.ts';
 import { requestIdClasses } from './input-classes.ts';
@@ -49,6 +50,7 @@ describe('new intents in generated sequences', () => {
   const sample = (exclude: InputClass[] = []) =>
     fc.sample(
       sequenceArbitrary(DEFAULT_FIXTURE, {
+        spec: setIntervalSpec,
         stepsMax: 20,
         races: true,
         recreate: true,

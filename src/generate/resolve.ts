@@ -23,18 +23,25 @@ import { seekRequest } from './seek-request.ts';
 import type { FieldValue, ValueField } from './value-fields.ts';
 import { worldMoveEvent } from './world-move-events.ts';
 
-/** How moves resolve: the input classes no new request id may fall in (default none). */
+/**
+ * How moves resolve: the operation they call (the one the run checks), and the input classes no
+ * new request id may fall in (default none).
+ */
 export interface ResolveOptions {
+  readonly spec: OperationSpec;
   readonly excludeInputClasses?: readonly ClassName[];
 }
 
-/** Resolves `moves` into steps for `fixture`, of the fixture's operation (`operationOf`). */
+/** Resolves `moves` into steps for `fixture`, of the options' operation. */
 export function resolveMoves(
   fixture: Fixture,
   moves: readonly Move[],
-  options: ResolveOptions = {},
+  options: ResolveOptions,
 ): Step[] {
-  const r = new Resolver(fixture, resolverBasis(fixture, options.excludeInputClasses ?? []));
+  const r = new Resolver(
+    fixture,
+    resolverBasis(fixture, options.spec, options.excludeInputClasses ?? []),
+  );
   const steps: Step[] = [];
   for (const move of moves) {
     const s = r.resolve(move);

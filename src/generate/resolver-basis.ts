@@ -3,7 +3,7 @@
  * input classes (`resolve.ts`). Pure.
  */
 import { type OperationSpec, type Row, targetRows } from '../model/operation.ts';
-import { initialState, type ModelState, operationOf } from '../model/state.ts';
+import { initialState, type ModelState } from '../model/state.ts';
 import type { Fixture } from '../model/world.ts';
 import type { Allows } from './conflict-values.ts';
 import type { ClassName } from './field-classes.ts';
@@ -37,27 +37,35 @@ export interface ResolverBasis {
   readonly allows: Allows;
 }
 
-/** Bases by fixture, then by the excluded classes (sorted, NUL-joined). */
-const bases = new WeakMap<Fixture, Map<string, ResolverBasis>>();
+/** Bases by operation, then by fixture, then by the excluded classes (sorted, NUL-joined). */
+const bases = new WeakMap<OperationSpec, WeakMap<Fixture, Map<string, ResolverBasis>>>();
 
-/** The basis for `fixture` without `excluded`'s classes, built on first use. */
-export function resolverBasis(fixture: Fixture, excluded: readonly ClassName[]): ResolverBasis {
-  let byExcluded = bases.get(fixture);
+/** The basis for `fixture` of `spec` without `excluded`'s classes, built on first use. */
+export function resolverBasis(
+  fixture: Fixture,
+  spec: OperationSpec,
+  excluded: readonly ClassName[],
+): ResolverBasis {
+  let byFixture = bases.get(spec);
+  if (!byFixture) {
+    byFixture = new WeakMap();
+    bases.set(spec, byFixture);
+  }
+  let byExcluded = byFixture.get(fixture);
   if (!byExcluded) {
     byExcluded = new Map();
-    bases.set(fixture, byExcluded);
+    byFixture.set(fixture, byExcluded);
   }
   const key = excluded.length === 0 ? '' : [...new Set(excluded)].sort().join('\u0000');
   let basis = byExcluded.get(key);
   if (!basis) {
-    const spec = operationOf(fixture);
     const excludedSet = new Set(excluded);
     const rows = targetRows(fixture, spec);
     basis = {
       excluded: excludedSet,
       spec,
-      initial: initialState(fixture),
-      allowed: clientsOutside(fixture, excludedSet),
+      initial: initialState(fixture, spec),
+      allowed: clientsOutside(fixture, spec, excludedSet),
       rows,
       anyIds: [...rows.map((a) => a.id), MISSING_ID],
       fields: valueFields(spec, rows),

@@ -7,8 +7,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Step } from '../model/events.ts';
+import type { OperationSpec } from '../model/operation.ts';
 import { adjustBalance } from '../model/operations/adjust-balance.ts';
 import { createOnce } from '../model/operations/create-once.ts';
+import { setInterval as setIntervalSpec } from '../model/operations/set-interval.ts';
 import { resolvePolicy } from '../model/policy.ts';
 import { DEFAULT_FIXTURE, type Fixture } from '../model/world.ts';
 import { moveArbitrary } from './move-arbitrary.ts';
@@ -16,28 +18,31 @@ import type { Move } from './moves.ts';
 import { resolveMoves } from './resolve.ts';
 import { movesMadeSteps, scheduleByPrefixes } from './schedule-arbitrary.ts';
 
-const FIXTURES: readonly [string, Fixture][] = [
-  ['set-interval', DEFAULT_FIXTURE],
+const FIXTURES: readonly [string, Fixture, OperationSpec][] = [
+  ['set-interval', DEFAULT_FIXTURE, setIntervalSpec],
   [
     'set-interval, expiring receipts',
     { ...DEFAULT_FIXTURE, policy: resolvePolicy({ receiptExpiry: 3_600_000 }) } as Fixture,
+    setIntervalSpec,
   ],
-  ['create-once', { ...createOnce.fixture, operation: createOnce.name }],
-  ['adjust-balance', { ...adjustBalance.fixture, operation: adjustBalance.name }],
+  ['create-once', { ...createOnce.fixture, operation: createOnce.name }, createOnce],
+  ['adjust-balance', { ...adjustBalance.fixture, operation: adjustBalance.name }, adjustBalance],
 ];
 
-describe.each(FIXTURES)('movesMadeSteps on %s', (_, fixture) => {
+describe.each(FIXTURES)('movesMadeSteps on %s', (_, fixture, spec) => {
   const lists = fc.sample(
-    fc.array(moveArbitrary(fixture, { races: true, recreate: true }), { maxLength: 20 }),
+    fc.array(moveArbitrary(fixture, { spec, races: true, recreate: true }), { maxLength: 20 }),
     { seed: 3, numRuns: 600 },
   );
 
   it('names the same move for every step as resolving every prefix does', () => {
     let dropped = 0;
     for (const moves of lists) {
-      const steps = resolveMoves(fixture, moves);
+      const steps = resolveMoves(fixture, moves, { spec });
       dropped += moves.length - steps.length;
-      expect(movesMadeSteps(moves, steps)).toEqual(scheduleByPrefixes(fixture, moves, steps));
+      expect(movesMadeSteps(moves, steps)).toEqual(
+        scheduleByPrefixes(fixture, moves, steps, { spec }),
+      );
     }
     // The comparison means something only if moves were dropped.
     expect(dropped).toBeGreaterThan(50);

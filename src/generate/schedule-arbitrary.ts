@@ -168,7 +168,7 @@ export function scheduledCaseArbitrary(
 export function resolveWithSchedule(
   fixture: Fixture,
   pairs: readonly (readonly [Move, StepSchedule])[],
-  options: ResolveOptions = {},
+  options: ResolveOptions,
 ): ScheduledCase {
   const moves = pairs.map(([m]) => m);
   const steps = resolveMoves(fixture, moves, options);
@@ -260,7 +260,7 @@ export function scheduleByPrefixes(
   fixture: Fixture,
   moves: readonly Move[],
   steps: readonly Step[],
-  options: ResolveOptions = {},
+  options: ResolveOptions,
 ): number[] {
   const made: number[] = [];
   for (let i = 0; i < moves.length && made.length < steps.length; i++) {

@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { sameState } from '../check/linearizability/same-state.ts';
 import type { CallEvent, Event } from './events.ts';
+import { setInterval as setIntervalSpec } from './operations/set-interval.ts';
 import { outcome } from './outcome.ts';
 import {
   CONTRACT_POLICY,
@@ -28,7 +29,7 @@ const call = (requestId: string, expectedVersion: number, intervalMinutes = 30):
 });
 const tick = (ms: number): Event => ({ kind: 'clockAdvance', ms });
 const under = (policy: PolicyDeclaration) =>
-  initialState({ ...DEFAULT_FIXTURE, policy: resolvePolicy(policy) });
+  initialState({ ...DEFAULT_FIXTURE, policy: resolvePolicy(policy) }, setIntervalSpec);
 const FRESH = outcome.fresh({ id: 1, intervalMinutes: 30, version: 2 });
 const IN_PROGRESS = outcome.refused('conflict');
 
@@ -37,7 +38,7 @@ const crashed = (state: ModelState) => leaveClaim(state, call('r1', 1));
 
 describe('claims a crash leaves (claimExpiry)', () => {
   it('noClaim, the contract: a crash leaves nothing, so the retry is fresh', () => {
-    const initial = initialState(DEFAULT_FIXTURE);
+    const initial = initialState(DEFAULT_FIXTURE, setIntervalSpec);
     expect(crashed(initial)).toBe(initial);
     expect(run(crashed(initial), [call('r1', 1)]).outcomes).toEqual([FRESH]);
   });

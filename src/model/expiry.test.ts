@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { sameState } from '../check/linearizability/same-state.ts';
 import { stateKey } from '../check/linearizability/state-key.ts';
 import type { CallEvent, Event } from './events.ts';
+import { setInterval as setIntervalSpec } from './operations/set-interval.ts';
 import { outcome } from './outcome.ts';
 import { CONTRACT_POLICY, type PolicyDeclaration, resolvePolicy } from './policy.ts';
 import { initialState } from './state.ts';
@@ -22,13 +23,13 @@ const call = (requestId: string, expectedVersion: number, automationId = 1): Cal
 });
 const tick = (ms: number): Event => ({ kind: 'clockAdvance', ms });
 const under = (policy: PolicyDeclaration) =>
-  initialState({ ...DEFAULT_FIXTURE, policy: resolvePolicy(policy) });
+  initialState({ ...DEFAULT_FIXTURE, policy: resolvePolicy(policy) }, setIntervalSpec);
 const FRESH = outcome.fresh({ id: 1, intervalMinutes: 30, version: 2 });
 const REPLAYED = outcome.replayed({ id: 1, intervalMinutes: 30, version: 2 });
 
 describe('receipt expiry', () => {
   it('never, the contract: a retry replays however much time passes, and time leaves the state as it was', () => {
-    const initial = initialState(DEFAULT_FIXTURE);
+    const initial = initialState(DEFAULT_FIXTURE, setIntervalSpec);
     const { state, outcomes } = run(initial, [call('r1', 1), tick(100 * HOUR), call('r1', 1)]);
     expect(outcomes).toEqual([FRESH, REPLAYED]);
     expect(state.clock).toBe(0);
@@ -97,7 +98,7 @@ describe('receipt expiry', () => {
     expect(sameState(a, b)).toBe(false);
     expect(stateKey(a)).not.toBe(stateKey(b));
     expect(stateKey(b)).toContain('clock 1');
-    expect(stateKey(initial)).not.toBe(stateKey(initialState(DEFAULT_FIXTURE)));
+    expect(stateKey(initial)).not.toBe(stateKey(initialState(DEFAULT_FIXTURE, setIntervalSpec)));
   });
 
   it.each([

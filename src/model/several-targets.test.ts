@@ -20,7 +20,7 @@ const send = (client: number, requestId: string, from: unknown, to: unknown, amo
     request: { requestId, fromAccountId: from, toAccountId: to, amount },
   }) as CallEvent;
 
-const start = () => initialState({ ...transfer.fixture, operation: 'transfer' });
+const start = () => initialState({ ...transfer.fixture, operation: 'transfer' }, transfer);
 
 describe('an operation that writes several rows', () => {
   it('names distinct rows: the later target field naming an earlier one is invalid', () => {

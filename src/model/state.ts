@@ -12,7 +12,6 @@ import {
   type Row,
   targetRows,
 } from './operation.ts';
-import { operationNamed } from './operations/index.ts';
 import type { RefusalReason } from './outcome.ts';
 import { type Policy, type PolicyDeclaration, resolvePolicy } from './policy.ts';
 import {
@@ -90,7 +89,8 @@ export interface StoredRefusal {
 /**
  * A fixture that may carry the handler's declared policy and the name of its operation (default
  * `set-interval`). `checkHandler` attaches both here, so every mode's checker, and a saved
- * counterexample, sees the same policy and operation.
+ * counterexample, sees the same policy; the name is what a saved case says of its operation,
+ * while a run holds the spec itself, passed from where it was prepared.
  */
 export type FixtureWithPolicy = Fixture & {
   readonly policy?: PolicyDeclaration;
@@ -105,12 +105,16 @@ const NO_CLAIMS: ReadonlyMap<string, StoredClaim> = new Map();
 // Stored errors too: only faulted calls under a declared storesErrors make them.
 const NO_ERRORS: ReadonlyMap<string, StoredError> = new Map();
 
-/** The state every run starts from, under `policy` (default: the fixture's, else the contract). */
+/**
+ * The state every run of `operation` starts from, under `policy` (default: the fixture's, else
+ * the contract). The spec is passed, never looked up by the fixture's operation name: whoever
+ * prepared the run holds it.
+ */
 export function initialState(
   fixture: FixtureWithPolicy,
+  operation: OperationSpec,
   policy: Policy = resolvePolicy(fixture.policy),
 ): ModelState {
-  const operation = operationOf(fixture);
   return {
     operation,
     rows: new Map(targetRows(fixture, operation).map((a) => [a.id, a])),
@@ -135,11 +139,6 @@ export function receiptKey(
   requestId: string,
 ): string {
   return `${workspace}\u0000${user}\u0000${tool}\u0000${requestId}`;
-}
-
-/** The operation a fixture names (`set-interval` when it names none). */
-export function operationOf(fixture: FixtureWithPolicy): OperationSpec {
-  return operationNamed(typeof fixture.operation === 'string' ? fixture.operation : undefined);
 }
 
 /** The model state in the shape plugins' `snapshot(db)` returns, sorted the same way. */

@@ -8,6 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { sameState } from '../check/linearizability/same-state.ts';
 import type { CallEvent, Event } from './events.ts';
+import { setInterval as setIntervalSpec } from './operations/set-interval.ts';
 import { outcome } from './outcome.ts';
 import { type PolicyDeclaration, resolvePolicy } from './policy.ts';
 import { initialState, type ModelState } from './state.ts';
@@ -23,7 +24,7 @@ const call = (requestId: string, intervalMinutes = 30, client = 0): CallEvent =>
 });
 const tick = (ms: number): Event => ({ kind: 'clockAdvance', ms });
 const under = (policy: PolicyDeclaration) =>
-  initialState({ ...DEFAULT_FIXTURE, policy: resolvePolicy(policy) });
+  initialState({ ...DEFAULT_FIXTURE, policy: resolvePolicy(policy) }, setIntervalSpec);
 const FRESH = outcome.fresh({ id: 1, intervalMinutes: 30, version: 2 });
 const STORED = outcome.error(STORED_ERROR_MESSAGE);
 
@@ -32,7 +33,7 @@ const errored = (state: ModelState) => leaveError(state, call('r1'));
 
 describe('stored errors (storesErrors)', () => {
   it('the contract: an error records nothing, so the retry runs again', () => {
-    const initial = initialState(DEFAULT_FIXTURE);
+    const initial = initialState(DEFAULT_FIXTURE, setIntervalSpec);
     expect(errored(initial)).toBe(initial);
     expect(run(errored(initial), [call('r1')]).outcomes).toEqual([FRESH]);
   });

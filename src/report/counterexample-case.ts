@@ -5,7 +5,6 @@
  */
 
 import { ReceiptcheckError } from '../errors.ts';
-import { operationOf } from '../model/state.ts';
 import type { CaseFile } from '../types/case-file.ts';
 import type { ScheduledReproduction } from '../types/replay.ts';
 import type { Counterexample } from '../types/results.ts';
@@ -22,7 +21,7 @@ export function counterexampleToCase(
   scheduled?: ScheduledReproduction,
 ): CaseFile {
   const first = cx.failures[0];
-  const why = first ? explainFailure(first, operationOf(cx.fixture)) : undefined;
+  const why = first ? explainFailure(first, cx.spec) : undefined;
   return {
     name: `${cx.handlerName}: counterexample (seed ${cx.seed})`,
     description: why
@@ -74,6 +73,15 @@ export function scheduledReproductionOf(
     foundAt: count(r.foundAt),
     schedulesMax: count(r.schedulesMax),
   };
+}
+
+/**
+ * `cx` as data, for JSON: without its spec, which is code; the operation stays named in the
+ * fixture, as in a saved case.
+ */
+export function savedCounterexample(cx: Counterexample): Omit<Counterexample, 'spec'> {
+  const { spec: _spec, ...saved } = cx;
+  return saved;
 }
 
 /**

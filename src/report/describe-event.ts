@@ -6,7 +6,7 @@
  */
 import type { CallEvent, Event } from '../model/events.ts';
 import type { OperationSpec } from '../model/operation.ts';
-import { type FixtureWithPolicy, operationOf } from '../model/state.ts';
+import type { FixtureWithPolicy } from '../model/state.ts';
 import type { Fixture } from '../model/world.ts';
 
 const LONG = 24;
@@ -17,9 +17,12 @@ export function describeClient(fixture: Fixture, client: number): string {
   return p ? `${p.user}@${p.workspace}` : `client ${client}`;
 }
 
-/** One event in words, in the terms of `fixture`'s operation. */
-export function describeEvent(event: Event, fixture: FixtureWithPolicy): string {
-  const spec = operationOf(fixture);
+/** One event in words, in the terms of `spec`, the operation of the run that started from `fixture`. */
+export function describeEvent(
+  event: Event,
+  fixture: FixtureWithPolicy,
+  spec: OperationSpec,
+): string {
   switch (event.kind) {
     case 'call':
       return describeCall(event, fixture, spec);

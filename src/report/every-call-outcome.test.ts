@@ -8,6 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { judgeRun } from '../check/judge-run.ts';
 import type { CallEvent, Step } from '../model/events.ts';
+import { setInterval as setIntervalSpec } from '../model/operations/set-interval.ts';
 import { outcome } from '../model/outcome.ts';
 import { initialState, toSnapshot } from '../model/state.ts';
 import { run } from '../model/step.ts';
@@ -36,6 +37,7 @@ const loserFailure: Failure = {
   actual: outcome.error('database is locked'),
 };
 const base: ReadableCase = {
+  spec: setIntervalSpec,
   handlerName: 'mine',
   mode: 'scheduled',
   fixture: DEFAULT_FIXTURE,
@@ -224,9 +226,12 @@ describe('runDetail keeps how each call of a scheduled run ended', () => {
         },
       ],
       entries: [],
-      snapshot: toSnapshot(run(initialState(DEFAULT_FIXTURE), [call]).state),
+      snapshot: toSnapshot(run(initialState(DEFAULT_FIXTURE, setIntervalSpec), [call]).state),
     };
-    const d = runDetail(execution, judgeRun(DEFAULT_FIXTURE, [call, call], execution));
+    const d = runDetail(
+      execution,
+      judgeRun(DEFAULT_FIXTURE, setIntervalSpec, [call, call], execution),
+    );
     return d?.mode === 'scheduled' ? d.ends : undefined;
   };
 
@@ -261,9 +266,9 @@ describe('runDetail keeps how each call of a scheduled run ended', () => {
         },
       ],
       entries: [],
-      snapshot: toSnapshot(initialState(DEFAULT_FIXTURE)),
+      snapshot: toSnapshot(initialState(DEFAULT_FIXTURE, setIntervalSpec)),
     };
-    const d = runDetail(execution, judgeRun(fixture, [call, call], execution));
+    const d = runDetail(execution, judgeRun(fixture, setIntervalSpec, [call, call], execution));
     expect(d?.mode === 'scheduled' ? d.ends?.[0] : undefined).toEqual({
       step: 0,
       lane: 0,

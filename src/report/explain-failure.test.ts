@@ -5,6 +5,7 @@
 
 import { describe, expect, it } from 'vitest';
 import type { CallEvent } from '../model/events.ts';
+import { setInterval as setIntervalSpec } from '../model/operations/set-interval.ts';
 import { type Observed, outcome } from '../model/outcome.ts';
 import { STORED_ERROR_MESSAGE } from '../model/step.ts';
 import { DEFAULT_FIXTURE } from '../model/world.ts';
@@ -112,7 +113,7 @@ describe('explainFailure', () => {
 
 describe('describeEvent', () => {
   it('tells a call as the person saw it', () => {
-    expect(describeEvent(call, DEFAULT_FIXTURE)).toBe(
+    expect(describeEvent(call, DEFAULT_FIXTURE, setIntervalSpec)).toBe(
       'alice@team-a retries r0: set automation 1 to 30 min expecting v1 — response lost (committed, reply dropped)',
     );
   });
@@ -130,6 +131,7 @@ describe('describeEvent', () => {
         },
       },
       DEFAULT_FIXTURE,
+      setIntervalSpec,
     );
     expect(text).toBe(
       'alice@team-a sends request id "": set automation true to "5" expecting version NaN',
@@ -140,17 +142,21 @@ describe('describeEvent', () => {
 
   it('tells every world event', () => {
     const f = DEFAULT_FIXTURE;
-    expect(describeEvent({ kind: 'revoke', client: 1 }, f)).toBe(
+    expect(describeEvent({ kind: 'revoke', client: 1 }, f, setIntervalSpec)).toBe(
       'bob@team-a loses the automation:write scope',
     );
-    expect(describeEvent({ kind: 'move', resourceId: 1, workspace: 'team-b' }, f)).toBe(
-      'automation 1 moves to workspace team-b',
+    expect(
+      describeEvent({ kind: 'move', resourceId: 1, workspace: 'team-b' }, f, setIntervalSpec),
+    ).toBe('automation 1 moves to workspace team-b');
+    expect(describeEvent({ kind: 'storeFail' }, f, setIntervalSpec)).toContain(
+      'receipt store starts failing',
     );
-    expect(describeEvent({ kind: 'storeFail' }, f)).toContain('receipt store starts failing');
-    expect(describeEvent({ kind: 'clockAdvance', ms: 5_400_000 }, f)).toBe(
+    expect(describeEvent({ kind: 'clockAdvance', ms: 5_400_000 }, f, setIntervalSpec)).toBe(
       '90 min pass on the clock',
     );
-    expect(describeEvent({ kind: 'clockAdvance', ms: 1500 }, f)).toBe('1500 ms pass on the clock');
+    expect(describeEvent({ kind: 'clockAdvance', ms: 1500 }, f, setIntervalSpec)).toBe(
+      '1500 ms pass on the clock',
+    );
   });
 });
 

@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { CallEvent, Step } from '../model/events.ts';
+import { setInterval as setIntervalSpec } from '../model/operations/set-interval.ts';
 import { DEFAULT_FIXTURE } from '../model/world.ts';
 import type { CheckResult, Counterexample } from '../types/results.ts';
 import type { Failure } from '../types/verdict.ts';
@@ -33,6 +34,7 @@ const hang = (how: HangFailure['how']): HangFailure => ({
   how,
 });
 const cx = (failure: Failure): Counterexample => ({
+  spec: setIntervalSpec,
   handler: 'h.ts',
   handlerName: 'h',
   mode: 'sequential',

@@ -3,8 +3,8 @@
  * (`rule`, `shape`, `id`), its count, whether it is known (and its note), its case file and page, and its
  * counterexample as data with the rule broken in words. Pure.
  */
-import { operationOf } from '../model/state.ts';
 import type { Finding } from '../types/results.ts';
+import { savedCounterexample } from './counterexample-case.ts';
 import { explainFailure } from './explain-failure.ts';
 
 /** One finding as a plain object; `file` and `timeline` are where its case file and page went. */
@@ -20,8 +20,8 @@ export function findingJson(f: Finding, file?: string, timeline?: string): objec
     ...(file ? { file } : {}),
     ...(timeline ? { timeline } : {}),
     counterexample: {
-      ...cx,
-      explanations: cx.failures.map((x) => explainFailure(x, operationOf(cx.fixture))),
+      ...savedCounterexample(cx),
+      explanations: cx.failures.map((x) => explainFailure(x, cx.spec)),
     },
   };
 }

@@ -18,6 +18,7 @@ export function caseResultReadable(c: CaseFile, r: CaseResult): ReadableCase {
     handlerName: r.handler,
     mode: r.mode,
     fixture: c.fixture,
+    spec: r.spec,
     steps: c.steps,
     failures: r.failures,
     ...(typeof c.extra.seed === 'number' ? { seed: c.extra.seed } : {}),
@@ -52,7 +53,7 @@ export function formatCaseResult(
   // A saved counterexample's description repeats "What broke"; a scenario's says what it is about.
   if (c.description && c.extra.failures === undefined) lines.push(`  ${c.description}`);
   lines.push('', 'Steps:', ...formatSteps(readable, { verbose }), '', 'What broke:');
-  lines.push(...formatExplanations(r.failures, c.steps, c.fixture));
+  lines.push(...formatExplanations(r.failures, c.steps, r.spec));
   if (r.expectationFailures.length > 0) {
     lines.push('', 'Promises in the file that did not hold:');
     for (const e of r.expectationFailures) lines.push(`  - ${e.message}`);

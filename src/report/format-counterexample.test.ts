@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { CallEvent } from '../model/events.ts';
+import { setInterval as setIntervalSpec } from '../model/operations/set-interval.ts';
 import { outcome } from '../model/outcome.ts';
 import { DEFAULT_FIXTURE } from '../model/world.ts';
 import { formatCounterexample } from './format-counterexample.ts';
@@ -21,6 +22,7 @@ const send = (client: number, intent: CallEvent['intent']): CallEvent => ({
 const result = { id: 1, intervalMinutes: 30, version: 2 };
 
 const race: ReadableCase = {
+  spec: setIntervalSpec,
   handler: './my-handler.ts',
   handlerName: 'mine',
   mode: 'sequential',

@@ -7,8 +7,9 @@
 
 import type { Step } from '../model/events.ts';
 import { flatten } from '../model/flatten.ts';
+import type { OperationSpec } from '../model/operation.ts';
 import { describeOutcome, type Observed } from '../model/outcome.ts';
-import { type FixtureWithPolicy, initialState, operationOf } from '../model/state.ts';
+import { initialState } from '../model/state.ts';
 import { step as modelStep } from '../model/step.ts';
 import type { Failure } from '../types/verdict.ts';
 import { describeEvent } from './describe-event.ts';
@@ -40,7 +41,7 @@ export function formatCounterexample(c: ReadableCase, context: RenderContext = {
     ...formatSteps(c, context),
     '',
     'What broke:',
-    ...formatExplanations(c.failures, c.steps, c.fixture),
+    ...formatExplanations(c.failures, c.steps, c.spec),
     '',
     'Database (expected by the model vs found):',
     ...formatDatabase(c.failures),
@@ -55,9 +56,8 @@ export function formatCounterexample(c: ReadableCase, context: RenderContext = {
 export function formatExplanations(
   failures: readonly Failure[],
   steps: readonly Step[],
-  fixture?: FixtureWithPolicy,
+  spec: OperationSpec,
 ): string[] {
-  const spec = fixture ? operationOf(fixture) : undefined;
   const lines = failures.slice(0, FAILURES_SHOWN).map((f) => {
     const e = explainFailure(f, spec);
     const instead =
@@ -134,7 +134,7 @@ export function formatSteps(c: ReadableCase, options: { verbose?: boolean } = {}
     events.forEach((event, lane) => {
       const prefix = s.kind === 'concurrent' ? `${' '.repeat(6)}lane ${lane + 1}  ` : `  ${n}`;
       const indent = ' '.repeat(prefix.length);
-      lines.push(`${prefix}${describeEvent(event, c.fixture)}`);
+      lines.push(`${prefix}${describeEvent(event, c.fixture, c.spec)}`);
       if (hang?.kind === 'hang' && hungAt === `${i}:${lane}`) {
         lines.push(`${indent}${hangMark(hang)}`);
         return;
@@ -231,7 +231,7 @@ function headline(c: ReadableCase): string {
 
 function modelOutcomes(c: ReadableCase): Map<string, Observed> {
   const out = new Map<string, Observed>();
-  let state = initialState(c.fixture);
+  let state = initialState(c.fixture, c.spec);
   for (const placed of flatten(c.steps)) {
     const t = modelStep(state, placed.event);
     state = t.state;

@@ -12,10 +12,10 @@ import { countOperationCoverage, emptyOperationCoverage } from './operation-cove
 
 const counted = (spec: typeof adjustBalance) => {
   const fixture = { ...spec.fixture, operation: spec.name };
-  const coverage = emptyOperationCoverage(fixture);
-  const arbitrary = sequenceArbitrary(fixture, { stepsMax: 20, races: true, recreate: true });
+  const coverage = emptyOperationCoverage(spec);
+  const arbitrary = sequenceArbitrary(fixture, { spec, stepsMax: 20, races: true, recreate: true });
   for (const steps of fc.sample(arbitrary, { seed: 1, numRuns: 100 }))
-    countOperationCoverage(steps, fixture, coverage);
+    countOperationCoverage(steps, fixture, spec, coverage);
   return coverage;
 };
 

@@ -5,6 +5,7 @@
 
 import { describe, expect, it } from 'vitest';
 import type { CallEvent } from '../model/events.ts';
+import { setInterval as setIntervalSpec } from '../model/operations/set-interval.ts';
 import { DEFAULT_FIXTURE } from '../model/world.ts';
 import type { CaseFile } from '../types/case-file.ts';
 import type { ReplayResult } from '../types/replay.ts';
@@ -32,6 +33,7 @@ const c: CaseFile = {
   extra: {},
 };
 const passed: CaseResult = {
+  spec: setIntervalSpec,
   verdict: 'passed',
   handler: 'reference',
   mode: 'concurrent',
@@ -99,7 +101,7 @@ describe('a concurrent counterexample says whether it replays deterministically'
       coverage: {} as CheckResult['coverage'],
       elapsedMs: 10,
       timedOut: false,
-      inputCoverage: emptyInputCoverage(),
+      inputCoverage: emptyInputCoverage(setIntervalSpec),
     };
     const text = formatSummary(result, { savedPath: 'cx/a.json', reproduction: found });
     expect(text).toContain(
@@ -109,6 +111,7 @@ describe('a concurrent counterexample says whether it replays deterministically'
       {
         ...result,
         counterexample: {
+          spec: setIntervalSpec,
           ...c,
           handlerName: 'check-then-act',
           failures: [],
@@ -130,7 +133,13 @@ describe('a concurrent counterexample says whether it replays deterministically'
   });
 
   it('beside the replay command', () => {
-    const readable = { ...c, handlerName: 'check-then-act', failures: [], seed: 42 };
+    const readable = {
+      ...c,
+      spec: setIntervalSpec,
+      handlerName: 'check-then-act',
+      failures: [],
+      seed: 42,
+    };
     const text = formatCounterexample(readable, {
       savedPath: 'cx/a.json',
       reproducesDeterministically: true,

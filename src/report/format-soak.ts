@@ -2,8 +2,9 @@
  * A soak run as text: what was issued, what the clients heard, what the check found. Pure; the
  * `soak` command prints it (or the result as JSON).
  */
+
+import type { OperationSpec } from '../model/operation.ts';
 import { describeOutcome, sameOutcome } from '../model/outcome.ts';
-import { operationOf } from '../model/state.ts';
 import type { Fixture } from '../model/world.ts';
 import type { SoakResult } from '../types/results.ts';
 import type { LinearizabilityFailure, PlacedOperation } from '../types/verdict.ts';
@@ -39,9 +40,9 @@ export function formatSoak(r: SoakResult, durationMs: number): string {
   if (r.failures.length > 0) {
     lines.push('', 'Failures:');
     for (const f of r.failures) {
-      const e = explainFailure(f, operationOf(r.fixture));
+      const e = explainFailure(f, r.spec);
       lines.push(`  - ${e.rule ? `rule ${e.rule}: ` : ''}${e.text}`);
-      if (f.kind === 'linearizability') lines.push(...formatOrder(f, r.fixture));
+      if (f.kind === 'linearizability') lines.push(...formatOrder(f, r.fixture, r.spec));
     }
     const output = formatHandlerOutput(r.handlerOutput);
     if (output.length > 0) lines.push('', ...output.slice(0, -1));
@@ -54,24 +55,24 @@ export function formatSoak(r: SoakResult, durationMs: number): string {
  * fits, then the operations that could not come next, with what each got and what the contract
  * gives there.
  */
-function formatOrder(f: LinearizabilityFailure, fixture: Fixture): string[] {
+function formatOrder(f: LinearizabilityFailure, fixture: Fixture, spec: OperationSpec): string[] {
   if (f.verdict !== 'illegal') return [];
   const total = f.prefixLength ?? f.longestPrefix.length;
   const lines = [
     `    the longest order that fits${total > f.longestPrefix.length ? `, its last ${f.longestPrefix.length} of ${total}` : ''}:`,
-    ...f.longestPrefix.map((op) => `      ${operationLine(op, fixture)}`),
+    ...f.longestPrefix.map((op) => `      ${operationLine(op, fixture, spec)}`),
     '    could not come next:',
   ];
   for (const op of f.stuck) {
-    lines.push(`      ${operationLine(op, fixture)}`);
+    lines.push(`      ${operationLine(op, fixture, spec)}`);
     if (op.expected && op.observed && !sameOutcome(op.expected, op.observed))
       lines.push(`        ✗ the contract gives ${describeOutcome(op.expected)} here`);
   }
   return lines;
 }
 
-function operationLine(op: PlacedOperation, fixture: Fixture): string {
+function operationLine(op: PlacedOperation, fixture: Fixture, spec: OperationSpec): string {
   const who = op.lane < 0 ? 'harness ' : `client ${op.lane + 1}`;
   const got = op.observed ? ` → ${describeOutcome(op.observed)}` : '';
-  return `#${op.id} ${who}  ${describeEvent(op.event, fixture)}${got}`;
+  return `#${op.id} ${who}  ${describeEvent(op.event, fixture, spec)}${got}`;
 }

@@ -9,7 +9,9 @@ import { principalClasses, requestClasses } from '../generate/input-classes.ts';
 import { sequenceArbitrary } from '../generate/sequence-arbitrary.ts';
 import type { CallEvent, CallRequest, Step } from '../model/events.ts';
 import { flatten } from '../model/flatten.ts';
+import type { OperationSpec } from '../model/operation.ts';
 import { BUILT_IN_OPERATIONS, DEFAULT_OPERATION } from '../model/operations/index.ts';
+import { setInterval as setIntervalSpec } from '../model/operations/set-interval.ts';
 import type { FixtureWithPolicy } from '../model/state.ts';
 import { isRequestId } from '../model/validate.ts';
 import { afterScopeChange, DEFAULT_FIXTURE, type Principal } from '../model/world.ts';
@@ -34,8 +36,8 @@ const call = (
   delivery,
 });
 const reached = (steps: readonly Step[]) => {
-  const coverage = emptyInputCoverage();
-  countInputCoverage(steps, DEFAULT_FIXTURE, coverage);
+  const coverage = emptyInputCoverage(setIntervalSpec);
+  countInputCoverage(steps, DEFAULT_FIXTURE, setIntervalSpec, coverage);
   return INPUT_CLASSES.filter((c) => (coverage[c] ?? 0) > 0);
 };
 
@@ -86,15 +88,16 @@ describe('what a call reaches', () => {
 
 describe('a default run (300 runs of up to 20 steps)', () => {
   const coverageOf = (seed: number, exclude: InputClass[] = []) => {
-    const coverage = emptyInputCoverage();
+    const coverage = emptyInputCoverage(setIntervalSpec);
     const arbitrary = sequenceArbitrary(DEFAULT_FIXTURE, {
+      spec: setIntervalSpec,
       stepsMax: 20,
       races: true,
       recreate: true,
       excludeInputClasses: exclude,
     });
     for (const steps of fc.sample(arbitrary, { numRuns: 300, seed }))
-      countInputCoverage(steps, DEFAULT_FIXTURE, coverage);
+      countInputCoverage(steps, DEFAULT_FIXTURE, setIntervalSpec, coverage);
     return coverage;
   };
 
@@ -127,8 +130,12 @@ describe('a default run (300 runs of up to 20 steps)', () => {
  * The counts spelled out from `requestClasses` and `principalClasses`, one list per call: what
  * `countInputCoverage`, which reads memos and allocates next to nothing, must add up to.
  */
-function oracleCoverage(steps: readonly Step[], fixture: FixtureWithPolicy, into: InputCoverage) {
-  const spec = BUILT_IN_OPERATIONS.find((o) => o.name === fixture.operation) ?? DEFAULT_OPERATION;
+function oracleCoverage(
+  steps: readonly Step[],
+  fixture: FixtureWithPolicy,
+  spec: OperationSpec,
+  into: InputCoverage,
+) {
   let principals: readonly Principal[] = fixture.principals;
   const sent = fixture.principals.map(() => new Set<string>());
   for (const { event } of flatten(steps)) {
@@ -139,7 +146,7 @@ function oracleCoverage(steps: readonly Step[], fixture: FixtureWithPolicy, into
     const earlier = sent[event.client];
     if (!principal || !earlier) continue;
     if (event.delivery !== 'lostRequest') {
-      const classes: string[] = [...principalClasses(fixture, event.client, principal)];
+      const classes: string[] = [...principalClasses(fixture, spec, event.client, principal)];
       if (principal.scopes.includes(spec.scope))
         classes.push(...requestClasses(event.request, earlier, spec));
       for (const c of classes) into[c] = (into[c] ?? 0) + 1;
@@ -153,12 +160,17 @@ describe('the counts', () => {
     for (const spec of BUILT_IN_OPERATIONS) {
       const fixture: FixtureWithPolicy =
         spec === DEFAULT_OPERATION ? DEFAULT_FIXTURE : { ...spec.fixture, operation: spec.name };
-      const arbitrary = sequenceArbitrary(fixture, { stepsMax: 20, races: true, recreate: true });
-      const counted = emptyInputCoverage(fixture);
-      const spelled = emptyInputCoverage(fixture);
+      const arbitrary = sequenceArbitrary(fixture, {
+        spec,
+        stepsMax: 20,
+        races: true,
+        recreate: true,
+      });
+      const counted = emptyInputCoverage(spec);
+      const spelled = emptyInputCoverage(spec);
       for (const steps of fc.sample(arbitrary, { numRuns: 400, seed: 3 })) {
-        countInputCoverage(steps, fixture, counted);
-        oracleCoverage(steps, fixture, spelled);
+        countInputCoverage(steps, fixture, spec, counted);
+        oracleCoverage(steps, fixture, spec, spelled);
       }
       expect(counted, spec.name).toEqual(spelled);
       expect(
@@ -171,7 +183,7 @@ describe('the counts', () => {
 
 describe('the summary', () => {
   const all = () => {
-    const coverage = emptyInputCoverage();
+    const coverage = emptyInputCoverage(setIntervalSpec);
     for (const c of INPUT_CLASSES) coverage[c] = 3;
     return coverage;
   };
@@ -194,7 +206,9 @@ describe('the summary', () => {
       '  warning   input class never reached: requestId emoji',
       '  warning   input class never reached: principal look-alike scope',
     ]);
-    const none = formatInputCoverage(emptyInputCoverage()).filter((l) => l.includes('warning'));
+    const none = formatInputCoverage(emptyInputCoverage(setIntervalSpec)).filter((l) =>
+      l.includes('warning'),
+    );
     expect(none).toHaveLength(7);
     expect(none[6]).toContain(`${INPUT_CLASSES.length - 6} more input classes never reached`);
   });

@@ -18,13 +18,13 @@ import {
 } from '../generate/request-id-classes.ts';
 import type { CallRequest, Event, Step } from '../model/events.ts';
 import type { ArgumentField, OperationSpec } from '../model/operation.ts';
-import { type FixtureWithPolicy, operationOf } from '../model/state.ts';
-import { afterScopeChange, DEFAULT_FIXTURE, type Principal } from '../model/world.ts';
+import type { FixtureWithPolicy } from '../model/state.ts';
+import { afterScopeChange, type Principal } from '../model/world.ts';
 import type { InputClass, InputCoverage } from '../types/input-coverage.ts';
 
-/** An input coverage record for `fixture`'s operation, with every count at zero. */
-export function emptyInputCoverage(fixture: FixtureWithPolicy = DEFAULT_FIXTURE): InputCoverage {
-  return Object.fromEntries(inputClassesOf(operationOf(fixture)).map((c) => [c, 0]));
+/** An input coverage record for `spec`, with every count at zero. */
+export function emptyInputCoverage(spec: OperationSpec): InputCoverage {
+  return Object.fromEntries(inputClassesOf(spec).map((c) => [c, 0]));
 }
 
 /**
@@ -43,15 +43,15 @@ export function emptyInputCoverage(fixture: FixtureWithPolicy = DEFAULT_FIXTURE)
 export function countInputCoverage(
   steps: readonly Step[],
   fixture: FixtureWithPolicy,
+  spec: OperationSpec,
   into: InputCoverage,
 ): void {
-  const spec = operationOf(fixture);
   const run: CoverageRun = {
     fixture,
     spec,
     shapes: fieldShapes(spec),
     principals: fixture.principals,
-    fixtureClasses: fixtureClassesOf(fixture),
+    fixtureClasses: fixtureClassesOf(fixture, spec),
     sent: new Array(fixture.principals.length),
     into,
   };
@@ -84,14 +84,25 @@ const SPELLINGS = '\u0000several';
 
 const TWIN: InputClass = 'requestId differs only in case from an earlier one';
 
-/** `principalClasses` of every fixture principal, kept per fixture. */
-const fixtureClassesKept = new WeakMap<FixtureWithPolicy, readonly (readonly InputClass[])[]>();
+/** `principalClasses` of every fixture principal, kept per operation and fixture. */
+const fixtureClassesKept = new WeakMap<
+  OperationSpec,
+  WeakMap<FixtureWithPolicy, readonly (readonly InputClass[])[]>
+>();
 
-function fixtureClassesOf(fixture: FixtureWithPolicy): readonly (readonly InputClass[])[] {
-  let classes = fixtureClassesKept.get(fixture);
+function fixtureClassesOf(
+  fixture: FixtureWithPolicy,
+  spec: OperationSpec,
+): readonly (readonly InputClass[])[] {
+  let kept = fixtureClassesKept.get(spec);
+  if (!kept) {
+    kept = new WeakMap();
+    fixtureClassesKept.set(spec, kept);
+  }
+  let classes = kept.get(fixture);
   if (!classes) {
-    classes = fixture.principals.map((p, i) => principalClasses(fixture, i, p));
-    fixtureClassesKept.set(fixture, classes);
+    classes = fixture.principals.map((p, i) => principalClasses(fixture, spec, i, p));
+    kept.set(fixture, classes);
   }
   return classes;
 }
@@ -114,7 +125,7 @@ function countEvent(run: CoverageRun, event: Event): void {
       run.into,
       principal === run.fixture.principals[client]
         ? (run.fixtureClasses[client] as readonly InputClass[])
-        : principalClasses(run.fixture, client, principal),
+        : principalClasses(run.fixture, run.spec, client, principal),
     );
     if (principal.scopes.includes(run.spec.scope)) countRequest(run, event.request, shape, sent);
   }

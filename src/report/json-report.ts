@@ -5,9 +5,9 @@
  * print it with `encodeJson` so NaN and friends in a counterexample survive.
  */
 
-import { operationOf } from '../model/state.ts';
 import type { ReproductionSearch } from '../types/replay.ts';
 import type { CheckResult } from '../types/results.ts';
+import { savedCounterexample } from './counterexample-case.ts';
 import { explainFailure } from './explain-failure.ts';
 import { formatCounterexample } from './format-counterexample.ts';
 import { triageOf } from './triage.ts';
@@ -46,8 +46,8 @@ export function toJsonReport(r: CheckResult, context: JsonReportContext = {}): o
     ...(cx
       ? {
           counterexample: {
-            ...cx,
-            explanations: cx.failures.map((f) => explainFailure(f, operationOf(cx.fixture))),
+            ...savedCounterexample(cx),
+            explanations: cx.failures.map((f) => explainFailure(f, cx.spec)),
             triage: triageOf(cx),
             ...(context.savedPath ? { file: context.savedPath } : {}),
             ...(context.timelinePath ? { timeline: context.timelinePath } : {}),

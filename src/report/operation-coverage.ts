@@ -9,20 +9,14 @@
 import { answerKind, groupConflicts } from '../generate/group-conflicts.ts';
 import { edgeSideOf, seekableFields } from '../generate/precondition-edges.ts';
 import type { CallEvent, Step } from '../model/events.ts';
-import type { Args } from '../model/operation.ts';
-import {
-  type FixtureWithPolicy,
-  initialState,
-  type ModelState,
-  operationOf,
-} from '../model/state.ts';
+import type { Args, OperationSpec } from '../model/operation.ts';
+import { type FixtureWithPolicy, initialState, type ModelState } from '../model/state.ts';
 import { step } from '../model/step.ts';
 import { otherRowsOf } from '../model/targets.ts';
 import type { OperationCoverage } from '../types/operation-coverage.ts';
 
-/** A coverage record for `fixture`'s operation with every count at zero. */
-export function emptyOperationCoverage(fixture: FixtureWithPolicy): OperationCoverage {
-  const spec = operationOf(fixture);
+/** A coverage record for `spec` with every count at zero. */
+export function emptyOperationCoverage(spec: OperationSpec): OperationCoverage {
   const precondition = spec.precondition !== undefined;
   return {
     operation: spec.name,
@@ -36,13 +30,14 @@ export function emptyOperationCoverage(fixture: FixtureWithPolicy): OperationCov
   };
 }
 
-/** Adds what `steps`, run from `fixture`, came to into `into`. */
+/** Adds what `steps` of `spec`, run from `fixture`, came to into `into`. */
 export function countOperationCoverage(
   steps: readonly Step[],
   fixture: FixtureWithPolicy,
+  spec: OperationSpec,
   into: OperationCoverage,
 ): void {
-  let state = initialState(fixture);
+  let state = initialState(fixture, spec);
   for (const s of steps) {
     if (s.kind === 'concurrent') {
       into.groups.total++;

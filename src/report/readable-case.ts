@@ -4,6 +4,7 @@
  * timeline (`timeline/`).
  */
 import type { Step } from '../model/events.ts';
+import type { OperationSpec } from '../model/operation.ts';
 import type { Fixture } from '../model/world.ts';
 import type { CallAnswer } from '../types/trace.ts';
 import type { Failure } from '../types/verdict.ts';
@@ -17,6 +18,8 @@ export interface ReadableCase {
   readonly handlerName: string;
   readonly mode: string;
   readonly fixture: Fixture;
+  /** The operation the case is of: every step is described, and every failure explained, in its terms. */
+  readonly spec: OperationSpec;
   readonly steps: readonly Step[];
   readonly failures: readonly Failure[];
   readonly seed?: number;

@@ -4,7 +4,6 @@
  * `format-junit.ts` writes the XML.
  */
 
-import { operationOf } from '../model/state.ts';
 import type { CheckResult } from '../types/results.ts';
 import { explainFailure } from './explain-failure.ts';
 import { formatCounterexample } from './format-counterexample.ts';
@@ -19,7 +18,7 @@ export function runSuite(
 ): JunitSuite {
   const cx = r.counterexample;
   const first = cx?.failures[0];
-  const why = first && cx ? explainFailure(first, operationOf(cx.fixture)) : undefined;
+  const why = first && cx ? explainFailure(first, cx.spec) : undefined;
   return {
     name: 'receiptcheck',
     properties: {

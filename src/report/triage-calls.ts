@@ -104,7 +104,7 @@ function racedIn(
 function answersOf(c: ReadableCase): Map<string, Observed> {
   const out = new Map<string, Observed>();
   if (c.mode === 'sequential') {
-    let state = initialState(c.fixture);
+    let state = initialState(c.fixture, c.spec);
     for (const placed of flatten(c.steps)) {
       const t = modelStep(state, placed.event);
       state = t.state;

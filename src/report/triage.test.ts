@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CallEvent, Step } from '../model/events.ts';
 import { createOnce } from '../model/operations/create-once.ts';
+import { setInterval as setIntervalSpec } from '../model/operations/set-interval.ts';
 import type { Observed } from '../model/outcome.ts';
 import { DEFAULT_FIXTURE } from '../model/world.ts';
 import type { Failure } from '../types/verdict.ts';
@@ -46,6 +47,7 @@ const sequential = (
   handlerName: 'h',
   mode: 'sequential',
   fixture: DEFAULT_FIXTURE,
+  spec: setIntervalSpec,
   steps,
   failures,
   ...more,
@@ -147,7 +149,10 @@ describe('triageOf', () => {
     };
     const fixture = { ...createOnce.fixture, operation: 'create-once' } as ReadableCase['fixture'];
     const t = triageOf(
-      sequential([call], [wrong(0, 0, call, invoice(1), invoice(9001))], { fixture }),
+      sequential([call], [wrong(0, 0, call, invoice(1), invoice(9001))], {
+        fixture,
+        spec: createOnce,
+      }),
     );
     expect(t.change).toEqual({ kind: 'spec', field: 'created.ids', value: 'opaque' });
     expect(triageLine(t)).toBe(

@@ -12,7 +12,7 @@
 import type { OperationSpec } from '../model/operation.ts';
 import type { Observed } from '../model/outcome.ts';
 import { CONTRACT_POLICY } from '../model/policy.ts';
-import { type FixtureWithPolicy, operationOf } from '../model/state.ts';
+import type { FixtureWithPolicy } from '../model/state.ts';
 import { explainFailure } from './explain-failure.ts';
 import type { ReadableCase } from './readable-case.ts';
 import { type TriageCall, triageCalls } from './triage-calls.ts';
@@ -104,7 +104,7 @@ export const TRIAGE_RULES: readonly TriageRule[] = [
 
 /** What the user can change if they believe the handler that failed `c` is right. */
 export function triageOf(c: ReadableCase, rules: readonly TriageRule[] = TRIAGE_RULES): Triage {
-  const spec = operationOf(c.fixture);
+  const { spec } = c;
   const calls = triageCalls(c);
   for (const call of calls)
     for (const rule of rules)

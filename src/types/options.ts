@@ -3,6 +3,7 @@
  * uses (`ResolvedOptions`, every default applied). Types only, at the bottom so that runners and
  * reports can name them; `resolveOptions` in `api/` is the one place that turns one into the other.
  */
+import type { OperationSpec } from '../model/operation.ts';
 import type { Fixture } from '../model/world.ts';
 import type { KnownFindings } from './findings.ts';
 import type { InputClass } from './input-coverage.ts';
@@ -151,3 +152,9 @@ export interface SoakOptions {
 
 /** Resolved options for one mode: what a mode runner and `prepareRun` take. */
 export type OneModeOptions = ResolvedOptions & { readonly mode: Mode };
+
+/**
+ * What a mode runner takes: one mode's options and the operation the run checks, the spec
+ * `prepareRun` resolved from the plugin (passed on, never looked up again by name).
+ */
+export type RunOptions = OneModeOptions & { readonly spec: OperationSpec };

@@ -4,6 +4,7 @@
  */
 
 import type { Step } from '../model/events.ts';
+import type { OperationSpec } from '../model/operation.ts';
 import type { CaseFile } from './case-file.ts';
 import type { ScheduledDetail } from './execution.ts';
 import type { Failure } from './verdict.ts';
@@ -12,6 +13,8 @@ import type { Failure } from './verdict.ts';
 export interface ProveFailure {
   /** The failing case with its schedule, as a scheduled case file (`replay` runs it exactly). */
   readonly caseFile: CaseFile;
+  /** The operation the case was proved as (the handler's spec; the case file names it). */
+  readonly spec: OperationSpec;
   readonly preemptions: number;
   readonly failures: readonly Failure[];
   readonly detail: ScheduledDetail;

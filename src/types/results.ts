@@ -4,6 +4,7 @@
  */
 import type { Step } from '../model/events.ts';
 import type { HistoryEntry } from '../model/history.ts';
+import type { OperationSpec } from '../model/operation.ts';
 import type { Fixture } from '../model/world.ts';
 import type { Coverage } from './coverage.ts';
 import type { FindingSignature } from './findings.ts';
@@ -23,6 +24,11 @@ export interface Counterexample {
   /** fast-check's replay path: with the seed, regenerates this exact case. */
   readonly path: string;
   readonly fixture: Fixture;
+  /**
+   * The operation the run checked, the handler's own spec: reports read it. (A saved case names
+   * it in `fixture.operation`, and replaying it resolves that name back to a spec.)
+   */
+  readonly spec: OperationSpec;
   readonly steps: readonly Step[];
   readonly failures: readonly Failure[];
   /** Runs until the first failure, and shrink steps after it. */
@@ -87,6 +93,8 @@ export interface CaseResult {
   readonly verdict: 'passed' | 'failed';
   readonly handler: string;
   readonly mode: Mode;
+  /** The operation the case was run as: the handler's spec, which the case's operation names. */
+  readonly spec: OperationSpec;
   /** Where the handler disagreed with the model or broke an invariant. */
   readonly failures: readonly Failure[];
   /** Where the run broke a promise written in the case file. */
@@ -121,6 +129,8 @@ export interface SoakResult {
   readonly seed: number;
   /** The world the history started from (principals name the clients' calls in reports). */
   readonly fixture: Fixture;
+  /** The operation the soak checked, the handler's own spec: reports read it. */
+  readonly spec: OperationSpec;
   readonly counts: SoakCounts;
   /** Time spent issuing operations (drain included), and checking, in ms. */
   readonly issueMs: number;

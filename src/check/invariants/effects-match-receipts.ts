@@ -20,7 +20,6 @@ import {
   writesSeveralRows,
 } from '../../model/operation.ts';
 import { SERVER_ASSIGNED, sameResult } from '../../model/outcome.ts';
-import { operationOf } from '../../model/state.ts';
 import type { Result } from '../../model/world.ts';
 import type { Observation } from '../../types/trace.ts';
 import type { InvariantViolation } from '../../types/verdict.ts';
@@ -39,7 +38,7 @@ export const EFFECTS_MATCH_RECEIPTS = 'every effect has its receipt and every re
 
 /** Checks the invariant; undefined when it holds (and for a `versioned` spec, checked elsewhere). */
 export function checkEffectsMatchReceipts(run: RunRecord): InvariantViolation | undefined {
-  const spec = operationOf(run.fixture);
+  const { spec } = run;
   if (spec.versioned) return undefined;
   // An expired receipt is gone by design (policy `receiptExpiry`).
   if (receiptsMayExpire(run)) return undefined;

@@ -6,7 +6,6 @@
  */
 
 import { targetRows } from '../../model/operation.ts';
-import { operationOf } from '../../model/state.ts';
 import type { CallResult } from '../../model/world.ts';
 import type { InvariantViolation } from '../../types/verdict.ts';
 import type { RunRecord } from '../run-record.ts';
@@ -17,7 +16,7 @@ export const FRESH_ADVANCES_VERSION = 'fresh ok advances the version by exactly 
 /** Checks the invariant; undefined when it holds. */
 export function checkFreshAdvancesVersion(run: RunRecord): InvariantViolation | undefined {
   // Declared by the spec (`versioned`); other operations: effects-match-receipts.ts
-  const spec = operationOf(run.fixture);
+  const { spec } = run;
   if (!spec.versioned) return undefined;
   const start = targetRows(run.fixture, spec);
   const recreatedAt = lastRecreate(run.steps);

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { CallEvent, Step } from '../../model/events.ts';
+import { setInterval as setIntervalSpec } from '../../model/operations/set-interval.ts';
 import { initialState, toSnapshot } from '../../model/state.ts';
 import { run } from '../../model/step.ts';
 import { DEFAULT_FIXTURE } from '../../model/world.ts';
@@ -25,14 +26,22 @@ const steps: Step[] = [call('a', 1, 30), call('b', 2, 60), call('a', 1, 30)];
 
 /** The run the model itself produces for `steps`: the "ok" fixture. */
 function goodRun(): RunRecord {
-  const { state, outcomes } = run(initialState(DEFAULT_FIXTURE), steps as CallEvent[]);
+  const { state, outcomes } = run(
+    initialState(DEFAULT_FIXTURE, setIntervalSpec),
+    steps as CallEvent[],
+  );
   const observations = steps.map((event, step) => ({
     step,
     lane: 0,
     event: event as CallEvent,
     observed: outcomes[step] ?? { kind: 'notSent' as const },
   }));
-  return { fixture: DEFAULT_FIXTURE, steps, trace: { observations, snapshot: toSnapshot(state) } };
+  return {
+    spec: setIntervalSpec,
+    fixture: DEFAULT_FIXTURE,
+    steps,
+    trace: { observations, snapshot: toSnapshot(state) },
+  };
 }
 
 function withTrace(change: (t: Trace) => Trace): RunRecord {

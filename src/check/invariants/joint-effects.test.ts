@@ -24,7 +24,7 @@ const send = (client: number, requestId: string, from: number, to: number, amoun
 
 /** The model's run of `events`, all in one concurrent step when `together`. */
 function modelRun(events: readonly CallEvent[], together = false): RunRecord {
-  const { state, outcomes } = run(initialState(fixture), events);
+  const { state, outcomes } = run(initialState(fixture, transfer), events);
   const steps: Step[] = together ? [{ kind: 'concurrent', events }] : [...events];
   const observations = events.map((event, i) => ({
     step: together ? 0 : i,
@@ -32,7 +32,7 @@ function modelRun(events: readonly CallEvent[], together = false): RunRecord {
     event,
     observed: outcomes[i] ?? { kind: 'notSent' as const },
   }));
-  return { fixture, steps, trace: { observations, snapshot: toSnapshot(state) } };
+  return { spec: transfer, fixture, steps, trace: { observations, snapshot: toSnapshot(state) } };
 }
 
 function withBalance(good: RunRecord, id: number, balance: number): RunRecord {

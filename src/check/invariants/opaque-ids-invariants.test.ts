@@ -38,6 +38,7 @@ describe('invariant checkers for create-once with opaque ids', () => {
     };
     const readAs = outcome.fresh({ invoiceId: SERVER_ASSIGNED, customerId: 1, amount: 500 });
     return {
+      spec: createOnceOpaque,
       fixture,
       steps: [call(0, request)],
       trace: {

@@ -32,14 +32,14 @@ const call = (client: number, request: CallRequest): CallEvent => ({
 /** The run the model itself produces for sequential `events`: the "ok" fixture. */
 function modelRun(spec: OperationSpec, events: readonly CallEvent[]): RunRecord {
   const fixture = fixtureOf(spec);
-  const { state, outcomes } = run(initialState(fixture), events);
+  const { state, outcomes } = run(initialState(fixture, spec), events);
   const observations = events.map((event, step) => ({
     step,
     lane: 0,
     event,
     observed: outcomes[step] ?? { kind: 'notSent' as const },
   }));
-  return { fixture, steps: events, trace: { observations, snapshot: toSnapshot(state) } };
+  return { fixture, spec, steps: events, trace: { observations, snapshot: toSnapshot(state) } };
 }
 
 function changed(good: RunRecord, change: (t: Trace) => Trace): RunRecord {
@@ -132,14 +132,19 @@ describe('invariant checkers for create-once, with invoices in its fixture', () 
     call(0, { requestId: 'r1', customerId: 1, amount: 500 }),
   ];
   const good = (): RunRecord => {
-    const { state, outcomes } = run(initialState(fixture), events);
+    const { state, outcomes } = run(initialState(fixture, createOnce), events);
     const observations = events.map((event, step) => ({
       step,
       lane: 0,
       event,
       observed: outcomes[step] ?? { kind: 'notSent' as const },
     }));
-    return { fixture, steps: events, trace: { observations, snapshot: toSnapshot(state) } };
+    return {
+      fixture,
+      spec: createOnce,
+      steps: events,
+      trace: { observations, snapshot: toSnapshot(state) },
+    };
   };
 
   it('ok: the model’s own run (the fixture’s invoice and one created) breaks no invariant', () => {
@@ -238,7 +243,12 @@ describe('invariant checkers for adjust-balance', () => {
       const accounts = (adjustBalance.fixture.accounts as Row[]).map((r) =>
         r.id === 1 ? { ...r, balance } : r,
       );
-      return { fixture, steps, trace: { observations, snapshot: { receipts, accounts } } };
+      return {
+        fixture,
+        spec: adjustBalance,
+        steps,
+        trace: { observations, snapshot: { receipts, accounts } },
+      };
     };
 
     it('ok: both applied, in either order (balances commute)', () => {

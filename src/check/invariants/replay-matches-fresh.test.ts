@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { CallEvent, Step } from '../../model/events.ts';
+import { setInterval as setIntervalSpec } from '../../model/operations/set-interval.ts';
 import type { Outcome } from '../../model/outcome.ts';
 import { resolvePolicy } from '../../model/policy.ts';
 import type { FixtureWithPolicy } from '../../model/state.ts';
@@ -41,7 +42,12 @@ function runWith(retryAnswer: Outcome): RunRecord {
     { step: 0, lane: 1, event: call(1), observed: retryAnswer },
     { step: 2, lane: 0, event: call(2), observed: ok(2, false) },
   ];
-  return { fixture, steps, trace: { observations, snapshot: { rows: [], receipts: [] } } };
+  return {
+    spec: setIntervalSpec,
+    fixture,
+    steps,
+    trace: { observations, snapshot: { rows: [], receipts: [] } },
+  };
 }
 
 describe('a replay under expiring receipts', () => {

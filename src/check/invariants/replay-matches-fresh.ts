@@ -19,10 +19,10 @@ export function checkReplayMatchesFresh(run: RunRecord): InvariantViolation | un
   const expiring = receiptsMayExpire(run);
   for (const o of run.trace.observations) {
     if (o.observed.kind !== 'ok' || !o.observed.replayed) continue;
-    const key = callKey(run.fixture, o);
+    const key = callKey(run, o);
     const fresh = expiring
       ? freshOks(run.trace)
-          .filter((f) => f.step <= o.step && callKey(run.fixture, f) === key)
+          .filter((f) => f.step <= o.step && callKey(run, f) === key)
           .at(-1)
       : freshByKey.get(key);
     if (fresh?.observed.kind !== 'ok') {

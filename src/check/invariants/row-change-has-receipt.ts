@@ -6,7 +6,6 @@
 
 import { targetRows } from '../../model/operation.ts';
 import { sameResult } from '../../model/outcome.ts';
-import { operationOf } from '../../model/state.ts';
 import type { CallResult } from '../../model/world.ts';
 import type { InvariantViolation } from '../../types/verdict.ts';
 import type { RunRecord } from '../run-record.ts';
@@ -24,7 +23,7 @@ export const ROW_CHANGE_HAS_RECEIPT =
 /** Checks the invariant; undefined when it holds. */
 export function checkRowChangeHasReceipt(run: RunRecord): InvariantViolation | undefined {
   // The form of the invariant for a spec that declares versions; others: effects-match-receipts.ts
-  const spec = operationOf(run.fixture);
+  const { spec } = run;
   if (!spec.versioned) return undefined;
   // An expired receipt is gone by design (policy `receiptExpiry`).
   if (receiptsMayExpire(run)) return undefined;

@@ -17,7 +17,7 @@ const CALLS_NAMED = 3;
 /** The calls under `r`'s key, in the order they ran: the ones that may have written it. */
 export function callsUnderKey(run: RunRecord, r: Receipt): Observation[] {
   const key = receiptKeyOf(r);
-  return run.trace.observations.filter((o) => callKey(run.fixture, o) === key);
+  return run.trace.observations.filter((o) => callKey(run, o) === key);
 }
 
 /**

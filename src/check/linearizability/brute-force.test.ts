@@ -9,6 +9,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Event } from '../../model/events.ts';
 import type { History, HistoryEntry } from '../../model/history.ts';
+import { setInterval as setIntervalSpec } from '../../model/operations/set-interval.ts';
 import { type Observed, outcome, sameOutcome } from '../../model/outcome.ts';
 import type { PolicyDeclaration } from '../../model/policy.ts';
 import { initialState, type ModelState } from '../../model/state.ts';
@@ -87,7 +88,7 @@ interface Case {
 
 /** A history from a random serial run: outcomes as the model gave them, intervals at random. */
 function sample(c: Case): { initial: ModelState; history: History } {
-  const initial = initialState({ ...DEFAULT_FIXTURE, policy: c.policy });
+  const initial = initialState({ ...DEFAULT_FIXTURE, policy: c.policy }, setIntervalSpec);
   const order = c.events
     .map((_, i) => i)
     .sort((a, b) => (c.serial[a] ?? 0) - (c.serial[b] ?? 0) || a - b);

@@ -17,6 +17,7 @@ import {
 } from '../../../testing/linearizability/fixture-builders.ts';
 import { FIXTURE_PAIRS } from '../../../testing/linearizability/fixture-pairs.ts';
 import type { History } from '../../model/history.ts';
+import { setInterval as setIntervalSpec } from '../../model/operations/set-interval.ts';
 import { type Observed, outcome } from '../../model/outcome.ts';
 import type { PolicyDeclaration } from '../../model/policy.ts';
 import { initialState } from '../../model/state.ts';
@@ -25,7 +26,7 @@ import { checkHistory } from './check-history.ts';
 import { syntheticHistory } from './synthetic-history.ts';
 import { witnessProblem } from './witness.ts';
 
-const initial = initialState(DEFAULT_FIXTURE);
+const initial = initialState(DEFAULT_FIXTURE, setIntervalSpec);
 
 // Horizon 1 keeps one state: every fixture that backtracks at all is searched again without one.
 describe.each([
@@ -95,7 +96,10 @@ describe('checkHistory results', () => {
 });
 
 describe('in-flight duplicates (policy inFlightDuplicate: conflict)', () => {
-  const stripe = initialState({ ...DEFAULT_FIXTURE, policy: { inFlightDuplicate: 'conflict' } });
+  const stripe = initialState(
+    { ...DEFAULT_FIXTURE, policy: { inFlightDuplicate: 'conflict' } },
+    setIntervalSpec,
+  );
   const r1 = request('r1', 1, 1, 30);
   const overlapping: History = [
     call(0, 0, [0, 10], r1, fresh(1, 30, 2)),
@@ -122,10 +126,13 @@ describe('in-flight duplicates (policy inFlightDuplicate: conflict)', () => {
   });
 
   it('ok: under storesRefusals, where the in-flight answer stores no refusal', () => {
-    const storing = initialState({
-      ...DEFAULT_FIXTURE,
-      policy: { inFlightDuplicate: 'conflict', storesRefusals: true },
-    });
+    const storing = initialState(
+      {
+        ...DEFAULT_FIXTURE,
+        policy: { inFlightDuplicate: 'conflict', storesRefusals: true },
+      },
+      setIntervalSpec,
+    );
     // Read as the model's conflict, entry 0 would store a refusal under r1 and entry 1 would then
     // get keyReuse; only the in-flight reading, which stores nothing, explains both.
     const history: History = [
@@ -133,7 +140,10 @@ describe('in-flight duplicates (policy inFlightDuplicate: conflict)', () => {
       call(1, 0, [1, 10], r1, fresh(1, 30, 2)),
     ];
     expect(checkHistory(storing, history).verdict).toBe('ok');
-    const noInFlight = initialState({ ...DEFAULT_FIXTURE, policy: { storesRefusals: true } });
+    const noInFlight = initialState(
+      { ...DEFAULT_FIXTURE, policy: { storesRefusals: true } },
+      setIntervalSpec,
+    );
     expect(checkHistory(noInFlight, history)).toMatchObject({ verdict: 'illegal' });
   });
 });
@@ -146,7 +156,8 @@ describe('a key reuse meeting a running claim (visible claims declared)', () => 
   const reuse = (observed: Observed, at: Interval = [3, 11], minutes = 45) =>
     call(2, 1, at, request('r1', 1, 1, minutes), observed);
   const race = (observed: Observed = keyReuse): History => [moved, owner, reuse(observed)];
-  const under = (policy: PolicyDeclaration) => initialState({ ...DEFAULT_FIXTURE, policy });
+  const under = (policy: PolicyDeclaration) =>
+    initialState({ ...DEFAULT_FIXTURE, policy }, setIntervalSpec);
   const conflicts = under({ inFlightDuplicate: 'conflict' });
 
   it('ok: keyReuse with no effect, under inFlightDuplicate: conflict or a claimExpiry', () => {
@@ -226,7 +237,10 @@ describe('input errors', () => {
 });
 
 describe('checkHistory with a declared receipt expiry', () => {
-  const expiring = initialState({ ...DEFAULT_FIXTURE, policy: { receiptExpiry: 1000 } });
+  const expiring = initialState(
+    { ...DEFAULT_FIXTURE, policy: { receiptExpiry: 1000 } },
+    setIntervalSpec,
+  );
   const write = call(0, 0, [0, 1], request('r1', 1, 1, 30), fresh(1, 30, 2));
   const tick = (at: [number, number]) => world(1, at, { kind: 'clockAdvance', ms: 1500 });
   const retry = (at: [number, number], observed: Observed) =>

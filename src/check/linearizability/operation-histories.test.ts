@@ -11,7 +11,7 @@ import { checkHistory } from './check-history.ts';
 import { witnessProblem } from './witness.ts';
 
 describe.each(OPERATION_FIXTURES)('checkHistory pass/fail pairs for $spec.name', (op) => {
-  const initial = initialState(op.fixture);
+  const initial = initialState(op.fixture, op.spec);
 
   it('starts from the operation’s own fixture', () => {
     expect(initial.operation).toBe(op.spec);

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { call, fresh, request, world } from '../../../testing/linearizability/fixture-builders.ts';
 import type { Event } from '../../model/events.ts';
 import type { History, HistoryEntry } from '../../model/history.ts';
+import { setInterval as setIntervalSpec } from '../../model/operations/set-interval.ts';
 import { initialState } from '../../model/state.ts';
 import { run } from '../../model/step.ts';
 import { DEFAULT_FIXTURE } from '../../model/world.ts';
@@ -14,7 +15,7 @@ import { mergeStates } from './merge-states.ts';
 import { partitionHistory } from './partition.ts';
 import { sameState } from './same-state.ts';
 
-const initial = initialState(DEFAULT_FIXTURE);
+const initial = initialState(DEFAULT_FIXTURE, setIntervalSpec);
 const ids = (parts: HistoryEntry[][]) =>
   parts.map((p) => p.map((e) => e.id)).sort((a, b) => (a[0] ?? 0) - (b[0] ?? 0));
 

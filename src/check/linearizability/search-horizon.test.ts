@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { FIXTURE_PAIRS } from '../../../testing/linearizability/fixture-pairs.ts';
 import type { History } from '../../model/history.ts';
+import { setInterval as setIntervalSpec } from '../../model/operations/set-interval.ts';
 import { initialState, type ModelState } from '../../model/state.ts';
 import { DEFAULT_FIXTURE } from '../../model/world.ts';
 import { startBudget } from './budget.ts';
@@ -17,7 +18,7 @@ import { searchPart } from './search.ts';
 import { syntheticHistory } from './synthetic-history.ts';
 import { witnessProblem } from './witness.ts';
 
-const initial = initialState(DEFAULT_FIXTURE);
+const initial = initialState(DEFAULT_FIXTURE, setIntervalSpec);
 
 function searchWith(start: ModelState, history: History, horizon: number) {
   const budget = startBudget(resolveLinearizabilityOptions());

@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CallEvent, Event } from '../../model/events.ts';
 import { createOnce } from '../../model/operations/create-once.ts';
+import { setInterval as setIntervalSpec } from '../../model/operations/set-interval.ts';
 import { initialState, type ModelState } from '../../model/state.ts';
 import { leaveClaim, leaveError, run } from '../../model/step.ts';
 import { DEFAULT_FIXTURE } from '../../model/world.ts';
@@ -23,7 +24,7 @@ const write = (
   delivery: 'delivered',
   request: { requestId, automationId, expectedVersion, intervalMinutes: 30 },
 });
-const initial = initialState(DEFAULT_FIXTURE);
+const initial = initialState(DEFAULT_FIXTURE, setIntervalSpec);
 const reach = (events: Event[], from: ModelState = initial) => run(from, events).state;
 
 describe('state fingerprints', () => {
@@ -69,34 +70,34 @@ describe('state fingerprints', () => {
       reach([{ kind: 'storeFail' }]),
       reach(
         [write(0, 'x', 1, 9)],
-        initialState({ ...DEFAULT_FIXTURE, policy: { storesRefusals: true } }),
+        initialState({ ...DEFAULT_FIXTURE, policy: { storesRefusals: true } }, setIntervalSpec),
       ),
-      initialState({ ...DEFAULT_FIXTURE, policy: { idempotencyFirst: true } }),
-      initialState({ ...DEFAULT_FIXTURE, policy: { receiptExpiry: 1000 } }),
+      initialState({ ...DEFAULT_FIXTURE, policy: { idempotencyFirst: true } }, setIntervalSpec),
+      initialState({ ...DEFAULT_FIXTURE, policy: { receiptExpiry: 1000 } }, setIntervalSpec),
       reach(
         [{ kind: 'clockAdvance', ms: 1 }],
-        initialState({ ...DEFAULT_FIXTURE, policy: { receiptExpiry: 1000 } }),
+        initialState({ ...DEFAULT_FIXTURE, policy: { receiptExpiry: 1000 } }, setIntervalSpec),
       ),
       reach(
         [write(0, 'x', 1, 1)],
-        initialState({ ...DEFAULT_FIXTURE, policy: { receiptExpiry: 1000 } }),
+        initialState({ ...DEFAULT_FIXTURE, policy: { receiptExpiry: 1000 } }, setIntervalSpec),
       ),
-      initialState({ ...DEFAULT_FIXTURE, policy: { claimExpiry: 'never' } }),
+      initialState({ ...DEFAULT_FIXTURE, policy: { claimExpiry: 'never' } }, setIntervalSpec),
       leaveClaim(
-        initialState({ ...DEFAULT_FIXTURE, policy: { claimExpiry: 'never' } }),
+        initialState({ ...DEFAULT_FIXTURE, policy: { claimExpiry: 'never' } }, setIntervalSpec),
         write(0, 'x', 1, 1),
       ),
       leaveClaim(
-        initialState({ ...DEFAULT_FIXTURE, policy: { claimExpiry: 'never' } }),
+        initialState({ ...DEFAULT_FIXTURE, policy: { claimExpiry: 'never' } }, setIntervalSpec),
         write(0, 'x', 1, 2),
       ),
-      initialState({ ...DEFAULT_FIXTURE, policy: { storesErrors: true } }),
+      initialState({ ...DEFAULT_FIXTURE, policy: { storesErrors: true } }, setIntervalSpec),
       leaveError(
-        initialState({ ...DEFAULT_FIXTURE, policy: { storesErrors: true } }),
+        initialState({ ...DEFAULT_FIXTURE, policy: { storesErrors: true } }, setIntervalSpec),
         write(0, 'x', 1, 1),
       ),
       leaveError(
-        initialState({ ...DEFAULT_FIXTURE, policy: { storesErrors: true } }),
+        initialState({ ...DEFAULT_FIXTURE, policy: { storesErrors: true } }, setIntervalSpec),
         write(0, 'x', 1, 2),
       ),
     ];
@@ -132,7 +133,7 @@ describe('state fingerprints', () => {
       delivery: 'delivered',
       request: { requestId, customerId: 1, amount },
     });
-    const start = initialState(fixture);
+    const start = initialState(fixture, createOnce);
     const one = reach([invoice('a', 500)], start);
     const other = reach([invoice('a', 700)], start);
     expect(one.created.size).toBe(1);

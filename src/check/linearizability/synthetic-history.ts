@@ -9,6 +9,7 @@
  * is returned. `corrupt` then breaks exactly one outcome so that no order can explain it.
  */
 import type { History, HistoryEntry } from '../../model/history.ts';
+import { setInterval } from '../../model/operations/set-interval.ts';
 import type { Observed } from '../../model/outcome.ts';
 import { initialState, type ModelState } from '../../model/state.ts';
 import { DEFAULT_FIXTURE } from '../../model/world.ts';
@@ -108,7 +109,7 @@ export function syntheticHistory(options: SyntheticOptions): SyntheticHistory {
   ops.forEach((op, serial) => {
     if (op.applied) witness.push(idOfSerial[serial] as number);
   });
-  const initial = initialState(fixture);
+  const initial = initialState(fixture, setInterval);
   if (!options.corrupt) return { initial, history, witness };
 
   const reachable = Math.max(1, ...fixture.automations.map((a) => a.version)) + history.length;

@@ -7,6 +7,7 @@
  * effect) or crash (they did not): the checker will see neither completion nor outcome for them.
  */
 import type { CallEvent, CallRequest, Event, WorldEvent } from '../../model/events.ts';
+import { setInterval } from '../../model/operations/set-interval.ts';
 import type { Observed } from '../../model/outcome.ts';
 import { initialState, type ModelState } from '../../model/state.ts';
 import { step } from '../../model/step.ts';
@@ -49,7 +50,7 @@ export function serialScript(
   const unknownRate = traffic.unknownRate ?? 0.01;
   const world = worldSchedule(random, length, fixture, traffic.worldEventPairs ?? 2);
   const recent: CallRequest[][] = fixture.principals.map(() => []);
-  let state: ModelState = initialState(fixture);
+  let state: ModelState = initialState(fixture, setInterval);
   const ops: SerialOp[] = [];
   for (let i = 0; i < length; i++) {
     const worldEvent = world.get(i);

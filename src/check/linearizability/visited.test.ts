@@ -8,6 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { call, fresh, request } from '../../../testing/linearizability/fixture-builders.ts';
 import type { HistoryEntry } from '../../model/history.ts';
+import { setInterval as setIntervalSpec } from '../../model/operations/set-interval.ts';
 import { initialState } from '../../model/state.ts';
 import { step } from '../../model/step.ts';
 import { DEFAULT_FIXTURE } from '../../model/world.ts';
@@ -15,7 +16,7 @@ import { checkHistory } from './check-history.ts';
 import { syntheticHistory } from './synthetic-history.ts';
 import { createVisited, enter, fail, rotate } from './visited.ts';
 
-const initial = initialState(DEFAULT_FIXTURE);
+const initial = initialState(DEFAULT_FIXTURE, setIntervalSpec);
 const written = step(initial, {
   kind: 'call',
   client: 0,

@@ -163,6 +163,7 @@ function counterexampleText(r: ProveResult, savedPath: string | undefined): stri
       handlerName: r.handler,
       mode: 'scheduled',
       fixture: c.fixture,
+      spec: f.spec,
       steps: c.steps,
       failures: f.failures,
       detail: f.detail,

@@ -9,7 +9,6 @@ import type { Command } from 'commander';
 import { loadCaseFile } from '../../api/load-case-file.ts';
 import { replayCase } from '../../api/replay-case.ts';
 import { ReceiptcheckError } from '../../errors.ts';
-import { operationOf } from '../../model/state.ts';
 import { encodeJson } from '../../report/encode.ts';
 import { explainFailure } from '../../report/explain-failure.ts';
 import { caseResultReadable } from '../../report/format-case-result.ts';
@@ -121,7 +120,7 @@ A relative handler path in the file is resolved from the working directory.`),
             mode: result.mode,
             steps: c.steps.length,
             failures: result.failures,
-            explanations: result.failures.map((f) => explainFailure(f, operationOf(c.fixture))),
+            explanations: result.failures.map((f) => explainFailure(f, result.spec)),
             ...(replay.verdict === 'reproduced' && result.failures.length > 0
               ? { triage: triageOf(caseResultReadable(c, result)) }
               : {}),

@@ -40,8 +40,8 @@ Examples:
     .action(async (file: string, flags: { out?: string; handler?: string }) => {
       const read = readTimeline(file);
       // A case of a user's own operation is drawn in its words: its plugin declares them.
-      await caseOperation(read.saved, flags.handler ? { handler: flags.handler } : {});
-      const timeline = read.draw();
+      const spec = await caseOperation(read.saved, flags.handler ? { handler: flags.handler } : {});
+      const timeline = read.draw(spec);
       const path = writeTimelineHtml(
         flags.out ?? htmlPathFor(dirname(file), file),
         timeline,

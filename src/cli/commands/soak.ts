@@ -99,6 +99,8 @@ export function registerSoak(program: Command, ctx: CliContext): void {
       ctx.io.progressStream?.write(`soaking for ${flags.duration} s, then checking…\n`);
       // Bad options, a plugin that cannot load or a hung call throw a coded error: exit 2.
       const { history, ...result } = await soak({ ...options, keepHistory: true });
+      // The spec is code: the files and JSON name the operation in the fixture, as case files do.
+      const { spec: _spec, ...saved } = result;
       let text = formatSoak(result, options.durationMs ?? 0);
       let written: { historyFile: string; timeline: string } | undefined;
       if (result.verdict !== 'passed' && history) {
@@ -108,7 +110,7 @@ export function registerSoak(program: Command, ctx: CliContext): void {
         );
         writeTextFile(
           file,
-          `${encodeJson({ format: SOAK_HISTORY_FORMAT, ...result, history })}\n`,
+          `${encodeJson({ format: SOAK_HISTORY_FORMAT, ...saved, history })}\n`,
           '--out',
         );
         text += `\n\nThe whole history (${history.length} operations, by id as in the lines above) is in ${file}`;
@@ -122,7 +124,7 @@ export function registerSoak(program: Command, ctx: CliContext): void {
         written = { historyFile: file, timeline: page };
       }
       if (flags.json) {
-        ctx.io.stdout(`${encodeJson({ ...result, ...written })}\n`);
+        ctx.io.stdout(`${encodeJson({ ...saved, ...written })}\n`);
         ctx.io.stderr(`${text}\n`);
       } else ctx.io.stdout(`${text}\n`);
       ctx.exitCode = result.verdict === 'passed' ? EXIT.ok : EXIT.failed;

@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import reference from '../../handlers/operations/set-interval/postgres/set-interval-pg-reference.ts';
 import type { PgConnection, PostgresHandlerPlugin } from '../../handlers/postgres/plugin.ts';
 import type { CallEvent, Step } from '../../model/events.ts';
+import { setInterval as setIntervalSpec } from '../../model/operations/set-interval.ts';
 import { DEFAULT_FIXTURE } from '../../model/world.ts';
 import { dropIdleDatabase } from './idle-database.ts';
 import { PostgresSession } from './postgres-session.ts';
@@ -121,6 +122,7 @@ describe('kept connections', () => {
       events: [call(a), call(b)],
     });
     const runner = await postgresScheduledRunner(plugin, {
+      spec: setIntervalSpec,
       fixture: DEFAULT_FIXTURE,
       callTimeoutMs: 20_000,
     });

@@ -15,6 +15,7 @@ import leaked from '../../handlers/operations/set-interval/postgres/fixtures/lea
 import reference from '../../handlers/operations/set-interval/postgres/set-interval-pg-reference.ts';
 import type { PostgresHandlerPlugin } from '../../handlers/postgres/plugin.ts';
 import type { CallEvent, Step } from '../../model/events.ts';
+import { setInterval as setIntervalSpec } from '../../model/operations/set-interval.ts';
 import { DEFAULT_FIXTURE } from '../../model/world.ts';
 import type { Failure } from '../../types/verdict.ts';
 import type { ModeRunner } from '../mode-runner.ts';
@@ -31,6 +32,7 @@ const CALL_TIMEOUT_MS = 60_000;
 const SHRUNK_STEPS_MAX = 4;
 const options = {
   fixture: DEFAULT_FIXTURE,
+  spec: setIntervalSpec,
   callTimeoutMs: CALL_TIMEOUT_MS,
   databaseUrl: undefined,
 };
@@ -54,7 +56,9 @@ const MODES: Record<'sequential' | 'concurrent' | 'scheduled', Open> = {
 async function runOnce(mode: keyof typeof MODES, plugin: PostgresHandlerPlugin, steps: Step[]) {
   const runner = await MODES[mode](plugin);
   try {
-    return await judgedRunner(runner, DEFAULT_FIXTURE).execute(steps, { schedule: [] });
+    return await judgedRunner(runner, DEFAULT_FIXTURE, setIntervalSpec).execute(steps, {
+      schedule: [],
+    });
   } finally {
     await runner.close();
   }

@@ -9,6 +9,7 @@ import { engineOf } from '../../handlers/engine.ts';
 import pgReference from '../../handlers/operations/set-interval/postgres/set-interval-pg-reference.ts';
 import reference from '../../handlers/operations/set-interval/sqlite/set-interval-reference.ts';
 import { bundledHandlerPath } from '../../handlers/registry.ts';
+import { setInterval as setIntervalSpec } from '../../model/operations/set-interval.ts';
 import { createRunner } from '../create-runner.ts';
 import { stopEmbeddedPostgres } from '../postgres/server.ts';
 import { loadAnyPlugin, loadPlugin, validatePlugin } from './load-plugin.ts';
@@ -48,6 +49,7 @@ describe('plugins of either engine', () => {
     const options = {
       ...resolveOptions({ handler: 'pg-reference' }, {}),
       mode: 'scheduled' as const,
+      spec: setIntervalSpec,
     };
     const runner = await createRunner(pgReference, 'pg.ts', options);
     try {

@@ -40,7 +40,7 @@ describe('a spec built with fieldsFromZod, run through the generators and the mo
       delivery: 'delivered',
       request: { requestId, accountId: 1, delta: 5, currency: 'EUR', urgent: false, ...args },
     });
-    const { outcomes } = run(initialState(fixture), [
+    const { outcomes } = run(initialState(fixture, spec), [
       call('a', {}),
       call('a', {}),
       call('a', { currency: 'USD' }),
@@ -66,7 +66,12 @@ describe('a spec built with fieldsFromZod, run through the generators and the mo
 
   it('generates sequences whose outcomes include every field invalid, replays and refusals', () => {
     const samples = fc.sample(
-      sequenceArbitrary(fixture, { stepsMax: 20, races: true, recreate: true }),
+      sequenceArbitrary(fixture, {
+        spec,
+        stepsMax: 20,
+        races: true,
+        recreate: true,
+      }),
       {
         seed: 11,
         numRuns: 200,
@@ -80,7 +85,7 @@ describe('a spec built with fieldsFromZod, run through the generators and the mo
     const labels = new Set(
       samples.flatMap((s) =>
         run(
-          initialState(fixture),
+          initialState(fixture, spec),
           flatten(s).map((p) => p.event),
         ).outcomes.map(label),
       ),

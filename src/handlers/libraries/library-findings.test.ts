@@ -24,6 +24,7 @@ import { ROW_CHANGE_HAS_RECEIPT } from '../../check/invariants/row-change-has-re
 import { checkHistory } from '../../check/linearizability/check-history.ts';
 import type { CallEvent, SetIntervalRequest } from '../../model/events.ts';
 import type { History } from '../../model/history.ts';
+import { setInterval as setIntervalSpec } from '../../model/operations/set-interval.ts';
 import { type Observed, outcome } from '../../model/outcome.ts';
 import { initialState } from '../../model/state.ts';
 import type { SetIntervalSnapshot } from '../../model/world.ts';
@@ -100,9 +101,12 @@ describe('powertools: a key reuse racing a call that is then refused (once F1)',
       completedAt: 2 + id,
       observed: both[id] as Observed,
     }));
-    const declared = initialState({ ...DEFAULT_FIXTURE, policy: powertools.policy });
+    const declared = initialState(
+      { ...DEFAULT_FIXTURE, policy: powertools.policy },
+      setIntervalSpec,
+    );
     expect(checkHistory(declared, history).verdict).toBe('ok');
-    expect(checkHistory(initialState(DEFAULT_FIXTURE), history)).toMatchObject({
+    expect(checkHistory(initialState(DEFAULT_FIXTURE, setIntervalSpec), history)).toMatchObject({
       verdict: 'illegal',
       stuck: [1],
     });
@@ -187,6 +191,7 @@ describe.each(PLUGINS)(
         delivery,
       });
       const violations = checkInvariants({
+        spec: setIntervalSpec,
         fixture: DEFAULT_FIXTURE,
         steps: [event('delivered'), event('delivered')],
         trace: {

@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { checkHandler } from '../../api/check-handler.ts';
 import { judgedRunner } from '../../api/judged-runner.ts';
 import { sequentialRunner } from '../../execute/sqlite/sequential-mode.ts';
+import { setInterval as setIntervalSpec } from '../../model/operations/set-interval.ts';
 import { resolvePolicy } from '../../model/policy.ts';
 import type { FixtureWithPolicy } from '../../model/state.ts';
 import { DEFAULT_FIXTURE } from '../../model/world.ts';
@@ -49,7 +50,7 @@ describe.each(LIBRARIES)('%s in sequential mode', (name, plugin) => {
     const c = result.counterexample;
     expect(c?.failures.some((f) => f.kind === 'outcome')).toBe(true);
     const fixture: FixtureWithPolicy = { ...DEFAULT_FIXTURE, policy: resolvePolicy(plugin.policy) };
-    const declared = judgedRunner(sequentialRunner(plugin, fixture), fixture);
+    const declared = judgedRunner(sequentialRunner(plugin, fixture), fixture, setIntervalSpec);
     try {
       const again = await declared.execute(c?.steps ?? []);
       expect(again.verdict).toEqual({ verdict: 'ok' });

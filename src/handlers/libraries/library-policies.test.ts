@@ -9,6 +9,7 @@ import type { JudgedRunner } from '../../api/judged-runner.ts';
 import { judgedRunner } from '../../api/judged-runner.ts';
 import { sequentialRunner } from '../../execute/sqlite/sequential-mode.ts';
 import type { CallRequest, Step } from '../../model/events.ts';
+import { setInterval as setIntervalSpec } from '../../model/operations/set-interval.ts';
 import { type Observed, outcome } from '../../model/outcome.ts';
 import { type Policy, resolvePolicy } from '../../model/policy.ts';
 import type { FixtureWithPolicy } from '../../model/state.ts';
@@ -28,7 +29,7 @@ afterAll(async () => {
 /** Failures of `steps` on `plugin`, checked under `policy`. */
 async function failuresUnder(plugin: HandlerPlugin, policy: Policy, steps: Step[]) {
   const fixture: FixtureWithPolicy = { ...DEFAULT_FIXTURE, policy };
-  const runner = judgedRunner(sequentialRunner(plugin, fixture), fixture);
+  const runner = judgedRunner(sequentialRunner(plugin, fixture), fixture, setIntervalSpec);
   runners.push(runner);
   const run = await runner.execute(steps);
   return run.verdict.verdict === 'ok' ? [] : run.verdict.failures;

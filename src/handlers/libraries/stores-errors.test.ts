@@ -15,6 +15,7 @@ import { loadCaseFile } from '../../api/load-case-file.ts';
 import { runCase } from '../../api/run-case.ts';
 import { sequentialRunner } from '../../execute/sqlite/sequential-mode.ts';
 import type { Step } from '../../model/events.ts';
+import { setInterval as setIntervalSpec } from '../../model/operations/set-interval.ts';
 import { outcome } from '../../model/outcome.ts';
 import type { FixtureWithPolicy } from '../../model/state.ts';
 import { STORED_ERROR_MESSAGE } from '../../model/step.ts';
@@ -77,7 +78,7 @@ describe('storesErrors while the receipt store fails', () => {
 
   it('records nothing (recording is a write to that store): the retry after it is fresh', async () => {
     const fixture: FixtureWithPolicy = { ...DEFAULT_FIXTURE, policy: storing.policy };
-    const runner = judgedRunner(sequentialRunner(storing, fixture), fixture);
+    const runner = judgedRunner(sequentialRunner(storing, fixture), fixture, setIntervalSpec);
     runners.push(runner);
     const steps: Step[] = [{ kind: 'storeFail' }, call('r1'), { kind: 'storeRestore' }, call('r1')];
     const run = await runner.execute(steps);

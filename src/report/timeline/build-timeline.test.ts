@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Step } from '../../model/events.ts';
+import { setInterval as setIntervalSpec } from '../../model/operations/set-interval.ts';
 import { DEFAULT_FIXTURE } from '../../model/world.ts';
 import type { TraceEntry } from '../../types/scheduled-trace.ts';
 import { parseCaseFile } from '../case-file.ts';
@@ -17,7 +18,10 @@ import { buildSoakTimeline, type SoakReportInput } from './soak-timeline.ts';
 
 const fixtureUrl = (name: string) => new URL(`../../../testing/timeline/${name}`, import.meta.url);
 const saved = (name: string) =>
-  caseFileTimelineCase(parseCaseFile(readFileSync(fixtureUrl(name), 'utf8'), name));
+  caseFileTimelineCase(
+    parseCaseFile(readFileSync(fixtureUrl(name), 'utf8'), name),
+    setIntervalSpec,
+  );
 
 describe('buildTimeline', () => {
   it('draws a sequential counterexample on a step axis, the wrong call with the rule it breaks', () => {
@@ -130,6 +134,7 @@ describe('buildTimeline', () => {
       handlerName: 'built',
       mode: 'scheduled',
       fixture: DEFAULT_FIXTURE,
+      spec: setIntervalSpec,
       steps,
       failures: [],
       detail: { mode: 'scheduled', entries, order: [] },
@@ -149,7 +154,9 @@ describe('buildTimeline', () => {
       '../../../scenarios/article/02-lost-response-replays.json',
       import.meta.url,
     );
-    const t = buildTimeline(caseFileTimelineCase(parseCaseFile(readFileSync(file, 'utf8'), 'x')));
+    const t = buildTimeline(
+      caseFileTimelineCase(parseCaseFile(readFileSync(file, 'utf8'), 'x'), setIntervalSpec),
+    );
     expect(t.status).toBe('not run');
     expect(t.verdict.kind).toBe('notRun');
     expect(t.bars.some((b) => b.outcome?.startsWith('the file expects'))).toBe(true);
@@ -161,6 +168,7 @@ describe('buildTimeline', () => {
       handlerName: 'hangs',
       mode: 'sequential',
       fixture: DEFAULT_FIXTURE,
+      spec: setIntervalSpec,
       steps: [call('a'), call('b')],
       failures: [{ kind: 'hang', step: 0, lane: 0, event: call('a'), limitMs: 50, how: 'busy' }],
     });
@@ -174,6 +182,7 @@ describe('buildTimeline', () => {
       handlerName: 'reference',
       mode: 'sequential',
       fixture: DEFAULT_FIXTURE,
+      spec: setIntervalSpec,
       steps: [call('a'), call('a', 'retry')],
       failures: [],
     });
@@ -187,6 +196,7 @@ describe('buildTimeline', () => {
       handlerName: 'x',
       mode: 'sequential',
       fixture: DEFAULT_FIXTURE,
+      spec: setIntervalSpec,
       steps: [{ kind: 'storeFail' }, call('a'), call('a', 'retry')],
       failures: [{ kind: 'invariant', invariant: 'receipts count fresh', message: 'x' }],
       answers: [
@@ -214,6 +224,7 @@ describe('buildTimeline', () => {
       handlerName: 'x',
       mode: 'sequential',
       fixture: DEFAULT_FIXTURE,
+      spec: setIntervalSpec,
       steps: [call('a')],
       failures: [
         {
@@ -241,9 +252,14 @@ describe('buildTimeline', () => {
 });
 
 describe('buildSoakTimeline', () => {
-  const soak = decodeJson(
-    readFileSync(fixtureUrl('soak-replay-not-flagged.json'), 'utf8'),
-  ) as SoakReportInput;
+  // A set-interval soak's history, as `soak --out` saves it (the file names no operation).
+  const soak: SoakReportInput = {
+    ...(decodeJson(readFileSync(fixtureUrl('soak-replay-not-flagged.json'), 'utf8')) as Omit<
+      SoakReportInput,
+      'spec'
+    >),
+    spec: setIntervalSpec,
+  };
 
   it('draws the failing partition of the history, one lane per client, the stuck call marked', () => {
     const t = buildSoakTimeline(soak, 'soak.json');

@@ -8,7 +8,7 @@ import type { Event, Step } from '../../model/events.ts';
 import type { HistoryEntry } from '../../model/history.ts';
 import type { Observed } from '../../model/outcome.ts';
 import type { OutcomePattern } from '../../model/outcome-pattern.ts';
-import { initialState, operationOf } from '../../model/state.ts';
+import { initialState } from '../../model/state.ts';
 import { step as modelStep } from '../../model/step.ts';
 import type { CaseFile, StepExpectation } from '../../types/case-file.ts';
 import type { Place } from '../../types/execution.ts';
@@ -47,6 +47,7 @@ export function buildTimeline(c: TimelineCase, context: RenderContext = {}): Tim
   const modelled = ran ? modelAlong(c, layout.order) : new Map<string, Observed>();
   const bars = decorateBars(layout.frames, {
     fixture: c.fixture,
+    spec: c.spec,
     steps: c.steps,
     failures: c.failures,
     outcomes: answers,
@@ -76,7 +77,7 @@ export function buildTimeline(c: TimelineCase, context: RenderContext = {}): Tim
       },
     ];
   });
-  const spec = operationOf(c.fixture);
+  const { spec } = c;
   const failures: FailureLine[] = c.failures.map((f) => {
     const e = explainFailure(f, spec);
     return { where: whereOf(f, c.steps), ...(e.rule ? { rule: e.rule } : {}), text: e.text };
@@ -93,6 +94,7 @@ export function buildTimeline(c: TimelineCase, context: RenderContext = {}): Tim
     markers: layout.markers,
     verdict: timelineVerdict({
       fixture: c.fixture,
+      spec,
       failures: c.failures,
       ...(order ? { order } : {}),
       ran,
@@ -170,7 +172,7 @@ function layoutOf(c: TimelineCase): Layout {
 function modelAlong(c: TimelineCase, order: readonly Place[] | undefined): Map<string, Observed> {
   const out = new Map<string, Observed>();
   if (!order) return out;
-  let state = initialState(c.fixture);
+  let state = initialState(c.fixture, c.spec);
   for (const p of order) {
     const event = eventAt(c.steps, p);
     if (!event) continue;

@@ -3,14 +3,15 @@
  * brings its failures, seed and the run's detail (schedule grants or real-thread history); a
  * scenario brings only its steps and promises, drawn as not run. Pure.
  */
+import type { OperationSpec } from '../../model/operation.ts';
 import type { CaseFile } from '../../types/case-file.ts';
 import type { CaseResult } from '../../types/results.ts';
 import type { Failure } from '../../types/verdict.ts';
 import { savedAnswers } from '../recorded-calls.ts';
 import type { TimelineCase } from './build-timeline.ts';
 
-/** The case to draw for a parsed case file. */
-export function caseFileTimelineCase(c: CaseFile): TimelineCase {
+/** The case to draw for a parsed case file of `spec`, the operation it names. */
+export function caseFileTimelineCase(c: CaseFile, spec: OperationSpec): TimelineCase {
   const x = c.extra;
   const ran = Array.isArray(x.failures);
   const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
@@ -26,6 +27,7 @@ export function caseFileTimelineCase(c: CaseFile): TimelineCase {
     ...(c.handlerNamed === false ? { handlerNamed: false as const } : {}),
     mode: c.mode,
     fixture: c.fixture,
+    spec,
     steps: c.steps,
     failures: ran ? (x.failures as Failure[]) : [],
     expectations: c.expectations,
@@ -52,6 +54,7 @@ export function replayTimelineCase(c: CaseFile, result: CaseResult): TimelineCas
     handlerName: result.handler,
     mode: result.mode,
     fixture: c.fixture,
+    spec: result.spec,
     steps: c.steps,
     failures: result.failures,
     answers: result.trace.observations,

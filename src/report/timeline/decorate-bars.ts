@@ -5,9 +5,10 @@
  */
 
 import type { Step } from '../../model/events.ts';
+import type { OperationSpec } from '../../model/operation.ts';
 import { describeOutcome, type Observed, sameOutcome } from '../../model/outcome.ts';
 import { describePattern, type OutcomePattern } from '../../model/outcome-pattern.ts';
-import { type FixtureWithPolicy, operationOf } from '../../model/state.ts';
+import type { FixtureWithPolicy } from '../../model/state.ts';
 import type { Failure, PlacedOperation } from '../../types/verdict.ts';
 import { describeEvent } from '../describe-event.ts';
 import { explainFailure } from '../explain-failure.ts';
@@ -21,6 +22,8 @@ import type { OutcomeClass, TimelineBar } from './timeline.ts';
 /** What the bars are decorated from. */
 export interface BarSources {
   readonly fixture: FixtureWithPolicy;
+  /** The operation of the run: calls are labelled, and failures explained, in its terms. */
+  readonly spec: OperationSpec;
   readonly steps: readonly Step[];
   readonly failures: readonly Failure[];
   /** What the handler answered at each call, by `placeKey`, where the run kept it. */
@@ -40,7 +43,7 @@ export interface BarSources {
 
 /** The bars for `frames`. */
 export function decorateBars(frames: readonly BarFrame[], s: BarSources): TimelineBar[] {
-  const spec = operationOf(s.fixture);
+  const { spec } = s;
   const wrong = new Map<string, Extract<Failure, { kind: 'outcome' }>>();
   const stuck = new Map<string, PlacedOperation>();
   const hang = s.failures.find((f) => f.kind === 'hang');
@@ -65,7 +68,7 @@ export function decorateBars(frames: readonly BarFrame[], s: BarSources): Timeli
       lane: frame.lane,
       row: frame.row,
       place: placeText(frame),
-      label: describeEvent(event, s.fixture),
+      label: describeEvent(event, s.fixture, spec),
       start: frame.start,
       end: frame.end,
       open: frame.open,

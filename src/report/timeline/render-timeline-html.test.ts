@@ -3,6 +3,7 @@
  * text escaped, and the lanes, bars, stuck calls and rules of the data all on it.
  */
 import { describe, expect, it } from 'vitest';
+import { setInterval as setIntervalSpec } from '../../model/operations/set-interval.ts';
 import { DEFAULT_FIXTURE } from '../../model/world.ts';
 import { buildTimeline } from './build-timeline.ts';
 import { esc, renderTimelineHtml } from './render-timeline-html.ts';
@@ -17,6 +18,7 @@ describe('renderTimelineHtml', () => {
       handlerName: hostile,
       mode: 'sequential',
       fixture: DEFAULT_FIXTURE,
+      spec: setIntervalSpec,
       steps: [
         {
           kind: 'call',

@@ -7,7 +7,7 @@
 
 import { partitionHistory } from '../../check/linearizability/partition.ts';
 import type { HistoryEntry } from '../../model/history.ts';
-import { initialState, operationOf } from '../../model/state.ts';
+import { initialState } from '../../model/state.ts';
 import type { SoakResult } from '../../types/results.ts';
 import { explainFailure } from '../explain-failure.ts';
 import { quoteArg } from '../reproduce.ts';
@@ -43,13 +43,14 @@ export function buildSoakTimeline(r: SoakReportInput, historyFile?: string): Tim
     `#${idOf.get(op.step) ?? op.step} ${op.lane < 0 ? 'harness' : `client ${op.lane + 1}`}`;
   const bars = decorateBars(frames.frames, {
     fixture: r.fixture,
+    spec: r.spec,
     steps: [],
     failures: r.failures,
     outcomes: new Map(),
     placeText,
   });
   const rows = [...new Set(bars.map((b) => b.row))].sort((a, b) => a - b);
-  const spec = operationOf(r.fixture);
+  const { spec } = r;
   return {
     title: `Soak of ${r.handlerName}: ${r.verdict}`,
     description: `${r.clients} clients, seed ${r.seed}; ${r.counts.operations} operations in all`,
@@ -60,7 +61,13 @@ export function buildSoakTimeline(r: SoakReportInput, historyFile?: string): Tim
     lanes: rows.map((key) => ({ key, label: key < 0 ? 'harness' : `client ${key + 1}` })),
     bars,
     markers: [],
-    verdict: timelineVerdict({ fixture: r.fixture, failures: r.failures, ran: true, placeText }),
+    verdict: timelineVerdict({
+      fixture: r.fixture,
+      spec,
+      failures: r.failures,
+      ran: true,
+      placeText,
+    }),
     failures: r.failures.map((f) => {
       const e = explainFailure(f, spec);
       return { where: f.kind, ...(e.rule ? { rule: e.rule } : {}), text: e.text };
@@ -81,7 +88,7 @@ export function buildSoakTimeline(r: SoakReportInput, historyFile?: string): Tim
 function failingPart(r: SoakReportInput): { entries: readonly HistoryEntry[]; why: string } {
   const lin = r.failures.find((f) => f.kind === 'linearizability');
   const ids = new Set(lin?.kind === 'linearizability' ? lin.stuck.map((op) => op.id) : []);
-  const parts = ids.size > 0 ? partitionHistory(initialState(r.fixture), r.history) : [];
+  const parts = ids.size > 0 ? partitionHistory(initialState(r.fixture, r.spec), r.history) : [];
   const failing = parts.filter((p) => p.some((e) => ids.has(e.id))).flat();
   if (failing.length === 0)
     return {

@@ -5,8 +5,9 @@
  * Pure.
  */
 import type { Event } from '../../model/events.ts';
+import type { OperationSpec } from '../../model/operation.ts';
 import { describeOutcome, type Observed, sameOutcome } from '../../model/outcome.ts';
-import { type FixtureWithPolicy, operationOf } from '../../model/state.ts';
+import type { FixtureWithPolicy } from '../../model/state.ts';
 import type { Failure, PlacedOperation } from '../../types/verdict.ts';
 import { describeEvent } from '../describe-event.ts';
 import { explainLinearizability } from '../explain-linearizability.ts';
@@ -26,6 +27,8 @@ export interface OrderedOperation {
 /** What the verdict is computed from. */
 export interface VerdictSources {
   readonly fixture: FixtureWithPolicy;
+  /** The operation of the run: operations are described, and rules explained, in its terms. */
+  readonly spec: OperationSpec;
   readonly failures: readonly Failure[];
   /** The serial order the run's verdict rests on, when it has one. */
   readonly order?: readonly OrderedOperation[];
@@ -40,7 +43,7 @@ export function timelineVerdict(s: VerdictSources): TimelineVerdict {
   const placeText = s.placeText ?? ((op) => `step ${op.step + 1} lane ${op.lane + 1}`);
   const item = (op: OrderedOperation): OrderItem => ({
     place: placeText(op),
-    label: describeEvent(op.event, s.fixture),
+    label: describeEvent(op.event, s.fixture, s.spec),
     ...(op.observed ? { outcome: describeOutcome(op.observed) } : {}),
     ...(op.expected && op.observed && !sameOutcome(op.expected, op.observed)
       ? { expected: describeOutcome(op.expected) }
@@ -48,13 +51,13 @@ export function timelineVerdict(s: VerdictSources): TimelineVerdict {
   });
   const lin = s.failures.find((f) => f.kind === 'linearizability');
   if (lin?.kind === 'linearizability') {
-    const text = explainLinearizability(lin, operationOf(s.fixture)).text;
+    const text = explainLinearizability(lin, s.spec).text;
     if (lin.verdict === 'unknown') return { kind: 'unknown', text };
     return {
       kind: 'illegal',
       order: lin.longestPrefix.map(item),
       orderLength: lin.prefixLength ?? lin.longestPrefix.length,
-      stuck: lin.stuck.map((op) => stuckItem(op, item(op), s.fixture)),
+      stuck: lin.stuck.map((op) => stuckItem(op, item(op), s)),
       text,
     };
   }
@@ -75,13 +78,13 @@ export function timelineVerdict(s: VerdictSources): TimelineVerdict {
   };
 }
 
-function stuckItem(op: PlacedOperation, base: OrderItem, fixture: FixtureWithPolicy): StuckItem {
+function stuckItem(op: PlacedOperation, base: OrderItem, s: VerdictSources): StuckItem {
   const blamed =
     op.expected !== undefined &&
     op.observed !== undefined &&
     !sameOutcome(op.expected, op.observed);
   if (!blamed || !op.expected) return { ...base, blamed: false };
-  const r = ruleFor(op.expected, operationOf(fixture));
+  const r = ruleFor(op.expected, s.spec);
   return {
     ...base,
     expected: describeOutcome(op.expected),

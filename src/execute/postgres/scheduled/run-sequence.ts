@@ -16,8 +16,8 @@
  */
 import type { PostgresHandlerPlugin } from '../../../handlers/postgres/plugin.ts';
 import type { Event, Step } from '../../../model/events.ts';
+import type { OperationSpec } from '../../../model/operation.ts';
 import { checkSnapshotShape } from '../../../model/outcome-shape.ts';
-import { operationOf } from '../../../model/state.ts';
 import { type Fixture, type Snapshot, withWriteScope } from '../../../model/world.ts';
 import type { ScheduledExecution } from '../../../types/execution.ts';
 import type { Schedule } from '../../../types/schedule.ts';
@@ -41,6 +41,8 @@ import { callHandler, type PgStepContext } from './step-context.ts';
 export interface PgRunEnv {
   readonly plugin: PostgresHandlerPlugin;
   readonly fixture: Fixture;
+  /** The operation the run checks, as `prepareRun` resolved it. */
+  readonly spec: OperationSpec;
   /** The run database, reset before this run, and the kept connections to it. */
   readonly session: PostgresSession;
   readonly callTimeoutMs: number;
@@ -67,7 +69,7 @@ export async function runPgScheduled(
       plugin: env.plugin,
       entries,
       principals: env.fixture.principals,
-      operation: operationOf(env.fixture),
+      operation: env.spec,
       callTimeoutMs: env.callTimeoutMs,
       grantsMax: env.grantsMax,
       ...(recordDecisions ? { decisions: [] } : {}),
@@ -185,7 +187,7 @@ async function snapshotOf(
     () => new LaneHung(after, 0, env.callTimeoutMs),
   );
   coordinator.take();
-  return checkSnapshotShape(snapshot, env.plugin.name, operationOf(env.fixture));
+  return checkSnapshotShape(snapshot, env.plugin.name, env.spec);
 }
 
 /** PostgreSQL's steps for the shared step loop: gated ones on lane connections, plain ones on the coordinator's. */

@@ -15,6 +15,7 @@ import serializableNoRetry from '../../../handlers/operations/set-interval/postg
 import reference from '../../../handlers/operations/set-interval/postgres/set-interval-pg-reference.ts';
 import type { PostgresHandlerPlugin } from '../../../handlers/postgres/plugin.ts';
 import type { CallEvent, Step } from '../../../model/events.ts';
+import { setInterval as setIntervalSpec } from '../../../model/operations/set-interval.ts';
 import { DEFAULT_FIXTURE } from '../../../model/world.ts';
 import type { ScheduledDetail } from '../../../types/execution.ts';
 import type { StepSchedule } from '../../../types/schedule.ts';
@@ -35,9 +36,10 @@ function runnerFor(plugin: PostgresHandlerPlugin) {
   let runner = opened.get(plugin.name);
   if (!runner) {
     runner = postgresScheduledRunner(plugin, {
+      spec: setIntervalSpec,
       fixture: DEFAULT_FIXTURE,
       callTimeoutMs: 20_000,
-    }).then((raw) => ({ raw, judged: judgedRunner(raw, DEFAULT_FIXTURE) }));
+    }).then((raw) => ({ raw, judged: judgedRunner(raw, DEFAULT_FIXTURE, setIntervalSpec) }));
     opened.set(plugin.name, runner);
   }
   return runner;

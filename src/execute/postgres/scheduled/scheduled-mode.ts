@@ -21,6 +21,7 @@ import {
 import type { SequenceOptions } from '../../../generate/sequence-arbitrary.ts';
 import type { PostgresHandlerPlugin } from '../../../handlers/postgres/plugin.ts';
 import type { Step } from '../../../model/events.ts';
+import type { OperationSpec } from '../../../model/operation.ts';
 import type { Fixture } from '../../../model/world.ts';
 import { RECORD_DECISIONS, type ScheduledExecution } from '../../../types/execution.ts';
 import type { Schedule } from '../../../types/schedule.ts';
@@ -33,6 +34,8 @@ import { runPgScheduled } from './run-sequence.ts';
 /** What scheduled mode on PostgreSQL needs; `OneModeOptions` has it all. */
 export interface PgScheduledOptions {
   readonly fixture: Fixture;
+  /** The operation the run checks, as `prepareRun` resolved it. */
+  readonly spec: OperationSpec;
   /** Longest wait for one lane's next point, in ms, before the call counts as hung. */
   readonly callTimeoutMs: number;
   /** An existing server (`--database-url`); default: the environment's, else the embedded one. */
@@ -71,6 +74,7 @@ export async function postgresScheduledRunner(
   const env = {
     plugin,
     fixture: options.fixture,
+    spec: options.spec,
     session,
     callTimeoutMs: options.callTimeoutMs,
     grantsMax: options.grantsMax ?? 20_000,

@@ -6,6 +6,7 @@
 import { ReceiptcheckError } from '../../../errors.ts';
 import type { HandlerPlugin } from '../../../handlers/plugin.ts';
 import type { Step } from '../../../model/events.ts';
+import type { OperationSpec } from '../../../model/operation.ts';
 import type { Fixture } from '../../../model/world.ts';
 import type { ConcurrentExecution } from '../../../types/execution.ts';
 import type { ModeRunner } from '../../mode-runner.ts';
@@ -20,6 +21,8 @@ import type { WorkerPool } from './worker-pool.ts';
 /** What concurrent mode needs from the resolved options. */
 export interface ConcurrentModeOptions {
   readonly fixture: Fixture;
+  /** The operation the run checks, as `prepareRun` resolved it. */
+  readonly spec: OperationSpec;
   /** Worker threads, each with its own connection; groups larger than this run in waves. */
   readonly workers: number;
   /** A call (or world event) running longer is stopped and reported as `E_CALL_TIMEOUT`. */

@@ -13,8 +13,8 @@
 import { ReceiptcheckError } from '../../../errors.ts';
 import { type Connection, type HandlerPlugin, pluginOperation } from '../../../handlers/plugin.ts';
 import type { Event, Step } from '../../../model/events.ts';
+import type { OperationSpec } from '../../../model/operation.ts';
 import { checkSnapshotShape } from '../../../model/outcome-shape.ts';
-import { operationOf } from '../../../model/state.ts';
 import type { Fixture, Snapshot } from '../../../model/world.ts';
 import type { ConcurrentExecution } from '../../../types/execution.ts';
 import type { Hang } from '../../../types/verdict.ts';
@@ -51,6 +51,8 @@ export interface ConcurrentContext {
   readonly plugin: HandlerPlugin;
   readonly handlerPath: string;
   readonly fixture: Fixture;
+  /** The operation the run checks, as `prepareRun` resolved it. */
+  readonly spec: OperationSpec;
   readonly callTimeoutMs: number;
 }
 
@@ -73,7 +75,7 @@ export async function runConcurrent(
     ...ctx,
     dbPath: database.path,
     run: runNumber,
-    scopes: createScopeTable(ctx.fixture.principals, operationOf(ctx.fixture).scope),
+    scopes: createScopeTable(ctx.fixture.principals, ctx.spec.scope),
   };
   const started = sharedClockMs();
   const record = new ConcurrentRecord();

@@ -9,10 +9,10 @@
 import type { HandlerPlugin } from '../../../handlers/plugin.ts';
 import type { Event } from '../../../model/events.ts';
 import type { HistoryEntry } from '../../../model/history.ts';
+import type { OperationSpec } from '../../../model/operation.ts';
 import type { Observed } from '../../../model/outcome.ts';
 import { expiryLifetime, resolvePolicy } from '../../../model/policy.ts';
 import type { FixtureWithPolicy } from '../../../model/state.ts';
-import { operationOf } from '../../../model/state.ts';
 import type { Snapshot } from '../../../model/world.ts';
 import { onInterrupt } from '../../runtime/interrupt.ts';
 import { DatabaseFiles } from '../databases.ts';
@@ -66,6 +66,7 @@ export async function runSoakTraffic(
   plugin: HandlerPlugin,
   handlerPath: string,
   fixture: FixtureWithPolicy,
+  spec: OperationSpec,
   o: SoakTrafficOptions,
 ): Promise<SoakExecution> {
   const files = new DatabaseFiles(plugin, fixture);
@@ -76,12 +77,12 @@ export async function runSoakTraffic(
     handlerPath,
     fixture,
     dbPath,
-    scopes: createScopeTable(fixture.principals, operationOf(fixture).scope),
+    scopes: createScopeTable(fixture.principals, spec.scope),
     callTimeoutMs: o.callTimeoutMs,
   };
   // A declared expiry brings clock advances among the world events, as generated runs have.
   const lifetime = expiryLifetime(resolvePolicy(fixture.policy));
-  const traffic = createSoakTraffic(fixture, o.clients, o.seed, {
+  const traffic = createSoakTraffic(fixture, spec, o.clients, o.seed, {
     worldEvents: o.worldEvents,
     ...(lifetime !== undefined && plugin.advanceClock ? { clockLifetime: lifetime } : {}),
   });

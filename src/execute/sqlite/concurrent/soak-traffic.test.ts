@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Event } from '../../../model/events.ts';
+import { setInterval as setIntervalSpec } from '../../../model/operations/set-interval.ts';
 import { DEFAULT_FIXTURE } from '../../../model/world.ts';
 import { createSoakTraffic, nextOperation, type SoakTrafficOptions } from './soak-traffic.ts';
 
@@ -13,7 +14,7 @@ const HOUR = 3_600_000;
 
 /** The first `n` operations of client 0 (every call answered `ok`, as if nothing failed). */
 function traffic(options: SoakTrafficOptions, n = 3000): Event[] {
-  const t = createSoakTraffic(DEFAULT_FIXTURE, 2, 7, options);
+  const t = createSoakTraffic(DEFAULT_FIXTURE, setIntervalSpec, 2, 7, options);
   return Array.from({ length: n }, () => nextOperation(t, 0));
 }
 

@@ -18,7 +18,6 @@ import {
   targetRows,
 } from '../../../model/operation.ts';
 import type { Observed } from '../../../model/outcome.ts';
-import { operationOf } from '../../../model/state.ts';
 import type { Fixture } from '../../../model/world.ts';
 
 const INTERVALS = [5, 30, 60, 1440];
@@ -38,6 +37,8 @@ export interface SoakTrafficOptions {
 /** The shared knowledge of all soak clients, and each client's random stream. */
 export interface SoakTraffic {
   readonly fixture: Fixture;
+  /** The operation the clients call. */
+  readonly spec: OperationSpec;
   readonly worldEvents: boolean;
   /** See `SoakTrafficOptions.clockLifetime`; undefined: the clock never moves. */
   readonly clockLifetime: number | undefined;
@@ -63,14 +64,15 @@ export interface SoakTraffic {
 /** Traffic for `clients` clients of `fixture`, from `seed`. */
 export function createSoakTraffic(
   fixture: Fixture,
+  spec: OperationSpec,
   clients: number,
   seed: number,
   options: SoakTrafficOptions = {},
 ): SoakTraffic {
-  const spec = operationOf(fixture);
   const rows = targetRows(fixture, spec);
   return {
     fixture,
+    spec,
     rows,
     worldEvents: options.worldEvents ?? true,
     clockLifetime: options.clockLifetime,
@@ -113,7 +115,7 @@ export function nextOperation(t: SoakTraffic, client: number): Event {
     );
   }
   if (roll < 0.35 && recent.length > 0) return call(p, rnd.pick(recent), delivery(rnd), 'retry');
-  const spec = operationOf(t.fixture);
+  const { spec } = t;
   const valueFields = spec.fields.filter(
     (f) => f.name !== spec.targetField && !spec.otherTargets?.includes(f.name),
   );

@@ -11,6 +11,7 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type JudgedScheduledRunner, judgedScheduled } from '../../../../testing/judged-runners.ts';
 import type { CallEvent, Step } from '../../../model/events.ts';
+import { setInterval as setIntervalSpec } from '../../../model/operations/set-interval.ts';
 import { DEFAULT_FIXTURE } from '../../../model/world.ts';
 import type { ScheduledDetail } from '../../../types/execution.ts';
 import type { LaneMode } from '../../../types/mode.ts';
@@ -26,6 +27,7 @@ async function runner(handler: string, lanes: LaneMode): Promise<JudgedScheduled
   const path = resolveHandlerPath(handler);
   const r = judgedScheduled(
     await scheduledRunner(await loadPlugin(path), path, {
+      spec: setIntervalSpec,
       fixture: DEFAULT_FIXTURE,
       callTimeoutMs: 10_000,
       workers: 2,

@@ -12,6 +12,7 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type JudgedScheduledRunner, judgedScheduled } from '../../../../testing/judged-runners.ts';
 import type { CallEvent, Step } from '../../../model/events.ts';
+import { setInterval as setIntervalSpec } from '../../../model/operations/set-interval.ts';
 import { DEFAULT_FIXTURE } from '../../../model/world.ts';
 import type { ScheduledDetail } from '../../../types/execution.ts';
 import type { StepSchedule } from '../../../types/schedule.ts';
@@ -41,6 +42,7 @@ function runnerFor(
     const path = resolveHandlerPath(handler);
     runner = loadPlugin(path).then((plugin) =>
       scheduledRunner(plugin, path, {
+        spec: setIntervalSpec,
         fixture: DEFAULT_FIXTURE,
         callTimeoutMs: 10_000,
         workers: 2,

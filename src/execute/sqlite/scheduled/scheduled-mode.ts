@@ -17,6 +17,7 @@ import {
 import type { SequenceOptions } from '../../../generate/sequence-arbitrary.ts';
 import type { HandlerPlugin } from '../../../handlers/plugin.ts';
 import type { Step } from '../../../model/events.ts';
+import type { OperationSpec } from '../../../model/operation.ts';
 import type { Fixture } from '../../../model/world.ts';
 import { RECORD_DECISIONS, type ScheduledExecution } from '../../../types/execution.ts';
 import type { LaneMode } from '../../../types/mode.ts';
@@ -34,6 +35,8 @@ import { withTemplateFile } from './template-file.ts';
 /** What scheduled mode needs; the first three come from the resolved check options. */
 export interface ScheduledModeOptions {
   readonly fixture: Fixture;
+  /** The operation the run checks, as `prepareRun` resolved it. */
+  readonly spec: OperationSpec;
   /** Lane workers started with the runner: lane 0 before it returns, the rest in the background (a wider group starts more). Default 4. */
   readonly workers?: number;
   /** Longest wait for one lane's next statement or reply, in ms, before the call counts as hung. */
@@ -123,6 +126,7 @@ export async function scheduledRunner(
       return choice.lanes;
     },
     fixture: options.fixture,
+    spec: options.spec,
     callTimeoutMs: options.callTimeoutMs,
     watch: new CallWatch(options.callTimeoutMs),
     grantsMax: options.grantsMax ?? 20_000,

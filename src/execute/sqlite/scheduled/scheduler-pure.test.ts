@@ -9,6 +9,7 @@ import {
   resolveWithSchedule,
   scheduledCaseArbitrary,
 } from '../../../generate/schedule-arbitrary.ts';
+import { setInterval as setIntervalSpec } from '../../../model/operations/set-interval.ts';
 import { DEFAULT_FIXTURE } from '../../../model/world.ts';
 import { renderLanes } from '../../../report/render-lanes.ts';
 import { traceHash } from '../../../report/trace-hash.ts';
@@ -106,10 +107,14 @@ describe('scheduled cases', () => {
       version: 'known',
       delivery: 'delivered',
     };
-    const c = resolveWithSchedule(DEFAULT_FIXTURE, [
-      [retryNothing, plain],
-      [intent, crash],
-    ]);
+    const c = resolveWithSchedule(
+      DEFAULT_FIXTURE,
+      [
+        [retryNothing, plain],
+        [intent, crash],
+      ],
+      { spec: setIntervalSpec },
+    );
     expect(c.steps).toHaveLength(1);
     // A plain step has no decision to make, so its choices are dropped.
     expect(c.schedule).toEqual([crash]);
@@ -118,7 +123,12 @@ describe('scheduled cases', () => {
   it('every generated case has one schedule entry per step, and parses back', () => {
     fc.assert(
       fc.property(
-        scheduledCaseArbitrary(DEFAULT_FIXTURE, { stepsMax: 12, races: true, recreate: true }),
+        scheduledCaseArbitrary(DEFAULT_FIXTURE, {
+          spec: setIntervalSpec,
+          stepsMax: 12,
+          races: true,
+          recreate: true,
+        }),
         (c) => {
           expect(c.schedule).toHaveLength(c.steps.length);
           expect(parseSchedule(JSON.parse(JSON.stringify(c.schedule)))).toEqual({

@@ -46,7 +46,7 @@ export function firstDivergence(
   const db = new Database(':memory:');
   try {
     const spec = operationNamed(operation);
-    let state: ModelState = initialState({ ...spec.fixture, operation });
+    let state: ModelState = initialState({ ...spec.fixture, operation }, spec);
     plugin.setup(db, spec.fixture);
     for (const [i, event] of events.entries()) {
       const t = step(state, event);

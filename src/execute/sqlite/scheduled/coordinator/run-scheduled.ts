@@ -15,7 +15,7 @@
 import { isReceiptcheckError } from '../../../../errors.ts';
 import type { HandlerPlugin } from '../../../../handlers/plugin.ts';
 import type { Step } from '../../../../model/events.ts';
-import { operationOf } from '../../../../model/state.ts';
+import type { OperationSpec } from '../../../../model/operation.ts';
 import type { Fixture, Snapshot } from '../../../../model/world.ts';
 import type { ScheduledExecution } from '../../../../types/execution.ts';
 import type { Schedule } from '../../../../types/schedule.ts';
@@ -44,6 +44,8 @@ export interface RunContext {
   /** Worker threads, or inline lanes for a replayable handler. */
   readonly lanes: Lanes;
   readonly fixture: Fixture;
+  /** The operation the run checks, as `prepareRun` resolved it. */
+  readonly spec: OperationSpec;
   readonly callTimeoutMs: number;
   readonly grantsMax: number;
   readonly crashMode: 'connection' | 'thread';
@@ -117,7 +119,7 @@ function begin(ctx: RunContext, lanes: LaneRecord[], recordDecisions: boolean): 
     lanes: ctx.lanes,
     dbPath: ctx.database.path,
     principals: ctx.fixture.principals,
-    operation: operationOf(ctx.fixture),
+    operation: ctx.spec,
     entries: [],
     callTimeoutMs: ctx.callTimeoutMs,
     watch: ctx.watch,

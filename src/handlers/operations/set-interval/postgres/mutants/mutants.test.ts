@@ -13,6 +13,7 @@ import { judgedRunner } from '../../../../../api/judged-runner.ts';
 import { postgresScheduledRunner } from '../../../../../execute/postgres/scheduled/scheduled-mode.ts';
 import { stopEmbeddedPostgres } from '../../../../../execute/postgres/server.ts';
 import type { CallEvent, Step } from '../../../../../model/events.ts';
+import { setInterval as setIntervalSpec } from '../../../../../model/operations/set-interval.ts';
 import { DEFAULT_FIXTURE } from '../../../../../model/world.ts';
 import type { ScheduledDetail } from '../../../../../types/execution.ts';
 import type { CheckResult } from '../../../../../types/results.ts';
@@ -56,10 +57,11 @@ async function replayHashes(
   times: number,
 ): Promise<Map<string, number>> {
   const raw = await postgresScheduledRunner(plugin, {
+    spec: setIntervalSpec,
     fixture: DEFAULT_FIXTURE,
     callTimeoutMs: 20_000,
   });
-  const runner = judgedRunner(raw, DEFAULT_FIXTURE);
+  const runner = judgedRunner(raw, DEFAULT_FIXTURE, setIntervalSpec);
   const seen = new Map<string, number>();
   try {
     for (let i = 0; i < times; i++) {
@@ -86,11 +88,14 @@ describe('PostgreSQL mutants in scheduled mode', () => {
     const schedule: Schedule = [{ choices: [0, 0, 1, 0, 1, 1] }];
     {
       const raw = await postgresScheduledRunner(reference, {
+        spec: setIntervalSpec,
         fixture: DEFAULT_FIXTURE,
         callTimeoutMs: 20_000,
       });
       try {
-        const run = await judgedRunner(raw, DEFAULT_FIXTURE).execute(steps, { schedule });
+        const run = await judgedRunner(raw, DEFAULT_FIXTURE, setIntervalSpec).execute(steps, {
+          schedule,
+        });
         expect(run.verdict).toEqual({ verdict: 'ok' });
         const detail = run.detail as ScheduledDetail;
         expect(detail.entries.map((e) => e.result)).toContain('blocked');
