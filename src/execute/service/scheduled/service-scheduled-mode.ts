@@ -1,0 +1,152 @@
+/**
+ * Scheduled mode for a service on PostgreSQL, in any language: the same schedules, trace and
+ * judge as PostgreSQL plugins' scheduled mode (`../../postgres/scheduled/scheduled-mode.ts`), so
+ * reports, shrinking, saved cases and replays work unchanged. The harness owns the database (a
+ * PostgreSQL session: template, run database, resets) and starts the service once, with the
+ * address of a wire-protocol proxy (`../pg-proxy/`) in place of the server's: every statement the
+ * service sends is a yield point (`statement-gate.ts`), and the same steps and schedule give the
+ * same trace.
+ *
+ * Schedules carry no statement faults here: the proxy forwards a service's statements as sent.
+ * PostgreSQL's own deadlock timer is pushed out on the run database (a superuser's setting; on
+ * another role it stays, and may pick a victim before the scheduler does), so the scheduler's
+ * cycle check decides the victim.
+ */
+import type fc from 'fast-check';
+import pg from 'pg';
+import { ReceiptcheckError } from '../../../errors.ts';
+import {
+  type ScheduleOptions,
+  scheduledCaseArbitrary,
+} from '../../../generate/schedule-arbitrary.ts';
+import type { SequenceOptions } from '../../../generate/sequence-arbitrary.ts';
+import type { PostgresHandlerPlugin } from '../../../handlers/postgres/plugin.ts';
+import type { Step } from '../../../model/events.ts';
+import { operationOf } from '../../../model/state.ts';
+import type { Fixture } from '../../../model/world.ts';
+import { RECORD_DECISIONS, type ScheduledExecution } from '../../../types/execution.ts';
+import type { Schedule } from '../../../types/schedule.ts';
+import type { GeneratedCase, ModeRunner } from '../../mode-runner.ts';
+import { PostgresSession } from '../../postgres/postgres-session.ts';
+import { throwIfInterrupted } from '../../runtime/interrupt.ts';
+import { scheduleOfCase } from '../../schedule/schedule-of-case.ts';
+import type { AnswerRule } from '../answer-mapping.ts';
+import { type PgProxy, startPgProxy } from '../pg-proxy/pg-proxy.ts';
+import type { ProtocolClient } from '../protocol.ts';
+import { runServiceScheduled } from './service-scheduled-run.ts';
+import { StatementGate } from './statement-gate.ts';
+import { proxiedConfig, proxiedUrl, upstreamOf } from './upstream.ts';
+
+/** A service on PostgreSQL as scheduled mode needs it. */
+export interface PgServiceSpec {
+  /** The world on the service's database: setup, world events, snapshot (its `call` is unused). */
+  readonly world: PostgresHandlerPlugin;
+  /** The description's answer rules, tried before the defaults. */
+  readonly answers: readonly AnswerRule[];
+  /** Starts the service with `databaseUrl` (the proxy's address) and opens its protocol client. */
+  open(databaseUrl: string): Promise<ProtocolClient>;
+}
+
+/** What scheduled mode on a service needs; `OneModeOptions` has it all. */
+export interface PgServiceScheduledOptions {
+  readonly fixture: Fixture;
+  /** Longest wait for one lane's next point, in ms, before the call counts as hung. */
+  readonly callTimeoutMs: number;
+  /** An existing server (`--database-url`); default: the environment's, else the embedded one. */
+  readonly databaseUrl?: string;
+  /** Grants per step before the step is a livelock. Default 20,000. */
+  readonly grantsMax?: number;
+  /** How schedules are drawn (their faults are dropped). */
+  readonly schedule?: ScheduleOptions;
+}
+
+/** A scheduled service runner: a `ModeRunner` that draws its own cases. */
+export interface ServiceScheduledRunner extends ModeRunner {
+  caseArbitrary(options: SequenceOptions): fc.Arbitrary<GeneratedCase>;
+  /** Runs `steps` under `schedule` directly (`execute` reads the schedule from `replay`). */
+  executeScheduled(steps: readonly Step[], schedule: Schedule): Promise<ScheduledExecution>;
+}
+
+/**
+ * Makes the template and run database (the world's `setup`), starts the proxy and the service,
+ * and returns the runner; `close()` stops the service and the proxy and lets the databases go.
+ */
+export async function pgServiceScheduledRunner(
+  spec: PgServiceSpec,
+  options: PgServiceScheduledOptions,
+): Promise<ServiceScheduledRunner> {
+  const session = await PostgresSession.open(spec.world, options.fixture, options.databaseUrl);
+  const gate = new StatementGate();
+  let proxy: PgProxy | undefined;
+  let client: ProtocolClient | undefined;
+  let config: pg.ClientConfig;
+  const stop = async () => {
+    await client?.close();
+    await proxy?.close();
+    await session.release();
+  };
+  try {
+    const harness = await session.harness();
+    const database = (await harness.query<{ name: string }>('SELECT current_database() AS name'))
+      .rows[0]?.name as string;
+    await harness
+      .query(
+        `DO $$ BEGIN EXECUTE format('ALTER DATABASE %I SET deadlock_timeout = %L', current_database(), '1h'); END $$`,
+      )
+      .catch(() => {});
+    const upstream = upstreamOf(session.server.connectionFor(database));
+    proxy = await startPgProxy({
+      upstreamHost: upstream.host,
+      upstreamPort: upstream.port,
+      hooks: gate,
+    });
+    config = proxiedConfig(upstream, proxy);
+    client = await spec.open(proxiedUrl(upstream, proxy));
+  } catch (thrown) {
+    await stop().catch(() => {});
+    throw thrown;
+  }
+  let closed: Promise<void> | undefined;
+  const env = {
+    world: spec.world,
+    client,
+    answers: spec.answers,
+    gate,
+    session,
+    principals: options.fixture.principals,
+    operation: operationOf(options.fixture),
+    callTimeoutMs: options.callTimeoutMs,
+    grantsMax: options.grantsMax ?? 20_000,
+    async connectThroughProxy() {
+      const c = new pg.Client(config);
+      c.on('error', () => {});
+      await c.connect();
+      return c;
+    },
+  };
+  const executeScheduled = (steps: readonly Step[], schedule: Schedule, record = false) => {
+    if (closed) throw new ReceiptcheckError('E_WORKER', 'this scheduled runner is closed');
+    return (async () => {
+      throwIfInterrupted();
+      await session.begin();
+      return runServiceScheduled(env, steps, schedule, record);
+    })();
+  };
+  return {
+    caseArbitrary(sequence) {
+      return scheduledCaseArbitrary(options.fixture, { ...sequence, ...options.schedule }).map(
+        ({ steps, schedule }) => ({
+          steps,
+          replay: { schedule: schedule.map(({ fault: _, ...entry }) => entry) },
+        }),
+      );
+    },
+    execute: (steps, replay) =>
+      executeScheduled(steps, scheduleOfCase(replay) ?? [], replay?.[RECORD_DECISIONS] === true),
+    executeScheduled,
+    close() {
+      closed ??= stop();
+      return closed;
+    },
+  };
+}
