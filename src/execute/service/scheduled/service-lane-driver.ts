@@ -20,18 +20,18 @@
  */
 import { ReceiptcheckError } from '../../../errors.ts';
 import type { Event } from '../../../model/events.ts';
-import { withWriteScope } from '../../../model/world.ts';
 import type { StepSchedule } from '../../../types/schedule.ts';
 import type { GrantKind, LaneRecord } from '../../../types/scheduled-trace.ts';
 import { worldEvent } from '../../postgres/postgres-events.ts';
 import { cycleThrough } from '../../postgres/scheduled/deadlock.ts';
 import { LaneHung } from '../../postgres/scheduled/lane-hung.ts';
 import { StatementHung } from '../../postgres/scheduled/lock-watch.ts';
+import { ServerLaneDriver } from '../../postgres/scheduled/server-lane-driver.ts';
 import { narrow } from '../../postgres/session-lane.ts';
-import { drive, type Task, wait } from '../../runtime/task.ts';
-import type { Stall } from '../../schedule/decide.ts';
+import { type Task, wait } from '../../runtime/task.ts';
 import { GatedStep } from '../../schedule/gated-step.ts';
-import type { LaneDriver, LaneReport, LaunchPlan } from '../../schedule/lane-driver.ts';
+import { runGatedStepAsync } from '../../schedule/gated-step-async.ts';
+import type { LaneReport, LaunchPlan } from '../../schedule/lane-driver.ts';
 import type { LaneState } from '../../schedule/lane-state.ts';
 import { paramText } from '../../schedule/param-text.ts';
 import { type ServiceStepContext, sendCall } from './service-step-context.ts';
@@ -44,35 +44,20 @@ export async function runServiceGatedStep(
   events: readonly Event[],
   plan: StepSchedule,
 ): Promise<LaneRecord[]> {
-  const driver = new ServiceLaneDriver(ctx, step);
-  const gated = new GatedStep(ctx, driver, step, events, plan);
   try {
-    await drive(
-      (function* () {
-        yield* gated.start();
-        yield* gated.loop();
-      })(),
-      (fn) => fn(),
-    );
+    const driver = new ServiceLaneDriver(ctx, step);
+    const gated = new GatedStep(ctx, driver, step, events, plan);
+    return await runGatedStepAsync(gated, (s) => driver.end(s));
   } finally {
-    // After an error every lane still running is ended, as a crash would; the error stays the one to report.
-    for (const s of gated.lanes)
-      if (s.status === 'parked' || s.status === 'blocked') {
-        s.status = 'crashed';
-        await driver.end(s).catch(() => {});
-      }
-    for (const s of gated.lanes) ctx.gate.forget(s.lane);
+    for (const [lane] of events.entries()) ctx.gate.forget(lane);
   }
-  return gated.records();
 }
 
 /** Where a service lane stops: a statement, its reply, or a world event's end. */
 type Reached = Extract<LaneReport, { type: 'statement' | 'reply' | 'done' }>;
 
 /** One gated step's service lanes. */
-class ServiceLaneDriver implements LaneDriver {
-  readonly runAheadMax = 0;
-  readonly crashKills = true;
+class ServiceLaneDriver extends ServerLaneDriver {
   /** Each lane's statement let go to the server, until its grant reports how it ended. */
   private readonly outs = new Map<number, OutStatement>();
   /** Reports of lanes that a grant woke and that ran on to their next point (`afterGrant`). */
@@ -80,8 +65,10 @@ class ServiceLaneDriver implements LaneDriver {
 
   constructor(
     private readonly ctx: ServiceStepContext,
-    private readonly step: number,
-  ) {}
+    step: number,
+  ) {
+    super(ctx, step);
+  }
 
   /** World event lanes get their connection through the proxy, owned by the lane. */
   *open(lanes: readonly LaneState[]): Task<void> {
@@ -125,31 +112,6 @@ class ServiceLaneDriver implements LaneDriver {
       this.ctx.gate.running = s.lane;
       this.kept.set(s.lane, yield* wait(this.report(s)));
     }
-  }
-
-  *kill(s: LaneState): Task<void> {
-    yield* wait(this.end(s));
-  }
-
-  applyScope(client: number, granted: boolean): void {
-    const { principals, operation } = this.ctx;
-    this.ctx.principals = withWriteScope(principals, client, granted, operation.scope);
-  }
-
-  stall(_d: Stall, _jumpMs: number, live: readonly LaneState[]): { sql: string; ends: Error } {
-    // PostgreSQL waits for ever and cycles are broken as they close: what is left waits on locks
-    // no lane holds (a connection the service left in a transaction), which nothing will release.
-    const first = live[0];
-    return {
-      sql: `lanes ${live.map((s) => s.lane + 1).join(', ')} all wait on locks no running lane holds`,
-      ends: new LaneHung(
-        this.step,
-        first?.lane ?? 0,
-        this.ctx.callTimeoutMs,
-        first?.event,
-        'locked',
-      ),
-    };
   }
 
   /** Ends the lane here: its request abandoned, its backends ended (rolled back, locks gone). */

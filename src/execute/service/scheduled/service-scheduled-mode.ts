@@ -12,22 +12,19 @@
  * another role it stays, and may pick a victim before the scheduler does), so the scheduler's
  * cycle check decides the victim.
  */
-import type fc from 'fast-check';
 import pg from 'pg';
 import { ReceiptcheckError } from '../../../errors.ts';
-import {
-  type ScheduleOptions,
-  scheduledCaseArbitrary,
-} from '../../../generate/schedule-arbitrary.ts';
-import type { SequenceOptions } from '../../../generate/sequence-arbitrary.ts';
+import { scheduledCaseArbitrary } from '../../../generate/schedule-arbitrary.ts';
 import type { PostgresHandlerPlugin } from '../../../handlers/postgres/plugin.ts';
 import type { Step } from '../../../model/events.ts';
 import { operationOf } from '../../../model/state.ts';
-import type { Fixture } from '../../../model/world.ts';
-import { RECORD_DECISIONS, type ScheduledExecution } from '../../../types/execution.ts';
+import { RECORD_DECISIONS } from '../../../types/execution.ts';
 import type { Schedule } from '../../../types/schedule.ts';
-import type { GeneratedCase, ModeRunner } from '../../mode-runner.ts';
 import { PostgresSession } from '../../postgres/postgres-session.ts';
+import type {
+  PgScheduledOptions,
+  PgScheduledRunner,
+} from '../../postgres/scheduled/scheduled-mode.ts';
 import { throwIfInterrupted } from '../../runtime/interrupt.ts';
 import { scheduleOfCase } from '../../schedule/schedule-of-case.ts';
 import type { AnswerRule } from '../answer-mapping.ts';
@@ -47,25 +44,11 @@ export interface PgServiceSpec {
   open(databaseUrl: string): Promise<ProtocolClient>;
 }
 
-/** What scheduled mode on a service needs; `OneModeOptions` has it all. */
-export interface PgServiceScheduledOptions {
-  readonly fixture: Fixture;
-  /** Longest wait for one lane's next point, in ms, before the call counts as hung. */
-  readonly callTimeoutMs: number;
-  /** An existing server (`--database-url`); default: the environment's, else the embedded one. */
-  readonly databaseUrl?: string;
-  /** Grants per step before the step is a livelock. Default 20,000. */
-  readonly grantsMax?: number;
-  /** How schedules are drawn (their faults are dropped). */
-  readonly schedule?: ScheduleOptions;
-}
-
-/** A scheduled service runner: a `ModeRunner` that draws its own cases. */
-export interface ServiceScheduledRunner extends ModeRunner {
-  caseArbitrary(options: SequenceOptions): fc.Arbitrary<GeneratedCase>;
-  /** Runs `steps` under `schedule` directly (`execute` reads the schedule from `replay`). */
-  executeScheduled(steps: readonly Step[], schedule: Schedule): Promise<ScheduledExecution>;
-}
+/**
+ * What scheduled mode on a service needs, as on PostgreSQL plugins (`OneModeOptions` has it
+ * all); the schedules drawn carry no faults. The runner is theirs too: it draws its own cases.
+ */
+export type { PgScheduledOptions as PgServiceScheduledOptions } from '../../postgres/scheduled/scheduled-mode.ts';
 
 /**
  * Makes the template and run database (the world's `setup`), starts the proxy and the service,
@@ -73,13 +56,16 @@ export interface ServiceScheduledRunner extends ModeRunner {
  */
 export async function pgServiceScheduledRunner(
   spec: PgServiceSpec,
-  options: PgServiceScheduledOptions,
-): Promise<ServiceScheduledRunner> {
+  options: PgScheduledOptions,
+): Promise<PgScheduledRunner> {
   const session = await PostgresSession.open(spec.world, options.fixture, options.databaseUrl);
   const gate = new StatementGate();
   let proxy: PgProxy | undefined;
   let client: ProtocolClient | undefined;
   let config: pg.ClientConfig;
+  let serviceUrl = '';
+  /** Set when the service may not answer another run (a call got no reply, a run hung). */
+  let broken = false;
   const stop = async () => {
     await client?.close();
     await proxy?.close();
@@ -101,7 +87,8 @@ export async function pgServiceScheduledRunner(
       hooks: gate,
     });
     config = proxiedConfig(upstream, proxy);
-    client = await spec.open(proxiedUrl(upstream, proxy));
+    serviceUrl = proxiedUrl(upstream, proxy);
+    client = await spec.open(serviceUrl);
   } catch (thrown) {
     await stop().catch(() => {});
     throw thrown;
@@ -109,7 +96,6 @@ export async function pgServiceScheduledRunner(
   let closed: Promise<void> | undefined;
   const env = {
     world: spec.world,
-    client,
     answers: spec.answers,
     gate,
     session,
@@ -117,6 +103,9 @@ export async function pgServiceScheduledRunner(
     operation: operationOf(options.fixture),
     callTimeoutMs: options.callTimeoutMs,
     grantsMax: options.grantsMax ?? 20_000,
+    markBroken() {
+      broken = true;
+    },
     async connectThroughProxy() {
       const c = new pg.Client(config);
       c.on('error', () => {});
@@ -124,13 +113,23 @@ export async function pgServiceScheduledRunner(
       return c;
     },
   };
-  const executeScheduled = (steps: readonly Step[], schedule: Schedule, record = false) => {
+  const executeScheduled = async (steps: readonly Step[], schedule: Schedule, record = false) => {
     if (closed) throw new ReceiptcheckError('E_WORKER', 'this scheduled runner is closed');
-    return (async () => {
-      throwIfInterrupted();
-      await session.begin();
-      return runServiceScheduled(env, steps, schedule, record);
-    })();
+    throwIfInterrupted();
+    if (broken) {
+      // A service that died or hung is started again, so one broken run does not fail the rest.
+      await client?.close();
+      client = undefined;
+      client = await spec.open(serviceUrl);
+      broken = false;
+    }
+    await session.begin();
+    return runServiceScheduled(
+      { ...env, client: client as ProtocolClient },
+      steps,
+      schedule,
+      record,
+    );
   };
   return {
     caseArbitrary(sequence) {

@@ -13,8 +13,7 @@
  */
 import type pg from 'pg';
 import type { Event, Step } from '../../../model/events.ts';
-import { checkSnapshotShape } from '../../../model/outcome-shape.ts';
-import { type Snapshot, withWriteScope } from '../../../model/world.ts';
+import type { Snapshot } from '../../../model/world.ts';
 import type { ScheduledExecution } from '../../../types/execution.ts';
 import type { Schedule } from '../../../types/schedule.ts';
 import type { LaneRecord, TraceEntry } from '../../../types/scheduled-trace.ts';
@@ -25,8 +24,11 @@ import type { PostgresSession } from '../../postgres/postgres-session.ts';
 import { LaneHung, within } from '../../postgres/scheduled/lane-hung.ts';
 import { LockWatch } from '../../postgres/scheduled/lock-watch.ts';
 import { LoggedConnection } from '../../postgres/scheduled/logged-connection.ts';
+import { coordinatorSnapshot } from '../../postgres/scheduled/run-sequence.ts';
+import { changeScope } from '../../postgres/scheduled/step-context.ts';
 import { drive, wait } from '../../runtime/task.ts';
 import { runSteps, type StepsPort } from '../../schedule/run-steps.ts';
+import { scheduledExecution } from '../../schedule/scheduled-execution.ts';
 import { runServiceGatedStep } from './service-lane-driver.ts';
 import { type ServiceStepContext, sendCall } from './service-step-context.ts';
 
@@ -72,20 +74,14 @@ export async function runServiceScheduled(
       return client;
     },
   };
-  const finished = (snapshot: Snapshot, hang?: Hang): ScheduledExecution => ({
-    mode: 'scheduled',
-    schedule,
-    lanes: records,
-    entries,
-    snapshot,
-    ...(hang ? { hang } : {}),
-    ...(ctx.decisions ? { decisions: ctx.decisions } : {}),
-  });
+  const finished = (snapshot: Snapshot, hang?: Hang): ScheduledExecution =>
+    scheduledExecution({ schedule, records, entries, decisions: ctx.decisions }, snapshot, hang);
   try {
     await drive(runSteps(stepsPort(ctx, coordinator), steps, schedule, records), (fn) => fn());
     return finished(await snapshotOf(ctx, coordinator, steps.length));
   } catch (thrown) {
     if (!(thrown instanceof LaneHung)) throw thrown;
+    env.markBroken();
     for (const abort of ctx.requests.values()) abort.abort();
     const ending = [...gate.allPids(), ...(coordinator.busy ? [coordinator.pid] : [])];
     for (const pid of ending) await ctx.watch.terminate(pid, env.callTimeoutMs).catch(() => {});
@@ -121,17 +117,8 @@ function backendPid(client: pg.Client): number {
 }
 
 /** The world's snapshot on the coordinator's connection, checked for shape, within the call budget. */
-async function snapshotOf(
-  ctx: ServiceStepContext,
-  coordinator: LoggedConnection,
-  after: number,
-): Promise<Snapshot> {
-  const snapshot = await within(
-    ctx.world.snapshot(coordinator.proxy),
-    () => new LaneHung(after, 0, ctx.callTimeoutMs),
-  );
-  coordinator.take();
-  return checkSnapshotShape(snapshot, ctx.world.name, ctx.operation);
+function snapshotOf(ctx: ServiceStepContext, coordinator: LoggedConnection, after: number) {
+  return coordinatorSnapshot(ctx.world, ctx.operation, coordinator, after, ctx.callTimeoutMs);
 }
 
 /** The service's steps for the shared step loop: gated ones through the gate, plain ones alone. */
@@ -143,9 +130,7 @@ function stepsPort(ctx: ServiceStepContext, coordinator: LoggedConnection): Step
     principals: () => ctx.principals,
     noun: ctx.operation.noun,
     gated: (step, events, plan) => wait(runServiceGatedStep(ctx, step, events, plan)),
-    applyScope(client, granted) {
-      ctx.principals = withWriteScope(ctx.principals, client, granted, ctx.operation.scope);
-    },
+    applyScope: (client, granted) => changeScope(ctx, client, granted),
     *call(step, principal, event) {
       ctx.gate.startPlain();
       const abort = new AbortController();

@@ -13,18 +13,20 @@ import type { CallEvent, Step } from '../../../model/events.ts';
 import { DEFAULT_FIXTURE } from '../../../model/world.ts';
 import type { ScheduledDetail } from '../../../types/execution.ts';
 import type { StepSchedule } from '../../../types/schedule.ts';
+import type { PgScheduledRunner } from '../../postgres/scheduled/scheduled-mode.ts';
 import { servicePids } from '../service-process.ts';
 import { setIntervalService } from './fixtures/set-interval-service.ts';
-import { pgServiceScheduledRunner, type ServiceScheduledRunner } from './service-scheduled-mode.ts';
+import { pgServiceScheduledRunner } from './service-scheduled-mode.ts';
 
-const call = (requestId: string, version = 1, minutes = 30, client = 0): CallEvent => ({
+/** A first try of request `a`: version 1 to 30 minutes, as client 1. */
+const tryA: CallEvent = {
   kind: 'call',
-  client,
+  client: 0,
   delivery: 'delivered',
-  request: { requestId, automationId: 1, expectedVersion: version, intervalMinutes: minutes },
-});
+  request: { requestId: 'a', automationId: 1, expectedVersion: 1, intervalMinutes: 30 },
+};
 
-const opened = new Map<boolean, Promise<{ raw: ServiceScheduledRunner; judged: JudgedRunner }>>();
+const opened = new Map<boolean, Promise<{ raw: PgScheduledRunner; judged: JudgedRunner }>>();
 
 /** One runner per service version, shared by the tests. */
 function runnerFor(race: boolean) {
@@ -53,7 +55,7 @@ async function run(race: boolean, steps: Step[], schedule: StepSchedule[]) {
 const lines = (d: ScheduledDetail) =>
   d.entries.map((e) => `${e.lane + 1} ${e.grant} ${e.point} ${e.sql ?? ''} -> ${e.result ?? ''}`);
 
-const twoFirstTries: Step[] = [{ kind: 'concurrent', events: [call('a'), call('a')] }];
+const twoFirstTries: Step[] = [{ kind: 'concurrent', events: [tryA, tryA] }];
 
 /** Small cases: a few steps, races on. */
 const SMALL = { stepsMax: 4, races: true, recreate: false };

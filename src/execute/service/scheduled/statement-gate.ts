@@ -18,6 +18,7 @@ import type pg from 'pg';
 import type { Observed } from '../../../model/outcome.ts';
 import type { InFlight } from '../../postgres/scheduled/lock-watch.ts';
 import { TransactionChanges } from '../../postgres/scheduled/transaction-changes.ts';
+import { Mailbox } from '../../schedule/mailbox.ts';
 import { paramText } from '../../schedule/param-text.ts';
 import type { LoggedStatement, StatementEnd } from '../../schedule/statement-end.ts';
 import { isTransactionControl, isWriteText } from '../../schedule/statement-kind.ts';
@@ -28,7 +29,6 @@ import type {
   ProxyStatement,
   ProxyStatementResult,
 } from '../pg-proxy/proxy-hooks.ts';
-import { Mailbox } from './mailbox.ts';
 
 /** Where a service lane's code stopped next. */
 export type GateReport =
