@@ -76,6 +76,21 @@ describe('scheduled mode for a service on PostgreSQL', () => {
     );
   }, 60_000);
 
+  it("runs a world event as a lane through the proxy: it waits on the call's row lock", async () => {
+    const move: Step = { kind: 'move', resourceId: 1, workspace: 'team-b' };
+    // The call takes BEGIN, its key lock and its row lock; then the move asks for the row.
+    const r = await run(false, [{ kind: 'concurrent', events: [tryA, move] }], [
+      { choices: [0, 0, 0, 1] },
+    ]);
+    expect(lines(r.detail)).toContain(
+      '2 run statement UPDATE automations SET workspace_id = $1 WHERE id = $2 -> blocked',
+    );
+    expect(r.verdict).toEqual({ verdict: 'ok' });
+    expect(r.trace.observations.map((o) => o.observed)).toEqual([
+      expect.objectContaining({ kind: 'ok', replayed: false }),
+    ]);
+  }, 60_000);
+
   it('a crash mid-transaction ends its backend: rolled back, its lock freed, the other lane fresh', async () => {
     // Lane 1 is killed at its 4th point (before its receipt read), holding the key and row locks.
     const schedule = [{ choices: [], crash: { lane: 0, at: 4 } }];
