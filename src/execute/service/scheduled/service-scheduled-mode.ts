@@ -71,23 +71,34 @@ export async function pgServiceScheduledRunner(
     await proxy?.close();
     await session.release();
   };
-  try {
+  /** The run database's name: where the proxy's clients point. */
+  let database = '';
+  /** Points the service's URL and the world connections at run database `name`, through the proxy. */
+  const pointAt = async (name: string, at: PgProxy) => {
+    database = name;
     const harness = await session.harness();
-    const database = (await harness.query<{ name: string }>('SELECT current_database() AS name'))
-      .rows[0]?.name as string;
+    // A superuser's setting; elsewhere PostgreSQL's timer may pick a deadlock's victim first.
     await harness
       .query(
         `DO $$ BEGIN EXECUTE format('ALTER DATABASE %I SET deadlock_timeout = %L', current_database(), '1h'); END $$`,
       )
       .catch(() => {});
-    const upstream = upstreamOf(session.server.connectionFor(database));
+    const upstream = upstreamOf(session.server.connectionFor(name));
+    config = proxiedConfig(upstream, at);
+    serviceUrl = proxiedUrl(upstream, at);
+    return upstream;
+  };
+  const runDatabase = async () =>
+    (await (await session.harness()).query<{ name: string }>('SELECT current_database() AS name'))
+      .rows[0]?.name as string;
+  try {
+    const upstream = upstreamOf(session.server.connectionFor(await runDatabase()));
     proxy = await startPgProxy({
       upstreamHost: upstream.host,
       upstreamPort: upstream.port,
       hooks: gate,
     });
-    config = proxiedConfig(upstream, proxy);
-    serviceUrl = proxiedUrl(upstream, proxy);
+    await pointAt(await runDatabase(), proxy);
     client = await spec.open(serviceUrl);
   } catch (thrown) {
     await stop().catch(() => {});
@@ -124,6 +135,14 @@ export async function pgServiceScheduledRunner(
       broken = false;
     }
     await session.begin();
+    // A reset that had to copy the template moved the run database: the service follows it.
+    const now = await runDatabase();
+    if (now !== database) {
+      await pointAt(now, proxy as PgProxy);
+      await client?.close();
+      client = undefined;
+      client = await spec.open(serviceUrl);
+    }
     return runServiceScheduled(
       { ...env, client: client as ProtocolClient },
       steps,

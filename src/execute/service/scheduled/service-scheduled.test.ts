@@ -79,9 +79,11 @@ describe('scheduled mode for a service on PostgreSQL', () => {
   it("runs a world event as a lane through the proxy: it waits on the call's row lock", async () => {
     const move: Step = { kind: 'move', resourceId: 1, workspace: 'team-b' };
     // The call takes BEGIN, its key lock and its row lock; then the move asks for the row.
-    const r = await run(false, [{ kind: 'concurrent', events: [tryA, move] }], [
-      { choices: [0, 0, 0, 1] },
-    ]);
+    const r = await run(
+      false,
+      [{ kind: 'concurrent', events: [tryA, move] }],
+      [{ choices: [0, 0, 0, 1] }],
+    );
     expect(lines(r.detail)).toContain(
       '2 run statement UPDATE automations SET workspace_id = $1 WHERE id = $2 -> blocked',
     );
