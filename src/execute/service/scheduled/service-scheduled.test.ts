@@ -26,17 +26,19 @@ const tryA: CallEvent = {
   request: { requestId: 'a', automationId: 1, expectedVersion: 1, intervalMinutes: 30 },
 };
 
-const opened = new Map<boolean, Promise<{ raw: PgScheduledRunner; judged: JudgedRunner }>>();
+type Version = 'correct' | 'race' | 'hang';
+const opened = new Map<Version, Promise<{ raw: PgScheduledRunner; judged: JudgedRunner }>>();
 
-/** One runner per service version, shared by the tests. */
-function runnerFor(race: boolean) {
-  let runner = opened.get(race);
+/** One runner per service version, shared by the tests; the hanging one has a short budget. */
+function runnerFor(race: boolean | 'hang') {
+  const version: Version = race === 'hang' ? 'hang' : race ? 'race' : 'correct';
+  let runner = opened.get(version);
   if (!runner) {
-    runner = pgServiceScheduledRunner(setIntervalService(race), {
+    runner = pgServiceScheduledRunner(setIntervalService(version), {
       fixture: DEFAULT_FIXTURE,
-      callTimeoutMs: 20_000,
+      callTimeoutMs: version === 'hang' ? 1_500 : 20_000,
     }).then((raw) => ({ raw, judged: judgedRunner(raw, DEFAULT_FIXTURE) }));
-    opened.set(race, runner);
+    opened.set(version, runner);
   }
   return runner;
 }
@@ -46,7 +48,7 @@ afterAll(async () => {
   expect(servicePids()).toEqual([]);
 }, 60_000);
 
-async function run(race: boolean, steps: Step[], schedule: StepSchedule[]) {
+async function run(race: boolean | 'hang', steps: Step[], schedule: StepSchedule[]) {
   const r = await (await runnerFor(race)).judged.execute(steps, { schedule });
   return { ...r, detail: r.detail as ScheduledDetail };
 }
@@ -103,6 +105,25 @@ describe('scheduled mode for a service on PostgreSQL', () => {
     expect(r.trace.observations.map((o) => o.observed)).toEqual([
       expect.objectContaining({ kind: 'ok', replayed: false }),
     ]);
+  }, 60_000);
+
+  it('a call that neither answers nor waits on a lock is a hang; the next run finds the service fresh', async () => {
+    const sleeper: CallEvent = { ...tryA, request: { ...tryA.request, intervalMinutes: 999 } };
+    const r = await run(
+      'hang',
+      [{ kind: 'concurrent', events: [sleeper, tryA] }],
+      [{ choices: [] }],
+    );
+    expect(r.verdict).toEqual({
+      verdict: 'failed',
+      failures: [
+        { kind: 'hang', step: 0, lane: 0, event: sleeper, limitMs: 1_500, how: 'unsettled' },
+      ],
+    });
+    expect(lines(r.detail).at(-1)).toBe('1 run statement SELECT pg_sleep(3600) -> ');
+    // Its backend was ended (the row lock went with it), and the service answers again.
+    const next = await run('hang', twoFirstTries, [{ choices: [] }]);
+    expect(next.verdict).toEqual({ verdict: 'ok' });
   }, 60_000);
 
   it('the correct service holds for every case three seeds draw', async () => {
