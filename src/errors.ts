@@ -32,6 +32,8 @@ export type ErrorCode =
   | 'E_SERVICE_START'
   /** A described service cannot run in the mode asked for (scheduled mode on SQLite); the message says why. */
   | 'E_SERVICE_MODE'
+  /** A described service on PostgreSQL kept a transaction open between requests, so its database cannot be reset. */
+  | 'E_SERVICE_TRANSACTION'
   /** A package receiptcheck leaves optional is not installed; the message gives the `npm install` command. */
   | 'E_MISSING_PACKAGE'
   /** A plugin declared `replayable` took another path when a call was replayed (scheduled mode then uses threads). */

@@ -63,6 +63,7 @@ export const RUN_BY_ID: Readonly<Record<string, string>> = {
   'docs/case-files.md › A hand-written scheduled case': 'testing/case-files-doc.test.ts',
   'docs/case-files.md › A hand-written scheduled case #2': 'testing/case-files-doc.test.ts',
   'docs/services.md › Checking a running service': 'src/execute/service/service.test.ts',
+  'docs/services.md › Services on PostgreSQL': 'src/execute/service/pg-service.test.ts',
 };
 
 /** The markdown files whose blocks users read: README.md and every page under docs/. */

@@ -64,6 +64,8 @@ export function processesWithEnv(name: string, value: string): number[] {
 
 /** A child check under way. */
 export interface RunningCheck {
+  /** The child's process id: the databases it makes on a server are named after it. */
+  readonly pid: number;
   /** The process ids of the services it started: none without a service description. */
   readonly pids: readonly number[];
   /** Sends `signal`; resolves with the child's exit code. */
@@ -99,6 +101,7 @@ export async function startInterruptibleCheck(
     child.on('exit', () => reject(new Error(`child exited before running: ${stderr}`)));
   });
   return {
+    pid: child.pid as number,
     pids,
     stop: (signal) => {
       child.kill(signal);

@@ -18,8 +18,19 @@ const REUSE_REPLAYS = 'reuse ✗ keyReuse→replayed';
  */
 const RUNS = 200;
 
-/** A deterministic all-findings check of `handler` on `seed`. */
+/** Checks already run, by handler and seed: each is deterministic, so tests share them. */
+const ran = new Map<string, ReturnType<typeof checkHandler>>();
+
+/** A deterministic all-findings check of `handler` on `seed`, run once per file. */
 function findAll(handler: string, seed: number, knownFindings?: KnownFindings) {
+  if (knownFindings) return findAllOf(handler, seed, knownFindings);
+  const key = `${handler} ${seed}`;
+  const done = ran.get(key) ?? findAllOf(handler, seed);
+  ran.set(key, done);
+  return done;
+}
+
+function findAllOf(handler: string, seed: number, knownFindings?: KnownFindings) {
   return checkHandler({
     handler,
     mode: 'sequential',

@@ -18,11 +18,11 @@ export const DEFAULTS = resolveOptions({}, {});
 export const ENV_HELP = `Environment:
   ${SEED_ENV}  the seed when --seed is not given (default ${DEFAULT_SEED}); every run prints
                      the seed it used, so a CI failure reproduces locally with the same value
-  ${DATABASE_URL_ENV}  a PostgreSQL server for PostgreSQL handlers, as --database-url`;
+  ${DATABASE_URL_ENV}  a PostgreSQL server for PostgreSQL handlers and services, as --database-url`;
 
 /** What --database-url does, for the commands that run handlers. */
 export const DATABASE_URL_HELP =
-  'PostgreSQL handlers only: run on this server (postgres://user:password@host:port/db) instead of an embedded one the harness starts and stops; it creates and drops databases of its own there and touches nothing else (default: $' +
+  'PostgreSQL handlers and services only: run on this server (postgres://user:password@host:port/db) instead of an embedded one the harness starts and stops; it creates and drops databases of its own there and touches nothing else (default: $' +
   DATABASE_URL_ENV +
   ')';
 

@@ -137,6 +137,8 @@ export function registerRun(program: Command, ctx: CliContext): void {
                                                     the PostgreSQL reference, on an embedded server
   receiptcheck run --service examples/python-http/service.json
                                                     a running service: Python over HTTP (docs/services.md)
+  receiptcheck run --service examples/pg-service/service.json
+                                                    a running service on PostgreSQL: Node over HTTP
 
 Bundled handlers: ${bundledNames()}.
 

@@ -23,10 +23,8 @@ import {
   narrow,
   noteBackend,
   SESSION_RESET,
+  TERMINATE_WAIT_MS,
 } from './session-lane.ts';
-
-/** How long ending a backend waits for it to be gone (PostgreSQL 14+), so its locks are free after. */
-const TERMINATE_WAIT_MS = 5_000;
 
 /** What a mode asks of its session beyond the defaults. */
 export interface SessionOptions {
@@ -43,15 +41,14 @@ export class PostgresSession {
   private harnessClient: pg.Client | undefined;
   /** A side connection that only reads the lock table (`waitsOnIdle`), opened on first use. */
   private watchClient: Promise<pg.Client> | undefined;
-  private closed = false;
+  private closing: Promise<void> | undefined; // once closed or released: `close` waits on it
   private readonly untrack: () => void;
   private laneSetupSql: string | undefined; // `options.laneSetup`, until it failed once
-  /** Whether the run database needs a reset before the next run (`begin`). */
-  private dirty: boolean;
+  private dirty: boolean; // whether the run database needs a reset before the next run (`begin`)
 
   private constructor(
     readonly server: PostgresServer,
-    private database: RunDatabase | undefined,
+    public database: RunDatabase | undefined, // its `name` is read by `pg-service-database.ts`
     options: SessionOptions,
     /** Every database this runner made (or took over), to drop. */
     private readonly made: Set<string>,
@@ -116,8 +113,8 @@ export class PostgresSession {
    */
   async release(): Promise<void> {
     const database = this.database;
-    if (this.closed || !this.keepFor || !database) return this.close();
-    this.closed = true;
+    if (this.closing || !this.keepFor || !database) return this.close();
+    this.closing = Promise.resolve();
     this.untrack();
     await this.dropConnections();
     keepIdleDatabase(this.keepFor.plugin, this.keepFor.fixture, {
@@ -236,10 +233,13 @@ export class PostgresSession {
     if (!kept) await this.dropConnections();
   }
 
-  /** Ends every connection and drops every database this runner made. Safe to call twice. */
-  async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
+  /** Ends every connection and drops every database this runner made; a second call waits for the first. */
+  close(): Promise<void> {
+    this.closing ??= this.shut();
+    return this.closing;
+  }
+
+  private async shut(): Promise<void> {
     try {
       await this.dropConnections();
       // At once, not in turn: after Ctrl-C the process exits within `INTERRUPT_GRACE_MS`.
@@ -287,7 +287,7 @@ export class PostgresSession {
   }
 
   private async connect(): Promise<pg.Client> {
-    if (this.closed)
+    if (this.closing)
       throw new ReceiptcheckError('E_INTERNAL', 'a closed PostgreSQL runner was asked to connect');
     const client = new pg.Client(this.server.connectionFor((this.database as RunDatabase).name));
     // A terminated backend or a server stopped by Ctrl-C errors here; the query that was

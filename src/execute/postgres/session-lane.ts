@@ -67,6 +67,9 @@ export function faceOf(client: pg.Client): Lane {
   };
 }
 
+/** How long ending a backend waits for it to be gone (PostgreSQL 14+), so its locks are free after. */
+export const TERMINATE_WAIT_MS = 5_000;
+
 /**
  * What `DISCARD ALL` does (session locks, settings, prepared statements, cursors, temporary
  * tables, listens), as statements that may share one round trip with others: `DISCARD ALL`

@@ -8,6 +8,12 @@ import { ReceiptcheckError } from '../../errors.ts';
 import type { PolicyDeclaration } from '../../model/policy.ts';
 import { ANSWER_KINDS, type AnswerRule, isPath, isStatusPattern } from './answer-mapping.ts';
 
+/** The engines a service's database may be on. */
+export const SERVICE_ENGINES = ['sqlite', 'postgres'] as const;
+
+/** The engine of a service's database. */
+export type ServiceEngine = (typeof SERVICE_ENGINES)[number];
+
 /** SQL the harness runs on the service's database: one statement, or several in order. */
 export type SqlText = string | readonly string[];
 
@@ -30,8 +36,11 @@ export interface ServiceDescription {
   /** `name` picks the driver (`protocols.ts`); the rest are the driver's options. */
   readonly protocol: Readonly<Record<string, unknown>> & { readonly name: string };
   readonly database: {
-    readonly engine: 'sqlite';
-    /** The environment variable the database file's path is passed in. Default `DATABASE_PATH`. */
+    readonly engine: ServiceEngine;
+    /**
+     * The environment variable the database is passed in: the SQLite file's path (default
+     * `DATABASE_PATH`), or the PostgreSQL database's `postgres://` URL (default `DATABASE_URL`).
+     */
     readonly env?: string;
   };
   readonly setup: {
@@ -110,9 +119,9 @@ export function parseServiceDescription(text: string, source: string): ServiceDe
   text1(protocol.name, 'protocol.name', bad);
   const database = objectAt(d.database, '"database"', bad);
   unknownKeys(database, ['engine', 'env'], 'database.', bad);
-  if (database.engine !== 'sqlite')
+  if (!SERVICE_ENGINES.includes(database.engine as ServiceEngine))
     bad(
-      `"database.engine" must be "sqlite" (the only engine a service runs on so far), not ${JSON.stringify(database.engine)}`,
+      `"database.engine" must be ${SERVICE_ENGINES.map((e) => `"${e}"`).join(' or ')}, not ${JSON.stringify(database.engine)}`,
     );
   if (database.env !== undefined) text1(database.env, 'database.env', bad);
   const setup = objectAt(d.setup, '"setup"', bad);

@@ -46,15 +46,7 @@ export function servicePlugin(d: ServiceDescription, source: string): ServicePlu
     source,
     setup(db, fixture) {
       for (const s of list(d.setup.schema)) db.exec(s);
-      for (const [table, rows] of Object.entries(fixture)) {
-        if (NOT_TABLES.has(table) || !Array.isArray(rows) || rows.length === 0) continue;
-        const insert = d.setup.rows[table];
-        if (!insert)
-          throw new Error(
-            `the fixture has ${table} rows and the description's "setup.rows" has no "${table}" statement to insert them`,
-          );
-        for (const row of rows as Row[]) run(db, insert, row);
-      }
+      for (const { insert, row } of setupRows(d, fixture)) run(db, insert, row);
     },
     call() {
       throw new Error(`service "${d.name}": calls go to the running service, not to its plugin`);
@@ -75,7 +67,26 @@ export function servicePlugin(d: ServiceDescription, source: string): ServicePlu
   };
 }
 
-function list(sql: SqlText): readonly string[] {
+/** Each fixture row `setup` inserts, with the description's statement for its table, in order. */
+export function setupRows(
+  d: ServiceDescription,
+  fixture: Fixture,
+): { readonly insert: SqlText; readonly row: Row }[] {
+  const out: { insert: SqlText; row: Row }[] = [];
+  for (const [table, rows] of Object.entries(fixture)) {
+    if (NOT_TABLES.has(table) || !Array.isArray(rows) || rows.length === 0) continue;
+    const insert = d.setup.rows[table];
+    if (!insert)
+      throw new Error(
+        `the fixture has ${table} rows and the description's "setup.rows" has no "${table}" statement to insert them`,
+      );
+    for (const row of rows as Row[]) out.push({ insert, row });
+  }
+  return out;
+}
+
+/** The statements of `sql`, in order. */
+export function list(sql: SqlText): readonly string[] {
   return typeof sql === 'string' ? [sql] : sql;
 }
 
@@ -85,7 +96,7 @@ function run(db: Connection, sql: SqlText, params: Readonly<Record<string, unkno
 }
 
 /** A receipt row as the model's: `payload` and `result` parsed when stored as JSON text. */
-function receiptOf(row: Record<string, unknown>): Receipt {
+export function receiptOf(row: Record<string, unknown>): Receipt {
   const json = (v: unknown) => (typeof v === 'string' ? JSON.parse(v) : v);
   return { ...row, payload: json(row.payload), result: json(row.result) } as Receipt;
 }

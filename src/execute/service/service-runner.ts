@@ -1,14 +1,16 @@
 /**
  * The mode runners for a described service, sequential and concurrent, on this thread: calls go
  * to the running service through its protocol client; world events, resets and snapshots run as
- * the description's SQL on the harness's connection to the service's database. Sequential mode
- * sends one call at a time (a group's calls in lane order) and returns a trace; concurrent mode
- * sends a group's calls at once, so they overlap inside the service, and returns the history
- * with times that the linearizability checker judges, as the other engines' concurrent modes do.
+ * the description's SQL on the harness's connection to the service's database, whichever its
+ * engine (`service-database.ts`). Sequential mode sends one call at a time (a group's calls in
+ * lane order) and returns a trace; concurrent mode sends a group's calls at once, so they overlap
+ * inside the service, and returns the history with times that the linearizability checker
+ * judges, as the other engines' concurrent modes do.
  *
  * Scheduled mode needs every statement the service sends to be a yield point of the harness; a
  * service on SQLite runs its statements inside its own process, out of the harness's reach, so
- * scheduled mode refuses it (`E_SERVICE_MODE`).
+ * scheduled mode refuses it (`E_SERVICE_MODE`); so does a service on PostgreSQL, until its
+ * statements go through the harness's wire proxy.
  *
  * A call that does not answer within the call budget is a hang: the requests in flight are
  * abandoned, the service is stopped (which rolls back what it held), the snapshot is read, and
@@ -23,14 +25,14 @@ import type { Execution } from '../../types/execution.ts';
 import type { OneModeOptions } from '../../types/options.ts';
 import type { Hang } from '../../types/verdict.ts';
 import { unexpectedOf } from '../apply-event.ts';
-import { applyWorldEvent } from '../apply-world-event.ts';
 import { ConcurrentRecord } from '../concurrent-record.ts';
 import { type ModeRunner, UNREADABLE_SNAPSHOT } from '../mode-runner.ts';
 import { throwIfInterrupted } from '../runtime/interrupt.ts';
 import { outcomeOfReply, UnmappedReply } from './answer-mapping.ts';
+import { openServiceDatabase } from './database/open-service-database.ts';
+import type { ServiceDatabase } from './database/service-database.ts';
 import type { ProtocolClient } from './protocol.ts';
 import { ServiceConnection } from './service-connection.ts';
-import { ServiceDatabase } from './service-database.ts';
 import type { ServicePlugin } from './service-plugin.ts';
 
 /** Opens the runner of `options.mode` for `plugin`: its database made, its service started. */
@@ -41,22 +43,28 @@ export async function serviceRunner(
   if (options.mode === 'scheduled')
     throw new ReceiptcheckError(
       'E_SERVICE_MODE',
-      `service "${plugin.name}" runs its SQLite statements in its own process, where the scheduler cannot pause them: scheduled mode cannot run it; use --mode sequential or --mode concurrent`,
+      plugin.service.database.engine === 'sqlite'
+        ? `service "${plugin.name}" runs its SQLite statements in its own process, where the scheduler cannot pause them: scheduled mode cannot run it; use --mode sequential or --mode concurrent`
+        : `service "${plugin.name}" is on PostgreSQL, and scheduled mode does not run a service yet; use --mode sequential or --mode concurrent`,
     );
-  const database = new ServiceDatabase(plugin, options.fixture);
-  const connection = new ServiceConnection(plugin, database.path);
+  const database = await openServiceDatabase(plugin, options);
+  const connection = new ServiceConnection(plugin, () => database.location);
   try {
     await connection.ready();
   } catch (thrown) {
-    database.dispose();
+    await database.dispose();
     throw thrown;
   }
   let closed: Promise<void> | undefined;
   return {
     async execute(steps) {
       throwIfInterrupted();
-      const client = await connection.ready();
-      database.reset();
+      let client = await connection.ready();
+      // A reset that moved the database ended the service's connections: it starts anew.
+      if (await database.reset()) {
+        connection.markBroken();
+        client = await connection.ready();
+      }
       const run = new ServiceRun(plugin, database, connection, client, options);
       return await run.execute(steps, options.mode === 'concurrent');
     },
@@ -130,8 +138,9 @@ class ServiceRun {
       this.abort.abort();
       this.connection.markBroken();
       await this.connection.close();
+      await this.database.serviceStopped();
     }
-    const snapshot = this.snapshot();
+    const snapshot = await this.snapshot();
     if (together) return this.record.execution(snapshot, hang);
     const trace = { observations: this.record.observations, snapshot };
     return { mode: 'sequential', trace, ...(hang ? { hang } : {}) };
@@ -152,7 +161,7 @@ class ServiceRun {
         event,
         pluginOperation(this.plugin).scope,
       );
-    else applyWorldEvent(this.plugin, this.database.db, event);
+    else await this.database.apply(event);
     return { invokedAt, completedAt: this.now() };
   }
 
@@ -217,9 +226,9 @@ class ServiceRun {
     }
   }
 
-  private snapshot() {
+  private async snapshot() {
     try {
-      return this.plugin.snapshot(this.database.db);
+      return await this.database.snapshot();
     } catch (thrown) {
       if (this.abort.signal.aborted) return UNREADABLE_SNAPSHOT;
       throw thrown;

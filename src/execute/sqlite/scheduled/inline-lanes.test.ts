@@ -69,7 +69,7 @@ describe('inline lanes', () => {
     const inline = await runner(handler, 'inline');
     const threads = await runner(handler, 'threads');
     const cases = fc.sample(inline.caseArbitrary({ stepsMax: 12, races: true, recreate: true }), {
-      numRuns: 40,
+      numRuns: 25,
       seed: 5,
     });
     let crashes = 0;

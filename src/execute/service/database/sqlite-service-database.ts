@@ -1,5 +1,5 @@
 /**
- * The database a described service runs on, owned by the harness: one SQLite file the service
+ * A described service's database on SQLite (`service-database.ts` is the port): one file the service
  * opens (its path passed in the environment) and the harness keeps a connection to. The
  * description's setup runs once into a template beside it; before each run the file is brought
  * back to the template in place (`reset-to-template.ts`), so the service keeps its connection and
@@ -8,16 +8,19 @@
  */
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { messageOf, ReceiptcheckError } from '../../errors.ts';
-import type { Connection } from '../../handlers/plugin.ts';
-import type { Fixture } from '../../model/world.ts';
-import { makeTempDir, removeTempDir } from '../runtime/temp-dirs.ts';
-import { openConnection, rollbackLeaked } from '../sqlite/databases.ts';
-import { type ResetToTemplate, templateResetter } from '../sqlite/reset-to-template.ts';
-import type { ServicePlugin } from './service-plugin.ts';
+import { messageOf, ReceiptcheckError } from '../../../errors.ts';
+import type { Connection } from '../../../handlers/plugin.ts';
+import type { Fixture, Snapshot } from '../../../model/world.ts';
+import { applyWorldEvent } from '../../apply-world-event.ts';
+import { makeTempDir, removeTempDir } from '../../runtime/temp-dirs.ts';
+import { openConnection, rollbackLeaked } from '../../sqlite/databases.ts';
+import { type ResetToTemplate, templateResetter } from '../../sqlite/reset-to-template.ts';
+import type { ServicePlugin } from '../service-plugin.ts';
+import type { DatabaseEvent, ServiceDatabase } from './service-database.ts';
 
 /** A service's database file, its template, and the harness's connection to it. */
-export class ServiceDatabase {
+export class SqliteServiceDatabase implements ServiceDatabase {
+  readonly engine = 'sqlite';
   readonly dir: string;
   /** The file the service opens. */
   readonly path: string;
@@ -26,7 +29,10 @@ export class ServiceDatabase {
   private readonly resetter: ResetToTemplate;
 
   /** Makes the directory, runs the description's setup into the template, copies it. */
-  constructor(plugin: ServicePlugin, fixture: Fixture) {
+  constructor(
+    private readonly plugin: ServicePlugin,
+    fixture: Fixture,
+  ) {
     this.dir = makeTempDir('service');
     try {
       const templatePath = join(this.dir, 'template.sqlite');
@@ -53,14 +59,30 @@ export class ServiceDatabase {
     }
   }
 
-  /** Brings the file back to the template, in place (the service must be idle). */
-  reset(): void {
-    rollbackLeaked(this.db);
-    this.resetter(this.db);
+  get location(): string {
+    return this.path;
   }
 
+  /** Brings the file back to the template, in place (the service must be idle); it never moves. */
+  async reset(): Promise<boolean> {
+    rollbackLeaked(this.db);
+    this.resetter(this.db);
+    return false;
+  }
+
+  async apply(event: DatabaseEvent): Promise<void> {
+    applyWorldEvent(this.plugin, this.db, event);
+  }
+
+  async snapshot(): Promise<Snapshot> {
+    return this.plugin.snapshot(this.db);
+  }
+
+  /** Nothing to end: a stopped process holds no SQLite lock. */
+  async serviceStopped(): Promise<void> {}
+
   /** Closes the connection and removes the directory. Safe to call twice. */
-  dispose(): void {
+  async dispose(): Promise<void> {
     if (this.db.open) this.db.close();
     removeTempDir(this.dir);
   }
