@@ -1,0 +1,26 @@
+/**
+ * Scheduled mode for a described service (`--service FILE`) on PostgreSQL: its world is the
+ * description's SQL (`../database/pg-service-world.ts`), its answers the description's rules, and
+ * it is started through its protocol driver with the proxy's URL in place of the database's.
+ */
+import type { OneModeOptions } from '../../../types/options.ts';
+import type { ModeRunner } from '../../mode-runner.ts';
+import { pgServiceWorld } from '../database/pg-service-world.ts';
+import { ServiceConnection } from '../service-connection.ts';
+import type { ServicePlugin } from '../service-plugin.ts';
+import { pgServiceScheduledRunner } from './service-scheduled-mode.ts';
+
+/** The scheduled runner of `plugin`, a service on PostgreSQL. */
+export function describedServiceScheduledRunner(
+  plugin: ServicePlugin,
+  options: OneModeOptions,
+): Promise<ModeRunner> {
+  return pgServiceScheduledRunner(
+    {
+      world: pgServiceWorld(plugin.service),
+      answers: plugin.service.answers,
+      open: (databaseUrl) => new ServiceConnection(plugin, () => databaseUrl).ready(),
+    },
+    options,
+  );
+}
