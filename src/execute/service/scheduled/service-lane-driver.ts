@@ -9,8 +9,9 @@
  * wait-for cycle has its statement cancelled (`deadlock.ts`). The HTTP reply is the lane's last
  * point.
  *
- * A crash ends the lane's backends (`pg_terminate_backend`: its transaction rolls back, its locks
- * go) and abandons its request, so its client hears nothing. Injected faults would need the proxy
+ * A crash closes the lane's connections at the proxy (the service's driver sees them die at
+ * once), ends their backends (`pg_terminate_backend`: the transaction rolls back, the locks go)
+ * and abandons its request, so its client hears nothing. Injected faults would need the proxy
  * to rewrite a statement, which it does not: service schedules draw none.
  *
  * A blocked lane woken by another's grant gets its answer from the server at once, and its code
@@ -120,6 +121,7 @@ class ServiceLaneDriver extends ServerLaneDriver {
     this.ctx.requests.get(s.lane)?.abort();
     this.ctx.requests.delete(s.lane);
     const pids = gate.pidsOf(s.lane);
+    gate.abandon(s.lane);
     gate.forget(s.lane);
     try {
       for (const pid of pids) await watch.terminate(pid, callTimeoutMs);

@@ -60,7 +60,12 @@ export interface OutStatement extends InFlight {
 interface Conn {
   pid: number | undefined;
   owner: number | undefined;
-  held?: { readonly sql: string; readonly write: boolean; readonly go: () => void };
+  held?: {
+    readonly sql: string;
+    readonly write: boolean;
+    readonly go: () => void;
+    readonly fail: (error: Error) => void;
+  };
   out?: OutStatement;
   /** A plain step's statement: logged when answered. */
   logged?: { readonly sql: string; readonly params?: readonly string[]; readonly write: boolean };
@@ -146,6 +151,18 @@ export class StatementGate implements ProxyHooks {
     return [...this.conns.values()].flatMap((c) => (c.open && c.pid ? [c.pid] : []));
   }
 
+  /**
+   * Lane `lane` crashed: each connection holding a statement of it is closed by the proxy, both
+   * ways, so the service's driver sees its connection die at once, before its code goes on (a
+   * pool then drops the client rather than lend it again).
+   */
+  abandon(lane: number): void {
+    for (const c of this.ownedConns(lane)) {
+      c.held?.fail(new Error(`lane ${lane + 1} crashed here`));
+      c.held = undefined;
+    }
+  }
+
   /** Lane `lane` is over (crashed, stopped, or the run ended): its connections are free, its reports dropped. */
   forget(lane: number): void {
     for (const c of this.ownedConns(lane)) c.owner = undefined;
@@ -175,8 +192,8 @@ export class StatementGate implements ProxyHooks {
       return Promise.resolve();
     }
     c.owner = by;
-    return new Promise((go) => {
-      c.held = { sql, write, go };
+    return new Promise((go, fail) => {
+      c.held = { sql, write, go, fail };
       this.post(by, { type: 'statement', sql, values: statement.values, write });
     });
   }
