@@ -21,27 +21,30 @@ afterAll(() => {
   expect(servicePids()).toEqual([]);
 });
 
+/** `run --service FILE --mode scheduled`, six runs from seed 1, then `more` arguments. */
+const scheduled = (file: string, ...more: string[]) =>
+  runCli(
+    'run',
+    '--service',
+    example(file),
+    '--mode',
+    'scheduled',
+    '--runs',
+    '6',
+    '--seed',
+    '1',
+    ...more,
+  );
+
 describe('run --service X --mode scheduled', () => {
   it('holds for the PostgreSQL example', async () => {
-    const r = await runCli(
-      'run',
-      '--service',
-      example('pg-service/service.json'),
-      '--mode',
-      'scheduled',
-      '--runs',
-      '6',
-      '--seed',
-      '1',
-    );
+    const r = await scheduled('pg-service/service.json');
     expect(r.code, r.err).toBe(0);
     expect(r.out).toContain('PASSED');
   }, 120_000);
 
   it('kills its planted race, and the counterexample replays exactly', async () => {
-    const race = example('pg-service/service-race.json');
-    const args = ['--mode', 'scheduled', '--runs', '6', '--seed', '1', '--out', out];
-    const r = await runCli('run', '--service', race, ...args);
+    const r = await scheduled('pg-service/service-race.json', '--out', out);
     expect(r.code, r.err).toBe(1);
     expect(r.out).toMatch(/expected ok\(replayed[\s\S]*actual +refused\(conflict\)/);
     const [saved] = readdirSync(out).filter((f) => f.endsWith('.json'));

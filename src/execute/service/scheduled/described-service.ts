@@ -8,19 +8,21 @@ import type { ModeRunner } from '../../mode-runner.ts';
 import { pgServiceWorld } from '../database/pg-service-world.ts';
 import { ServiceConnection } from '../service-connection.ts';
 import type { ServicePlugin } from '../service-plugin.ts';
-import { pgServiceScheduledRunner } from './service-scheduled-mode.ts';
+import { type PgServiceSpec, pgServiceScheduledRunner } from './service-scheduled-mode.ts';
+
+/** `plugin`, a service on PostgreSQL, as scheduled mode takes it. */
+export function describedServiceSpec(plugin: ServicePlugin): PgServiceSpec {
+  return {
+    world: pgServiceWorld(plugin.service),
+    answers: plugin.service.answers,
+    open: (databaseUrl) => new ServiceConnection(plugin, () => databaseUrl).ready(),
+  };
+}
 
 /** The scheduled runner of `plugin`, a service on PostgreSQL. */
 export function describedServiceScheduledRunner(
   plugin: ServicePlugin,
   options: OneModeOptions,
 ): Promise<ModeRunner> {
-  return pgServiceScheduledRunner(
-    {
-      world: pgServiceWorld(plugin.service),
-      answers: plugin.service.answers,
-      open: (databaseUrl) => new ServiceConnection(plugin, () => databaseUrl).ready(),
-    },
-    options,
-  );
+  return pgServiceScheduledRunner(describedServiceSpec(plugin), options);
 }

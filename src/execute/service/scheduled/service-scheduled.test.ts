@@ -1,6 +1,6 @@
 /**
  * Scheduled mode for a service on PostgreSQL through the proxy, with a Node `pg` service in its
- * own process (`fixtures/set-interval-service.mjs`): the correct service holds for every case a
+ * own process (`examples/pg-service`): the correct service holds for every case a
  * few seeds draw (crashes included), and a lane waiting on its key lock is seen blocked; the
  * planted check-then-act race is killed, by a hand-written schedule and by the random search, and
  * its counterexample replays to the same trace. Nothing here waits on time: every hand-off is a
@@ -87,7 +87,7 @@ describe('scheduled mode for a service on PostgreSQL', () => {
       [{ choices: [0, 0, 0, 1] }],
     );
     expect(lines(r.detail)).toContain(
-      '2 run statement UPDATE automations SET workspace_id = $1 WHERE id = $2 -> blocked',
+      '2 run statement UPDATE automations SET workspace = $1 WHERE id = $2 -> blocked',
     );
     expect(r.verdict).toEqual({ verdict: 'ok' });
     expect(r.trace.observations.map((o) => o.observed)).toEqual([
@@ -107,23 +107,14 @@ describe('scheduled mode for a service on PostgreSQL', () => {
     ]);
   }, 60_000);
 
-  it('a call that neither answers nor waits on a lock is a hang; the next run finds the service fresh', async () => {
-    const sleeper: CallEvent = { ...tryA, request: { ...tryA.request, intervalMinutes: 999 } };
-    const r = await run(
-      'hang',
-      [{ kind: 'concurrent', events: [sleeper, tryA] }],
-      [{ choices: [] }],
-    );
-    expect(r.verdict).toEqual({
-      verdict: 'failed',
-      failures: [
-        { kind: 'hang', step: 0, lane: 0, event: sleeper, limitMs: 1_500, how: 'unsettled' },
-      ],
-    });
+  it('a call that neither answers nor waits on a lock is a hang; the next run finds the database reset', async () => {
+    const r = await run('hang', twoFirstTries, [{ choices: [] }]);
+    const hang = { kind: 'hang', step: 0, lane: 0, event: tryA, limitMs: 1_500, how: 'unsettled' };
+    expect(r.verdict).toEqual({ verdict: 'failed', failures: [hang] });
     expect(lines(r.detail).at(-1)).toBe('1 run statement SELECT pg_sleep(3600) -> ');
-    // Its backend was ended (the row lock went with it), and the service answers again.
+    // Its backend was ended (the row lock went with it): the next run is reset and hangs alike.
     const next = await run('hang', twoFirstTries, [{ choices: [] }]);
-    expect(next.verdict).toEqual({ verdict: 'ok' });
+    expect(next.verdict).toEqual(r.verdict);
   }, 60_000);
 
   it('the correct service holds for every case three seeds draw', async () => {
@@ -141,15 +132,19 @@ describe('scheduled mode for a service on PostgreSQL', () => {
   }, 240_000);
 
   it('kills the check-then-act race on a schedule that lets both lookups miss', async () => {
-    // Lane 1 looks its receipt up, then lane 2 does: both miss, lane 1 writes, lane 2 conflicts.
-    const bad = await run(true, twoFirstTries, [{ choices: [0, 1] }]);
+    // Lane 1's lookup transaction misses and ends, then lane 2 runs whole (it misses too, and
+    // writes); lane 1's write then finds the version moved on: a conflict, not a replay.
+    const choices = [0, 0, 0, 0, 1];
+    const bad = await run(true, twoFirstTries, [{ choices }]);
     expect(bad.verdict.verdict).toBe('failed');
-    expect(lines(bad.detail).slice(0, 2)).toEqual([
-      '1 run statement SELECT payload, response FROM receipts WHERE workspace_id = $1 AND user_id = $2 AND tool = $3 AND request_id = $4 -> ok',
-      '2 run statement SELECT payload, response FROM receipts WHERE workspace_id = $1 AND user_id = $2 AND tool = $3 AND request_id = $4 -> ok',
+    const lookup =
+      'SELECT payload, result FROM receipts WHERE workspace = $1 AND user_id = $2 AND tool = $3 AND request_id = $4 -> ok';
+    expect(lines(bad.detail).filter((l) => l.endsWith(lookup))).toEqual([
+      `1 run statement ${lookup}`,
+      `2 run statement ${lookup}`,
     ]);
     // The pair: the same case on the correct service holds.
-    expect((await run(false, twoFirstTries, [{ choices: [0, 1] }])).verdict).toEqual({
+    expect((await run(false, twoFirstTries, [{ choices }])).verdict).toEqual({
       verdict: 'ok',
     });
   }, 60_000);
