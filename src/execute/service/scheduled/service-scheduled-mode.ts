@@ -134,6 +134,13 @@ export async function pgServiceScheduledRunner(
       client = await spec.open(serviceUrl);
       broken = false;
     }
+    // A transaction the service left open would hold the rows the reset deletes: it would wait for ever.
+    const [left] = gate.inTransaction();
+    if (left)
+      throw new ReceiptcheckError(
+        'E_SERVICE_TRANSACTION',
+        `service "${spec.world.name}" kept a transaction open after answering (backend ${left.pid}, its last statement: ${left.sql.replace(/\s+/g, ' ').slice(0, 200)}); the harness resets the database in place between runs and cannot while a transaction holds its rows: commit or roll back before answering each request`,
+      );
     await session.begin();
     // A reset that had to copy the template moved the run database: the service follows it.
     const now = await runDatabase();

@@ -70,6 +70,7 @@ describe('the statement gate', () => {
     expect(await settled(begin)).toBe(true);
     gate.afterStatement(conn(1), q('BEGIN'), ended('T', 'BEGIN'));
     expect(out.end).toEqual({ result: 'ok', durable: false });
+    expect(gate.inTransaction()).toEqual([{ pid: 101, sql: 'BEGIN' }]);
     // Another lane runs now; the open transaction keeps connection 1 lane 1's.
     gate.running = 1;
     const update = gate.beforeStatement(conn(1), q('UPDATE t SET a = 1'));
@@ -83,6 +84,7 @@ describe('the statement gate', () => {
     await commit;
     gate.afterStatement(conn(1), q('COMMIT'), ended('I', 'COMMIT'));
     expect(committed.end).toEqual({ result: 'ok', durable: true });
+    expect(gate.inTransaction()).toEqual([]);
     // The transaction is over: the pooled connection is free, and goes to whoever runs.
     gate.running = 1;
     void gate.beforeStatement(conn(1), q('SELECT 2'));

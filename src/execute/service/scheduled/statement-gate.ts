@@ -70,6 +70,8 @@ interface Conn {
   /** A plain step's statement: logged when answered. */
   logged?: { readonly sql: string; readonly params?: readonly string[]; readonly write: boolean };
   open: boolean;
+  /** Inside a transaction after its last statement (`T` or `E`), and that statement. */
+  inTransaction?: string;
   readonly changes: TransactionChanges;
 }
 
@@ -146,6 +148,13 @@ export class StatementGate implements ProxyHooks {
     );
   }
 
+  /** The open connections inside a transaction, and the statement each ran last. */
+  inTransaction(): { readonly pid: number | undefined; readonly sql: string }[] {
+    return [...this.conns.values()].flatMap((c) =>
+      c.open && c.inTransaction !== undefined ? [{ pid: c.pid, sql: c.inTransaction }] : [],
+    );
+  }
+
   /** Every backend open through the proxy (after a hang: all of them are ended). */
   allPids(): number[] {
     return [...this.conns.values()].flatMap((c) => (c.open && c.pid ? [c.pid] : []));
@@ -207,6 +216,7 @@ export class StatementGate implements ProxyHooks {
     const open = result.status !== 'I';
     const write = c.held?.write ?? c.logged?.write ?? isWriteText(statement.text);
     const end = c.changes.end(settledOf(result), write, open);
+    c.inTransaction = open ? statement.text : undefined;
     const out = c.out;
     c.out = undefined;
     out?.answer(end);
