@@ -9,8 +9,9 @@
  *
  * Scheduled mode needs every statement the service sends to be a yield point of the harness; a
  * service on SQLite runs its statements inside its own process, out of the harness's reach, so
- * scheduled mode refuses it (`E_SERVICE_MODE`); so does a service on PostgreSQL, until its
- * statements go through the harness's wire proxy.
+ * scheduled mode refuses it (`E_SERVICE_MODE`). A service on PostgreSQL gets its database's
+ * address through the harness's wire proxy instead, which makes every statement a yield point
+ * (`scheduled/`).
  *
  * A call that does not answer within the call budget is a hang: the requests in flight are
  * abandoned, the service is stopped (which rolls back what it held), the snapshot is read, and
@@ -22,7 +23,7 @@ import { type CallEvent, type Event, type Step, unsentOutcome } from '../../mode
 import type { Observed } from '../../model/outcome.ts';
 import { afterScopeChange, type Principal } from '../../model/world.ts';
 import type { Execution } from '../../types/execution.ts';
-import type { OneModeOptions } from '../../types/options.ts';
+import type { RunOptions } from '../../types/options.ts';
 import type { Hang } from '../../types/verdict.ts';
 import { unexpectedOf } from '../apply-event.ts';
 import { ConcurrentRecord } from '../concurrent-record.ts';
@@ -32,21 +33,23 @@ import { outcomeOfReply, UnmappedReply } from './answer-mapping.ts';
 import { openServiceDatabase } from './database/open-service-database.ts';
 import type { ServiceDatabase } from './database/service-database.ts';
 import type { ProtocolClient } from './protocol.ts';
+import { describedServiceScheduledRunner } from './scheduled/described-service.ts';
 import { ServiceConnection } from './service-connection.ts';
 import type { ServicePlugin } from './service-plugin.ts';
 
 /** Opens the runner of `options.mode` for `plugin`: its database made, its service started. */
 export async function serviceRunner(
   plugin: ServicePlugin,
-  options: OneModeOptions,
+  options: RunOptions,
 ): Promise<ModeRunner> {
-  if (options.mode === 'scheduled')
+  if (options.mode === 'scheduled') {
+    if (plugin.service.database.engine === 'postgres')
+      return describedServiceScheduledRunner(plugin, options);
     throw new ReceiptcheckError(
       'E_SERVICE_MODE',
-      plugin.service.database.engine === 'sqlite'
-        ? `service "${plugin.name}" runs its SQLite statements in its own process, where the scheduler cannot pause them: scheduled mode cannot run it; use --mode sequential or --mode concurrent`
-        : `service "${plugin.name}" is on PostgreSQL, and scheduled mode does not run a service yet; use --mode sequential or --mode concurrent`,
+      `service "${plugin.name}" runs its SQLite statements in its own process, where the scheduler cannot pause them: scheduled mode cannot run it; use --mode sequential or --mode concurrent, or put the service on PostgreSQL`,
     );
+  }
   const database = await openServiceDatabase(plugin, options);
   const connection = new ServiceConnection(plugin, () => database.location);
   try {
@@ -95,7 +98,7 @@ class ServiceRun {
     private readonly connection: ServiceConnection,
     /** The run's client, for every call of it: a service that dies is started again next run. */
     private readonly client: ProtocolClient,
-    private readonly options: OneModeOptions,
+    private readonly options: RunOptions,
   ) {
     this.principals = options.fixture.principals;
   }

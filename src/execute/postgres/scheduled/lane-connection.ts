@@ -12,6 +12,7 @@ import type pg from 'pg';
 import type { PgConnection, PgResult } from '../../../handlers/postgres/plugin.ts';
 import type { Observed } from '../../../model/outcome.ts';
 import { CrashSignal } from '../../schedule/crash-signal.ts';
+import { Mailbox } from '../../schedule/mailbox.ts';
 import { isTransactionControl, isWriteText } from '../../schedule/statement-kind.ts';
 
 /** What a lane tells the coordinator: where its plugin code stopped next. */
@@ -40,8 +41,7 @@ export class LaneConnection {
   /** Set once the run is over: every later query throws, nothing reaches the coordinator. */
   private sealed = false;
   readonly proxy: PgConnection;
-  private readonly reports: LaneReport[] = [];
-  private waiter: ((report: LaneReport) => void) | undefined;
+  private readonly reports = new Mailbox<LaneReport>();
   private answer: ((answer: Answer) => void) | undefined;
 
   private constructor(
@@ -64,7 +64,7 @@ export class LaneConnection {
    * the coordinator, no report unread. Only a quiet lane's connection is kept for the next run.
    */
   get quiet(): boolean {
-    return !this.crashed && this.answer === undefined && this.reports.length === 0;
+    return !this.crashed && this.answer === undefined && this.reports.size === 0;
   }
 
   /** The run is over: later queries of plugin code left behind throw, and reach nothing. */
@@ -80,26 +80,12 @@ export class LaneConnection {
 
   /** Posts a report for the coordinator. */
   post(report: LaneReport): void {
-    const waiter = this.waiter;
-    this.waiter = undefined;
-    if (waiter) waiter(report);
-    else this.reports.push(report);
+    this.reports.post(report);
   }
 
   /** The lane's next report, or undefined when none came within `limitMs`. */
   next(limitMs: number): Promise<LaneReport | undefined> {
-    const queued = this.reports.shift();
-    if (queued) return Promise.resolve(queued);
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.waiter = undefined;
-        resolve(undefined);
-      }, limitMs);
-      this.waiter = (report) => {
-        clearTimeout(timer);
-        resolve(report);
-      };
-    });
+    return this.reports.next(limitMs);
   }
 
   /** Answers the statement the plugin waits on; false when it waits on none. */

@@ -5,6 +5,7 @@
  */
 import type { Event } from '../../../model/events.ts';
 import type { Hang, HangKind } from '../../../types/verdict.ts';
+import type { LaneState } from '../../schedule/lane-state.ts';
 
 /** Thrown inside a scheduled PostgreSQL run; the run turns it into its `hang`. */
 export class LaneHung extends Error {
@@ -44,4 +45,20 @@ export async function within<T>(promise: Promise<T>, hung: () => LaneHung): Prom
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * A stall on PostgreSQL (every live lane waits on a lock): the trace entry's text, and the hang
+ * that ends the run, since PostgreSQL waits for ever and nothing running will release the locks.
+ */
+export function lockedStall(
+  step: number,
+  live: readonly LaneState[],
+  limitMs: number,
+): { sql: string; ends: LaneHung } {
+  const first = live[0];
+  return {
+    sql: `lanes ${live.map((s) => s.lane + 1).join(', ')} all wait on locks no running lane holds`,
+    ends: new LaneHung(step, first?.lane ?? 0, limitMs, first?.event, 'locked'),
+  };
 }

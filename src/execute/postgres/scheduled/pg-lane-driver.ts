@@ -15,14 +15,13 @@
  * it, ended by a crash (`retire`), kept from step to step otherwise.
  */
 import type { Event } from '../../../model/events.ts';
-import { withWriteScope } from '../../../model/world.ts';
 import type { StepSchedule } from '../../../types/schedule.ts';
 import type { GrantKind, LaneRecord } from '../../../types/scheduled-trace.ts';
-import { drive, type Task, wait } from '../../runtime/task.ts';
+import { type Task, wait } from '../../runtime/task.ts';
 import { CrashSignal } from '../../schedule/crash-signal.ts';
-import type { Stall } from '../../schedule/decide.ts';
 import { GatedStep } from '../../schedule/gated-step.ts';
-import type { LaneDriver, LaneReport, LaunchPlan } from '../../schedule/lane-driver.ts';
+import { runGatedStepAsync } from '../../schedule/gated-step-async.ts';
+import type { LaneReport, LaunchPlan } from '../../schedule/lane-driver.ts';
 import type { LaneState } from '../../schedule/lane-state.ts';
 import { paramText } from '../../schedule/param-text.ts';
 import { worldEvent } from '../postgres-events.ts';
@@ -30,6 +29,7 @@ import { FAULT_SQL } from './deadlock.ts';
 import { type LaneFlight, LaneFlights } from './lane-flights.ts';
 import { LaneHung } from './lane-hung.ts';
 import { StatementHung } from './lock-watch.ts';
+import { ServerLaneDriver } from './server-lane-driver.ts';
 import { callHandler, type PgStepContext } from './step-context.ts';
 
 /** Runs the lanes of step `step` under `plan`; returns each lane's record. */
@@ -40,39 +40,21 @@ export async function runPgGatedStep(
   plan: StepSchedule,
 ): Promise<LaneRecord[]> {
   const driver = new PgLaneDriver(ctx, step);
-  const gated = new GatedStep(ctx, driver, step, events, plan);
-  try {
-    await drive(
-      (function* () {
-        yield* gated.start();
-        yield* gated.loop();
-      })(),
-      (fn) => fn(),
-    );
-  } finally {
-    // After an error every lane still running is ended, as a crash would; the error stays the one to report.
-    for (const s of gated.lanes)
-      if (s.status === 'parked' || s.status === 'blocked') {
-        s.status = 'crashed';
-        await driver.end(s).catch(() => {});
-      }
-  }
-  return gated.records();
+  return runGatedStepAsync(new GatedStep(ctx, driver, step, events, plan), (s) => driver.end(s));
 }
 
 /** Where a PostgreSQL lane's plugin code stops: a statement, its reply, or a world event's end. */
 type Reached = Extract<LaneReport, { type: 'statement' | 'reply' | 'done' }>;
 
 /** One gated step's PostgreSQL lanes. */
-class PgLaneDriver implements LaneDriver {
-  readonly runAheadMax = 0;
-  readonly crashKills = true;
+class PgLaneDriver extends ServerLaneDriver {
   private readonly flights: LaneFlights;
 
   constructor(
     private readonly ctx: PgStepContext,
-    private readonly step: number,
+    step: number,
   ) {
+    super(ctx, step);
     this.flights = new LaneFlights(ctx.watch, ctx.callTimeoutMs);
   }
 
@@ -105,32 +87,6 @@ class PgLaneDriver implements LaneDriver {
   *afterGrant(lanes: readonly LaneState[]): Task<void> {
     for (const s of lanes)
       if (s.status === 'blocked' && this.flights.waiting(s.lane)) yield* wait(this.settle(s));
-  }
-
-  *kill(s: LaneState): Task<void> {
-    yield* wait(this.end(s));
-  }
-
-  applyScope(client: number, granted: boolean): void {
-    const { principals, operation } = this.ctx;
-    this.ctx.principals = withWriteScope(principals, client, granted, operation.scope);
-  }
-
-  stall(_d: Stall, _jumpMs: number, live: readonly LaneState[]): { sql: string; ends: Error } {
-    // PostgreSQL waits for ever, and the cycles lanes close are broken as they close: what is
-    // left waits on locks no running lane holds (the coordinator's, or a lane's whose call
-    // returned: a session-level lock left behind), which nothing will release.
-    const first = live[0];
-    return {
-      sql: `lanes ${live.map((s) => s.lane + 1).join(', ')} all wait on locks no running lane holds`,
-      ends: new LaneHung(
-        this.step,
-        first?.lane ?? 0,
-        this.ctx.callTimeoutMs,
-        first?.event,
-        'locked',
-      ),
-    };
   }
 
   /** Ends the lane here: its backend ends (rolled back, locks gone), its client hears nothing. */

@@ -26,6 +26,7 @@ import type { Hang } from '../../../types/verdict.ts';
 import { UNREADABLE_SNAPSHOT } from '../../mode-runner.ts';
 import { drive, wait } from '../../runtime/task.ts';
 import { runSteps, type StepsPort } from '../../schedule/run-steps.ts';
+import { scheduledExecution } from '../../schedule/scheduled-execution.ts';
 import type { LoggedStatement } from '../../schedule/statement-end.ts';
 import { isLocked, untilSettled } from '../lock-left-behind.ts';
 import { worldEvent } from '../postgres-events.ts';
@@ -91,15 +92,8 @@ export async function runPgScheduled(
         return new Set(open.flatMap((c) => (c.status === 'fulfilled' ? [c.value.pid] : [])));
       },
     };
-    const finished = (snapshot: Snapshot, hang?: Hang): ScheduledExecution => ({
-      mode: 'scheduled',
-      schedule,
-      lanes: records,
-      entries,
-      snapshot,
-      ...(hang ? { hang } : {}),
-      ...(ctx.decisions ? { decisions: ctx.decisions } : {}),
-    });
+    const finished = (snapshot: Snapshot, hang?: Hang): ScheduledExecution =>
+      scheduledExecution({ schedule, records, entries, decisions: ctx.decisions }, snapshot, hang);
     try {
       await drive(runSteps(stepsPort(ctx, coordinator), steps, schedule, records), (fn) => fn());
       const snapshot = await snapshotOf(env, coordinator, steps.length);
@@ -177,17 +171,37 @@ async function afterHang(
 }
 
 /** The plugin's snapshot, checked for shape, within the call budget. */
-async function snapshotOf(
+function snapshotOf(
   env: PgRunEnv,
   coordinator: LoggedConnection,
   after: number,
 ): Promise<Snapshot> {
+  return coordinatorSnapshot(
+    env.plugin,
+    env.spec,
+    coordinator,
+    after,
+    env.callTimeoutMs,
+  );
+}
+
+/**
+ * The world's snapshot on the coordinator's connection after step `after`, checked for shape,
+ * within `limitMs` (a `LaneHung` past it).
+ */
+export async function coordinatorSnapshot(
+  world: PostgresHandlerPlugin,
+  operation: OperationSpec,
+  coordinator: LoggedConnection,
+  after: number,
+  limitMs: number,
+): Promise<Snapshot> {
   const snapshot = await within(
-    env.plugin.snapshot(coordinator.proxy),
-    () => new LaneHung(after, 0, env.callTimeoutMs),
+    world.snapshot(coordinator.proxy),
+    () => new LaneHung(after, 0, limitMs),
   );
   coordinator.take();
-  return checkSnapshotShape(snapshot, env.plugin.name, env.spec);
+  return checkSnapshotShape(snapshot, world.name, operation);
 }
 
 /** PostgreSQL's steps for the shared step loop: gated ones on lane connections, plain ones on the coordinator's. */

@@ -8,7 +8,7 @@ import type { PgConnection, PostgresHandlerPlugin } from '../../../handlers/post
 import type { CallEvent } from '../../../model/events.ts';
 import type { OperationSpec } from '../../../model/operation.ts';
 import type { Observed } from '../../../model/outcome.ts';
-import type { Principal } from '../../../model/world.ts';
+import { type Principal, withWriteScope } from '../../../model/world.ts';
 import type { DecisionRecord, TraceEntry } from '../../../types/scheduled-trace.ts';
 import { applyCall } from '../../apply-event.ts';
 import type { LaneConnection } from './lane-connection.ts';
@@ -51,4 +51,13 @@ export function callHandler(
     principal,
     event,
   );
+}
+
+/** A revoke or restore of `client`'s write scope takes effect for the calls that start from now on. */
+export function changeScope(
+  ctx: Pick<PgStepContext, 'principals' | 'operation'>,
+  client: number,
+  granted: boolean,
+): void {
+  ctx.principals = withWriteScope(ctx.principals, client, granted, ctx.operation.scope);
 }
