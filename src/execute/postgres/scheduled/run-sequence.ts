@@ -176,13 +176,7 @@ function snapshotOf(
   coordinator: LoggedConnection,
   after: number,
 ): Promise<Snapshot> {
-  return coordinatorSnapshot(
-    env.plugin,
-    env.spec,
-    coordinator,
-    after,
-    env.callTimeoutMs,
-  );
+  return coordinatorSnapshot(env.plugin, env.spec, coordinator, after, env.callTimeoutMs);
 }
 
 /**
