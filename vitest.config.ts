@@ -19,25 +19,44 @@ class LongFirst extends BaseSequencer {
 }
 
 /**
+ * Tests of pure logic (the model, the judge, generation, reports): no process, thread, database
+ * or global state of their own, so they share one module graph per worker (`isolate: false`)
+ * instead of each file importing the code afresh, which took most of their time.
+ */
+const PURE = ['src/model', 'src/check', 'src/report', 'src/generate', 'src/lib'].map(
+  (dir) => `${dir}/**/*.test.ts`,
+);
+
+/**
  * Property tests and scenarios; forks keep better-sqlite3's native module out of shared threads.
  * Two files at a time even on two cores (vitest's default there is one): much of a file's time is
  * spent waiting on child processes, worker threads and PostgreSQL. One PostgreSQL server serves
- * the whole run (`testing/global-postgres.ts`).
+ * the whole run (`testing/global-postgres.ts`); the pure project needs none.
  */
 export default defineConfig({
   test: {
-    include: [
-      'properties/**/*.test.ts',
-      'scenarios/**/*.test.ts',
-      'src/**/*.test.ts',
-      'testing/*.test.ts',
-    ],
     pool: 'forks',
     maxWorkers: 2,
     sequence: { sequencer: LongFirst },
-    globalSetup: ['./testing/global-postgres.ts'],
     setupFiles: ['./vitest.setup.ts'],
     testTimeout: 120_000,
     hookTimeout: 60_000,
+    projects: [
+      { extends: true, test: { name: 'pure', include: PURE, isolate: false } },
+      {
+        extends: true,
+        test: {
+          name: 'world',
+          include: [
+            'properties/**/*.test.ts',
+            'scenarios/**/*.test.ts',
+            'src/**/*.test.ts',
+            'testing/*.test.ts',
+          ],
+          exclude: PURE,
+          globalSetup: ['./testing/global-postgres.ts'],
+        },
+      },
+    ],
   },
 });

@@ -12,4 +12,6 @@ import { inject } from 'vitest';
 const seed = process.env.RECEIPTCHECK_TEST_SEED ?? '42';
 if (seed !== 'random') fc.configureGlobal({ seed: Number(seed) });
 
-process.env.RECEIPTCHECK_DATABASE_URL = inject('postgresUrl');
+// The pure project starts no server, so nothing is provided there.
+const postgresUrl = inject('postgresUrl');
+if (postgresUrl) process.env.RECEIPTCHECK_DATABASE_URL = postgresUrl;
