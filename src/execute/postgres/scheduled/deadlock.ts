@@ -49,11 +49,28 @@ export function cycleThrough(
   return visit(closer) ? path : undefined;
 }
 
-/** PostgreSQL's deadlock error, for the statement the scheduler cancelled to break `cycle` (backend pids). */
+/** SQLSTATE of a statement cancelled (`pg_cancel_backend`): how the scheduler breaks a cycle. */
+export const QUERY_CANCELED = '57014';
+
+/** What PostgreSQL's deadlock error says, for the statement cancelled to break `cycle` (backend pids). */
+export function deadlockFields(cycle: readonly number[]): {
+  readonly code: string;
+  readonly message: string;
+  readonly detail: string;
+} {
+  return {
+    code: DEADLOCK_CODE,
+    message: 'deadlock detected',
+    detail: `Process ${cycle.join(' waits for a lock held by process ')} waits for a lock held by process ${cycle[0]} (receiptcheck's scheduler found the cycle).`,
+  };
+}
+
+/** PostgreSQL's deadlock error, for the statement the scheduler cancelled to break `cycle`. */
 export function deadlockError(cycle: readonly number[]): pg.DatabaseError {
-  const error = new pg.DatabaseError('deadlock detected', 0, 'error');
-  error.code = DEADLOCK_CODE;
+  const fields = deadlockFields(cycle);
+  const error = new pg.DatabaseError(fields.message, 0, 'error');
+  error.code = fields.code;
   error.severity = 'ERROR';
-  error.detail = `Process ${cycle.join(' waits for a lock held by process ')} waits for a lock held by process ${cycle[0]} (receiptcheck's scheduler found the cycle).`;
+  error.detail = fields.detail;
   return error;
 }

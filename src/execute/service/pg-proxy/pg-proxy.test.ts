@@ -172,4 +172,29 @@ describe('statements through the PostgreSQL proxy', () => {
       'after extended SELECT $1::int AS n ["3"] -> I SELECT 1',
     ]);
   });
+
+  it("answers a statement its owner cancelled with the owner's error, to the client and the hooks", async () => {
+    const heard: Heard[] = [];
+    const via = await bench.start(heard, undefined, (_info, code) =>
+      code === '57014' ? { code: '40P01', message: 'deadlock detected' } : undefined,
+    );
+    const client = await bench.through(via);
+    const direct = await bench.through(via);
+    const pid = (await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]
+      ?.pid;
+    const sleeping = client.query('SELECT pg_sleep(60)').catch((error: unknown) => error);
+    // On the server once its backend runs it: the server's own view, not a timer.
+    while (
+      (
+        await direct.query("SELECT 1 FROM pg_stat_activity WHERE pid = $1 AND state = 'active'", [
+          pid,
+        ])
+      ).rowCount === 0
+    );
+    await direct.query('SELECT pg_cancel_backend($1)', [pid]);
+    expect(await sleeping).toMatchObject({ code: '40P01', message: 'deadlock detected' });
+    expect(lines(heard)).toContain('after simple SELECT pg_sleep(60) -> I  40P01');
+    // Any other error reaches the client as the server sent it.
+    await expect(client.query('SELECT 1 / 0')).rejects.toMatchObject({ code: '22012' });
+  });
 });

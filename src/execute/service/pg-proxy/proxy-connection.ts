@@ -1,7 +1,8 @@
 /**
  * One client connection through the PostgreSQL proxy, and its own socket to the server. Backend
- * bytes go to the client as they come, read on the way by `pg-protocol`'s parser (the backend
- * pid, command tags, errors, ReadyForQuery). Frontend bytes are cut into messages and forwarded in
+ * messages go to the client as they come, read on the way by `pg-protocol`'s parser (the backend
+ * pid, command tags, errors, ReadyForQuery); an error the owner replaces (`replaceError`) goes as
+ * the owner's. Frontend bytes are cut into messages and forwarded in
  * order, except that a statement (a simple Query, or an extended batch up to its Sync) first waits
  * until the previous statement is answered, then for the owner's `beforeStatement`: while either
  * waits, nothing more from this client reaches the server. So the server sees at most one
@@ -10,6 +11,7 @@
 import net from 'node:net';
 import type { BackendMessage, DatabaseError } from 'pg-protocol/dist/messages.js';
 import { Parser } from 'pg-protocol/dist/parser.js';
+import { BackendFramer, errorResponse } from './backend-frames.ts';
 import {
   type BoundValue,
   bindMessage,
@@ -56,6 +58,7 @@ export class ProxyConnection {
   private readonly upstream: net.Socket;
   private readonly framer = new FrontendFramer();
   private readonly parser = new Parser();
+  private readonly backendFramer = new BackendFramer();
   private readonly queue: FrontendFrame[] = [];
   private readonly answers: Awaited[] = [];
   private readonly prepared = new Map<string, string>();
@@ -233,11 +236,19 @@ export class ProxyConnection {
   }
 
   private fromServer(chunk: Buffer): void {
-    if (!this.client.write(chunk)) this.upstream.pause();
-    this.parser.parse(chunk, (message) => this.heard(message));
+    let flowing = true;
+    for (const frame of this.backendFramer.push(chunk)) {
+      let replaced: Buffer | undefined;
+      this.parser.parse(frame, (message) => {
+        replaced = this.heard(message);
+      });
+      flowing = this.client.write(replaced ?? frame) && flowing;
+    }
+    if (!flowing) this.upstream.pause();
   }
 
-  private heard(message: BackendMessage): void {
+  /** Notes what the server said; an ErrorResponse the owner replaces comes back as its bytes. */
+  private heard(message: BackendMessage): Buffer | undefined {
     const current = this.answers[0];
     switch (message.name) {
       case 'backendKeyData':
@@ -246,12 +257,13 @@ export class ProxyConnection {
       case 'commandComplete':
         current?.commands.push((message as BackendMessage & { text: string }).text);
         return;
-      case 'error':
-        if (current && !current.error) {
-          const error = message as DatabaseError;
-          current.error = { code: error.code ?? '', message: error.message };
-        }
-        return;
+      case 'error': {
+        const error = message as DatabaseError;
+        const instead = this.hooks.replaceError?.(this.info, error.code ?? '');
+        if (current && !current.error)
+          current.error = instead ?? { code: error.code ?? '', message: error.message };
+        return instead ? errorResponse(instead) : undefined;
+      }
       case 'readyForQuery':
         this.ready((message as BackendMessage & { status: string }).status);
         return;

@@ -4,6 +4,7 @@
  * not resolving `beforeStatement` yet: the proxy forwards nothing more from that connection until
  * it resolves.
  */
+import type { ErrorFields } from './backend-frames.ts';
 import type { BoundValue } from './frontend-frames.ts';
 
 /** One client connection through the proxy. */
@@ -52,6 +53,12 @@ export interface ProxyHooks {
     statement: ProxyStatement,
     result: ProxyStatementResult,
   ): void;
+  /**
+   * The server's error for this connection's statement, before the client hears it: the owner may
+   * return other fields for the client to hear instead (a statement the owner cancelled to break a
+   * deadlock is answered as PostgreSQL's own deadlock detector answers). Must not throw.
+   */
+  replaceError?(info: ProxyConnectionInfo, code: string): ErrorFields | undefined;
   /**
    * The connection is closed, both ways; `error` says why when it was not a clean end. A
    * statement still held at `beforeStatement` will never be sent: the owner should settle that

@@ -35,8 +35,8 @@ import { runGatedStepAsync } from '../../schedule/gated-step-async.ts';
 import type { LaneReport, LaunchPlan } from '../../schedule/lane-driver.ts';
 import type { LaneState } from '../../schedule/lane-state.ts';
 import { paramText } from '../../schedule/param-text.ts';
+import type { OutStatement } from './out-statement.ts';
 import { type ServiceStepContext, sendCall } from './service-step-context.ts';
-import type { OutStatement } from './statement-gate.ts';
 
 /** Runs the lanes of step `step` under `plan`; returns each lane's record. */
 export async function runServiceGatedStep(

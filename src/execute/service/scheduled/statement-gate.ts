@@ -16,12 +16,13 @@
  */
 import type pg from 'pg';
 import type { Observed } from '../../../model/outcome.ts';
-import type { InFlight } from '../../postgres/scheduled/lock-watch.ts';
+import { deadlockFields, QUERY_CANCELED } from '../../postgres/scheduled/deadlock.ts';
 import { TransactionChanges } from '../../postgres/scheduled/transaction-changes.ts';
 import { Mailbox } from '../../schedule/mailbox.ts';
 import { paramText } from '../../schedule/param-text.ts';
-import type { LoggedStatement, StatementEnd } from '../../schedule/statement-end.ts';
+import type { LoggedStatement } from '../../schedule/statement-end.ts';
 import { isTransactionControl, isWriteText } from '../../schedule/statement-kind.ts';
+import type { ErrorFields } from '../pg-proxy/backend-frames.ts';
 import type { BoundValue } from '../pg-proxy/frontend-frames.ts';
 import type {
   ProxyConnectionInfo,
@@ -29,6 +30,7 @@ import type {
   ProxyStatement,
   ProxyStatementResult,
 } from '../pg-proxy/proxy-hooks.ts';
+import { type OutStatement, outStatement } from './out-statement.ts';
 
 /** Where a service lane's code stopped next. */
 export type GateReport =
@@ -45,16 +47,6 @@ export type GateReport =
   | { readonly type: 'done' }
   /** A world event threw: a harness fault, not a finding. */
   | { readonly type: 'failed'; readonly error: unknown };
-
-/**
- * A statement let go to the server, as the lock watch follows one (`InFlight`: `settled` once
- * answered, with the SQLSTATE as its error), and how it ended for the trace (`end`).
- */
-export interface OutStatement extends InFlight {
-  readonly pid: number;
-  end?: StatementEnd;
-  answer(end: StatementEnd): void;
-}
 
 /** One connection through the proxy, as the gate sees it. */
 interface Conn {
@@ -226,6 +218,12 @@ export class StatementGate implements ProxyHooks {
     if (!open && !c.held) c.owner = undefined;
   }
 
+  /** A statement cancelled to break a deadlock reaches the service as PostgreSQL's deadlock error. */
+  replaceError(info: ProxyConnectionInfo, code: string): ErrorFields | undefined {
+    const cycle = this.conns.get(info.connection)?.out?.deadlock;
+    return cycle && code === QUERY_CANCELED ? deadlockFields(cycle) : undefined;
+  }
+
   connectionClosed(info: ProxyConnectionInfo): void {
     const c = this.conn(info);
     c.open = false;
@@ -261,29 +259,6 @@ export class StatementGate implements ProxyHooks {
     return box;
   }
 }
-
-/** A statement just let go to backend `pid`. */
-function outStatement(pid: number, sql: string): OutStatement {
-  let resolve = () => {};
-  const out: OutStatement & { settled?: InFlight['settled'] } = {
-    pid,
-    sql,
-    answered: new Promise<void>((r) => {
-      resolve = r;
-    }),
-    answer(end) {
-      if (out.end) return;
-      out.end = end;
-      // The lock watch only asks whether an answer came; the service got the rows itself.
-      out.settled = end.result === 'ok' ? { value: NO_ROWS } : { error: end.result };
-      resolve();
-    },
-  };
-  return out;
-}
-
-/** What `settled` holds for an answered statement: its rows went to the service, not here. */
-const NO_ROWS = { command: '', rowCount: null, rows: [], oid: 0, fields: [] } as pg.QueryResult;
 
 /** The proxy's result as `TransactionChanges` reads a `pg` result: its command tags and row counts. */
 function settledOf(result: ProxyStatementResult): { value: unknown } | { error: unknown } {
