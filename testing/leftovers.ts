@@ -74,14 +74,17 @@ export interface RunningCheck {
 
 /**
  * Starts the child check with `tmpDir` as its TMPDIR, of the service description at `service`
- * (else of the built-in reference handler), and resolves once its runs are under way; rejects,
- * with what it wrote on stderr, when it exits before.
+ * (else of the built-in reference handler), in scheduled mode if asked (else concurrent), and
+ * resolves once its runs are under way; rejects, with what it wrote on stderr, when it exits
+ * before.
  */
 export async function startInterruptibleCheck(
   tmpDir: string,
   service?: string,
+  mode?: 'scheduled',
 ): Promise<RunningCheck> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CHILD, ...(service ? [service] : [])], {
+  const args = [...(service ? [service] : []), ...(mode ? [mode] : [])];
+  const child = spawn(process.execPath, ['--import', 'tsx', CHILD, ...args], {
     cwd: REPO,
     env: { ...process.env, TMPDIR: tmpDir },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -227,4 +227,14 @@ describe('receiptcheck run --service on PostgreSQL', () => {
     expect(await databasesOf(check.pid)).toEqual([]);
     expect(leftovers(dir)).toEqual([]);
   });
+
+  it('SIGINT mid-run in scheduled mode: exits 130, the service and its proxy gone, its databases dropped', async () => {
+    const check = await startInterruptibleCheck(dir, SERVICE, 'scheduled');
+    expect(check.pids).toHaveLength(1);
+    expect(await databasesOf(check.pid)).not.toEqual([]);
+    expect(await check.stop('SIGINT')).toBe(INTERRUPTED_EXIT_CODE);
+    expect(check.pids.some(alive)).toBe(false);
+    expect(await databasesOf(check.pid)).toEqual([]);
+    expect(leftovers(dir)).toEqual([]);
+  });
 });
