@@ -15,7 +15,10 @@ import { runCase } from './run-case.ts';
 
 describe('prove on PostgreSQL', () => {
   it('kills pg-check-then-act with a counterexample that replays exactly', async () => {
-    const r = await prove({ handler: 'pg-check-then-act' });
+    // Two lanes: with three, two may wait on one row at once, and which of them PostgreSQL lets
+    // on first when the holder commits is a race between their backends, so such a trace does
+    // not always replay (docs/postgres-scheduled.md, "What is not deterministic").
+    const r = await prove({ handler: 'pg-check-then-act', lanesMax: 2 });
     expect(r.engine).toBe('postgres');
     expect(r.verdict).toBe('failed');
     expect(r.pruned).toBe(0);
