@@ -168,22 +168,33 @@ describe('receiptcheck run --service on PostgreSQL', () => {
     await expectClean();
   });
 
-  it('stops with one line when the service keeps a transaction open between requests', async () => {
-    const path = variant('open-transaction', {
+  /** The example's description run by fixture `pg-<name>.js`, sequentially, with a 500 ms budget. */
+  const runFixtureService = (
+    name: 'open-transaction' | 'stuck',
+    runs: string,
+    ...more: string[]
+  ) => {
+    const file = name === 'stuck' ? 'pg-stuck-call.js' : `pg-${name}.js`;
+    const path = variant(name, {
       command: 'node',
-      args: [join(REPO, 'src/execute/fixtures/pg-open-transaction.js')],
+      args: [join(REPO, 'src/execute/fixtures', file)],
     });
-    const r = await runCli(
+    return runCli(
       'run',
       '--service',
       path,
       '--mode',
       'sequential',
       '--runs',
-      '5',
+      runs,
       '--call-timeout-ms',
       '500',
+      ...more,
     );
+  };
+
+  it('stops with one line when the service keeps a transaction open between requests', async () => {
+    const r = await runFixtureService('open-transaction', '5');
     expect(r.code).toBe(2);
     expect(r.err).toMatch(
       /^receiptcheck: E_SERVICE_TRANSACTION: service "pg-service" kept a transaction open between requests \(backend \d+, idle in transaction, its last statement: SELECT count\(\*\) FROM receipts\)/,
@@ -193,23 +204,7 @@ describe('receiptcheck run --service on PostgreSQL', () => {
   });
 
   it("ends a hung call's server process with the service, so the next runs reset, leaving nothing", async () => {
-    const path = variant('stuck', {
-      command: 'node',
-      args: [join(REPO, 'src/execute/fixtures/pg-stuck-call.js')],
-    });
-    const r = await runCli(
-      'run',
-      '--service',
-      path,
-      '--mode',
-      'sequential',
-      '--runs',
-      '3',
-      '--call-timeout-ms',
-      '500',
-      '--out',
-      join(dir, 'stuck-cx'),
-    );
+    const r = await runFixtureService('stuck', '3', '--out', join(dir, 'stuck-cx'));
     expect(r.code, r.err).toBe(1);
     expect(r.out).toMatch(/found at run 1 and shrunk [1-9]/);
     expect(r.out).toContain('did not return within 500 ms');
