@@ -113,10 +113,7 @@ export class PgServiceDatabase implements ServiceDatabase {
       const open = rows[0];
       if (!open) return;
       if (performance.now() >= until)
-        throw new ReceiptcheckError(
-          'E_SERVICE_TRANSACTION',
-          `service "${this.plugin.name}" kept a transaction open between requests (backend ${open.pid}, ${open.state}, its last statement: ${open.query.replace(/\s+/g, ' ')}); the harness resets the database in place between runs and cannot while a transaction holds its rows: commit or roll back before answering each request`,
-        );
+        throw keptTransaction(this.plugin.name, `backend ${open.pid}, ${open.state}`, open.query);
       await new Promise((resolve) => setTimeout(resolve, QUIET_POLL_MS));
     }
   }
@@ -129,4 +126,12 @@ export function urlOf(config: pg.ClientConfig): string {
   const password =
     typeof config.password === 'string' ? `:${encodeURIComponent(config.password)}` : '';
   return `postgres://${user}${password}@${config.host ?? 'localhost'}:${config.port ?? 5432}/${encodeURIComponent(config.database ?? '')}`;
+}
+
+/** A service left a transaction open between requests (`which`: its backend), `sql` last. */
+export function keptTransaction(service: string, which: string, sql: string): ReceiptcheckError {
+  return new ReceiptcheckError(
+    'E_SERVICE_TRANSACTION',
+    `service "${service}" kept a transaction open between requests (${which}, its last statement: ${sql.replace(/\s+/g, ' ').slice(0, 200)}); the harness resets the database in place between runs and cannot while a transaction holds its rows: commit or roll back before answering each request`,
+  );
 }

@@ -27,11 +27,12 @@ import type {
 import { throwIfInterrupted } from '../../runtime/interrupt.ts';
 import { scheduleOfCase } from '../../schedule/schedule-of-case.ts';
 import type { AnswerRule } from '../answer-mapping.ts';
+import { keptTransaction, urlOf } from '../database/pg-service-database.ts';
 import { type PgProxy, startPgProxy } from '../pg-proxy/pg-proxy.ts';
 import type { ProtocolClient } from '../protocol.ts';
 import { runServiceScheduled } from './service-scheduled-run.ts';
 import { StatementGate } from './statement-gate.ts';
-import { proxiedConfig, proxiedUrl, upstreamOf } from './upstream.ts';
+import { proxiedConfig, upstreamOf } from './upstream.ts';
 
 /** A service on PostgreSQL as scheduled mode needs it. */
 export interface PgServiceSpec {
@@ -82,22 +83,23 @@ export async function pgServiceScheduledRunner(
         `DO $$ BEGIN EXECUTE format('ALTER DATABASE %I SET deadlock_timeout = %L', current_database(), '1h'); END $$`,
       )
       .catch(() => {});
-    const upstream = upstreamOf(session.server.connectionFor(name));
-    config = proxiedConfig(upstream, at);
-    serviceUrl = proxiedUrl(upstream, at);
-    return upstream;
+    config = proxiedConfig(upstreamOf(session.server.connectionFor(name)), at);
+    serviceUrl = urlOf(config);
   };
-  const runDatabase = async () =>
-    (await (await session.harness()).query<{ name: string }>('SELECT current_database() AS name'))
-      .rows[0]?.name as string;
+  /** The run database's name, as the session's last reset left it. */
+  const runDatabase = () => {
+    const name = session.database?.name;
+    if (name === undefined) throw new Error('the service has no run database');
+    return name;
+  };
   try {
-    const upstream = upstreamOf(session.server.connectionFor(await runDatabase()));
+    const upstream = upstreamOf(session.server.connectionFor(runDatabase()));
     proxy = await startPgProxy({
       upstreamHost: upstream.host,
       upstreamPort: upstream.port,
       hooks: gate,
     });
-    await pointAt(await runDatabase(), proxy);
+    await pointAt(runDatabase(), proxy);
     client = await spec.open(serviceUrl);
   } catch (thrown) {
     await stop().catch(() => {});
@@ -135,14 +137,10 @@ export async function pgServiceScheduledRunner(
     }
     // A transaction the service left open would hold the rows the reset deletes: it would wait for ever.
     const [left] = gate.inTransaction();
-    if (left)
-      throw new ReceiptcheckError(
-        'E_SERVICE_TRANSACTION',
-        `service "${spec.world.name}" kept a transaction open after answering (backend ${left.pid}, its last statement: ${left.sql.replace(/\s+/g, ' ').slice(0, 200)}); the harness resets the database in place between runs and cannot while a transaction holds its rows: commit or roll back before answering each request`,
-      );
+    if (left) throw keptTransaction(spec.world.name, `backend ${left.pid}`, left.sql);
     await session.begin();
     // A reset that had to copy the template moved the run database: the service follows it.
-    const now = await runDatabase();
+    const now = runDatabase();
     if (now !== database) {
       await pointAt(now, proxy as PgProxy);
       await client?.close();

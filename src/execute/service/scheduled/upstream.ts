@@ -45,10 +45,3 @@ export function upstreamOf(config: pg.ClientConfig): Upstream {
 export function proxiedConfig(u: Upstream, at: Address): pg.ClientConfig {
   return { host: at.host, port: at.port, user: u.user, password: u.password, database: u.database };
 }
-
-/** A `postgres://` URL of `u`'s database through `at`, for the service's environment. */
-export function proxiedUrl(u: Upstream, at: Address): string {
-  const user = encodeURIComponent(u.user);
-  const password = u.password ? `:${encodeURIComponent(u.password)}` : '';
-  return `postgres://${user}${password}@${at.host}:${at.port}/${encodeURIComponent(u.database)}`;
-}
