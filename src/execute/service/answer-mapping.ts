@@ -9,8 +9,11 @@
  * A reply no rule matches is not an outcome: `outcomeOfReply` throws, and the harness reports the
  * call as an unexpected error, which is a failure.
  */
+
+import type { Observed } from '../../model/outcome.ts';
 import { type Outcome, outcome } from '../../model/outcome.ts';
-import type { ServiceReply } from './protocol.ts';
+import { unexpectedOf } from '../apply-event.ts';
+import type { ProtocolClient, ServiceReply, ServiceRequest } from './protocol.ts';
 
 /** The outcomes a rule can name. */
 export const ANSWER_KINDS = [
@@ -154,4 +157,24 @@ function describeReply(reply: ServiceReply): string {
   const body = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
   const short = (body ?? '').length > 120 ? `${(body ?? '').slice(0, 117)}...` : (body ?? '');
   return `status ${reply.status}${short ? ` ${short}` : ''}`;
+}
+
+/**
+ * Sends `request` and resolves with what its client hears: the reply mapped by `answers`, or
+ * `unexpected` when no reply came or no rule maps it. `noReply` hears when no reply came at all
+ * (the service died or broke the connection), not when one came that no rule maps. Never rejects.
+ */
+export async function sendMapped(
+  client: ProtocolClient,
+  request: ServiceRequest,
+  answers: readonly AnswerRule[],
+  noReply: () => void,
+  signal?: AbortSignal,
+): Promise<Observed> {
+  try {
+    return outcomeOfReply(await client.send(request, signal), answers);
+  } catch (thrown) {
+    if (!(thrown instanceof UnmappedReply)) noReply();
+    return unexpectedOf(thrown);
+  }
 }

@@ -25,11 +25,10 @@ import { afterScopeChange, type Principal } from '../../model/world.ts';
 import type { Execution } from '../../types/execution.ts';
 import type { RunOptions } from '../../types/options.ts';
 import type { Hang } from '../../types/verdict.ts';
-import { unexpectedOf } from '../apply-event.ts';
 import { ConcurrentRecord } from '../concurrent-record.ts';
 import { type ModeRunner, UNREADABLE_SNAPSHOT } from '../mode-runner.ts';
 import { throwIfInterrupted } from '../runtime/interrupt.ts';
-import { outcomeOfReply, UnmappedReply } from './answer-mapping.ts';
+import { sendMapped } from './answer-mapping.ts';
 import { openServiceDatabase } from './database/open-service-database.ts';
 import type { ServiceDatabase } from './database/service-database.ts';
 import type { ProtocolClient } from './protocol.ts';
@@ -175,15 +174,14 @@ class ServiceRun {
     const principal = this.principals[event.client];
     if (!principal) throw new RangeError(`no principal for client ${event.client}`);
     const { requestId, ...fields } = event.request;
-    let observed: Observed;
-    try {
-      const reply = await this.client.send({ requestId, principal, fields }, this.abort.signal);
-      observed = outcomeOfReply(reply, this.plugin.service.answers);
-    } catch (thrown) {
-      // No answer at all: the service died or broke the connection; the next run starts anew.
-      if (!(thrown instanceof UnmappedReply)) this.connection.markBroken();
-      observed = unexpectedOf(thrown);
-    }
+    // No answer at all: the service died or broke the connection; the next run starts anew.
+    const observed = await sendMapped(
+      this.client,
+      { requestId, principal, fields },
+      this.plugin.service.answers,
+      () => this.connection.markBroken(),
+      this.abort.signal,
+    );
     return { observed, invokedAt, completedAt: this.now() };
   }
 

@@ -9,9 +9,8 @@ import type { PostgresHandlerPlugin } from '../../../handlers/postgres/plugin.ts
 import type { CallEvent } from '../../../model/events.ts';
 import type { Observed } from '../../../model/outcome.ts';
 import type { Principal } from '../../../model/world.ts';
-import { unexpectedOf } from '../../apply-event.ts';
 import type { PgStepContext } from '../../postgres/scheduled/step-context.ts';
-import { type AnswerRule, outcomeOfReply, UnmappedReply } from '../answer-mapping.ts';
+import { type AnswerRule, sendMapped } from '../answer-mapping.ts';
 import type { ProtocolClient } from '../protocol.ts';
 import type { StatementGate } from './statement-gate.ts';
 
@@ -48,11 +47,7 @@ export async function sendCall(
   signal?: AbortSignal,
 ): Promise<Observed> {
   const { requestId, ...fields } = event.request;
-  try {
-    const reply = await ctx.client.send({ requestId, principal, fields }, signal);
-    return outcomeOfReply(reply, ctx.answers);
-  } catch (thrown) {
-    if (!(thrown instanceof UnmappedReply) && !signal?.aborted) ctx.markBroken();
-    return unexpectedOf(thrown);
-  }
+  // A request the lane's crash abandoned is not the service's fault.
+  const broken = () => (signal?.aborted ? undefined : ctx.markBroken());
+  return sendMapped(ctx.client, { requestId, principal, fields }, ctx.answers, broken, signal);
 }
