@@ -26,7 +26,7 @@ export async function main(argv: readonly string[], given?: CliIo): Promise<numb
   const uncontain = contain();
   const keepingAll = keepAll();
   try {
-    await createProgram(ctx).parseAsync([...argv], { from: 'user' });
+    await (await createProgram(ctx, argv)).parseAsync([...argv], { from: 'user' });
     return ctx.exitCode;
   } catch (thrown) {
     // Flags are read from argv directly: the error may come before commander has parsed them.

@@ -6,13 +6,13 @@
 import { createRequire } from 'node:module';
 import { Command } from 'commander';
 import type { CliContext } from './cli-context.ts';
-import { COMMANDS } from './commands/all-commands.ts';
+import { commandsFor } from './commands/all-commands.ts';
 import { EXIT_CODES_HELP } from './exit-codes.ts';
 
 const { version } = createRequire(import.meta.url)('../../package.json') as { version: string };
 
-/** Builds a fresh program for one invocation. */
-export function createProgram(ctx: CliContext): Command {
+/** Builds a fresh program for one invocation of `argv`, with the commands it needs (`commandsFor`). */
+export async function createProgram(ctx: CliContext, argv: readonly string[]): Promise<Command> {
   const program = new Command('receiptcheck')
     .description(
       'Property-based and concurrency checks for idempotent retry-receipt handlers: plug in a handler, and receiptcheck tries to break the contract with generated retries, races and failures.',
@@ -34,6 +34,7 @@ ${EXIT_CODES_HELP}
 
 Run "receiptcheck <command> --help" for a command's options, defaults and examples.`,
     );
-  for (const register of COMMANDS) register(program, ctx);
+  const registers = await Promise.all(commandsFor(argv).map((c) => c.load()));
+  for (const register of registers) register(program, ctx);
   return program;
 }
