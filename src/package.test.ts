@@ -231,7 +231,8 @@ describe('the packed package, installed in a fresh project', () => {
   /**
    * The same install seen from a `"type": "module"` project (the first is CommonJS, as
    * `npm init -y` makes it under npm 11): there Node reads `my-handler.ts` as an ES module, and the
-   * command, a program and node:test load it through tsx's ES module hook.
+   * command and a program load it through tsx's ES module hook, in the main thread and in workers.
+   * (The node:test recipe is such a program run by `node --test`; it runs in the first project.)
    */
   describe('in a "type": "module" project', () => {
     let esm = '';
@@ -262,12 +263,6 @@ describe('the packed package, installed in a fresh project', () => {
         concurrent: 'passed',
         scheduled: 'passed',
       });
-    });
-
-    it("the README's node:test recipe passes under plain `node --test`", () => {
-      writeFileSync(join(esm, 'my-handler.test.mjs'), docBlock('my-handler.test.mjs').text);
-      const r = run(esm, process.execPath, ['--test', 'my-handler.test.mjs']);
-      expect(r.status, outcomeOf(r)).toBe(0);
     });
   });
 
