@@ -88,13 +88,24 @@ describe('the CI workflow (docs/ci-and-test-runners.md)', () => {
 
 /**
  * The `sh` commands no test can run here, and where each is run instead: `npm ci` and `npm test`
- * are what CI runs (this test is part of `npm test`), and packing and installing the package are
- * done by the pack test, in a fresh project, since the package is not published.
+ * are what CI runs (this test is part of `npm test`), and packing and installing the package, and
+ * the installed package's first commands, are done by the pack test, in a fresh project, since the
+ * package is not published.
  */
 const RUN_ELSEWHERE: Record<string, { file: string; contains: string }> = {
   'npm ci': { file: '.ci/run', contains: '\nnpm ci\n' },
   'npm test': { file: '.ci/run', contains: '\nnpm test ' },
   'npm pack': { file: 'src/package.test.ts', contains: "['pack', '--pack-destination', temp]" },
+  // The installed package's two first commands, run there in a fresh project as a user runs them.
+  'npx receiptcheck run': {
+    file: 'src/package.test.ts',
+    contains: "run(project, 'npx', ['--no', 'receiptcheck', 'run'])",
+  },
+  'npx receiptcheck run --handler ./my-handler.ts': {
+    file: 'src/package.test.ts',
+    contains:
+      "run(project, 'npx', ['--no', 'receiptcheck', 'run', '--handler', './my-handler.ts'])",
+  },
   'npm pkg set allowScripts.better-sqlite3=true allowScripts.esbuild=true --json': {
     file: 'src/package.test.ts',
     contains: "'npm pkg set allowScripts.better-sqlite3=true allowScripts.esbuild=true --json'",

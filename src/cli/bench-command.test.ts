@@ -130,7 +130,7 @@ describe('receiptcheck bench', () => {
     const code = await main(
       [
         ...['bench', '--handler', 'pg-reference', '--quick', '--json', ...TINY],
-        ...['--mutants', 'transfer-pg-lock-order', '--prove-cases', '0'],
+        ...['--mutants', 'transfer-pg-legs-in-two-transactions', '--prove-cases', '0'],
       ],
       io,
     );
@@ -173,7 +173,11 @@ describe('receiptcheck bench', () => {
 
     // Another operation's PostgreSQL mutant, killed in its catalogue's mode.
     expect(r.kills).toEqual([
-      expect.objectContaining({ mutant: 'transfer-pg-lock-order', mode: 'scheduled', killed: 1 }),
+      expect.objectContaining({
+        mutant: 'transfer-pg-legs-in-two-transactions',
+        mode: 'scheduled',
+        killed: 1,
+      }),
     ]);
     // The bench's runs change no schema: every reset was in place.
     expect(r.templateCopies).toBe(0);
