@@ -63,25 +63,37 @@ export async function applyCall<D = Connection>(
 }
 
 /**
- * `applyCall` for a call that must not wait: `undefined` when the handler returned a promise
- * (the caller cannot use it then); otherwise what it returned or threw, as `applyCall` has it.
+ * `applyCall` without waiting, for a caller that settles the promise itself (an inline lane, which
+ * runs the microtask queue at once: `sqlite/scheduled/inline/`): what the handler returned or
+ * threw, as `applyCall` has it, or the promise it returned, to be turned into an outcome with
+ * `settledOutcome` once settled. A rejection of that promise is handled here, so one the caller
+ * never looks at is no unhandled rejection.
  */
-export function applyCallSync(
+export function startCall(
   plugin: HandlerPlugin,
   db: Connection,
   principal: Principal,
   event: CallEvent,
-): Observed | undefined {
+): Observed | Promise<unknown> {
   const unsent = unsentOutcome(event);
   if (unsent) return unsent;
   try {
     const returned = inPluginCode(() => plugin.call(db, principal, event.request));
     if (!(returned instanceof Promise)) return charged(observedOf(returned, plugin), plugin);
     returned.catch(() => {});
-    return undefined;
+    return returned;
   } catch (thrown) {
     return charged(unexpectedOf(thrown), plugin);
   }
+}
+
+/** What a call's settled promise (`startCall`, `beginCall`) came to, as an outcome. */
+export function settledOutcome(plugin: HandlerPlugin, settled: Settled): Observed {
+  if (settled.failed) return charged(unexpectedOf(settled.error), plugin);
+  return charged(
+    settled.value === ESCAPED ? escapedCall() : observedOf(settled.value, plugin),
+    plugin,
+  );
 }
 
 /**
@@ -152,11 +164,7 @@ export function* settleCall(
   } finally {
     done();
   }
-  if (settled.failed) return charged(unexpectedOf(settled.error), plugin);
-  return charged(
-    settled.value === ESCAPED ? escapedCall() : observedOf(settled.value, plugin),
-    plugin,
-  );
+  return settledOutcome(plugin, settled);
 }
 
 /**

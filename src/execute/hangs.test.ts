@@ -7,8 +7,10 @@
  * Each check is the real CLI in a child process, so a mode that cannot stop a loop fails this
  * test by the bound instead of hanging the suite.
  *
- * Inline lanes carry only replayable (synchronous) handlers, so the never-settling promise is
- * checked on thread lanes, and on the coordinator's own thread through scheduled mode's plain steps.
+ * Inline lanes carry replayable handlers, whose awaits settle on the microtask queue: a loop after
+ * an await is stopped there like one before it; a promise still pending once the queue is empty
+ * moves the handler to thread lanes, where the never-settling promise is a hang, as it is on the
+ * coordinator's own thread through scheduled mode's plain steps.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -29,6 +31,8 @@ const BIN = join(REPO, 'bin/receiptcheck.js');
 const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
 const BUSY = fixture('busy-handler.ts');
 const UNSETTLED = fixture('unsettled-handler.ts');
+/** The same, declared replayable: inline lanes must hand it to threads, not wait for ever. */
+const UNSETTLED_REPLAYABLE = fixture('unsettled-replayable-handler.ts');
 /** Loops after its first `await`: code the microtask queue runs, inside the watched stretch. */
 const AFTER_AWAIT = fixture('busy-after-await-handler.ts');
 const BUDGET_MS = 300;
@@ -103,6 +107,13 @@ const CASES = [
     'scheduled, thread lanes',
     UNSETTLED,
     ['--mode', 'scheduled', '--lanes', 'threads'],
+    /never settled|worker thread was stopped/,
+  ],
+  [
+    'a promise that never settles',
+    'scheduled, declared replayable',
+    UNSETTLED_REPLAYABLE,
+    ['--mode', 'scheduled'],
     /never settled|worker thread was stopped/,
   ],
   [
@@ -187,30 +198,36 @@ describe('a hang inside a group, on each lane carrier', () => {
   });
 
   it.each([
-    ['inline', 'busy'],
-    ['threads', 'thread'],
-  ] as const)('%s lanes: the lane is named, and the next run starts clean', async (lanes, how) => {
-    const r = judgedScheduled(
-      await scheduledRunner(await loadPlugin(BUSY), BUSY, {
-        spec: setIntervalSpec,
-        fixture: DEFAULT_FIXTURE,
-        callTimeoutMs: BUDGET_MS,
-        workers: 2,
-        lanes,
-      }),
-    );
-    opened.push(r);
-    // Lane 2 calls automation 2, which loops forever; lane 1 may be mid-transaction meanwhile.
-    const group: Step[] = [
-      call('a', 1, 0),
-      { kind: 'concurrent', events: [call('b', 1, 1), call('c', 2, 0)] },
-    ];
-    const hung = await r.executeScheduled(group, []);
-    expect(hung.verdict).toEqual({
-      verdict: 'failed',
-      failures: [expect.objectContaining({ kind: 'hang', step: 1, lane: 1, how })],
-    });
-    const clean = await r.executeScheduled([call('a', 1, 0), call('b', 1, 1)], []);
-    expect(clean.verdict).toEqual({ verdict: 'ok' });
-  });
+    ['a loop', 'inline', BUSY, 'busy'],
+    ['a loop', 'threads', BUSY, 'thread'],
+    ['a loop after an await', 'inline', AFTER_AWAIT, 'busy'],
+    // Pending once the microtasks ran out: the run starts over on threads, where it hangs.
+    ['a promise that never settles', 'auto', UNSETTLED_REPLAYABLE, 'thread'],
+  ] as const)(
+    '%s, %s lanes: the lane is named, and the next run starts clean',
+    async (_what, lanes, handler, how) => {
+      const r = judgedScheduled(
+        await scheduledRunner(await loadPlugin(handler), handler, {
+          spec: setIntervalSpec,
+          fixture: DEFAULT_FIXTURE,
+          callTimeoutMs: BUDGET_MS,
+          workers: 2,
+          lanes,
+        }),
+      );
+      opened.push(r);
+      // Lane 2 calls automation 2, which never returns; lane 1 may be mid-transaction meanwhile.
+      const group: Step[] = [
+        call('a', 1, 0),
+        { kind: 'concurrent', events: [call('b', 1, 1), call('c', 2, 0)] },
+      ];
+      const hung = await r.executeScheduled(group, []);
+      expect(hung.verdict).toEqual({
+        verdict: 'failed',
+        failures: [expect.objectContaining({ kind: 'hang', step: 1, lane: 1, how })],
+      });
+      const clean = await r.executeScheduled([call('a', 1, 0), call('b', 1, 1)], []);
+      expect(clean.verdict).toEqual({ verdict: 'ok' });
+    },
+  );
 });

@@ -38,15 +38,17 @@ export interface HandlerPlugin<F extends Fixture = any, Q extends CallRequest = 
    */
   readonly policy?: PolicyDeclaration;
   /**
-   * Declares that `call` and the world functions are synchronous and depend only on their
-   * arguments and on what the database returns: no clock, no randomness, no state kept in memory
-   * from one statement or call to the next. Scheduled mode then runs lanes inline, resuming a
-   * paused call by replaying its statements instead of parking a worker thread, which is several
-   * times faster. Each replay is checked statement by statement; a handler that takes another
-   * path is moved to worker threads. A paused call unwinds by an exception, so the handler must
-   * let errors it does not know propagate: a retry loop that catches everything would spin, and
-   * an inline lane, like sequential mode, cannot interrupt a synchronous call. A plugin spread
-   * from another (`...reference`) inherits this; set it again for its own `call`. Default false.
+   * Declares that `call` and the world functions depend only on their arguments and on what the
+   * database returns: no clock, no randomness, no state kept in memory from one statement or call
+   * to the next. Scheduled mode then runs lanes inline, resuming a paused call by replaying its
+   * statements instead of parking a worker thread, which is several times faster. The world
+   * functions are synchronous; `call` may be async when every `await` in it settles on the
+   * microtask queue alone (a synchronous driver behind async functions). A handler whose call is
+   * still pending once that queue is empty (a timer, I/O), or whose replay takes another path
+   * (each is checked statement by statement), is moved to worker threads. A paused call unwinds
+   * by an exception, so the handler must let errors it does not know propagate: a retry loop that
+   * catches everything would spin. A plugin spread from another (`...reference`) inherits this;
+   * set it again for its own `call`. Default false.
    */
   readonly replayable?: boolean;
   /** Creates the schema and inserts the fixture's rows. Runs once per template database. */

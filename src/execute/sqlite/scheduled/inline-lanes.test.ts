@@ -2,17 +2,21 @@
  * Inline lanes (a replayable handler's calls paused by unwinding and resumed by replay, on the
  * coordinator's thread) give exactly what worker threads give: the same grants in the same order,
  * so the same trace hash, and the same verdict, crashes and faults included. A handler declared
- * replayable that is not (it sends other parameters when replayed, or returns a promise) is caught
- * and moved to threads, or refused when inline lanes are forced.
+ * replayable that is not (it sends other parameters when replayed, or its call waits on a timer)
+ * is caught and moved to threads, or refused when inline lanes are forced. An async handler whose
+ * awaits settle on the microtask queue runs inline: same traces as threads, its races killed, its
+ * counterexamples replayed exactly.
  */
 
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type JudgedScheduledRunner, judgedScheduled } from '../../../../testing/judged-runners.ts';
+import { checkHandler } from '../../../api/check-handler.ts';
 import type { CallEvent, Step } from '../../../model/events.ts';
 import { setInterval as setIntervalSpec } from '../../../model/operations/set-interval.ts';
 import { DEFAULT_FIXTURE } from '../../../model/world.ts';
+import { formatCaseFile, parseCaseFile } from '../../../report/case-file.ts';
 import type { ScheduledDetail } from '../../../types/execution.ts';
 import type { LaneMode } from '../../../types/mode.ts';
 import { loadPlugin, resolveHandlerPath } from '../../runtime/load-plugin.ts';
@@ -59,15 +63,30 @@ function fixture(name: string): string {
   return fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
 }
 
+/** check-then-act awaiting between its check and its act: an async race to be found inline. */
+const ASYNC_CHECK_THEN_ACT = fixture('async-check-then-act.ts');
+/** The reference awaiting once before it answers: an async call whose await settles on microtasks. */
+const ASYNC_REFERENCE = fileURLToPath(
+  new URL(
+    '../../../handlers/operations/set-interval/sqlite/set-interval-async-reference.ts',
+    import.meta.url,
+  ),
+);
+
 describe('inline lanes', () => {
-  it.each([
-    'reference',
-    'check-then-act',
-    'deferred-transaction',
-    'receipt-after-commit',
-    'busy-swallowed',
-    'race-loser-error',
-  ])('give %s the very trace and verdict that threads give', async (handler) => {
+  it.each<[string, string]>([
+    ...[
+      'reference',
+      'check-then-act',
+      'deferred-transaction',
+      'receipt-after-commit',
+      'busy-swallowed',
+      'race-loser-error',
+    ].map((name): [string, string] => [name, name]),
+    // Async calls, their awaits settled on the microtask queue inside the coordinator's stretch.
+    ['the async reference', ASYNC_REFERENCE],
+    ['async check-then-act', ASYNC_CHECK_THEN_ACT],
+  ])('give %s the very trace and verdict that threads give', async (_name, handler) => {
     const inline = await runner(handler, 'inline');
     const threads = await runner(handler, 'threads');
     const cases = fc.sample(inline.caseArbitrary({ stepsMax: 12, races: true, recreate: true }), {
@@ -92,12 +111,12 @@ describe('inline lanes', () => {
     // lane, and crashes; and for a BEGIN IMMEDIATE handler, lanes blocked on the lock and resumed.
     expect(switches).toBeGreaterThan(0);
     expect(crashes).toBeGreaterThan(0);
-    if (handler === 'reference') expect(blocked).toBeGreaterThan(0);
+    if (handler === 'reference' || handler === ASYNC_REFERENCE) expect(blocked).toBeGreaterThan(0);
   });
 
   it.each([
     ['counting-replayable.ts', 'sends other parameters when replayed'],
-    ['async-replayable.ts', 'returns a promise'],
+    ['timer-replayable.ts', 'awaits a timer'],
   ])('catch a handler declared replayable that %s (%s)', async (name) => {
     const forced = await runner(fixture(name), 'inline');
     await expect(forced.executeScheduled(RACE, [{ choices: [0, 0, 1, 0] }])).rejects.toMatchObject({
@@ -109,6 +128,40 @@ describe('inline lanes', () => {
     const b = await threads.executeScheduled(RACE, [{ choices: [0, 0, 1, 0] }]);
     expect(a.verdict).toEqual({ verdict: 'ok' });
     expect((a.detail as ScheduledDetail).traceHash).toBe((b.detail as ScheduledDetail).traceHash);
+  });
+
+  it('kill an async race mutant, and replay its saved case with the same trace', async () => {
+    const result = await checkHandler({
+      handler: ASYNC_CHECK_THEN_ACT,
+      mode: 'scheduled',
+      lanes: 'inline',
+      seed: 7,
+      runs: 100,
+    });
+    const cx = result.counterexample;
+    if (!cx) throw new Error('async check-then-act survived scheduled mode on inline lanes');
+    expect(cx.steps.length).toBeLessThanOrEqual(6);
+    const detail = cx.detail as ScheduledDetail;
+    const saved = parseCaseFile(
+      formatCaseFile({
+        name: 'cx',
+        description: '',
+        handler: cx.handler,
+        mode: 'scheduled',
+        fixture: cx.fixture,
+        steps: cx.steps,
+        extra: { seed: cx.seed, detail },
+      }),
+      'cx.json',
+    );
+    // Inline lanes are forced: a lane that could not settle a call inline would throw here.
+    const inline = await runner(ASYNC_CHECK_THEN_ACT, 'inline');
+    const threads = await runner(ASYNC_CHECK_THEN_ACT, 'threads');
+    for (const r of [inline, inline, threads]) {
+      const again = await r.execute(saved.steps, saved.extra);
+      expect(again.verdict.verdict).toBe('failed');
+      expect((again.detail as ScheduledDetail).traceHash).toBe(detail.traceHash);
+    }
   });
 
   it("hand a handler the failure of its own BEGIN IMMEDIATE with the failure's stack", async () => {

@@ -5,7 +5,20 @@
  * reports and grants its points; both carriers give the same reports for the same grants, so a
  * trace does not depend on which ran it.
  */
+import type { SettleNow } from '../../runtime/task.ts';
 import type { CommandBody, GrantCode, Report } from './protocol.ts';
+
+/**
+ * An inline lane's call returned a promise: the coordinator yields `settle` from its task, which
+ * runs the microtask queue at once (`task.ts`), and passes what the task was resumed with to
+ * `resume`, which ends the lane's attempt and gives its report.
+ */
+export class AwaitingCall {
+  constructor(
+    readonly settle: SettleNow,
+    readonly resume: (now: unknown) => Report | undefined,
+  ) {}
+}
 
 /** One lane. */
 export interface Lane {
@@ -18,8 +31,11 @@ export interface Lane {
   send(command: CommandBody): void;
   /** Lets the parked lane go on with `grant`, passing up to `budget` points before it parks again. */
   grant(grant: GrantCode, budget?: number): void;
-  /** The lane's next report, or undefined when none came within `timeoutMs`. */
-  next(timeoutMs: number): Report | undefined;
+  /**
+   * The lane's next report, or undefined when none came within `timeoutMs`; an inline lane whose
+   * call returned a promise answers `AwaitingCall` first.
+   */
+  next(timeoutMs: number): Report | AwaitingCall | undefined;
 }
 
 /** A runner's lanes, by number. */

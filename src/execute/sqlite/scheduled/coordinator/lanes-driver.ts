@@ -3,7 +3,8 @@
  * threads parking on shared memory, or inline lanes replayed on the coordinator's thread, both
  * behind `Lanes`. A grant is stored in the lane's slot (with its run-ahead budget); the lane's
  * next report is read synchronously, under the call budget. Its methods are tasks (`task.ts`):
- * they wait for a promise only to start a worker or stop one.
+ * they wait for a promise only to start a worker or stop one; an inline lane's async call is
+ * settled on the microtask queue, inside the stretch (`SettleNow`), not waited for.
  */
 
 import { ReceiptcheckError } from '../../../../errors.ts';
@@ -13,7 +14,7 @@ import { type Task, wait } from '../../../runtime/task.ts';
 import type { Stall } from '../../../schedule/decide.ts';
 import type { LaneDriver, LaneReport, LaunchPlan } from '../../../schedule/lane-driver.ts';
 import type { LaneState } from '../../../schedule/lane-state.ts';
-import type { Lane } from '../lanes.ts';
+import { AwaitingCall, type Lane } from '../lanes.ts';
 import { Grant, type GrantCode } from '../protocol.ts';
 import { applyScopeChange, type StepContext } from './step-context.ts';
 
@@ -78,7 +79,10 @@ export class LanesDriver implements LaneDriver {
     const { watch } = this.ctx;
     const activity = { step: this.step, lane: s.lane, event: s.event };
     yield* watch.enter(activity);
-    const report = worker.next(this.ctx.callTimeoutMs);
+    let report = worker.next(this.ctx.callTimeoutMs);
+    // An inline lane's call returned a promise: the microtasks run now, in this stretch, under
+    // the same budget, so a loop after an await is stopped and named like one before it.
+    while (report instanceof AwaitingCall) report = report.resume(yield report.settle);
     if (!report) throw new CallHung(watch.hang(activity, worker.onThisThread ? 'busy' : 'thread'));
     watch.leave(worker.onThisThread ? 'busy' : 'thread');
     switch (report.type) {

@@ -11,6 +11,7 @@
  * that takes another path is caught (`diverged`) rather than trusted.
  */
 
+import { disregardEscapes } from '../../../runtime/contain/escapes.ts';
 import { REPLAYED, type StatementOutcome } from '../connection/scheduled-connection.ts';
 import { GateLogic, type GatePlan } from '../gate-logic.ts';
 import type { GrantCode, Report } from '../protocol.ts';
@@ -39,6 +40,10 @@ export class Pause extends Error {
  */
 const PAUSE = new Pause();
 PAUSE.stack = `${PAUSE.name}: ${PAUSE.message}`;
+
+// A pause thrown into a promise an async handler leaves unawaited is the harness's own signal,
+// never the call's escape.
+disregardEscapes((thrown) => thrown === PAUSE);
 
 /** Where an attempt resumes: the grant for the point it paused at, and its run-ahead budget. */
 export interface Resume {

@@ -5,20 +5,30 @@
  * call already did, takes the grant at the point it paused last, and runs on until the next point
  * where a worker would park, where it pauses again; the reports are the ones a worker would send.
  *
- * A handler that turns out not to be replayable (it returned a promise, or a replay took another
- * path) stops the run with `E_NOT_REPLAYABLE`; the runner then starts over on worker threads.
+ * An async call is settled on the spot: the coordinator runs the microtask queue inside its
+ * stretch (`task.ts`, `SettleNow`), so a call whose awaits all settle there (an async handler
+ * over a synchronous driver) pauses, replays and answers exactly as a synchronous one, under the
+ * same call budget. Which microtasks run is decided by the code, never by timing.
+ *
+ * A handler that turns out not to be replayable (its call's promise was still pending once the
+ * microtasks ran out: it waits on a timer, I/O or nothing; or a replay took another path) stops
+ * the run with `E_NOT_REPLAYABLE`; the runner then starts over on worker threads.
  */
 import type Database from 'better-sqlite3';
 import { ReceiptcheckError } from '../../../../errors.ts';
 import type { HandlerPlugin } from '../../../../handlers/plugin.ts';
 import { pluginOperation } from '../../../../handlers/plugin.ts';
+import type { Observed } from '../../../../model/outcome.ts';
 import { type Principal, scopedAs } from '../../../../model/world.ts';
-import { applyCallSync } from '../../../apply-event.ts';
+import { settledOutcome, startCall } from '../../../apply-event.ts';
 import { applyWorldEvent } from '../../../apply-world-event.ts';
+import type { Settled } from '../../../runtime/call-watch.ts';
+import { pluginCodeRunning } from '../../../runtime/contain/handler-output.ts';
+import { NOT_SETTLED, SettleNow } from '../../../runtime/task.ts';
 import { openSharedConnection } from '../../shared-database.ts';
 import { ScheduledConnection } from '../connection/scheduled-connection.ts';
 import { WORLD_PLAN } from '../gate-logic.ts';
-import type { Lane, Lanes } from '../lanes.ts';
+import { AwaitingCall, type Lane, type Lanes } from '../lanes.ts';
 import { type CommandBody, Grant, type GrantCode, type Report } from '../protocol.ts';
 import { InlineGate, type LoggedOutcome, Pause, type Resume } from './inline-gate.ts';
 
@@ -58,8 +68,11 @@ class InlineLane implements Lane {
     this.pending = { grant, budget };
   }
 
-  next(): Report | undefined {
-    if (this.reports.length === 0 && !this.over) this.attempt();
+  next(): Report | AwaitingCall | undefined {
+    if (this.reports.length === 0 && !this.over) {
+      const awaiting = this.attempt();
+      if (awaiting) return awaiting;
+    }
     return this.reports.shift();
   }
 
@@ -76,26 +89,28 @@ class InlineLane implements Lane {
     this.connection = undefined;
   }
 
-  /** Runs the command from its start, replaying, up to its next report. */
-  private attempt(): void {
+  /**
+   * Runs the command from its start, replaying, up to its next report; a call that returned a
+   * promise is handed to the coordinator to settle first (`AwaitingCall`).
+   */
+  private attempt(): AwaitingCall | undefined {
     const command = this.command as CommandBody;
     const conn = this.connect(command.dbPath);
     if (this.atReply) {
       this.grantReply(conn);
-      return;
+      return undefined;
     }
     const plan = command.type === 'call' ? command : WORLD_PLAN;
     this.gate.begin(plan, this.log, this.reads, this.pending, this.reports);
     this.pending = undefined;
-    let replying = false;
     try {
       if (command.type === 'world') {
         conn.faultable = false;
         applyWorldEvent(this.plugin, conn.proxy, command.event);
-        if (this.paused()) return;
+        if (this.paused()) return undefined;
         this.over = true;
         this.gate.done(conn.rollbackLeak());
-        return;
+        return undefined;
       }
       conn.faultable = true;
       if (command.parkAtStart) {
@@ -105,7 +120,7 @@ class InlineLane implements Lane {
           this.startPassed = true;
           if (granted === Grant.crash) {
             this.crash(conn);
-            return;
+            return undefined;
           }
         }
       }
@@ -116,28 +131,57 @@ class InlineLane implements Lane {
         this.scopeGranted,
         pluginOperation(this.plugin).scope,
       );
-      const observed = applyCallSync(this.plugin, conn.proxy, principal, command.event);
-      if (this.paused()) return;
-      if (!observed) {
-        this.over = true;
-        throw notReplayable(this.plugin, 'its call returned a promise');
-      }
-      if (conn.crashed) {
-        this.crash(conn);
-        return;
-      }
-      this.over = true;
-      replying = true;
-      this.gate.reply(observed, conn.rollbackLeak());
+      const returned = startCall(this.plugin, conn.proxy, principal, command.event);
+      if (returned instanceof Promise) return this.awaiting(conn, returned);
+      this.answer(conn, returned);
     } catch (thrown) {
-      // A pause outside the handler: at the start, at the reply, or out of a world function.
+      // A pause outside the handler: at the start, or out of a world function.
       if (!(thrown instanceof Pause)) throw thrown;
       this.paused();
-      if (replying) {
-        // The call is over; the grant at its reply decides between the reply and a crash.
-        this.atReply = true;
-        this.over = false;
+    }
+    return undefined;
+  }
+
+  /**
+   * The call returned `returned`: settled by the coordinator on the microtask queue alone, then
+   * answered as a synchronous call's outcome. Settled even when the call paused before its first
+   * await, so that nothing of this attempt is left to run into the next one's replay. A promise
+   * still pending then waits on a timer, a socket or nothing: the call cannot be replayed here.
+   */
+  private awaiting(conn: ScheduledConnection, returned: Promise<unknown>): AwaitingCall {
+    // Its awaits run plugin code: its output is kept, and its escapes are the call's.
+    const done = pluginCodeRunning();
+    const settle = new SettleNow(returned.then(fulfilled, rejected));
+    return new AwaitingCall(settle, (now) => {
+      done();
+      if (now === NOT_SETTLED) {
+        this.over = true;
+        throw notReplayable(
+          this.plugin,
+          'its call waited for more than the microtask queue (a timer, I/O, or a promise nothing settles)',
+        );
       }
+      this.answer(conn, settledOutcome(this.plugin, (now as { value: Settled }).value));
+      return this.reports.shift();
+    });
+  }
+
+  /** The call ended with `observed`, unless it paused: the reply, or the crash it met. */
+  private answer(conn: ScheduledConnection, observed: Observed): void {
+    if (this.paused()) return;
+    if (conn.crashed) {
+      this.crash(conn);
+      return;
+    }
+    this.over = true;
+    try {
+      this.gate.reply(observed, conn.rollbackLeak());
+    } catch (thrown) {
+      if (!(thrown instanceof Pause)) throw thrown;
+      // The call is over; the grant at its reply decides between the reply and a crash.
+      this.paused();
+      this.atReply = true;
+      this.over = false;
     }
   }
 
@@ -187,6 +231,9 @@ class InlineLane implements Lane {
     return conn;
   }
 }
+
+const fulfilled = (value: unknown): Settled => ({ value });
+const rejected = (error: unknown): Settled => ({ error, failed: true });
 
 function notReplayable(plugin: HandlerPlugin, why: string): ReceiptcheckError {
   return new ReceiptcheckError(

@@ -1,8 +1,10 @@
 /**
  * The SQLite reference with one `await` before it answers: the shape of every handler users write
  * against a framework or a driver, on the reference's own statements. `bench` measures it beside
- * raw so the cost the harness adds to an awaiting call is a figure, not a guess. Not replayable:
- * an inline lane cannot replay a call that waits.
+ * raw so the cost the harness adds to an awaiting call is a figure, not a guess. Replayable: its
+ * call depends only on its arguments and the database, as the reference's, and its one `await`
+ * settles on the microtask queue, which an inline lane runs on the spot, so scheduled mode replays
+ * it on the coordinator's thread like the reference.
  */
 import { defineHandler } from '../../../plugin.ts';
 import reference from './set-interval-reference.ts';
@@ -11,7 +13,7 @@ export default defineHandler({
   ...reference,
   name: 'async-reference',
   description: 'The reference, awaiting once before it answers.',
-  replayable: false,
+  replayable: true,
   async call(db, principal, request) {
     await Promise.resolve();
     return reference.call(db, principal, request);
