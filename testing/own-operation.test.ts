@@ -1,8 +1,8 @@
 /**
  * The README's "Check your own tool", run as a user would run it: its operation spec and plugin
  * (`my-operation.ts`, `my-tool-handler.ts`, importing only `receiptcheck`) written into a fresh
- * project (type-checked with the other examples, `doc-examples.test.ts`), and checked in every mode through the public API and through the
- * commands of its first `sh` block; then the planted bug (its `diff` block) applied, found by the
+ * project (type-checked with the other examples, `doc-examples.test.ts`), checked through the
+ * public API and in every mode through the commands of its first `sh` block; then the planted bug (its `diff` block) applied, found by the
  * next block's run, which prints what the `text` block shows, and reproduced by its replay; and
  * the fix replayed as held. Timing plays no part: the bug is found in sequential mode.
  */
@@ -53,13 +53,13 @@ const project = () => join(temp(), 'project');
 beforeAll(() => makeProject(project(), userFiles()));
 
 describe("the README's own operation", () => {
-  it.each(['sequential', 'scheduled', 'concurrent'] as const)(
-    'passes in %s mode through checkHandler, sending the custom field its own values',
-    async (mode) => {
-      const result = await expectPasses(join(project(), PLUGIN), mode, 100);
-      expect(result.inputCoverage['title declared invalid']).toBeGreaterThan(0);
-    },
-  );
+  // Every mode's pass is the sh block's business below; through the API, what is checked is that
+  // the spec's own field reaches the handler with the values its rule declares (generation is the
+  // same in every mode).
+  it('passes through checkHandler, sending the custom field its own values', async () => {
+    const result = await expectPasses(join(project(), PLUGIN), 'sequential', 100);
+    expect(result.inputCoverage['title declared invalid']).toBeGreaterThan(0);
+  });
 
   it('every command of its first sh block exits as the block says', () => {
     const commands = promisedExits(docBlock('README.md › Check your own tool'));
