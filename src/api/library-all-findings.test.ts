@@ -4,9 +4,9 @@
  * the business write) and its lock seen from a later call (a fault on the delete that withdraws
  * a refused call's claim leaves the claim, and a later call under the key meets it) come out as
  * distinct findings in one run over two seeds (1 and 9), and a known-findings file listing what a
- * run found makes a run of one of those seeds pass. express-idempotency's committed known-findings
- * file lists A, C (and its crash form) and D by the signatures a run gives them, and with it a run
- * of seeds 3 and 5, which finds D and C's crash form, passes.
+ * run found makes a shorter run of seed 9, which finds F2, pass. express-idempotency's committed
+ * known-findings file lists A, C (and its crash form) and D by the signatures a run gives them,
+ * and with it a run of seed 5, which finds D, passes.
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -30,11 +30,13 @@ describe('all findings of a library in scheduled mode', () => {
     expect(found).toContain(`the final database | ${F2}`);
     expect(r.verdict).toBe('failed');
     const known = { findings: (r.findings ?? []).map(({ rule, shape }) => ({ rule, shape })) };
+    // Seed 9 meets F2 within 60 runs; seed 1 (150 runs, most of the first check's time) would
+    // only meet the lock again, which shows no more about known findings.
     const again = await checkHandler({
       handler: 'powertools',
       mode: 'scheduled',
-      seed: 1,
-      runs: 150,
+      seed: 9,
+      runs: 60,
       knownFindings: known,
     });
     expect(again.verdict).toBe('passed');
@@ -70,8 +72,9 @@ describe("express-idempotency's committed known findings (A, C, D)", () => {
       handler: 'express-idempotency',
       mode: 'scheduled',
       // D needs a crash after the claim and a later call; which seed meets it moves with
-      // generation, so the run searches a few seeds.
-      seeds: [3, 5],
+      // generation: seed 5 meets it within 60 runs (seed 3, searched before, found only A and C,
+      // whose shrinking took most of the time).
+      seeds: [5],
       runs: 60,
     } as const;
     const unknown = await checkHandler({ ...options, allFindings: true });
