@@ -3,10 +3,10 @@
  * plain run stops at its first counterexample: powertools' F2 (the completion write failing after
  * the business write) and its lock seen from a later call (a fault on the delete that withdraws
  * a refused call's claim leaves the claim, and a later call under the key meets it) come out as
- * distinct findings in one run over two seeds (1 and 9), and a known-findings file listing what a
- * run found makes a shorter run of seed 9, which finds F2, pass. express-idempotency's committed
- * known-findings file lists A, C (and its crash form) and D by the signatures a run gives them,
- * and with it a run of seed 5, which finds D, passes.
+ * distinct findings in one run (seed 14 meets both within 60 runs), and a known-findings file
+ * listing what that run found makes a run of another seed (12, which meets F2) pass.
+ * express-idempotency's committed known-findings file lists A, C (and its crash form) and D by
+ * the signatures a run gives them, and with it a run of seed 5, which finds D, passes.
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -22,20 +22,18 @@ describe('all findings of a library in scheduled mode', () => {
     const r = await checkHandler({
       handler: 'powertools',
       mode: 'scheduled',
-      seeds: [1, 9],
-      runs: 150,
+      seeds: [14],
+      runs: 60,
     });
     const found = (r.findings ?? []).map((f) => `${f.rule} | ${f.shape}`);
     expect(found.filter((f) => F2_LOCK.test(f))).toHaveLength(1);
     expect(found).toContain(`the final database | ${F2}`);
     expect(r.verdict).toBe('failed');
     const known = { findings: (r.findings ?? []).map(({ rule, shape }) => ({ rule, shape })) };
-    // Seed 9 meets F2 within 60 runs; seed 1 (150 runs, most of the first check's time) would
-    // only meet the lock again, which shows no more about known findings.
     const again = await checkHandler({
       handler: 'powertools',
       mode: 'scheduled',
-      seed: 9,
+      seed: 12,
       runs: 60,
       knownFindings: known,
     });
