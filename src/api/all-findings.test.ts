@@ -14,9 +14,11 @@ const REPLAY_FRESH = 'retry ✗ replayed→fresh';
 const REUSE_REPLAYS = 'reuse ✗ keyReuse→replayed';
 /**
  * Runs per seed: enough that every seed meets both bugs (the key-reuse one is the rarer, a few
- * runs in a hundred since generation also seeks edges), so no test hangs on one seed's luck.
+ * runs in a hundred since generation also seeks edges: seeds 1, 2 and 3 meet it 2, 7 and 3 times
+ * in 100 runs). Runs are deterministic, so this holds for ever at these seeds; twice as many runs
+ * only counted more of the same findings.
  */
-const RUNS = 200;
+const RUNS = 100;
 
 /** Checks already run, by handler and seed: each is deterministic, so tests share them. */
 const ran = new Map<string, ReturnType<typeof checkHandler>>();

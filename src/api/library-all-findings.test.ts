@@ -3,10 +3,10 @@
  * plain run stops at its first counterexample: powertools' F2 (the completion write failing after
  * the business write) and its lock seen from a later call (a fault on the delete that withdraws
  * a refused call's claim leaves the claim, and a later call under the key meets it) come out as
- * distinct findings in one run over two seeds (1 and 9), and a known-findings file listing what a
- * run found makes a run of one of those seeds pass. express-idempotency's committed known-findings
- * file lists A, C (and its crash form) and D by the signatures a run gives them, and with it a run
- * of seeds 3 and 5, which finds D and C's crash form, passes.
+ * distinct findings in one run (seed 14 meets both within 60 runs), and a known-findings file
+ * listing what that run found makes a run of another seed (12, which meets F2) pass.
+ * express-idempotency's committed known-findings file lists A, C (and its crash form) and D by
+ * the signatures a run gives them, and with it a run of seed 5, which finds D, passes.
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -22,8 +22,8 @@ describe('all findings of a library in scheduled mode', () => {
     const r = await checkHandler({
       handler: 'powertools',
       mode: 'scheduled',
-      seeds: [1, 9],
-      runs: 150,
+      seeds: [14],
+      runs: 60,
     });
     const found = (r.findings ?? []).map((f) => `${f.rule} | ${f.shape}`);
     expect(found.filter((f) => F2_LOCK.test(f))).toHaveLength(1);
@@ -33,8 +33,8 @@ describe('all findings of a library in scheduled mode', () => {
     const again = await checkHandler({
       handler: 'powertools',
       mode: 'scheduled',
-      seed: 1,
-      runs: 150,
+      seed: 12,
+      runs: 60,
       knownFindings: known,
     });
     expect(again.verdict).toBe('passed');
@@ -70,8 +70,9 @@ describe("express-idempotency's committed known findings (A, C, D)", () => {
       handler: 'express-idempotency',
       mode: 'scheduled',
       // D needs a crash after the claim and a later call; which seed meets it moves with
-      // generation, so the run searches a few seeds.
-      seeds: [3, 5],
+      // generation: seed 5 meets it within 60 runs (seed 3, searched before, found only A and C,
+      // whose shrinking took most of the time).
+      seeds: [5],
       runs: 60,
     } as const;
     const unknown = await checkHandler({ ...options, allFindings: true });

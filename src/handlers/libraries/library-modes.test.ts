@@ -41,11 +41,12 @@ describe('concurrent mode', () => {
 });
 
 // Which seed meets F2 first moves whenever generation changes (seek moves, conflicting groups and
-// crashes past yield point 8 each moved it), so each handler searches a few seeds with every
-// finding kept, and F2 must be among them as a one-step counterexample.
+// crashes past yield point 8 each moved it), so each handler searches with every finding kept,
+// and F2 must be among them as a one-step counterexample. One seed each, the first of 1 to 9 that
+// meets it within a few dozen runs: more seeds and runs only shrank more failing runs of F2.
 describe.each([
-  ['powertools', [7, 1], 150],
-  ['node-idempotency', [1, 2, 3, 4], 50],
+  ['powertools', [3], 60],
+  ['node-idempotency', [3], 50],
 ] as const)('%s in scheduled mode', (handler, seeds, runs) => {
   it(`finds F2 on seeds ${seeds.join(', ')}: a fault on the completion write keeps the row change`, async () => {
     const result = await checkHandler({
@@ -117,9 +118,10 @@ describe('express-idempotency in scheduled mode (docs/findings.md, A, C, D)', ()
   });
 
   // D needs a crash after the claim and a later call under the key; since crashes also land past
-  // yield point 8, a seed meets it less often, so both checks search the same few seeds.
-  it("finds D; with claimExpiry: 'never' declared, the same seeds find C and never D", async () => {
-    const options = { mode: 'scheduled', runs: 60, seeds: [3, 5], allFindings: true } as const;
+  // yield point 8, a seed meets it less often. Seed 5 meets it within 60 runs (seed 3, searched
+  // before, found only A and C, whose shrinking took most of the time); both checks use it.
+  it("finds D; with claimExpiry: 'never' declared, the same seed finds C and never D", async () => {
+    const options = { mode: 'scheduled', runs: 60, seeds: [5], allFindings: true } as const;
     const failures = (r: Awaited<ReturnType<typeof checkHandler>>) =>
       (r.findings ?? []).flatMap((f) => f.counterexample.failures);
     const bundled = await checkHandler({ handler: 'express-idempotency', ...options });
