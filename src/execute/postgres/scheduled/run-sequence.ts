@@ -87,6 +87,10 @@ export async function runPgScheduled(
         lanes.delete(i);
         session.forgetLane(i);
       },
+      restart(i) {
+        lanes.delete(i);
+        return session.restartLane(i);
+      },
       async lanePids() {
         const open = await Promise.allSettled(lanes.values());
         return new Set(open.flatMap((c) => (c.status === 'fulfilled' ? [c.value.pid] : [])));
