@@ -57,7 +57,7 @@ class PgLaneDriver extends ServerLaneDriver {
     step: number,
   ) {
     super(ctx, step);
-    this.flights = new LaneFlights(ctx.watch, ctx.callTimeoutMs);
+    this.flights = new LaneFlights(ctx.watch, ctx.callTimeoutMs, ctx.sessionLocks);
   }
 
   /** Opens the lanes' connections side by side (a lane's stays open from step to step until it crashes). */

@@ -26,6 +26,8 @@ export interface PgStepContext {
   /** Where gated grants' decisions are recorded, when the run was asked for them (the prover). */
   readonly decisions?: DecisionRecord[];
   readonly watch: LockWatch;
+  /** Set once a statement of the run may have taken a session-level lock (`takesSessionLock`). */
+  readonly sessionLocks: { taken: boolean };
   /** Lane `i`'s connection, opened on first use. */
   lane(i: number): Promise<LaneConnection>;
   /** Lane `i`'s connection died in a crash: the next step gets a new one. */
