@@ -47,6 +47,8 @@ export class PostgresSession {
   private readonly untrack: () => void;
   private laneSetupSql: string | undefined; // `options.laneSetup`, until it failed once
   private dirty: boolean; // whether the run database needs a reset before the next run (`begin`)
+  /** The reset a finished run started (`finish`), for `begin` to wait on. */
+  private resetting: Promise<void> | undefined;
   /** Replacements for ended connections, one opened ahead (`spare-connection.ts`). */
   private readonly spare = new SpareConnection(() => this.connect());
 
@@ -106,14 +108,34 @@ export class PostgresSession {
     return session;
   }
 
-  /** Before every run: puts the run database back as `setup` left it, unless nothing ran on it yet. */
+  /**
+   * Before every run: puts the run database back as `setup` left it, unless nothing ran on it yet
+   * or the last run's reset is under way (`finish`): then it waits for that one, and its error.
+   */
   async begin(): Promise<void> {
-    if (this.dirty) await this.reset();
+    const resetting = this.resetting;
+    this.resetting = undefined;
+    if (resetting) await resetting;
+    else if (this.dirty) await this.reset();
     this.dirty = true;
+  }
+
+  /**
+   * A run is over, and nothing of it will touch the database again (its execution returned): its
+   * reset starts now and goes on while the harness judges the run and draws the next, so the
+   * server's share of it is off the next run's path. `begin` waits for it.
+   */
+  finish(): void {
+    if (!this.dirty || this.resetting || this.closing) return;
+    this.dirty = false;
+    const resetting = this.reset();
+    resetting.catch(() => {}); // `begin` rethrows it; a runner closed first never asks
+    this.resetting = resetting;
   }
 
   /** The runner is done: all is kept for the next runner (`idle-database.ts`), or `close`d. */
   async release(): Promise<void> {
+    await this.settled();
     const database = this.database;
     if (this.closing || !this.keepFor || !database) return this.close();
     this.closing = Promise.resolve();
@@ -254,8 +276,16 @@ export class PostgresSession {
 
   /** Ends every connection and drops every database this runner made; a second call waits for the first. */
   close(): Promise<void> {
-    this.closing ??= this.shut();
+    this.closing ??= this.settled().then(() => this.shut());
     return this.closing;
+  }
+
+  /** Once no reset `finish` started is under way (its connections are in use until then). */
+  private async settled(): Promise<void> {
+    const resetting = this.resetting;
+    this.resetting = undefined;
+    // Failed, it leaves the database to be reset again, as a reset `begin` never got to.
+    if (resetting) await resetting.catch(() => (this.dirty = true));
   }
 
   private async shut(): Promise<void> {
