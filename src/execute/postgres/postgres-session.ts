@@ -4,8 +4,9 @@
  * ending a hung backend) and one connection per lane, each its own server backend, kept open
  * from run to run and cleaned between runs (`kept-lanes.ts`, `run-reset.ts`), so nothing one
  * run did to a session reaches the next. `close()` ends every connection and drops every
- * database the runner made; it runs on failure and on SIGINT/SIGTERM too (`interrupt.ts`); `release()` keeps the
- * databases and connections a moment for the next runner (`idle-database.ts`).
+ * database the runner made; it runs on failure and on SIGINT/SIGTERM too (`interrupt.ts`);
+ * `release()` keeps the databases and connections a moment for the next runner
+ * (`idle-database.ts`).
  */
 import pg from 'pg';
 import { ReceiptcheckError } from '../../errors.ts';
