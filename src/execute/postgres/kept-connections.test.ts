@@ -151,6 +151,56 @@ describe('kept connections', () => {
     }
   }, 120_000);
 
+  it('scheduled mode: a crash leaves the lane as a new backend would be, on the same backend, within the run', async () => {
+    const seen: Seen[] = [];
+    const plugin: PostgresHandlerPlugin = {
+      ...reference,
+      name: 'crash-probe',
+      async call(db, principal, request) {
+        if (request.requestId === 'dirty') {
+          await dirty(db);
+          await db.query('SELECT 1'); // the point the crash takes, the transaction open
+        }
+        if (request.requestId === 'probe') seen.push(await probe(db));
+        return reference.call(db, principal, request);
+      },
+    };
+    const call = (requestId: string): CallEvent => ({
+      kind: 'call',
+      client: 0,
+      delivery: 'delivered',
+      request: { requestId, automationId: 1, expectedVersion: 1, intervalMinutes: 30 },
+    });
+    const group = (a: string, b: string): Step => ({
+      kind: 'concurrent',
+      events: [call(a), call(b)],
+    });
+    const runner = await postgresScheduledRunner(plugin, {
+      spec: setIntervalSpec,
+      fixture: DEFAULT_FIXTURE,
+      callTimeoutMs: 20_000,
+    });
+    try {
+      const probes: Step[] = [group('probe', 'probe'), call('probe')];
+      await runner.executeScheduled(probes, [{ choices: [] }, { choices: [] }]);
+      const baseline = seen.splice(0);
+      // Points of a dirty call: 0 start, 1-6 `dirty`'s statements, 7 the SELECT after them.
+      const crash = { choices: [], crash: { lane: 0, at: 7 } };
+      const r = await runner.executeScheduled(
+        [group('dirty', 'quiet'), ...probes],
+        [crash, { choices: [] }, { choices: [] }],
+      );
+      expect(r.hang).toBeUndefined();
+      expect(r.lanes[0]?.end.kind).toBe('crashed');
+      expect(r.entries.find((e) => e.grant === 'crash')?.sql).toBe('SELECT 1');
+      // In the same run: the crashed lane's backend kept, its transaction rolled back (its 77
+      // gone; 2 is the quiet call's update), its session lock, setting and temporary table gone.
+      expect(seen).toEqual(baseline.map((s) => ({ ...s, version: 2 })));
+    } finally {
+      await runner.close();
+    }
+  }, 120_000);
+
   it("a closed runner's databases and connections go to the next runner with the same setup, reset first", async () => {
     const current = async (session: PostgresSession) => {
       const db = await session.harness();

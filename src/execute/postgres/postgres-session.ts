@@ -2,10 +2,11 @@
  * What every PostgreSQL mode runner holds for its life: the server (`server.ts`), its template
  * and run database (`run-database.ts`), a harness connection (world events, resets, snapshots,
  * ending a hung backend) and one connection per lane, each its own server backend, kept open
- * from run to run and cleaned between runs (`session-lane.ts`), so nothing one run did to a
- * session reaches the next. `close()` ends every connection and drops every database the runner
- * made; it runs on failure and on SIGINT/SIGTERM too (`interrupt.ts`); `release()` keeps the
- * databases and connections a moment for the next runner (`idle-database.ts`).
+ * from run to run and cleaned between runs (`kept-lanes.ts`, `run-reset.ts`), so nothing one
+ * run did to a session reaches the next. `close()` ends every connection and drops every
+ * database the runner made; it runs on failure and on SIGINT/SIGTERM too (`interrupt.ts`);
+ * `release()` keeps the databases and connections a moment for the next runner
+ * (`idle-database.ts`).
  */
 import pg from 'pg';
 import { ReceiptcheckError } from '../../errors.ts';
@@ -18,14 +19,14 @@ import {
   keepIdleDatabase,
   takeIdleDatabase,
 } from './idle-database.ts';
+import { KeptLanes } from './kept-lanes.ts';
 import { blockedByIdle } from './lock-left-behind.ts';
 import { pgSetup } from './postgres-events.ts';
 import { RunDatabase } from './run-database.ts';
+import { RunReset } from './run-reset.ts';
 import { acquirePostgres, type PostgresServer } from './server.ts';
 import {
   backendOf,
-  cleanedLane,
-  faceOf,
   type Lane,
   narrow,
   noteBackend,
@@ -37,16 +38,15 @@ import { SpareConnection } from './spare-connection.ts';
 
 /** One runner's server, databases and connections. */
 export class PostgresSession {
-  private readonly lanes: (Lane | undefined)[] = [];
-  /** The lanes handed out since the last cleaning: only they may have run plugin code. */
-  private readonly handed = new Set<number>();
+  /** The lanes' connections (`kept-lanes.ts`). */
+  private readonly lanes: KeptLanes;
   private harnessClient: pg.Client | undefined;
   /** A side connection that only reads the lock table (`waitsOnIdle`), opened on first use. */
   private watchClient: Promise<pg.Client> | undefined;
   private closing: Promise<void> | undefined; // once closed or released: `close` waits on it
   private readonly untrack: () => void;
-  private laneSetupSql: string | undefined; // `options.laneSetup`, until it failed once
-  private dirty: boolean; // whether the run database needs a reset before the next run (`begin`)
+  /** When the run database is reset: after each run, or before one (`run-reset.ts`). */
+  private readonly resets: RunReset;
   /** Replacements for ended connections, one opened ahead (`spare-connection.ts`). */
   private readonly spare = new SpareConnection(() => this.connect());
 
@@ -68,13 +68,18 @@ export class PostgresSession {
     this.database = kept?.database;
     this.made = new Set(kept?.made);
     this.harnessClient = kept?.connections.harness;
-    this.lanes.push(...(kept?.connections.lanes ?? []));
-    // Cleaned as the last runner's lanes, with its settings (`laneSetup`): all cleaned again.
-    for (const i of this.lanes.keys()) this.handed.add(i);
+    this.lanes = new KeptLanes(
+      {
+        take: () => this.spare.take(),
+        prepare: () => this.spare.prepare(),
+        terminate: (client) => this.terminate(client),
+      },
+      options.laneSetup,
+      kept?.connections.lanes,
+    );
     if (kept?.connections.watcher) this.watchClient = Promise.resolve(kept.connections.watcher);
     this.untrack = onInterrupt(() => this.close());
-    this.dirty = kept !== undefined;
-    this.laneSetupSql = options.laneSetup;
+    this.resets = new RunReset(() => this.reset(), kept !== undefined);
   }
 
   /**
@@ -106,20 +111,25 @@ export class PostgresSession {
     return session;
   }
 
-  /** Before every run: puts the run database back as `setup` left it, unless nothing ran on it yet. */
-  async begin(): Promise<void> {
-    if (this.dirty) await this.reset();
-    this.dirty = true;
+  /** Before every run: the run database as `setup` left it (`run-reset.ts`). */
+  begin(): Promise<void> {
+    return this.resets.begin();
+  }
+
+  /** A run is over and nothing of it touches the database again: its reset starts now. */
+  finish(): void {
+    if (!this.closing) this.resets.finish();
   }
 
   /** The runner is done: all is kept for the next runner (`idle-database.ts`), or `close`d. */
   async release(): Promise<void> {
+    await this.resets.settled();
     const database = this.database;
     if (this.closing || !this.keepFor || !database) return this.close();
     this.closing = Promise.resolve();
     this.untrack();
     // Plugin code this runner left behind reaches none of them; the next runner cleans them.
-    for (const lane of this.lanes) lane?.seal();
+    this.lanes.sealAll();
     const [connections] = await Promise.all([this.detach(), this.spare.drop()]);
     keepIdleDatabase(this.keepFor.plugin, this.keepFor.fixture, {
       server: this.server,
@@ -136,22 +146,18 @@ export class PostgresSession {
   }
 
   /** Lane `i`'s connection, opened on first use. */
-  async lane(i: number): Promise<Lane> {
-    this.handed.add(i);
-    const found = this.lanes[i];
-    if (found) return found;
-    const client = await this.spare.take();
-    await this.laneSetup(client);
-    const lane = faceOf(client);
-    this.lanes[i] = lane;
-    return lane;
+  lane(i: number): Promise<Lane> {
+    return this.lanes.lane(i);
+  }
+
+  /** Lane `i` made as a new backend would be after a crash, on the same backend (`kept-lanes.ts`). */
+  restartLane(i: number): Promise<boolean> {
+    return this.lanes.restart(i);
   }
 
   /** Lane `i`'s connection is the session's no more (its backend ended or ends); the caller ends it. */
   forgetLane(i: number): void {
-    this.lanes[i]?.seal();
-    this.lanes[i] = undefined;
-    this.spare.prepare();
+    this.lanes.forget(i);
   }
 
   /** The harness connection is the session's no more (its backend ended); the next use opens one. */
@@ -175,8 +181,7 @@ export class PostgresSession {
 
   /** Ends lane `i`'s backend (a hung call, a lock it keeps); its next use opens a new one. */
   async terminateLane(i: number): Promise<void> {
-    const lane = this.lanes[i];
-    this.forgetLane(i);
+    const lane = this.lanes.forget(i);
     if (lane) await this.terminate(lane.client);
   }
 
@@ -192,7 +197,7 @@ export class PostgresSession {
   async waitsOnIdle(pid: number, busy: ReadonlySet<number>): Promise<boolean> {
     const watch = narrow(await this.watcher());
     return blockedByIdle(watch, pid, () => {
-      const open = [...this.lanes.map((lane) => lane?.backend), this.harnessBackend];
+      const open = [...this.lanes.backends(), this.harnessBackend];
       return new Set(open.filter((b) => b !== undefined && !busy.has(b)));
     });
   }
@@ -210,22 +215,28 @@ export class PostgresSession {
 
   /**
    * Puts the run database back as `setup` left it: the lanes handed out since the last reset
-   * cleaned side by side (no one held a face of the others), then the harness, with the rows.
+   * cleaned side by side (no one held a face of the others), and the harness, with the rows. A
+   * lane that may still hold row or table locks (a transaction open, a query out) is cleaned (or
+   * ended) first, so that nothing it held or sent meets the rows put back; an idle one holds none
+   * (its session-level locks take no rows), so it is cleaned beside the rows, in the same round
+   * trip's time.
    */
   async reset(): Promise<void> {
-    const used = [...this.handed];
-    this.handed.clear();
-    await Promise.all(used.map((i) => this.cleanLane(i)));
+    const { busy, idle } = this.lanes.toClean();
+    await Promise.all(busy.map((i) => this.lanes.clean(i)));
     const harness = await this.harness();
     if (harness.getTransactionStatus() !== 'I') await harness.query('ROLLBACK');
     const database = this.database as RunDatabase;
-    const kept = await database.reset(harness, (n) => this.made.add(n), SESSION_RESET);
+    const [kept] = await Promise.all([
+      database.reset(harness, (n) => this.made.add(n), SESSION_RESET),
+      ...idle.map((i) => this.lanes.clean(i)),
+    ]);
     if (!kept) await this.dropConnections();
   }
 
   /** Ends every connection and drops every database this runner made; a second call waits for the first. */
   close(): Promise<void> {
-    this.closing ??= this.shut();
+    this.closing ??= this.resets.settled().then(() => this.shut());
     return this.closing;
   }
 
@@ -251,28 +262,9 @@ export class PostgresSession {
   /** Every connection, the session's no more. */
   private async detach(): Promise<KeptConnections> {
     const watch = this.watchClient;
-    const kept = { harness: this.harnessClient, lanes: [...this.lanes] };
+    const kept = { harness: this.harnessClient, lanes: this.lanes.detach() };
     this.watchClient = this.harnessClient = undefined;
-    this.lanes.length = 0;
     return { ...kept, watcher: await watch?.catch(() => undefined) };
-  }
-
-  /** Lane `i` cleaned for the next run (`cleanedLane`), or its backend ended and the lane forgotten. */
-  private async cleanLane(i: number): Promise<void> {
-    const lane = this.lanes[i];
-    if (!lane) return;
-    const cleaned = await cleanedLane(lane, this.laneSetupSql);
-    this.lanes[i] = cleaned;
-    if (!cleaned) await this.terminate(lane.client).catch(() => lane.client.end().catch(() => {}));
-  }
-
-  /** Runs the lanes' own settings on a new lane; where they fail (not a superuser), never again. */
-  private async laneSetup(client: pg.Client): Promise<void> {
-    const sql = this.laneSetupSql;
-    if (sql)
-      await client.query(sql).catch(() => {
-        this.laneSetupSql = undefined;
-      });
   }
 
   private async terminate(client: pg.Client): Promise<void> {

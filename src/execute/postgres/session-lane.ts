@@ -96,7 +96,7 @@ export const SESSION_RESET = [
 /**
  * `lane` ready for the next run with nothing of this one: its face sealed, its transaction
  * rolled back, its session reset (`SESSION_RESET`) and `setup` (the session's own settings) run
- * again, in one round trip, under a new face. Undefined when plugin code still has a query out
+ * again, all in one round trip, under a new face. Undefined when plugin code still has a query out
  * on it (never awaited) or the cleaning fails (a backend the run ended): then its backend is to
  * be ended, and the lane replaced.
  */
@@ -107,8 +107,10 @@ export async function cleanedLane(
   lane.seal();
   if (lane.pending() > 0) return undefined;
   try {
-    if (lane.client.getTransactionStatus() !== 'I') await lane.client.query('ROLLBACK');
-    await lane.client.query(setup ? `${SESSION_RESET}; ${setup}` : SESSION_RESET);
+    // A ROLLBACK ends the transaction block (failed or not); what follows runs outside it.
+    const rollback = lane.client.getTransactionStatus() !== 'I' ? 'ROLLBACK; ' : '';
+    await lane.client.query(`${rollback}${SESSION_RESET}${setup ? `; ${setup}` : ''}`);
+    if (lane.client.getTransactionStatus() !== 'I') return undefined;
     return faceOf(lane.client);
   } catch {
     return undefined;

@@ -1,7 +1,7 @@
 /**
  * The shell both unscheduled PostgreSQL modes share: one `PostgresSession` for the runner's life,
- * its run database reset before every sequence that does not find it fresh, and kept a moment
- * for the next runner when this one closes.
+ * its run database reset after every sequence (while the run is judged) and before one that does
+ * not find it fresh, and kept a moment for the next runner when this one closes.
  */
 import type { PostgresHandlerPlugin } from '../../handlers/postgres/plugin.ts';
 import type { Step } from '../../model/events.ts';
@@ -30,7 +30,9 @@ export async function sessionRunner(
     async execute(steps) {
       throwIfInterrupted();
       await session.begin();
-      return run(session, steps);
+      const execution = await run(session, steps);
+      session.finish();
+      return execution;
     },
     close: () => session.release(),
   };

@@ -7,7 +7,14 @@
 import type { StatementEnd } from '../../schedule/statement-end.ts';
 import { cycleThrough, deadlockError } from './deadlock.ts';
 import type { Answer, LaneConnection } from './lane-connection.ts';
-import { type InFlight, type LockWatch, send } from './lock-watch.ts';
+import {
+  ASK_FIRST_MS,
+  ASK_QUIET_MS,
+  type InFlight,
+  type LockWatch,
+  send,
+  takesSessionLock,
+} from './lock-watch.ts';
 import { TransactionChanges } from './transaction-changes.ts';
 
 /** One lane's connection in the step, and the statement it has on the server, if any. */
@@ -28,6 +35,8 @@ export class LaneFlights {
   constructor(
     private readonly watch: LockWatch,
     private readonly limitMs: number,
+    /** The run's record of whether a statement may have taken a session-level lock (`takesSessionLock`). */
+    private readonly sessionLocks: { taken: boolean },
   ) {}
 
   /** Lane `lane` runs on `conn` in this step. */
@@ -45,6 +54,7 @@ export class LaneFlights {
   send(lane: number, sql: string, values: readonly unknown[] | undefined, write: boolean): void {
     const c = this.lanes.get(lane) as LaneFlight;
     c.write = write;
+    if (!this.sessionLocks.taken && takesSessionLock(sql)) this.sessionLocks.taken = true;
     c.flight = send(c.conn.client, sql, values);
   }
 
@@ -62,11 +72,22 @@ export class LaneFlights {
   async settle(lane: number): Promise<'done' | 'blocked'> {
     const c = this.lanes.get(lane) as LaneFlight;
     const flight = c.flight as InFlight;
-    if ((await this.watch.settle(flight, c.conn.pid, this.limitMs)) === 'done') return 'done';
     const live = [...this.lanes.values()].filter((k) => !k.conn.crashed);
-    const waiting = live.filter((k) => k.flight && !k.flight.settled).map((k) => k.conn.pid);
-    const graph = await this.watch.waitsFor(waiting);
-    const cycle = cycleThrough(c.conn.pid, graph, new Set(live.map((k) => k.conn.pid)));
+    const out = () => live.filter((k) => k.flight && !k.flight.settled).map((k) => k.conn.pid);
+    // Only another lane's transaction or statement out, or a session-level lock, can hold a lock
+    // against it: every other connection of the run is idle and out of a transaction.
+    const contended =
+      this.sessionLocks.taken ||
+      live.some((k) => k !== c && (k.conn.inTransaction || (k.flight && !k.flight.settled)));
+    const seen = await this.watch.settleSeen(
+      flight,
+      c.conn.pid,
+      this.limitMs,
+      contended ? ASK_FIRST_MS : ASK_QUIET_MS,
+      out,
+    );
+    if (seen === 'done') return 'done';
+    const cycle = cycleThrough(c.conn.pid, seen, new Set(live.map((k) => k.conn.pid)));
     if (!cycle) return 'blocked';
     flight.deadlock = cycle;
     await this.watch.cancel(c.conn.pid);

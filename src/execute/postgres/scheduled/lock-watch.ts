@@ -5,6 +5,13 @@
  * is a `pg_terminate_backend` followed by a wait until the backend is gone (so its locks are
  * released before anything else runs); a deadlock the scheduler found is broken by cancelling the
  * statement that closed it.
+ *
+ * When to ask changes how soon a wait is seen, never what is seen: a statement either answers or
+ * waits until something else runs, and while it is watched nothing else of the run does. So the
+ * server is asked first after a moment (most statements answer within it), then less and less
+ * often, and a statement that can hardly be waiting (no other connection holds a transaction,
+ * `ASK_QUIET_MS`) is given longer before the first question: each question is a round trip on
+ * the server's CPU, which a loaded machine shares with the lanes it watches.
  */
 import type pg from 'pg';
 
@@ -18,6 +25,28 @@ export interface InFlight {
   /** The scheduler cancelled it to break a deadlock: its error becomes PostgreSQL's deadlock error. */
   deadlock?: readonly number[];
 }
+
+/** How long a statement is given to answer before the server is first asked about it, in ms. */
+export const ASK_FIRST_MS = 1;
+
+/**
+ * The same, for a statement no other connection is likely to hold a lock against (none is in a
+ * transaction or has a statement out, and no session-level lock was taken, `takesSessionLock`):
+ * it waits only on a lock something else took unseen, so seeing that a little later costs little.
+ */
+export const ASK_QUIET_MS = 10;
+
+/** The longest pause between two questions about one statement, in ms. */
+const ASK_EVERY_MAX_MS = 16;
+
+/** Whether `sql` may take a session-level advisory lock, which outlives its transaction. */
+export function takesSessionLock(sql: string): boolean {
+  return SESSION_LOCK.test(sql);
+}
+const SESSION_LOCK = /advisory_lock(_shared)?\s*\(/i;
+
+/** Which backends each of some waits on (`pg_blocking_pids`), by pid. */
+export type WaitsFor = ReadonlyMap<number, readonly number[]>;
 
 /** Thrown when a statement neither completes nor blocks within the call budget. */
 export class StatementHung extends Error {
@@ -57,26 +86,39 @@ export class LockWatch {
    * (`blocked`). Throws `StatementHung` when neither happens within `limitMs`.
    */
   async settle(flight: InFlight, pid: number, limitMs: number): Promise<'done' | 'blocked'> {
-    const deadline = performance.now() + limitMs;
-    for (;;) {
-      // Most statements answer at once: give the answer a moment before asking the server.
-      await Promise.race([flight.answered, pause(1)]);
-      if (flight.settled) return 'done';
-      const blocked = await this.isBlocked(pid);
-      // An answer that came during the question wins: a waiting statement cannot also finish.
-      if (flight.settled) return 'done';
-      if (blocked) return 'blocked';
-      if (performance.now() > deadline) throw new StatementHung(limitMs);
-    }
+    return (await this.settleSeen(flight, pid, limitMs)) === 'done' ? 'done' : 'blocked';
   }
 
-  /** Whether backend `pid` waits on a lock some other backend holds or asks for first. */
-  async isBlocked(pid: number): Promise<boolean> {
-    const { rows } = await this.client.query<{ n: number }>(
-      'SELECT cardinality(pg_blocking_pids($1)) AS n',
-      [pid],
-    );
-    return (rows[0]?.n ?? 0) > 0;
+  /**
+   * `settle`, with the wait-for graph read in the same question once the statement is seen
+   * waiting: `pid` and each of `others()` (the other statements out) with the backends it waits
+   * on. The first question comes after `firstMs`.
+   */
+  async settleSeen(
+    flight: InFlight,
+    pid: number,
+    limitMs: number,
+    firstMs = ASK_FIRST_MS,
+    others: () => readonly number[] = () => [],
+  ): Promise<'done' | WaitsFor> {
+    const deadline = performance.now() + limitMs;
+    let pauseMs = firstMs;
+    for (;;) {
+      // Most statements answer at once: give the answer a moment before asking the server.
+      await within(flight.answered, pauseMs);
+      if (flight.settled) return 'done';
+      const asked = this.waitsFor([pid, ...others().filter((o) => o !== pid)]);
+      // An answer that came during the question wins (a waiting statement cannot also finish),
+      // without waiting for the question's own answer.
+      const graph = await Promise.race([asked, flight.answered]);
+      if (flight.settled) {
+        asked.catch(() => {});
+        return 'done';
+      }
+      if (graph && (graph.get(pid)?.length ?? 0) > 0) return graph;
+      if (performance.now() > deadline) throw new StatementHung(limitMs);
+      pauseMs = Math.min(2 * pauseMs, ASK_EVERY_MAX_MS);
+    }
   }
 
   /** For each of `pids`, the backends it waits on. */
@@ -114,4 +156,17 @@ export class LockWatch {
 
 function pause(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Waits for `answered`, or `ms` at most; the timer goes with the answer. */
+async function within(answered: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  try {
+    await Promise.race([answered, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -8,11 +8,13 @@
  * picks it again. After every grant every woken statement finishes or waits again before the
  * next, so what a lane meets never depends on how fast another ran.
  *
- * A crash ends the lane's backend (`pg_terminate_backend`) at its point: its transaction rolls
- * back, its client hears nothing. A fault makes the lane's chosen write raise an integrity error
- * on the server instead of running (`deadlock.ts`). A lane that closes a wait-for cycle gets
- * PostgreSQL's deadlock error. A lane's connection lives here: opened when a step first needs
- * it, ended by a crash (`retire`), kept from step to step otherwise.
+ * A crash at a point rolls the lane's transaction back and resets its session, as a new backend
+ * would have it (`end`); a lane waiting on a lock has its backend ended (`pg_terminate_backend`).
+ * Either way its locks go and its client hears nothing. A fault makes the lane's chosen write
+ * raise an integrity error on the server instead of running (`deadlock.ts`). A lane that closes a
+ * wait-for cycle gets PostgreSQL's deadlock error. A lane's connection is the session's
+ * (`../postgres-session.ts`): opened when a step first needs it, kept from step to step and from
+ * run to run, replaced only when its backend had to be ended.
  */
 import type { Event } from '../../../model/events.ts';
 import type { StepSchedule } from '../../../types/schedule.ts';
@@ -55,7 +57,7 @@ class PgLaneDriver extends ServerLaneDriver {
     step: number,
   ) {
     super(ctx, step);
-    this.flights = new LaneFlights(ctx.watch, ctx.callTimeoutMs);
+    this.flights = new LaneFlights(ctx.watch, ctx.callTimeoutMs, ctx.sessionLocks);
   }
 
   /** Opens the lanes' connections side by side (a lane's stays open from step to step until it crashes). */
@@ -89,19 +91,25 @@ class PgLaneDriver extends ServerLaneDriver {
       if (s.status === 'blocked' && this.flights.waiting(s.lane)) yield* wait(this.settle(s));
   }
 
-  /** Ends the lane here: its backend ends (rolled back, locks gone), its client hears nothing. */
+  /**
+   * Ends the lane here, its client hearing nothing: its transaction rolls back and its locks go,
+   * as when its backend ends. A lane at a point (no statement on the server) keeps its backend,
+   * rolled back and its session reset (`restart`); a lane waiting on a lock has its backend ended.
+   */
   async end(s: LaneState): Promise<void> {
     const c = this.flights.get(s.lane);
     if (!c) return;
     c.conn.crashed = true;
-    this.ctx.retire(s.lane);
-    try {
-      await this.ctx.watch.terminate(c.conn.pid, this.ctx.callTimeoutMs);
-    } catch {
-      throw new LaneHung(this.step, s.lane, this.ctx.callTimeoutMs, s.event);
+    if (this.flights.waiting(s.lane) || !(await this.ctx.restart(s.lane))) {
+      this.ctx.retire(s.lane);
+      try {
+        await this.ctx.watch.terminate(c.conn.pid, this.ctx.callTimeoutMs);
+      } catch {
+        throw new LaneHung(this.step, s.lane, this.ctx.callTimeoutMs, s.event);
+      }
+      void c.conn.close();
     }
     c.conn.resume({ error: new CrashSignal() });
-    void c.conn.close();
   }
 
   /** Sends (or, when blocked, waits on) the lane's statement and answers the plugin with what came. */

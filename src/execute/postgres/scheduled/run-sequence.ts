@@ -33,7 +33,7 @@ import { worldEvent } from '../postgres-events.ts';
 import type { PostgresSession } from '../postgres-session.ts';
 import { LaneConnection } from './lane-connection.ts';
 import { LaneHung, within } from './lane-hung.ts';
-import { LockWatch } from './lock-watch.ts';
+import { LockWatch, takesSessionLock } from './lock-watch.ts';
 import { LoggedConnection } from './logged-connection.ts';
 import { runPgGatedStep } from './pg-lane-driver.ts';
 import { callHandler, type PgStepContext } from './step-context.ts';
@@ -75,6 +75,7 @@ export async function runPgScheduled(
       grantsMax: env.grantsMax,
       ...(recordDecisions ? { decisions: [] } : {}),
       watch,
+      sessionLocks: { taken: false },
       lane(i) {
         let conn = lanes.get(i);
         if (!conn) {
@@ -86,6 +87,10 @@ export async function runPgScheduled(
       retire(i) {
         lanes.delete(i);
         session.forgetLane(i);
+      },
+      restart(i) {
+        lanes.delete(i);
+        return session.restartLane(i);
       },
       async lanePids() {
         const open = await Promise.allSettled(lanes.values());
@@ -235,7 +240,10 @@ async function onCoordinator<T>(
 ): Promise<{ readonly value: T; readonly log: LoggedStatement[] }> {
   const value = await untilAnswered(ctx, coordinator, work, step, event);
   await coordinator.rollbackLeak();
-  return { value, log: coordinator.take() };
+  const log = coordinator.take();
+  if (!ctx.sessionLocks.taken && log.some((s) => takesSessionLock(s.sql)))
+    ctx.sessionLocks.taken = true;
+  return { value, log };
 }
 
 /**

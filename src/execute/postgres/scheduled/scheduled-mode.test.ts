@@ -1,7 +1,7 @@
 /**
  * Scheduled mode on a real PostgreSQL server: a lane waiting on the reference's key lock is seen
- * blocked (the trace says so) and goes on once the lock is free; a crash mid-transaction ends the
- * backend, rolls back and frees its locks; a fault makes the write fail as a failing store does
+ * blocked (the trace says so) and goes on once the lock is free; a crash mid-transaction rolls
+ * back and frees its locks; a fault makes the write fail as a failing store does
  * (and a handler that swallowed it would be caught); a deadlock two lanes close ends in
  * PostgreSQL's 40P01 for the lane that closed it, a write racing a SERIALIZABLE one in 40001; the
  * same steps and schedule give the same trace; and nothing is left running or on disk.
@@ -79,7 +79,7 @@ describe('scheduled mode on PostgreSQL', () => {
 
   // Yield points of a reference call: 0 start, 1 BEGIN, 2 key lock, 3 row lock, 4 receipt read,
   // 5 UPDATE, 6 INSERT, 7 COMMIT, 8 reply.
-  it('a crash mid-transaction ends the backend: rolled back, its locks freed, the retry fresh', async () => {
+  it('a crash mid-transaction: rolled back, its locks freed, the retry fresh', async () => {
     const steps: Step[] = [call('a'), call('a')];
     const r = await run(steps, [{ choices: [], crash: { lane: 0, at: 6 } }]);
     expect(r.verdict).toEqual({ verdict: 'ok' });

@@ -84,7 +84,9 @@ export async function postgresScheduledRunner(
     return (async () => {
       throwIfInterrupted();
       await session.begin();
-      return runPgScheduled(env, steps, schedule, record);
+      const execution = await runPgScheduled(env, steps, schedule, record);
+      session.finish();
+      return execution;
     })();
   };
   return {

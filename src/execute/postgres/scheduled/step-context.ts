@@ -26,10 +26,18 @@ export interface PgStepContext {
   /** Where gated grants' decisions are recorded, when the run was asked for them (the prover). */
   readonly decisions?: DecisionRecord[];
   readonly watch: LockWatch;
+  /** Set once a statement of the run may have taken a session-level lock (`takesSessionLock`). */
+  readonly sessionLocks: { taken: boolean };
   /** Lane `i`'s connection, opened on first use. */
   lane(i: number): Promise<LaneConnection>;
   /** Lane `i`'s connection died in a crash: the next step gets a new one. */
   retire(i: number): void;
+  /**
+   * Lane `i` crashed with no statement on the server: its backend made as a new one would be
+   * (rolled back, session reset) and kept, the next step's lane on it; false when that failed
+   * (the lane retired, its backend to be ended).
+   */
+  restart(i: number): Promise<boolean>;
   /** The backends of the lanes' open connections. */
   lanePids(): Promise<ReadonlySet<number>>;
 }

@@ -1,0 +1,44 @@
+/**
+ * When a session's run database is reset: after every run, as soon as its execution returns
+ * (`finish`), so that the server does it while the harness judges that run and draws the next;
+ * and before a run that finds none done or under way (`begin`). A reset under way holds the
+ * session's connections: `settled` waits for it before they are handed on or ended.
+ */
+export class RunReset {
+  private resetting: Promise<void> | undefined;
+
+  constructor(
+    /** Puts the run database back as `setup` left it (`PostgresSession.reset`). */
+    private readonly reset: () => Promise<void>,
+    /** Whether the database needs a reset before the next run. */
+    private dirty: boolean,
+  ) {}
+
+  /** Before every run: waits for the reset under way (and its error), or resets if need be. */
+  async begin(): Promise<void> {
+    const resetting = this.resetting;
+    this.resetting = undefined;
+    if (resetting) await resetting;
+    else if (this.dirty) await this.reset();
+    this.dirty = true;
+  }
+
+  /** A run is over and nothing of it touches the database again: its reset starts now. */
+  finish(): void {
+    if (!this.dirty || this.resetting) return;
+    this.dirty = false;
+    const resetting = this.reset();
+    resetting.catch(() => {}); // `begin` rethrows it; a runner closed first never asks
+    this.resetting = resetting;
+  }
+
+  /** Once no reset `finish` started is under way; a failed one leaves the database to reset. */
+  async settled(): Promise<void> {
+    const resetting = this.resetting;
+    this.resetting = undefined;
+    if (resetting)
+      await resetting.catch(() => {
+        this.dirty = true;
+      });
+  }
+}
