@@ -25,10 +25,10 @@ import { scheduledRunner } from '../src/execute/sqlite/scheduled/scheduled-mode.
 import type { Step } from '../src/model/events.ts';
 import { setInterval as setIntervalSpec } from '../src/model/operations/set-interval.ts';
 import { DEFAULT_FIXTURE } from '../src/model/world.ts';
-import { formatCaseFile, parseCaseFile } from '../src/report/case-file.ts';
 import type { ScheduledDetail } from '../src/types/execution.ts';
 import type { LaneMode } from '../src/types/mode.ts';
 import { type JudgedScheduledRunner, judgedScheduled } from '../testing/judged-runners.ts';
+import { savedScheduledCase } from '../testing/scheduled-run-records.ts';
 
 const SEEDS = Number(process.env.RECEIPTCHECK_SCHEDULED_SEEDS ?? 10);
 const REPLAYS = Number(process.env.RECEIPTCHECK_SCHEDULED_REPLAYS ?? 10);
@@ -114,16 +114,7 @@ describe.each(MUTANTS.map((m) => [m.split('/').at(-1)?.replace('.ts', ''), m]))(
       expect(cx?.steps.length).toBeLessThanOrEqual(6);
       if (!cx) return;
       const detail = cx.detail as ScheduledDetail;
-      const text = formatCaseFile({
-        name: 'cx',
-        description: '',
-        handler: cx.handler,
-        mode: 'scheduled',
-        fixture: cx.fixture,
-        steps: cx.steps,
-        extra: { seed: cx.seed, detail },
-      });
-      const saved = parseCaseFile(text, 'cx.json');
+      const saved = savedScheduledCase(cx);
       const runner = await runnerFor(handler as string);
       expect(await replay(runner, saved.steps, saved.extra, REPLAYS)).toEqual({
         verdicts: ['failed'],

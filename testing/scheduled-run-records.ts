@@ -1,6 +1,7 @@
 /**
  * Test-only builders for the scheduled-run checker's tests: set_interval calls and answers, lane
- * records, the model's database after some events, and the check on the default fixture.
+ * records, the model's database after some events, the check on the default fixture, and a
+ * scheduled counterexample saved and read back as a case file.
  */
 
 import { checkScheduledRun } from '../src/check/check-scheduled-run.ts';
@@ -10,6 +11,9 @@ import type { Observed } from '../src/model/outcome.ts';
 import { initialState, toSnapshot } from '../src/model/state.ts';
 import { run as runModel } from '../src/model/step.ts';
 import { DEFAULT_FIXTURE, type Snapshot } from '../src/model/world.ts';
+import { formatCaseFile, parseCaseFile } from '../src/report/case-file.ts';
+import type { CaseFile } from '../src/types/case-file.ts';
+import type { Counterexample } from '../src/types/results.ts';
 import type { LaneEnd, LaneRecord } from '../src/types/scheduled-trace.ts';
 
 export const call = (requestId: string, minutes: number, version = 1, client = 0): CallEvent => ({
@@ -48,3 +52,18 @@ export const modelAfter = (...events: Event[]): Snapshot =>
   toSnapshot(runModel(initialState(DEFAULT_FIXTURE, setInterval), events).state);
 export const check = (steps: Step[], lanes: LaneRecord[], snapshot: Snapshot) =>
   checkScheduledRun({ fixture: DEFAULT_FIXTURE, spec: setInterval, steps, lanes, snapshot });
+
+/** A scheduled counterexample written as its case file and parsed back, as `replay` reads it. */
+export const savedScheduledCase = (cx: Counterexample): CaseFile =>
+  parseCaseFile(
+    formatCaseFile({
+      name: 'cx',
+      description: '',
+      handler: cx.handler,
+      mode: 'scheduled',
+      fixture: cx.fixture,
+      steps: cx.steps,
+      extra: { seed: cx.seed, detail: cx.detail },
+    }),
+    'cx.json',
+  );

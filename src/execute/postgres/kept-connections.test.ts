@@ -14,7 +14,7 @@ import { DEFAULT_FIXTURE } from '../../model/world.ts';
 import { dropIdleDatabase } from './idle-database.ts';
 import { PostgresSession } from './postgres-session.ts';
 import { templateCopies } from './run-database.ts';
-import { postgresScheduledRunner } from './scheduled/scheduled-mode.ts';
+import { type PgScheduledRunner, postgresScheduledRunner } from './scheduled/scheduled-mode.ts';
 import { stopEmbeddedPostgres } from './server.ts';
 
 afterAll(() => stopEmbeddedPostgres(), 60_000);
@@ -59,6 +59,45 @@ const clean = (pid: number, deadlockTimeout: string) => ({
   version: 1,
 });
 
+/** A call of client 0 on automation 1, named by its request id (the probes read it). */
+const call = (requestId: string): CallEvent => ({
+  kind: 'call',
+  client: 0,
+  delivery: 'delivered',
+  request: { requestId, automationId: 1, expectedVersion: 1, intervalMinutes: 30 },
+});
+
+/** Two such calls at once, on lanes 1 and 2. */
+const group = (a: string, b: string): Step => ({ kind: 'concurrent', events: [call(a), call(b)] });
+
+/**
+ * A scheduled runner of the reference in which a call named `dirty` dirties its connection and then
+ * does `after`, and one named `probe` records what its connection shows in `seen`.
+ */
+async function probedRunner(
+  name: string,
+  seen: Seen[],
+  after: (db: PgConnection) => Promise<unknown>,
+): Promise<PgScheduledRunner> {
+  const plugin: PostgresHandlerPlugin = {
+    ...reference,
+    name,
+    async call(db, principal, request) {
+      if (request.requestId === 'dirty') {
+        await dirty(db);
+        await after(db);
+      }
+      if (request.requestId === 'probe') seen.push(await probe(db));
+      return reference.call(db, principal, request);
+    },
+  };
+  return postgresScheduledRunner(plugin, {
+    spec: setIntervalSpec,
+    fixture: DEFAULT_FIXTURE,
+    callTimeoutMs: 20_000,
+  });
+}
+
 describe('kept connections', () => {
   it('a reset cleans a lane in place (same backend), and replaces one with a query still out', async () => {
     const session = await PostgresSession.open(reference, DEFAULT_FIXTURE, undefined);
@@ -98,33 +137,9 @@ describe('kept connections', () => {
 
   it('scheduled mode: the next run finds its lanes and coordinator as fresh, on the same backends', async () => {
     const seen: Seen[] = [];
-    const plugin: PostgresHandlerPlugin = {
-      ...reference,
-      name: 'leak-probe',
-      async call(db, principal, request) {
-        if (request.requestId === 'dirty') {
-          await dirty(db);
-          // Thrown with the transaction open: the harness rolls it back at the reply.
-          throw new Error('left dirty');
-        }
-        if (request.requestId === 'probe') seen.push(await probe(db));
-        return reference.call(db, principal, request);
-      },
-    };
-    const call = (requestId: string): CallEvent => ({
-      kind: 'call',
-      client: 0,
-      delivery: 'delivered',
-      request: { requestId, automationId: 1, expectedVersion: 1, intervalMinutes: 30 },
-    });
-    const group = (a: string, b: string): Step => ({
-      kind: 'concurrent',
-      events: [call(a), call(b)],
-    });
-    const runner = await postgresScheduledRunner(plugin, {
-      spec: setIntervalSpec,
-      fixture: DEFAULT_FIXTURE,
-      callTimeoutMs: 20_000,
+    const runner = await probedRunner('leak-probe', seen, () => {
+      // Thrown with the transaction open: the harness rolls it back at the reply.
+      throw new Error('left dirty');
     });
     try {
       // A group runs on lanes 1 and 2, a plain step on the coordinator's connection.
@@ -153,33 +168,8 @@ describe('kept connections', () => {
 
   it('scheduled mode: a crash leaves the lane as a new backend would be, on the same backend, within the run', async () => {
     const seen: Seen[] = [];
-    const plugin: PostgresHandlerPlugin = {
-      ...reference,
-      name: 'crash-probe',
-      async call(db, principal, request) {
-        if (request.requestId === 'dirty') {
-          await dirty(db);
-          await db.query('SELECT 1'); // the point the crash takes, the transaction open
-        }
-        if (request.requestId === 'probe') seen.push(await probe(db));
-        return reference.call(db, principal, request);
-      },
-    };
-    const call = (requestId: string): CallEvent => ({
-      kind: 'call',
-      client: 0,
-      delivery: 'delivered',
-      request: { requestId, automationId: 1, expectedVersion: 1, intervalMinutes: 30 },
-    });
-    const group = (a: string, b: string): Step => ({
-      kind: 'concurrent',
-      events: [call(a), call(b)],
-    });
-    const runner = await postgresScheduledRunner(plugin, {
-      spec: setIntervalSpec,
-      fixture: DEFAULT_FIXTURE,
-      callTimeoutMs: 20_000,
-    });
+    // The SELECT after `dirty` is the point the crash takes, the transaction open.
+    const runner = await probedRunner('crash-probe', seen, (db) => db.query('SELECT 1'));
     try {
       const probes: Step[] = [group('probe', 'probe'), call('probe')];
       await runner.executeScheduled(probes, [{ choices: [] }, { choices: [] }]);

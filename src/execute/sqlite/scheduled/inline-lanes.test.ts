@@ -12,11 +12,11 @@ import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type JudgedScheduledRunner, judgedScheduled } from '../../../../testing/judged-runners.ts';
+import { savedScheduledCase } from '../../../../testing/scheduled-run-records.ts';
 import { checkHandler } from '../../../api/check-handler.ts';
 import type { CallEvent, Step } from '../../../model/events.ts';
 import { setInterval as setIntervalSpec } from '../../../model/operations/set-interval.ts';
 import { DEFAULT_FIXTURE } from '../../../model/world.ts';
-import { formatCaseFile, parseCaseFile } from '../../../report/case-file.ts';
 import type { ScheduledDetail } from '../../../types/execution.ts';
 import type { LaneMode } from '../../../types/mode.ts';
 import { loadPlugin, resolveHandlerPath } from '../../runtime/load-plugin.ts';
@@ -142,18 +142,7 @@ describe('inline lanes', () => {
     if (!cx) throw new Error('async check-then-act survived scheduled mode on inline lanes');
     expect(cx.steps.length).toBeLessThanOrEqual(6);
     const detail = cx.detail as ScheduledDetail;
-    const saved = parseCaseFile(
-      formatCaseFile({
-        name: 'cx',
-        description: '',
-        handler: cx.handler,
-        mode: 'scheduled',
-        fixture: cx.fixture,
-        steps: cx.steps,
-        extra: { seed: cx.seed, detail },
-      }),
-      'cx.json',
-    );
+    const saved = savedScheduledCase(cx);
     // Inline lanes are forced: a lane that could not settle a call inline would throw here.
     const inline = await runner(ASYNC_CHECK_THEN_ACT, 'inline');
     const threads = await runner(ASYNC_CHECK_THEN_ACT, 'threads');
