@@ -6,6 +6,7 @@
 import { contain } from '../execute/runtime/contain/contain.ts';
 import { keepAll } from '../execute/runtime/contain/handler-output.ts';
 import { onInterrupt } from '../execute/runtime/interrupt.ts';
+import { releaseKept } from '../execute/runtime/kept-for-next.ts';
 import type { CliContext } from './cli-context.ts';
 import { EXIT } from './exit-codes.ts';
 import { type CliIo, processIo } from './io.ts';
@@ -35,6 +36,8 @@ export async function main(argv: readonly string[], given?: CliIo): Promise<numb
       json: argv.includes('--json'),
     });
   } finally {
+    // One command is one check: what a runner kept for a next one goes now, not when it times out.
+    await releaseKept();
     // The process itself stays contained until it exits: a callback a plugin left behind may
     // still fire after the verdict, and must neither print on stdout nor end it another way.
     if (given) {

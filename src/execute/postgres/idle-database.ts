@@ -15,14 +15,15 @@
  * `session-lane.ts`: the session's state, a lane with a query still out replaced). Only one is
  * kept, only on the embedded server (a user's server, `--database-url`, never keeps databases of
  * ours after a runner closes), and it is dropped after `IDLE_LIMIT_MS`, when another is handed
- * back, on SIGINT/SIGTERM, or by `dropIdleDatabase`. Its timer and its connections' sockets are
- * unref'd: an idle one never keeps the process alive, and the embedded server goes with the
- * process.
+ * back, on SIGINT/SIGTERM, when a CLI command is done (`runtime/kept-for-next.ts`), or by
+ * `dropIdleDatabase`. Its timer and its connections' sockets are unref'd, so they never keep the
+ * process alive themselves.
  */
 import type pg from 'pg';
 import type { PostgresHandlerPlugin } from '../../handlers/postgres/plugin.ts';
 import type { Fixture } from '../../model/world.ts';
 import { onInterrupt } from '../runtime/interrupt.ts';
+import { keptForNext } from '../runtime/kept-for-next.ts';
 import type { RunDatabase } from './run-database.ts';
 import type { PostgresServer } from './server.ts';
 import type { Lane } from './session-lane.ts';
@@ -52,6 +53,8 @@ interface Kept extends IdleDatabase {
   readonly fixture: string;
   readonly timer: NodeJS.Timeout;
   readonly untrack: () => void;
+  /** Unregisters it from what a finished command lets go (`kept-for-next.ts`). */
+  readonly unkeep: () => void;
 }
 
 let kept: Kept | undefined;
@@ -69,6 +72,7 @@ export function takeIdleDatabase(
   kept = undefined;
   clearTimeout(k.timer);
   k.untrack();
+  k.unkeep();
   for (const client of clientsOf(k.connections)) socketOf(client)?.ref?.();
   return k;
 }
@@ -88,6 +92,7 @@ export function keepIdleDatabase(
       if (kept === entry) void dropIdleDatabase();
     }, IDLE_LIMIT_MS),
     untrack: onInterrupt(() => (kept === entry ? dropIdleDatabase() : undefined)),
+    unkeep: keptForNext(() => (kept === entry ? dropIdleDatabase() : Promise.resolve())),
   };
   entry.timer.unref();
   for (const client of clientsOf(idle.connections)) socketOf(client)?.unref?.();
@@ -101,6 +106,7 @@ export async function dropIdleDatabase(): Promise<void> {
   if (!k) return;
   clearTimeout(k.timer);
   k.untrack();
+  k.unkeep();
   try {
     await Promise.all(clientsOf(k.connections).map((c) => c.end().catch(() => {})));
     await Promise.all([...k.made].map((name) => k.server.dropDatabase(name).catch(() => {})));

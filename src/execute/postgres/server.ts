@@ -8,6 +8,7 @@
  */
 import pg from 'pg';
 import { ReceiptcheckError } from '../../errors.ts';
+import { keptForNext } from '../runtime/kept-for-next.ts';
 import { type EmbeddedServer, startEmbeddedServer } from './embedded-server.ts';
 
 /** The environment variable that names an existing server, as `--database-url` does. */
@@ -34,7 +35,16 @@ export interface PostgresServer {
   release(): Promise<void>;
 }
 
-let shared: { server: Promise<EmbeddedServer>; users: number; linger?: NodeJS.Timeout } | undefined;
+/** This process's embedded server, how many runners hold it, and how it is let go. */
+let shared:
+  | {
+      server: Promise<EmbeddedServer>;
+      users: number;
+      linger?: NodeJS.Timeout;
+      /** Unregisters it from what a finished command stops (`kept-for-next.ts`). */
+      unkeep: () => void;
+    }
+  | undefined;
 let created = 0;
 
 /** The server at `databaseUrl` (or the environment's), else this process's embedded one. */
@@ -42,7 +52,9 @@ export async function acquirePostgres(
   databaseUrl = process.env[DATABASE_URL_ENV],
 ): Promise<PostgresServer> {
   if (databaseUrl) return external(databaseUrl);
-  if (!shared) shared = { server: startEmbeddedServer(), users: 0 };
+  // A finished command stops it at once: its process would otherwise live on until it lingers out.
+  if (!shared)
+    shared = { server: startEmbeddedServer(), users: 0, unkeep: keptForNext(stopEmbeddedPostgres) };
   const entry = shared;
   entry.users++;
   clearTimeout(entry.linger);
@@ -51,6 +63,7 @@ export async function acquirePostgres(
     embedded = await entry.server;
   } catch (thrown) {
     if (shared === entry) shared = undefined;
+    entry.unkeep();
     throw thrown;
   }
   const base: pg.ClientConfig = {
@@ -70,6 +83,7 @@ export async function acquirePostgres(
       if (entry.users > 0) return;
       entry.linger = setTimeout(() => {
         if (shared === entry) shared = undefined;
+        entry.unkeep();
         void embedded.stop();
       }, LINGER_MS);
       entry.linger.unref();
@@ -83,6 +97,7 @@ export async function stopEmbeddedPostgres(): Promise<void> {
   shared = undefined;
   if (!entry) return;
   clearTimeout(entry.linger);
+  entry.unkeep();
   await (await entry.server.catch(() => undefined))?.stop();
 }
 
