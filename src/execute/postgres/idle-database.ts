@@ -84,15 +84,15 @@ export function keepIdleDatabase(
   idle: IdleDatabase,
 ): void {
   void dropIdleDatabase();
+  // Dropped only while it is still the one kept: another may have taken its place.
+  const drop = () => (kept === entry ? dropIdleDatabase() : Promise.resolve());
   const entry: Kept = {
     ...idle,
     plugin,
     fixture: JSON.stringify(fixture),
-    timer: setTimeout(() => {
-      if (kept === entry) void dropIdleDatabase();
-    }, IDLE_LIMIT_MS),
-    untrack: onInterrupt(() => (kept === entry ? dropIdleDatabase() : undefined)),
-    unkeep: keptForNext(() => (kept === entry ? dropIdleDatabase() : Promise.resolve())),
+    timer: setTimeout(() => void drop(), IDLE_LIMIT_MS),
+    untrack: onInterrupt(drop),
+    unkeep: keptForNext(drop),
   };
   entry.timer.unref();
   for (const client of clientsOf(idle.connections)) socketOf(client)?.unref?.();

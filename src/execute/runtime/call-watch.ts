@@ -142,10 +142,7 @@ export class CallWatch {
    * The timer is not unref'd: a never-settling promise alone would let the process exit mid-check.
    */
   *settle(activity: Activity, promise: Promise<unknown>): Task<Settled> {
-    const outcome = promise.then(
-      (value): Settled => ({ value }),
-      (error: unknown): Settled => ({ error, failed: true }),
-    );
+    const outcome = settledOf(promise);
     // The microtasks run now, in this stretch: plugin code after an `await` runs here, watched,
     // and the watchdog names this call if it fires.
     this.activity = activity;
@@ -228,6 +225,14 @@ export function* stretchRoom(ms: number): Task<void> {
 export type Settled =
   | { readonly value: unknown; readonly failed?: undefined }
   | { readonly error: unknown; readonly failed: true };
+
+/** `promise` turned into what it came to, fulfilled or rejected, as a promise that never rejects. */
+export function settledOf(promise: Promise<unknown>): Promise<Settled> {
+  return promise.then(
+    (value): Settled => ({ value }),
+    (error: unknown): Settled => ({ error, failed: true }),
+  );
+}
 
 function isWatchdogTimeout(thrown: unknown): boolean {
   return (thrown as { code?: unknown } | null)?.code === 'ERR_SCRIPT_EXECUTION_TIMEOUT';

@@ -14,6 +14,7 @@
  * the server's CPU, which a loaded machine shares with the lanes it watches.
  */
 import type pg from 'pg';
+import { withinBudget } from '../postgres-events.ts';
 
 /** A statement sent to the server whose answer may not have come yet. */
 export interface InFlight {
@@ -105,7 +106,7 @@ export class LockWatch {
     let pauseMs = firstMs;
     for (;;) {
       // Most statements answer at once: give the answer a moment before asking the server.
-      await within(flight.answered, pauseMs);
+      await withinBudget(flight.answered, pauseMs);
       if (flight.settled) return 'done';
       const asked = this.waitsFor([pid, ...others().filter((o) => o !== pid)]);
       // An answer that came during the question wins (a waiting statement cannot also finish),
@@ -156,17 +157,4 @@ export class LockWatch {
 
 function pause(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-/** Waits for `answered`, or `ms` at most; the timer goes with the answer. */
-async function within(answered: Promise<void>, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, ms);
-  });
-  try {
-    await Promise.race([answered, late]);
-  } finally {
-    clearTimeout(timer);
-  }
 }

@@ -22,7 +22,7 @@ import type { Observed } from '../../../../model/outcome.ts';
 import { type Principal, scopedAs } from '../../../../model/world.ts';
 import { settledOutcome, startCall } from '../../../apply-event.ts';
 import { applyWorldEvent } from '../../../apply-world-event.ts';
-import type { Settled } from '../../../runtime/call-watch.ts';
+import { type Settled, settledOf } from '../../../runtime/call-watch.ts';
 import { pluginCodeRunning } from '../../../runtime/contain/handler-output.ts';
 import { NOT_SETTLED, SettleNow } from '../../../runtime/task.ts';
 import { openSharedConnection } from '../../shared-database.ts';
@@ -151,7 +151,7 @@ class InlineLane implements Lane {
   private awaiting(conn: ScheduledConnection, returned: Promise<unknown>): AwaitingCall {
     // Its awaits run plugin code: its output is kept, and its escapes are the call's.
     const done = pluginCodeRunning();
-    const settle = new SettleNow(returned.then(fulfilled, rejected));
+    const settle = new SettleNow(settledOf(returned));
     return new AwaitingCall(settle, (now) => {
       done();
       if (now === NOT_SETTLED) {
@@ -231,9 +231,6 @@ class InlineLane implements Lane {
     return conn;
   }
 }
-
-const fulfilled = (value: unknown): Settled => ({ value });
-const rejected = (error: unknown): Settled => ({ error, failed: true });
 
 function notReplayable(plugin: HandlerPlugin, why: string): ReceiptcheckError {
   return new ReceiptcheckError(
