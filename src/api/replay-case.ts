@@ -2,7 +2,10 @@
  * Replays a case file and says what the replay saw, never more: `reproduced`, `held`, or
  * `notReproduced`. A pass is `held` only where the run is exact: sequential mode, scheduled mode
  * with the case's own schedule (or a case not found on real threads: no schedule means run to
- * completion), and any case without a concurrent group. A concurrent group on real threads fails
+ * completion), and any case without a concurrent group, unless the server chose an order the
+ * schedule did not (a PostgreSQL run where two or more lanes waited on one lock as it was let go,
+ * `ScheduledDetail.serverOrdered`): that schedule is run again, at most `SERVER_ORDERED_RUNS`
+ * times in all, and the verdict is `reproduced` or `notReproduced`. A concurrent group on real threads fails
  * only when timing allows, so such a case is searched in scheduled mode (its saved reproduction
  * first, then `searchSchedules`' bounded search) and, in concurrent mode, run once on real
  * threads; when none of that fails, the verdict is `notReproduced` with the schedules counted.
@@ -13,8 +16,16 @@ import { scheduleOfCase } from '../execute/schedule/schedule-of-case.ts';
 import { isServicePath } from '../execute/service/load-service.ts';
 import { scheduledReproductionOf } from '../report/counterexample-case.ts';
 import type { CaseFile } from '../types/case-file.ts';
-import { DEFAULT_SCHEDULES_MAX, type ReplayResult } from '../types/replay.ts';
-import { type RunCaseOptions, runCase } from './run-case.ts';
+import type { RunDetail } from '../types/execution.ts';
+import { DEFAULT_SCHEDULES_MAX, type ReplayResult, SERVER_ORDERED_RUNS } from '../types/replay.ts';
+import type { CaseResult } from '../types/results.ts';
+import {
+  caseResultOf,
+  executeCase,
+  prepareCase,
+  type RunCaseOptions,
+  runCase,
+} from './run-case.ts';
 import { searchSchedules } from './schedule-search.ts';
 
 /** A case run's overrides, and the search's bound. */
@@ -48,15 +59,7 @@ export async function replayCase(c: CaseFile, options: ReplayOptions = {}): Prom
     grouped &&
     (mode === 'concurrent' ||
       (mode === 'scheduled' && fromThreads && scheduleOfCase(c.extra) === undefined));
-  if (!timed) {
-    const result = await runCase(c, options);
-    return {
-      ...base,
-      verdict: result.verdict === 'failed' ? 'reproduced' : 'held',
-      route: 'exact',
-      result,
-    };
-  }
+  if (!timed) return { ...base, ...(await exactReplay(c, options)) };
   // A described service's statements are out of the scheduler's reach: real threads only.
   if (mode === 'concurrent' && isServicePath(options.handler ?? c.handler)) {
     const threads = await runCase(c, options);
@@ -88,4 +91,48 @@ export async function replayCase(c: CaseFile, options: ReplayOptions = {}): Prom
     route: 'real threads',
     result: threads,
   };
+}
+
+/**
+ * Runs `c` as it is (its own schedule, if any): `held` when it passes on an exact run. A run the
+ * server ordered (`serverOrdered`) is not exact: the schedule is run again until one fails, at
+ * most `SERVER_ORDERED_RUNS` in all, and a pass on every one is `notReproduced`.
+ */
+async function exactReplay(
+  c: CaseFile,
+  options: ReplayOptions,
+): Promise<
+  Pick<ReplayResult, 'verdict' | 'route' | 'result'> &
+    Partial<Pick<ReplayResult, 'schedules' | 'schedulesMax'>>
+> {
+  const prepared = await prepareCase(c, options);
+  try {
+    const once = async () =>
+      caseResultOf(c, prepared, await executeCase(prepared, c.steps, c.extra));
+    let result = await once();
+    if (!serverOrdered(result)) {
+      const verdict = result.verdict === 'failed' ? 'reproduced' : 'held';
+      return { verdict, route: 'exact', result };
+    }
+    let runs = 1;
+    while (result.verdict === 'passed' && runs < SERVER_ORDERED_RUNS) {
+      result = await once();
+      runs++;
+    }
+    return {
+      verdict: result.verdict === 'failed' ? 'reproduced' : 'notReproduced',
+      route: 'repeated schedule',
+      result,
+      schedules: runs,
+      schedulesMax: SERVER_ORDERED_RUNS,
+    };
+  } finally {
+    await prepared.runner.close();
+  }
+}
+
+/** Whether the server, not the schedule, chose which of two or more waiting lanes went first. */
+function serverOrdered(result: CaseResult): boolean {
+  const detail = result.detail as RunDetail | undefined;
+  return detail?.mode === 'scheduled' && detail.serverOrdered === true;
 }

@@ -68,6 +68,15 @@ describe('formatReplay', () => {
     expect(text).toContain('held: the case no longer fails (1 step replayed exactly)');
   });
 
+  it('a pass of a schedule the server ordered is not held: N runs of it, and why', () => {
+    const r = replay({ route: 'repeated schedule', schedules: 20, schedulesMax: 20 });
+    const text = formatReplay(c, { ...r, realThreads: false });
+    expect(text).toMatch(/^\? race: not reproduced in 20 runs of its schedule against reference\n/);
+    expect(text).toContain('PostgreSQL chose which of the lanes waiting on one lock went first');
+    expect(text).toContain("20 runs of the case's schedule passed: that is not proof of a fix.");
+    expect(text).not.toMatch(/held|no longer fails|replayed exactly/);
+  });
+
   it('lane order alone is not held either', () => {
     const text = formatReplay(c, replay({ route: 'lane order', schedules: 0, realThreads: false }));
     expect(text).toContain('not reproduced in lane order (sequential mode)');

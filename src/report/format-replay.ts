@@ -56,10 +56,20 @@ function explain(r: ReplayResult, steps: string): string[] {
               ];
         case 'lane order':
           return [`reproduced in sequential mode, each group in lane order (${steps})`];
+        case 'repeated schedule':
+          return [
+            `reproduced: run ${r.schedules} of the case's schedule fails (${steps}). ${SERVER_CHOSE}, so`,
+            'runs of one schedule may take different paths; the failing one is shown above',
+          ];
         default:
           return [`reproduced: the case still fails (${steps} replayed exactly)`];
       }
     default:
+      if (r.route === 'repeated schedule')
+        return [
+          `${SERVER_CHOSE}, so one passing run`,
+          `is not exact. ${plural(r.schedules, 'run')} of the case's schedule passed: that is not proof of a fix.`,
+        ];
       return r.route === 'lane order'
         ? [
             'the case was found on real threads; sequential mode runs each group in lane order only,',
@@ -79,8 +89,14 @@ function explain(r: ReplayResult, steps: string): string[] {
   }
 }
 
+/** Why a scheduled PostgreSQL run of a case is not exact, as the replay says it. */
+const SERVER_CHOSE =
+  'PostgreSQL chose which of the lanes waiting on one lock went first (the schedule does not decide it)';
+
 function notReproducedIn(r: ReplayResult): string {
   if (r.route === 'lane order') return 'not reproduced in lane order (sequential mode)';
+  if (r.route === 'repeated schedule')
+    return `not reproduced in ${plural(r.schedules, 'run')} of its schedule`;
   if (r.schedules === 0 && r.realThreads) return 'not reproduced on real threads';
   return `not reproduced in ${plural(r.schedules, 'schedule')}${r.realThreads ? ' nor on real threads' : ''}`;
 }

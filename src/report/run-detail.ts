@@ -50,6 +50,7 @@ export function runDetail(execution: Execution, judgement: Judgement): RunDetail
       judgement.mode === 'scheduled' ? judgement.leftClaim : undefined,
     ),
     ...(execution.decisions ? { decisions: execution.decisions } : {}),
+    ...(execution.serverOrdered ? { serverOrdered: true as const } : {}),
   };
   return detail;
 }

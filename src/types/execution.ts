@@ -49,6 +49,12 @@ export interface ScheduledExecution {
   readonly hang?: Hang;
   /** Every gated grant's decision, when the run was asked for them (`RECORD_DECISIONS`). */
   readonly decisions?: readonly DecisionRecord[];
+  /**
+   * Present when the server, not the schedule, chose the order at least once: a lane let go of a
+   * lock two or more other lanes waited on, and which of them went first was a race between their
+   * backends (PostgreSQL). The same schedule may then take another path.
+   */
+  readonly serverOrdered?: true;
 }
 
 /**
@@ -73,9 +79,9 @@ export interface ConcurrentDetail {
 
 /**
  * What a scheduled run leaves beside its verdict, and so in a saved counterexample's
- * `extra.detail`: the schedule that drove it (enough to replay it exactly), the trace hash that
- * proves a replay took the same path, the interleaving as lanes, and the serial order the verdict
- * rests on.
+ * `extra.detail`: the schedule that drove it (enough to replay it exactly, unless the server chose
+ * an order, `serverOrdered`), the trace hash that proves a replay took the same path, the
+ * interleaving as lanes, and the serial order the verdict rests on.
  */
 export interface ScheduledDetail {
   readonly mode: 'scheduled';
@@ -92,6 +98,11 @@ export interface ScheduledDetail {
   readonly ends?: readonly ScheduledCallEnd[];
   /** The run's decisions, when it recorded them (the prover's runs); never saved in a case. */
   readonly decisions?: readonly DecisionRecord[];
+  /**
+   * Present when the server chose which of two or more waiting lanes went first
+   * (`ScheduledExecution.serverOrdered`): replaying the schedule may take another path.
+   */
+  readonly serverOrdered?: true;
 }
 
 /** How one call of a scheduled run ended, for reports: what its client saw, or that it crashed. */

@@ -1,6 +1,7 @@
 /**
  * A scheduled run's result as data, on any engine: the schedule that drove it, each lane's
- * record, the trace, the final snapshot, and the hang and the decisions when there are any.
+ * record, the trace, the final snapshot, and the hang, the decisions and the server's say in the
+ * order when there are any.
  */
 import type { Snapshot } from '../../model/world.ts';
 import type { ScheduledExecution } from '../../types/execution.ts';
@@ -14,6 +15,8 @@ export interface ScheduledRecord {
   readonly records: readonly LaneRecord[];
   readonly entries: readonly TraceEntry[];
   readonly decisions?: readonly DecisionRecord[];
+  /** The server, not the schedule, chose which of two or more waiting lanes went first (PostgreSQL). */
+  readonly serverOrdered?: boolean;
 }
 
 /** The execution of a run that wrote `run`, ended with `snapshot` (and `hang`, when it hung). */
@@ -30,5 +33,6 @@ export function scheduledExecution(
     snapshot,
     ...(hang ? { hang } : {}),
     ...(run.decisions ? { decisions: run.decisions } : {}),
+    ...(run.serverOrdered ? { serverOrdered: true as const } : {}),
   };
 }

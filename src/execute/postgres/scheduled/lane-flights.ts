@@ -3,6 +3,9 @@
  * waiting on a lock (`lock-watch.ts`). A lane seen waiting that closes a wait-for cycle among the
  * lanes is the deadlock's victim (`deadlock.ts`): its statement is cancelled, and its answer is
  * PostgreSQL's deadlock error.
+ *
+ * The wait-for graph each question brings back is kept, as last seen, so the scheduler can tell
+ * which lanes queue behind a lane before it lets that lane go on (`server-order.ts`).
  */
 import type { StatementEnd } from '../../schedule/statement-end.ts';
 import { cycleThrough, deadlockError } from './deadlock.ts';
@@ -31,6 +34,8 @@ export interface LaneFlight {
 /** The lanes' flights for one step. */
 export class LaneFlights {
   private readonly lanes = new Map<number, LaneFlight>();
+  /** The backends each waiting statement's backend was last seen waiting on, by pid. */
+  private readonly seenWaits = new Map<number, readonly number[]>();
 
   constructor(
     private readonly watch: LockWatch,
@@ -86,13 +91,75 @@ export class LaneFlights {
       contended ? ASK_FIRST_MS : ASK_QUIET_MS,
       out,
     );
-    if (seen === 'done') return 'done';
+    if (seen === 'done') {
+      this.seenWaits.delete(c.conn.pid);
+      return 'done';
+    }
+    for (const [pid, blockers] of seen)
+      if (blockers.length > 0) this.seenWaits.set(pid, blockers);
+      else this.seenWaits.delete(pid);
     const cycle = cycleThrough(c.conn.pid, seen, new Set(live.map((k) => k.conn.pid)));
     if (!cycle) return 'blocked';
     flight.deadlock = cycle;
     await this.watch.cancel(c.conn.pid);
     await flight.answered;
+    this.seenWaits.delete(c.conn.pid);
     return 'done';
+  }
+
+  /**
+   * The lanes whose statement is still out and was last seen waiting on lane `lane`'s backend,
+   * directly or behind another lane that waits on it (PostgreSQL queues a second waiter for a
+   * row behind the first, on the row's tuple lock).
+   */
+  waitersOn(lane: number): number[] {
+    const holder = this.lanes.get(lane)?.conn.pid;
+    if (holder === undefined) return [];
+    const reaches = (pid: number, seen: Set<number>): boolean =>
+      (this.seenWaits.get(pid) ?? []).some(
+        (b) => b === holder || (!seen.has(b) && reaches(b, seen.add(b))),
+      );
+    return [...this.lanes].flatMap(([l, k]) =>
+      l !== lane && this.waiting(l) && reaches(k.conn.pid, new Set([k.conn.pid])) ? [l] : [],
+    );
+  }
+
+  /**
+   * Each lane two or more others wait on (`waitersOn`) for what the server may hand on in an
+   * order of its own (`handsOnFreely`), with those lanes.
+   */
+  async queues(): Promise<Map<number, readonly number[]>> {
+    const queues = new Map<number, readonly number[]>();
+    for (const lane of this.lanes.keys()) {
+      const waiters = this.waitersOn(lane);
+      if (waiters.length >= 2 && (await this.handsOnFreely(waiters))) queues.set(lane, waiters);
+    }
+    return queues;
+  }
+
+  /**
+   * Whether what lanes `waiters` queue for, once let go, goes to them in an order the server
+   * picks: anything but advisory locks. PostgreSQL's lock manager grants a released advisory lock
+   * to its waiters in the order they queued, which the schedule decided; the waiters for a row
+   * wait on its holder's transaction, all wake when it ends, and race for the row. A waiter whose
+   * wait the server no longer shows counts as racing.
+   */
+  async handsOnFreely(waiters: readonly number[]): Promise<boolean> {
+    const pids = waiters.map((l) => this.lanes.get(l)?.conn.pid ?? -1);
+    const kinds = await this.watch.waitingKinds(pids);
+    return pids.some((pid) => (kinds.get(pid) ?? ['gone']).some((k) => k !== 'advisory'));
+  }
+
+  /**
+   * Whether a lane of `queues` (as `queues()` gave them before a grant) let one of its waiters go:
+   * it released what they queued for, and the server woke them.
+   */
+  released(queues: ReadonlyMap<number, readonly number[]>): boolean {
+    for (const [lane, waiters] of queues) {
+      const still = new Set(this.waitersOn(lane));
+      if (waiters.some((w) => !still.has(w))) return true;
+    }
+    return false;
   }
 
   /** Takes the lane's answered statement: what the plugin gets, and how it ended for the trace. */

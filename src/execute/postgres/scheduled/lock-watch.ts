@@ -131,6 +131,15 @@ export class LockWatch {
     return new Map(rows.map((r) => [r.pid, r.blockers]));
   }
 
+  /** For each of `pids` that waits on a lock, the kinds of lock it waits on (`pg_locks.locktype`). */
+  async waitingKinds(pids: readonly number[]): Promise<Map<number, string[]>> {
+    const { rows } = await this.client.query<{ pid: number; kinds: string[] }>(
+      'SELECT pid, array_agg(locktype) AS kinds FROM pg_locks WHERE NOT granted AND pid = ANY($1::int[]) GROUP BY pid',
+      [pids],
+    );
+    return new Map(rows.map((r) => [r.pid, r.kinds]));
+  }
+
   /** Cancels the statement backend `pid` is running (it fails; its transaction is aborted). */
   async cancel(pid: number): Promise<void> {
     await this.client.query('SELECT pg_cancel_backend($1)', [pid]);

@@ -12,7 +12,14 @@
  * would have it (`end`); a lane waiting on a lock has its backend ended (`pg_terminate_backend`).
  * Either way its locks go and its client hears nothing. A fault makes the lane's chosen write
  * raise an integrity error on the server instead of running (`deadlock.ts`). A lane that closes a
- * wait-for cycle gets PostgreSQL's deadlock error. A lane's connection is the session's
+ * wait-for cycle gets PostgreSQL's deadlock error.
+ *
+ * One order the schedule does not decide: when a lane lets go of what two or more others wait on
+ * (its transaction ends, or its backend), the server wakes them all, and which goes first is a
+ * race between their backends (not for an advisory lock, which the lock manager grants in queue
+ * order). Before every grant the driver notes each lane that two or more lanes queue behind (the
+ * wait-for graph the lock watch last saw); when the grant or a crash lets one of them go, the run
+ * is marked server-ordered (`PgStepContext.serverOrdered`), so nothing reads it as repeatable. A lane's connection is the session's
  * (`../postgres-session.ts`): opened when a step first needs it, kept from step to step and from
  * run to run, replaced only when its backend had to be ended.
  */
@@ -51,6 +58,8 @@ type Reached = Extract<LaneReport, { type: 'statement' | 'reply' | 'done' }>;
 /** One gated step's PostgreSQL lanes. */
 class PgLaneDriver extends ServerLaneDriver {
   private readonly flights: LaneFlights;
+  /** The lanes two or more others waited on before the current grant, with those lanes. */
+  private queued: ReadonlyMap<number, readonly number[]> = new Map();
 
   constructor(
     private readonly ctx: PgStepContext,
@@ -77,6 +86,7 @@ class PgLaneDriver extends ServerLaneDriver {
   }
 
   *grant(s: LaneState, kind: GrantKind): Task<LaneReport | undefined> {
+    this.queued = yield* wait(this.flights.queues());
     if (s.point === 'start') {
       this.start(s);
       return yield* this.next(s);
@@ -89,6 +99,8 @@ class PgLaneDriver extends ServerLaneDriver {
   *afterGrant(lanes: readonly LaneState[]): Task<void> {
     for (const s of lanes)
       if (s.status === 'blocked' && this.flights.waiting(s.lane)) yield* wait(this.settle(s));
+    if (this.flights.released(this.queued)) this.ctx.serverOrdered.seen = true;
+    this.queued = new Map();
   }
 
   /**
@@ -99,6 +111,10 @@ class PgLaneDriver extends ServerLaneDriver {
   async end(s: LaneState): Promise<void> {
     const c = this.flights.get(s.lane);
     if (!c) return;
+    // Its transaction or backend ends: what two or more lanes queue behind it, the server hands on.
+    const waiters = this.flights.waitersOn(s.lane);
+    if (waiters.length >= 2 && (await this.flights.handsOnFreely(waiters)))
+      this.ctx.serverOrdered.seen = true;
     c.conn.crashed = true;
     if (this.flights.waiting(s.lane) || !(await this.ctx.restart(s.lane))) {
       this.ctx.retire(s.lane);

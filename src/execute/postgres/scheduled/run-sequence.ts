@@ -76,6 +76,7 @@ export async function runPgScheduled(
       ...(recordDecisions ? { decisions: [] } : {}),
       watch,
       sessionLocks: { taken: false },
+      serverOrdered: { seen: false },
       lane(i) {
         let conn = lanes.get(i);
         if (!conn) {
@@ -98,7 +99,17 @@ export async function runPgScheduled(
       },
     };
     const finished = (snapshot: Snapshot, hang?: Hang): ScheduledExecution =>
-      scheduledExecution({ schedule, records, entries, decisions: ctx.decisions }, snapshot, hang);
+      scheduledExecution(
+        {
+          schedule,
+          records,
+          entries,
+          decisions: ctx.decisions,
+          serverOrdered: ctx.serverOrdered.seen,
+        },
+        snapshot,
+        hang,
+      );
     try {
       await drive(runSteps(stepsPort(ctx, coordinator), steps, schedule, records), (fn) => fn());
       const snapshot = await snapshotOf(env, coordinator, steps.length);

@@ -28,6 +28,11 @@ export interface PgStepContext {
   readonly watch: LockWatch;
   /** Set once a statement of the run may have taken a session-level lock (`takesSessionLock`). */
   readonly sessionLocks: { taken: boolean };
+  /**
+   * Set once a lane let go of a lock two or more other lanes waited on: the server, not the
+   * schedule, chose which of them went first (`pg-lane-driver.ts`).
+   */
+  readonly serverOrdered: { seen: boolean };
   /** Lane `i`'s connection, opened on first use. */
   lane(i: number): Promise<LaneConnection>;
   /** Lane `i`'s connection died in a crash: the next step gets a new one. */
