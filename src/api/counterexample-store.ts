@@ -91,6 +91,7 @@ async function searchReproduction(
         traceHash: search.found.traceHash,
         foundAt: search.found.at,
         schedulesMax,
+        ...(search.found.serverOrdered ? { serverOrdered: true as const } : {}),
       },
     };
   } catch (thrown) {

@@ -17,6 +17,8 @@ import type { JudgedRun } from './judged-runner.ts';
 /** A judged scheduled run as the search sees it. */
 export interface ProveRun extends ProbedRun {
   readonly judged: JudgedRun;
+  /** The server chose which of two or more waiting lanes went first (`ScheduledDetail.serverOrdered`). */
+  readonly serverOrdered: boolean;
   readonly failures: readonly Failure[];
 }
 

@@ -69,7 +69,7 @@ export async function prove(options: ProveOptions = {}): Promise<ProveResult> {
   checkCount('max-steps', stepsMax, 1, 50);
   checkCount('max-lanes', lanesMax, 2, 8);
   checkCount('cases', options.cases ?? 20, 1, 100_000);
-  const totals = { cases: 0, runs: 0, pruned: 0, duplicates: 0, beyondBound: 0 };
+  const totals = { cases: 0, runs: 0, pruned: 0, duplicates: 0, beyondBound: 0, serverOrdered: 0 };
   let incomplete = false;
   let engine: 'sqlite' | 'postgres' = 'sqlite';
   const handlers = new Set<string>();
@@ -95,6 +95,7 @@ export async function prove(options: ProveOptions = {}): Promise<ProveResult> {
     exploreCase<ProveRun>(
       async (schedule) => {
         const r = await probe(runner, c, steps, schedule);
+        if (r.serverOrdered) totals.serverOrdered++;
         ran(r);
         return r;
       },
@@ -183,7 +184,8 @@ export async function prove(options: ProveOptions = {}): Promise<ProveResult> {
     }
   }
   return {
-    verdict: failure ? 'failed' : incomplete ? 'incomplete' : 'held',
+    // A run the server ordered took one of its schedule's paths: the others were not searched.
+    verdict: failure ? 'failed' : incomplete || totals.serverOrdered > 0 ? 'incomplete' : 'held',
     // Case files name their own handlers when --handler is not given.
     handler: options.handler ?? ([...handlers].join(', ') || 'reference'),
     engine,
@@ -194,6 +196,7 @@ export async function prove(options: ProveOptions = {}): Promise<ProveResult> {
     stepsMax,
     lanesMax,
     ...totals,
+    limitReached: incomplete,
     elapsedMs: Date.now() - started,
     ...(failure ? { failure } : {}),
   };
@@ -231,6 +234,7 @@ async function probe(
   return {
     decisions: detail.decisions,
     traceHash: detail.traceHash,
+    serverOrdered: detail.serverOrdered === true,
     failed: failures.length + expectationFailures.length > 0,
     judged,
     failures,

@@ -15,10 +15,9 @@ import { ReceiptcheckError } from '../errors.ts';
 import { scheduleOfCase } from '../execute/schedule/schedule-of-case.ts';
 import { isServicePath } from '../execute/service/load-service.ts';
 import { scheduledReproductionOf } from '../report/counterexample-case.ts';
+import { isServerOrdered } from '../report/run-detail.ts';
 import type { CaseFile } from '../types/case-file.ts';
-import type { RunDetail } from '../types/execution.ts';
 import { DEFAULT_SCHEDULES_MAX, type ReplayResult, SERVER_ORDERED_RUNS } from '../types/replay.ts';
-import type { CaseResult } from '../types/results.ts';
 import {
   caseResultOf,
   executeCase,
@@ -110,7 +109,7 @@ async function exactReplay(
     const once = async () =>
       caseResultOf(c, prepared, await executeCase(prepared, c.steps, c.extra));
     let result = await once();
-    if (!serverOrdered(result)) {
+    if (!isServerOrdered(result.detail)) {
       const verdict = result.verdict === 'failed' ? 'reproduced' : 'held';
       return { verdict, route: 'exact', result };
     }
@@ -129,10 +128,4 @@ async function exactReplay(
   } finally {
     await prepared.runner.close();
   }
-}
-
-/** Whether the server, not the schedule, chose which of two or more waiting lanes went first. */
-function serverOrdered(result: CaseResult): boolean {
-  const detail = result.detail as RunDetail | undefined;
-  return detail?.mode === 'scheduled' && detail.serverOrdered === true;
 }

@@ -27,6 +27,8 @@ export interface FoundSchedule {
   /** Which run found it, 1-based, counting `first`. */
   readonly at: number;
   readonly traceHash: string;
+  /** The server chose which of two or more waiting lanes went first (`ScheduledDetail.serverOrdered`). */
+  readonly serverOrdered: boolean;
   readonly result: CaseResult;
 }
 
@@ -54,8 +56,10 @@ export async function searchSchedules(
     last = caseResultOf(c, prepared, run);
     lastDetail = run.detail;
     if (last.verdict === 'passed') return undefined;
-    const traceHash = run.detail?.mode === 'scheduled' ? run.detail.traceHash : '';
-    return { schedule, at: tried, traceHash, result: last };
+    const scheduled = run.detail?.mode === 'scheduled' ? run.detail : undefined;
+    const traceHash = scheduled?.traceHash ?? '';
+    const serverOrdered = scheduled?.serverOrdered === true;
+    return { schedule, at: tried, traceHash, serverOrdered, result: last };
   };
   const done = (found?: FoundSchedule): ScheduleSearch => ({
     tried,

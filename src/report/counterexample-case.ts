@@ -72,6 +72,7 @@ export function scheduledReproductionOf(
     traceHash: typeof r.traceHash === 'string' ? r.traceHash : '',
     foundAt: count(r.foundAt),
     schedulesMax: count(r.schedulesMax),
+    ...(r.serverOrdered === true ? { serverOrdered: true as const } : {}),
   };
 }
 

@@ -21,13 +21,25 @@ export function proveClaim(r: ProveResult): string {
 export function proveVerdict(r: ProveResult): string {
   if (r.verdict === 'held') return `HELD for ${proveClaim(r)}`;
   if (r.verdict === 'incomplete')
-    return `INCOMPLETE: a case reached the schedule limit; nothing failed in ${proveClaim(r)}`;
+    return `INCOMPLETE: ${incompleteWhy(r)}; nothing failed in ${proveClaim(r)}`;
   const p = r.failure?.preemptions ?? 0;
   const which =
     r.source === 'files'
       ? `"${r.failure?.caseFile.name}"`
       : `generated case ${count(r.failure?.caseNumber ?? r.cases)}`;
   return `FAILED: a schedule with ${p} preemption${p === 1 ? '' : 's'} breaks ${which} (the fewest preemptions that do; ${count(r.runs)} schedules run, ${count(r.pruned)} pruned)`;
+}
+
+/** Why nothing failing is not a proof: the schedule limit, or paths the server chose. */
+function incompleteWhy(r: ProveResult): string {
+  const limit = r.limitReached ? ['a case reached the schedule limit'] : [];
+  const server =
+    r.serverOrdered > 0
+      ? [
+          `in ${count(r.serverOrdered)} run${r.serverOrdered === 1 ? '' : 's'} PostgreSQL chose which of the lanes waiting on one lock went first, and only that path ran`,
+        ]
+      : [];
+  return [...limit, ...server].join(', and ');
 }
 
 /** The summary block. */

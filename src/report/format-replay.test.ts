@@ -12,7 +12,11 @@ import type { ReplayResult } from '../types/replay.ts';
 import type { CaseResult, CheckResult } from '../types/results.ts';
 import { formatCounterexample } from './format-counterexample.ts';
 import { formatReplay, replayVerdictText } from './format-replay.ts';
-import { describeReproduction, formatSummary } from './format-summary.ts';
+import {
+  describeReproduction,
+  formatSummary,
+  reproducesDeterministically,
+} from './format-summary.ts';
 import { emptyInputCoverage } from './input-coverage.ts';
 import { toJsonReport } from './json-report.ts';
 
@@ -159,5 +163,29 @@ describe('a concurrent counterexample says whether it replays deterministically'
     expect(formatCounterexample(readable, { savedPath: 'cx/a.json' })).not.toContain(
       'deterministic',
     );
+  });
+
+  it('not when the server chose the order of the run that reproduced it', () => {
+    const ordered = {
+      ...found,
+      reproduction: { ...found.reproduction, serverOrdered: true as const },
+    };
+    expect(reproducesDeterministically(found)).toBe(true);
+    expect(reproducesDeterministically(ordered)).toBe(false);
+    expect(reproducesDeterministically({ found: false, schedules: 3 })).toBe(false);
+    const line = describeReproduction(ordered);
+    expect(line).not.toContain('deterministic');
+    expect(line).toContain('PostgreSQL chose which of the lanes waiting on one lock went first');
+    // And a replay that reproduced it through such a run does not say it did so deterministically.
+    const detail = { mode: 'scheduled', serverOrdered: true };
+    const failed = { ...passed, verdict: 'failed' as const, detail };
+    for (const route of ['saved schedule', 'schedule search'] as const) {
+      const text = formatReplay(
+        c,
+        replay({ verdict: 'reproduced', route, schedules: 1, result: failed }),
+      );
+      expect(text).toContain('a replay of it may take another path');
+      expect(text).not.toMatch(/deterministically|the same way every time/);
+    }
   });
 });

@@ -6,6 +6,7 @@
 import type { CaseFile } from '../types/case-file.ts';
 import type { ReplayResult } from '../types/replay.ts';
 import { caseResultReadable, caseVerdictLine, formatCaseResult } from './format-case-result.ts';
+import { isServerOrdered } from './run-detail.ts';
 import { triageLine, triageOf } from './triage.ts';
 
 /** The verdict as it is printed and carried by `--json`: `reproduced`, `held`, `not reproduced`. */
@@ -40,13 +41,23 @@ function explain(r: ReplayResult, steps: string): string[] {
     case 'reproduced':
       switch (r.route) {
         case 'saved schedule':
-          return [
-            'reproduced: the scheduled reproduction saved with the case fails again, deterministically',
-          ];
+          return serverOrdered(r)
+            ? [
+                'reproduced: the scheduled reproduction saved with the case fails again.',
+                `${SERVER_CHOSE} in this run, so a replay of it may take another path`,
+              ]
+            : [
+                'reproduced: the scheduled reproduction saved with the case fails again, deterministically',
+              ];
         case 'schedule search':
-          return [
-            `reproduced in scheduled mode: schedule ${r.schedules} of the search (at most ${r.schedulesMax}) fails; the interleaving is shown above, and replays the same way every time`,
-          ];
+          return serverOrdered(r)
+            ? [
+                `reproduced in scheduled mode: schedule ${r.schedules} of the search (at most ${r.schedulesMax}) fails; the interleaving is shown above.`,
+                `${SERVER_CHOSE} in this run, so a replay of it may take another path`,
+              ]
+            : [
+                `reproduced in scheduled mode: schedule ${r.schedules} of the search (at most ${r.schedulesMax}) fails; the interleaving is shown above, and replays the same way every time`,
+              ];
         case 'real threads':
           // No schedules searched: a described service, whose statements the scheduler cannot reach.
           return r.schedules === 0
@@ -92,6 +103,11 @@ function explain(r: ReplayResult, steps: string): string[] {
 /** Why a scheduled PostgreSQL run of a case is not exact, as the replay says it. */
 const SERVER_CHOSE =
   'PostgreSQL chose which of the lanes waiting on one lock went first (the schedule does not decide it)';
+
+/** Whether the run the verdict rests on took a path the server chose (`serverOrdered`). */
+function serverOrdered(r: ReplayResult): boolean {
+  return isServerOrdered(r.result.detail);
+}
 
 function notReproducedIn(r: ReplayResult): string {
   if (r.route === 'lane order') return 'not reproduced in lane order (sequential mode)';

@@ -54,11 +54,22 @@ export function formatSummary(r: CheckResult, context: SummaryContext = {}): str
   return lines.join('\n');
 }
 
+/**
+ * Whether a counterexample's saved scheduled reproduction replays the same way every time: one
+ * was found, and the server did not choose the order of its run (`serverOrdered`).
+ */
+export function reproducesDeterministically(search: ReproductionSearch | undefined): boolean {
+  return search?.found === true && search.reproduction.serverOrdered !== true;
+}
+
 /** One line on a concurrent counterexample's scheduled reproduction: found (and saved), or not. */
 export function describeReproduction(search: ReproductionSearch): string {
   if (search.found) {
     const r = search.reproduction;
-    return `replays deterministically: schedule ${r.foundAt} of a search of at most ${r.schedulesMax} reproduces it in scheduled mode, saved with it`;
+    const found = `schedule ${r.foundAt} of a search of at most ${r.schedulesMax} reproduces it in scheduled mode, saved with it`;
+    return r.serverOrdered
+      ? `${found}; PostgreSQL chose which of the lanes waiting on one lock went first in that run, so a replay of it may take another path`
+      : `replays deterministically: ${found}`;
   }
   if (search.error !== undefined)
     return `no scheduled reproduction saved: the search stopped after ${search.schedules} schedule(s): ${search.error}`;

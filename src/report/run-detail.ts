@@ -56,6 +56,15 @@ export function runDetail(execution: Execution, judgement: Judgement): RunDetail
 }
 
 /**
+ * Whether `detail` (a case result's, whatever its mode) is a scheduled run whose path the server
+ * chose in part (`ScheduledDetail.serverOrdered`): the same schedule may take another path.
+ */
+export function isServerOrdered(detail: unknown): boolean {
+  const d = detail as RunDetail | undefined;
+  return d?.mode === 'scheduled' && d.serverOrdered === true;
+}
+
+/**
  * How each call of a scheduled run ended, so a report shows every call's outcome, not only the
  * failing ones; a call that crashed after a commit carries the outcome the verdict read it as
  * having had (the trace's observation of it), if any, or that it left its claim (`leftClaim`).

@@ -24,7 +24,10 @@ export interface ProveFailure {
 
 /** What `prove` came to. */
 export interface ProveResult {
-  /** `held`: no schedule within the bound failed; `incomplete`: a case hit `schedulesMax`. */
+  /**
+   * `held`: no schedule within the bound failed; `incomplete`: nothing failed, but a case hit
+   * `schedulesMax` (`limitReached`), or some runs took a path the server chose (`serverOrdered`).
+   */
   readonly verdict: 'held' | 'failed' | 'incomplete';
   readonly handler: string;
   readonly engine: 'sqlite' | 'postgres';
@@ -41,6 +44,14 @@ export interface ProveResult {
   readonly pruned: number;
   readonly duplicates: number;
   readonly beyondBound: number;
+  /** A case hit `schedulesMax`: its search stopped before every schedule within the bound ran. */
+  readonly limitReached: boolean;
+  /**
+   * Runs in which the server, not the schedule, chose which of two or more lanes waiting on one
+   * lock went first (PostgreSQL, `ScheduledDetail.serverOrdered`): each took one of the paths its
+   * schedule allows, and the others were not run.
+   */
+  readonly serverOrdered: number;
   readonly elapsedMs: number;
   readonly failure?: ProveFailure;
 }

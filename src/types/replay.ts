@@ -65,6 +65,12 @@ export interface ScheduledReproduction {
   /** Which schedule of the search found it (1-based), and the search's bound. */
   readonly foundAt: number;
   readonly schedulesMax: number;
+  /**
+   * Present when the server chose which of two or more lanes waiting on one lock went first in
+   * the failing run (PostgreSQL, `ScheduledDetail.serverOrdered`): a replay of the schedule may
+   * take another path, so it reproduces the failure only as often as the server repeats the order.
+   */
+  readonly serverOrdered?: true;
 }
 
 /** The outcome of looking for a scheduled reproduction when saving a concurrent counterexample. */

@@ -23,6 +23,7 @@ import { stopEmbeddedPostgres } from '../../execute/postgres/server.ts';
 import { operationNamed } from '../../model/operations/index.ts';
 import { encodeJson } from '../../report/encode.ts';
 import { formatCounterexample } from '../../report/format-counterexample.ts';
+import { reproducesDeterministically } from '../../report/format-summary.ts';
 import {
   type KillResult,
   killMatrixRows,
@@ -197,7 +198,7 @@ async function runMutants(ctx: CliContext, flags: MutantsFlags, engine: MutantEn
           pages.set(
             m.result.name,
             writeCaseTimeline(m.counterexample, file.path, flags.html, {
-              reproducesDeterministically: file.reproduction?.found === true,
+              reproducesDeterministically: reproducesDeterministically(file.reproduction),
             }),
           );
       }

@@ -148,7 +148,8 @@ async function runProve(flags: ProveFlags, ctx: CliContext): Promise<ExitCode> {
     ctx.io.stderr(text);
   } else ctx.io.stdout(text);
   if (result.verdict === 'failed') return EXIT.failed;
-  // A case cut short by the schedule limit proved nothing: incomplete, as a run with too few runs.
+  // A case cut short by the schedule limit, or runs whose path the server chose, proved nothing
+  // for them: incomplete, as a run with too few runs.
   return result.verdict === 'held' ? EXIT.ok : EXIT.usage;
 }
 

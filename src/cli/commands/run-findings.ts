@@ -10,7 +10,7 @@ import { encodeJson } from '../../report/encode.ts';
 import { findingJson } from '../../report/findings-json.ts';
 import { formatFindings, formatNewFindings, notSeen } from '../../report/format-findings.ts';
 import { formatJunit } from '../../report/format-junit.ts';
-import { formatSummary } from '../../report/format-summary.ts';
+import { formatSummary, reproducesDeterministically } from '../../report/format-summary.ts';
 import { toJsonReport } from '../../report/json-report.ts';
 import { formatKnownFindings } from '../../report/known-findings.ts';
 import { runSuite } from '../../report/run-suite.ts';
@@ -53,7 +53,7 @@ export async function reportFindings(
     pages.set(
       f.id,
       writeCaseTimeline(cx, file.path, flags.html, {
-        reproducesDeterministically: file.reproduction?.found === true,
+        reproducesDeterministically: reproducesDeterministically(file.reproduction),
       }),
     );
   }

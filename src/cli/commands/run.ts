@@ -13,7 +13,7 @@ import { BUNDLED_HANDLERS } from '../../handlers/registry.ts';
 import { encodeJson } from '../../report/encode.ts';
 import { formatCounterexample } from '../../report/format-counterexample.ts';
 import { formatJunit, type JunitSuite } from '../../report/format-junit.ts';
-import { formatSummary } from '../../report/format-summary.ts';
+import { formatSummary, reproducesDeterministically } from '../../report/format-summary.ts';
 import { toJsonReport } from '../../report/json-report.ts';
 import { runSuite } from '../../report/run-suite.ts';
 import { triageLine, triageOf } from '../../report/triage.ts';
@@ -197,7 +197,7 @@ async function run(flags: RunFlags, ctx: CliContext): Promise<typeof EXIT.ok | t
   const html =
     cx && saved
       ? writeCaseTimeline(cx, saved.path, flags.html, {
-          reproducesDeterministically: saved.reproduction?.found === true,
+          reproducesDeterministically: reproducesDeterministically(saved.reproduction),
         })
       : undefined;
   const context = {
@@ -207,7 +207,7 @@ async function run(flags: RunFlags, ctx: CliContext): Promise<typeof EXIT.ok | t
     ...(saved?.reproduction
       ? {
           reproduction: saved.reproduction,
-          reproducesDeterministically: saved.reproduction.found,
+          reproducesDeterministically: reproducesDeterministically(saved.reproduction),
         }
       : {}),
     ...(flags.verbose ? { verbose: true } : {}),
