@@ -1,8 +1,9 @@
 /**
  * `receiptcheck replay FILE`: re-runs a saved counterexample (or any case file) and says what the
  * replay saw: reproduced (exit 1), held (exit 0, only where the replay is exact), or not
- * reproduced in N schedules (exit 3: a case found on real threads that the bounded schedule
- * search and a run on real threads did not show failing, which is not a fix).
+ * reproduced (exit 3: a case found on real threads that the bounded schedule search and a run on
+ * real threads did not show failing, or a scheduled PostgreSQL case whose runs the server ordered
+ * that passed every run of its schedule; neither is a fix).
  */
 
 import type { Command } from 'commander';
@@ -16,7 +17,11 @@ import { formatReplay, replayVerdictText } from '../../report/format-replay.ts';
 import { replayTimelineCase } from '../../report/timeline/case-timeline.ts';
 import { triageOf } from '../../report/triage.ts';
 import type { Mode } from '../../types/mode.ts';
-import { DEFAULT_SCHEDULES_MAX, type ReplayVerdict } from '../../types/replay.ts';
+import {
+  DEFAULT_SCHEDULES_MAX,
+  type ReplayVerdict,
+  SERVER_ORDERED_RUNS,
+} from '../../types/replay.ts';
 import type { CliContext } from '../cli-context.ts';
 import { DATABASE_URL_HELP, helpBlocks, MODES_TEXT } from '../command-help.ts';
 import { EXIT, type ExitCode } from '../exit-codes.ts';
@@ -64,10 +69,12 @@ export function registerReplay(program: Command, ctx: CliContext): void {
       helpBlocks(`Verdicts and exit codes for replay:
   reproduced      exit 1  the case failed again
   held            exit 0  the case passed where the replay is exact (sequential mode; scheduled
-                          mode with the case's schedule; any case without a concurrent group):
-                          it is fixed
+                          mode with the case's schedule, unless PostgreSQL ordered the run; any
+                          case without a concurrent group): it is fixed
   not reproduced  exit 3  a case found on real threads (concurrent mode) passed under every
-                          schedule searched and on real threads: not proof of a fix
+                          schedule searched and on real threads, or a scheduled PostgreSQL
+                          case whose run the server ordered passed on every run of its
+                          schedule: not proof of a fix
 
 A case found on real threads fails again only when timing allows. Its replay first runs the
 scheduled reproduction saved with it (if "run" found one), then searches scheduled mode: the
@@ -75,6 +82,12 @@ lane order, one and then two context switches at each decision point of every gr
 3 lanes, then schedules drawn from a fixed seed, at most --schedules in all; in concurrent
 mode (the file's, unless --mode says otherwise) it then runs once on real threads. The same
 file always gets the same search.
+
+On PostgreSQL one thing the schedule does not decide: when a lane lets go of a row two or more
+other lanes wait on, the server wakes them all and which goes first is a race between their
+backends. A scheduled run that met such a wake-up is not exact, so its pass is not "held": the
+case's schedule runs again, at most ${SERVER_ORDERED_RUNS} times in all; a failure is "reproduced", a pass
+on every run "not reproduced in N runs of its schedule".
 
 Examples:
   receiptcheck replay counterexamples/version-before-receipt-sequential-seed42.json
