@@ -124,30 +124,29 @@ export class LaneFlights {
     );
   }
 
-  /**
-   * Each lane two or more others wait on (`waitersOn`) for what the server may hand on in an
-   * order of its own (`handsOnFreely`), with those lanes.
-   */
+  /** Each lane whose waiters (`waitersOn`) may race once it lets go (`mayRace`), with those lanes. */
   async queues(): Promise<Map<number, readonly number[]>> {
     const queues = new Map<number, readonly number[]>();
     for (const lane of this.lanes.keys()) {
       const waiters = this.waitersOn(lane);
-      if (waiters.length >= 2 && (await this.handsOnFreely(waiters))) queues.set(lane, waiters);
+      if (waiters.length >= 2 && (await this.mayRace(waiters))) queues.set(lane, waiters);
     }
     return queues;
   }
 
   /**
-   * Whether what lanes `waiters` queue for, once let go, goes to them in an order the server
-   * picks: anything but advisory locks. PostgreSQL's lock manager grants a released advisory lock
-   * to its waiters in the order they queued, which the schedule decided; the waiters for a row
-   * wait on its holder's transaction, all wake when it ends, and race for the row. A waiter whose
-   * wait the server no longer shows counts as racing.
+   * Whether lanes `waiters`, queued behind one lane, may race for what it lets go: two or more of
+   * them wait on something other than an advisory lock. PostgreSQL's lock manager grants a
+   * released advisory lock to its waiters one at a time in the order they queued, which the
+   * schedule decided, and a statement waiting for one does nothing else; the waiters for a row
+   * wait on its holder's transaction (or behind one another on the row), all wake when it ends,
+   * and race for the row. A waiter whose wait the server no longer shows counts as racing.
    */
-  async handsOnFreely(waiters: readonly number[]): Promise<boolean> {
+  async mayRace(waiters: readonly number[]): Promise<boolean> {
     const pids = waiters.map((l) => this.lanes.get(l)?.conn.pid ?? -1);
     const kinds = await this.watch.waitingKinds(pids);
-    return pids.some((pid) => (kinds.get(pid) ?? ['gone']).some((k) => k !== 'advisory'));
+    const racing = pids.filter((pid) => (kinds.get(pid) ?? ['gone']).some((k) => k !== 'advisory'));
+    return racing.length >= 2;
   }
 
   /**

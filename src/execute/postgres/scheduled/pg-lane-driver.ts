@@ -17,7 +17,7 @@
  * One order the schedule does not decide: when a lane lets go of what two or more others wait on
  * (its transaction ends, or its backend), the server wakes them all, and which goes first is a
  * race between their backends (not for an advisory lock, which the lock manager grants in queue
- * order). Before every grant the driver notes each lane that two or more lanes queue behind (the
+ * order, `LaneFlights.mayRace`). Before every grant the driver notes each lane that two or more lanes queue behind (the
  * wait-for graph the lock watch last saw); when the grant or a crash lets one of them go, the run
  * is marked server-ordered (`PgStepContext.serverOrdered`), so nothing reads it as repeatable. A lane's connection is the session's
  * (`../postgres-session.ts`): opened when a step first needs it, kept from step to step and from
@@ -113,7 +113,7 @@ class PgLaneDriver extends ServerLaneDriver {
     if (!c) return;
     // Its transaction or backend ends: what two or more lanes queue behind it, the server hands on.
     const waiters = this.flights.waitersOn(s.lane);
-    if (waiters.length >= 2 && (await this.flights.handsOnFreely(waiters)))
+    if (waiters.length >= 2 && (await this.flights.mayRace(waiters)))
       this.ctx.serverOrdered.seen = true;
     c.conn.crashed = true;
     if (this.flights.waiting(s.lane) || !(await this.ctx.restart(s.lane))) {

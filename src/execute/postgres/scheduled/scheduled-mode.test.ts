@@ -4,12 +4,24 @@
  * back and frees its locks; a fault makes the write fail as a failing store does
  * (and a handler that swallowed it would be caught); a deadlock two lanes close ends in
  * PostgreSQL's 40P01 for the lane that closed it, a write racing a SERIALIZABLE one in 40001; the
- * same steps and schedule give the same trace; and nothing is left running or on disk.
+ * same steps and schedule give the same trace; a run in which the server chose which of two or
+ * more waiting lanes went first says so (`serverOrdered`), whichever backend won; and nothing is
+ * left running or on disk.
  */
 import { readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  IN_TURN,
+  KEY_QUEUED,
+  ONE_WAITS,
+  QUEUED,
+  THREE_ON_ONE_KEY,
+  THREE_ON_ONE_ROW,
+  TWO_ON_ONE_ROW,
+} from '../../../../testing/server-ordered-case.ts';
 import { type JudgedRunner, judgedRunner } from '../../../api/judged-runner.ts';
+import checkThenAct from '../../../handlers/operations/set-interval/postgres/mutants/check-then-act.ts';
 import lockOrderInversion from '../../../handlers/operations/set-interval/postgres/mutants/lock-order-inversion.ts';
 import serializableNoRetry from '../../../handlers/operations/set-interval/postgres/mutants/serializable-no-retry.ts';
 import reference from '../../../handlers/operations/set-interval/postgres/set-interval-pg-reference.ts';
@@ -57,6 +69,13 @@ afterAll(async () => {
 async function run(steps: Step[], schedule: StepSchedule[], plugin = reference) {
   const r = await (await runnerFor(plugin)).judged.execute(steps, { schedule });
   return { ...r, detail: r.detail as ScheduledDetail };
+}
+
+/** A run of one gated step, and the lanes whose statements were seen waiting, in trace order. */
+async function ordered(steps: Step[], schedule: StepSchedule, plugin = checkThenAct) {
+  const { detail } = await run(steps, [schedule], plugin);
+  const blocked = detail.entries.filter((e) => e.result === 'blocked').map((e) => e.lane);
+  return { detail, blocked };
 }
 
 const move: Step = { kind: 'move', resourceId: 1, workspace: 'team-b' };
@@ -151,8 +170,47 @@ describe('scheduled mode on PostgreSQL', () => {
     for (let i = 0; i < 5; i++) {
       const r = await run(steps, schedule);
       expect(r.detail.entries.map((e) => e.result)).toContain('blocked');
+      // Its waits are one at a time or for the key lock: the schedule decided everything.
+      expect(r.detail.serverOrdered).toBeUndefined();
       hashes.add(r.detail.traceHash);
     }
     expect(hashes.size).toBe(1);
   }, 120_000);
+});
+
+describe('a scheduled PostgreSQL run the server ordered says so', () => {
+  // Lane 3 waits behind lane 2 on the row's tuple lock (`pg_blocking_pids` names lane 2 alone),
+  // so the queue is seen through the wait-for graph, not only who waits on lane 1 directly. After
+  // the wake-up the loser waits again on the winner: the trace may show a third wait.
+  it('three lanes queued on one row, let go by a COMMIT: marked, whichever waiter won', async () => {
+    const r = await ordered(THREE_ON_ONE_ROW, QUEUED);
+    expect(r.blocked.slice(0, 2)).toEqual([1, 2]);
+    expect(r.detail.serverOrdered).toBe(true);
+  }, 60_000);
+
+  it('the same queue let go by a crash of the holder: marked', async () => {
+    const r = await ordered(THREE_ON_ONE_ROW, { ...QUEUED, crash: { lane: 0, at: 5 } });
+    expect(r.blocked.slice(0, 2)).toEqual([1, 2]);
+    expect(r.detail.entries.find((e) => e.grant === 'crash')?.lane).toBe(0);
+    expect(r.detail.serverOrdered).toBe(true);
+  }, 60_000);
+
+  it('one lane waiting, or none: not marked (the schedule decided everything)', async () => {
+    const oneWaits = await ordered(TWO_ON_ONE_ROW, ONE_WAITS);
+    expect(oneWaits.blocked).toEqual([1]);
+    expect(oneWaits.detail.serverOrdered).toBeUndefined();
+    // Three lanes, one waiting at a time: lane 3 reaches the row after lane 1 committed.
+    const inTurn = await ordered(THREE_ON_ONE_ROW, IN_TURN);
+    expect(inTurn.blocked).toEqual([1]);
+    expect(inTurn.detail.serverOrdered).toBeUndefined();
+    const laneOrder = await ordered(THREE_ON_ONE_ROW, { choices: [] });
+    expect(laneOrder.blocked).toEqual([]);
+    expect(laneOrder.detail.serverOrdered).toBeUndefined();
+  }, 60_000);
+
+  it('two lanes queued on an advisory lock: not marked (the lock manager hands it on in queue order)', async () => {
+    const r = await ordered(THREE_ON_ONE_KEY, KEY_QUEUED, reference);
+    expect(r.blocked.slice(0, 2)).toEqual([1, 2]);
+    expect(r.detail.serverOrdered).toBeUndefined();
+  }, 60_000);
 });
