@@ -2,10 +2,8 @@
  * The statements one step's lanes have on the server, and how each ends up: answered, or seen
  * waiting on a lock (`lock-watch.ts`). A lane seen waiting that closes a wait-for cycle among the
  * lanes is the deadlock's victim (`deadlock.ts`): its statement is cancelled, and its answer is
- * PostgreSQL's deadlock error.
- *
- * The wait-for graph each question brings back is kept, as last seen, so the scheduler can tell
- * which lanes queue behind a lane before it lets that lane go on (`server-order.ts`).
+ * PostgreSQL's deadlock error. Every wait-for graph seen goes to the step's `ServerOrder`, which
+ * tells when the server, not the schedule, chose which waiting lane went first.
  */
 import type { StatementEnd } from '../../schedule/statement-end.ts';
 import { cycleThrough, deadlockError } from './deadlock.ts';
@@ -18,6 +16,7 @@ import {
   send,
   takesSessionLock,
 } from './lock-watch.ts';
+import { type QueueView, ServerOrder } from './server-order.ts';
 import { TransactionChanges } from './transaction-changes.ts';
 
 /** One lane's connection in the step, and the statement it has on the server, if any. */
@@ -32,17 +31,21 @@ export interface LaneFlight {
 }
 
 /** The lanes' flights for one step. */
-export class LaneFlights {
+export class LaneFlights implements QueueView {
   private readonly lanes = new Map<number, LaneFlight>();
-  /** The backends each waiting statement's backend was last seen waiting on, by pid. */
-  private readonly seenWaits = new Map<number, readonly number[]>();
+  /** Which lanes queue behind which, and whether the server chose an order (`server-order.ts`). */
+  readonly order: ServerOrder;
 
   constructor(
     private readonly watch: LockWatch,
     private readonly limitMs: number,
     /** The run's record of whether a statement may have taken a session-level lock (`takesSessionLock`). */
     private readonly sessionLocks: { taken: boolean },
-  ) {}
+    /** The run's record of whether the server chose an order (`ServerOrder`). */
+    serverOrdered: { seen: boolean },
+  ) {
+    this.order = new ServerOrder(watch, this, serverOrdered);
+  }
 
   /** Lane `lane` runs on `conn` in this step. */
   add(lane: number, conn: LaneConnection): LaneFlight {
@@ -61,6 +64,19 @@ export class LaneFlights {
     c.write = write;
     if (!this.sessionLocks.taken && takesSessionLock(sql)) this.sessionLocks.taken = true;
     c.flight = send(c.conn.client, sql, values);
+  }
+
+  laneIds(): Iterable<number> {
+    return this.lanes.keys();
+  }
+
+  waitingPid(lane: number): number | undefined {
+    return this.waiting(lane) ? this.lanes.get(lane)?.conn.pid : undefined;
+  }
+
+  holderPids(lane: number): readonly number[] {
+    const c = this.lanes.get(lane);
+    return c ? [c.conn.pid] : [];
   }
 
   /** Whether the lane has a statement on the server with no answer yet. */
@@ -92,73 +108,17 @@ export class LaneFlights {
       out,
     );
     if (seen === 'done') {
-      this.seenWaits.delete(c.conn.pid);
+      this.order.answered(c.conn.pid);
       return 'done';
     }
-    for (const [pid, blockers] of seen)
-      if (blockers.length > 0) this.seenWaits.set(pid, blockers);
-      else this.seenWaits.delete(pid);
+    this.order.saw(seen);
     const cycle = cycleThrough(c.conn.pid, seen, new Set(live.map((k) => k.conn.pid)));
     if (!cycle) return 'blocked';
     flight.deadlock = cycle;
     await this.watch.cancel(c.conn.pid);
     await flight.answered;
-    this.seenWaits.delete(c.conn.pid);
+    this.order.answered(c.conn.pid);
     return 'done';
-  }
-
-  /**
-   * The lanes whose statement is still out and was last seen waiting on lane `lane`'s backend,
-   * directly or behind another lane that waits on it (PostgreSQL queues a second waiter for a
-   * row behind the first, on the row's tuple lock).
-   */
-  waitersOn(lane: number): number[] {
-    const holder = this.lanes.get(lane)?.conn.pid;
-    if (holder === undefined) return [];
-    const reaches = (pid: number, seen: Set<number>): boolean =>
-      (this.seenWaits.get(pid) ?? []).some(
-        (b) => b === holder || (!seen.has(b) && reaches(b, seen.add(b))),
-      );
-    return [...this.lanes].flatMap(([l, k]) =>
-      l !== lane && this.waiting(l) && reaches(k.conn.pid, new Set([k.conn.pid])) ? [l] : [],
-    );
-  }
-
-  /** Each lane whose waiters (`waitersOn`) may race once it lets go (`mayRace`), with those lanes. */
-  async queues(): Promise<Map<number, readonly number[]>> {
-    const queues = new Map<number, readonly number[]>();
-    for (const lane of this.lanes.keys()) {
-      const waiters = this.waitersOn(lane);
-      if (waiters.length >= 2 && (await this.mayRace(waiters))) queues.set(lane, waiters);
-    }
-    return queues;
-  }
-
-  /**
-   * Whether lanes `waiters`, queued behind one lane, may race for what it lets go: two or more of
-   * them wait on something other than an advisory lock. PostgreSQL's lock manager grants a
-   * released advisory lock to its waiters one at a time in the order they queued, which the
-   * schedule decided, and a statement waiting for one does nothing else; the waiters for a row
-   * wait on its holder's transaction (or behind one another on the row), all wake when it ends,
-   * and race for the row. A waiter whose wait the server no longer shows counts as racing.
-   */
-  async mayRace(waiters: readonly number[]): Promise<boolean> {
-    const pids = waiters.map((l) => this.lanes.get(l)?.conn.pid ?? -1);
-    const kinds = await this.watch.waitingKinds(pids);
-    const racing = pids.filter((pid) => (kinds.get(pid) ?? ['gone']).some((k) => k !== 'advisory'));
-    return racing.length >= 2;
-  }
-
-  /**
-   * Whether a lane of `queues` (as `queues()` gave them before a grant) let one of its waiters go:
-   * it released what they queued for, and the server woke them.
-   */
-  released(queues: ReadonlyMap<number, readonly number[]>): boolean {
-    for (const [lane, waiters] of queues) {
-      const still = new Set(this.waitersOn(lane));
-      if (waiters.some((w) => !still.has(w))) return true;
-    }
-    return false;
   }
 
   /** Takes the lane's answered statement: what the plugin gets, and how it ended for the trace. */

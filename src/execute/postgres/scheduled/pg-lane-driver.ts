@@ -58,15 +58,18 @@ type Reached = Extract<LaneReport, { type: 'statement' | 'reply' | 'done' }>;
 /** One gated step's PostgreSQL lanes. */
 class PgLaneDriver extends ServerLaneDriver {
   private readonly flights: LaneFlights;
-  /** The lanes two or more others waited on before the current grant, with those lanes. */
-  private queued: ReadonlyMap<number, readonly number[]> = new Map();
 
   constructor(
     private readonly ctx: PgStepContext,
     step: number,
   ) {
     super(ctx, step);
-    this.flights = new LaneFlights(ctx.watch, ctx.callTimeoutMs, ctx.sessionLocks);
+    this.flights = new LaneFlights(
+      ctx.watch,
+      ctx.callTimeoutMs,
+      ctx.sessionLocks,
+      ctx.serverOrdered,
+    );
   }
 
   /** Opens the lanes' connections side by side (a lane's stays open from step to step until it crashes). */
@@ -86,7 +89,7 @@ class PgLaneDriver extends ServerLaneDriver {
   }
 
   *grant(s: LaneState, kind: GrantKind): Task<LaneReport | undefined> {
-    this.queued = yield* wait(this.flights.queues());
+    yield* wait(this.flights.order.beforeGrant());
     if (s.point === 'start') {
       this.start(s);
       return yield* this.next(s);
@@ -99,8 +102,7 @@ class PgLaneDriver extends ServerLaneDriver {
   *afterGrant(lanes: readonly LaneState[]): Task<void> {
     for (const s of lanes)
       if (s.status === 'blocked' && this.flights.waiting(s.lane)) yield* wait(this.settle(s));
-    if (this.flights.released(this.queued)) this.ctx.serverOrdered.seen = true;
-    this.queued = new Map();
+    this.flights.order.afterGrant();
   }
 
   /**
@@ -111,10 +113,7 @@ class PgLaneDriver extends ServerLaneDriver {
   async end(s: LaneState): Promise<void> {
     const c = this.flights.get(s.lane);
     if (!c) return;
-    // Its transaction or backend ends: what two or more lanes queue behind it, the server hands on.
-    const waiters = this.flights.waitersOn(s.lane);
-    if (waiters.length >= 2 && (await this.flights.mayRace(waiters)))
-      this.ctx.serverOrdered.seen = true;
+    await this.flights.order.ending(s.lane);
     c.conn.crashed = true;
     if (this.flights.waiting(s.lane) || !(await this.ctx.restart(s.lane))) {
       this.ctx.retire(s.lane);

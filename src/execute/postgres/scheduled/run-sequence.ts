@@ -98,18 +98,9 @@ export async function runPgScheduled(
         return new Set(open.flatMap((c) => (c.status === 'fulfilled' ? [c.value.pid] : [])));
       },
     };
+    const record = { schedule, records, entries, decisions: ctx.decisions };
     const finished = (snapshot: Snapshot, hang?: Hang): ScheduledExecution =>
-      scheduledExecution(
-        {
-          schedule,
-          records,
-          entries,
-          decisions: ctx.decisions,
-          serverOrdered: ctx.serverOrdered.seen,
-        },
-        snapshot,
-        hang,
-      );
+      scheduledExecution({ ...record, serverOrdered: ctx.serverOrdered.seen }, snapshot, hang);
     try {
       await drive(runSteps(stepsPort(ctx, coordinator), steps, schedule, records), (fn) => fn());
       const snapshot = await snapshotOf(env, coordinator, steps.length);

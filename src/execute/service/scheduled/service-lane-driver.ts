@@ -18,6 +18,10 @@
  * goes on inside the service; `afterGrant` waits until it reaches its next point (held at the
  * proxy, or its reply) before anything else is granted, so two lanes' code never run together
  * after a grant. Its report is kept until the loop grants the lane again.
+ *
+ * When a lane lets go of what two or more others wait on, the server chooses which goes first,
+ * as for a plugin's lanes: the driver tells its `ServerOrder` before and after every grant and at
+ * a crash, and the run is marked when that happened (`server-order.ts`).
  */
 import { ReceiptcheckError } from '../../../errors.ts';
 import type { Event } from '../../../model/events.ts';
@@ -28,6 +32,7 @@ import { cycleThrough } from '../../postgres/scheduled/deadlock.ts';
 import { LaneHung } from '../../postgres/scheduled/lane-hung.ts';
 import { StatementHung } from '../../postgres/scheduled/lock-watch.ts';
 import { ServerLaneDriver } from '../../postgres/scheduled/server-lane-driver.ts';
+import { type QueueView, ServerOrder } from '../../postgres/scheduled/server-order.ts';
 import { narrow } from '../../postgres/session-lane.ts';
 import { type Task, wait } from '../../runtime/task.ts';
 import { GatedStep } from '../../schedule/gated-step.ts';
@@ -58,21 +63,39 @@ export async function runServiceGatedStep(
 type Reached = Extract<LaneReport, { type: 'statement' | 'reply' | 'done' }>;
 
 /** One gated step's service lanes. */
-class ServiceLaneDriver extends ServerLaneDriver {
+class ServiceLaneDriver extends ServerLaneDriver implements QueueView {
   /** Each lane's statement let go to the server, until its grant reports how it ended. */
   private readonly outs = new Map<number, OutStatement>();
   /** Reports of lanes that a grant woke and that ran on to their next point (`afterGrant`). */
   private readonly kept = new Map<number, Reached>();
+  /** The lanes that run code: a call's or a world event's. */
+  private running: readonly number[] = [];
+  private readonly order: ServerOrder;
 
   constructor(
     private readonly ctx: ServiceStepContext,
     step: number,
   ) {
     super(ctx, step);
+    this.order = new ServerOrder(ctx.watch, this, ctx.serverOrdered);
+  }
+
+  laneIds(): Iterable<number> {
+    return this.running;
+  }
+
+  waitingPid(lane: number): number | undefined {
+    const out = this.outs.get(lane);
+    return out && !out.settled ? out.pid : undefined;
+  }
+
+  holderPids(lane: number): readonly number[] {
+    return this.ctx.gate.pidsOf(lane);
   }
 
   /** World event lanes get their connection through the proxy, owned by the lane. */
   *open(lanes: readonly LaneState[]): Task<void> {
+    this.running = lanes.map((s) => s.lane);
     for (const s of lanes)
       if (s.event.kind !== 'call') yield* wait(this.ctx.worldConnection(s.lane));
   }
@@ -97,6 +120,7 @@ class ServiceLaneDriver extends ServerLaneDriver {
 
   *grant(s: LaneState, kind: GrantKind): Task<LaneReport | undefined> {
     if (kind === 'fault') throw noFaults();
+    yield* wait(this.order.beforeGrant());
     if (s.point === 'start') {
       this.start(s);
       return yield* this.next(s);
@@ -113,11 +137,13 @@ class ServiceLaneDriver extends ServerLaneDriver {
       this.ctx.gate.running = s.lane;
       this.kept.set(s.lane, yield* wait(this.report(s)));
     }
+    this.order.afterGrant();
   }
 
   /** Ends the lane here: its request abandoned, its backends ended (rolled back, locks gone). */
   async end(s: LaneState): Promise<void> {
     const { gate, watch, callTimeoutMs } = this.ctx;
+    await this.order.ending(s.lane);
     this.ctx.requests.get(s.lane)?.abort();
     this.ctx.requests.delete(s.lane);
     const pids = gate.pidsOf(s.lane);
@@ -152,17 +178,22 @@ class ServiceLaneDriver extends ServerLaneDriver {
     const out = this.outs.get(s.lane);
     if (!out) return 'done';
     try {
-      if ((await watch.settle(out, out.pid, callTimeoutMs)) === 'done') return 'done';
+      if ((await watch.settle(out, out.pid, callTimeoutMs)) === 'done') {
+        this.order.answered(out.pid);
+        return 'done';
+      }
     } catch (thrown) {
       if (!(thrown instanceof StatementHung)) throw thrown;
       throw new LaneHung(this.step, s.lane, callTimeoutMs, s.event);
     }
     const graph = await watch.waitsFor(gate.waitingPids());
+    this.order.saw(graph);
     const cycle = cycleThrough(out.pid, graph, gate.lanePids());
     if (!cycle) return 'blocked';
     out.deadlock = cycle;
     await watch.cancel(out.pid);
     await out.answered;
+    this.order.answered(out.pid);
     return 'done';
   }
 

@@ -35,7 +35,13 @@ import { type ServiceStepContext, sendCall } from './service-step-context.ts';
 /** What a run needs besides its steps and schedule: the step context's fixed parts. */
 export type ServiceRunEnv = Omit<
   ServiceStepContext,
-  'entries' | 'principals' | 'decisions' | 'watch' | 'worldConnection' | 'requests'
+  | 'entries'
+  | 'principals'
+  | 'decisions'
+  | 'watch'
+  | 'serverOrdered'
+  | 'worldConnection'
+  | 'requests'
 > & {
   readonly session: PostgresSession;
   readonly principals: ServiceStepContext['principals'];
@@ -61,6 +67,7 @@ export async function runServiceScheduled(
     entries,
     ...(recordDecisions ? { decisions: [] } : {}),
     watch: LockWatch.over(watchClient),
+    serverOrdered: { seen: false },
     requests: new Map(),
     worldConnection(lane) {
       let client = worlds.get(lane);
@@ -74,8 +81,9 @@ export async function runServiceScheduled(
       return client;
     },
   };
+  const record = { schedule, records, entries, decisions: ctx.decisions };
   const finished = (snapshot: Snapshot, hang?: Hang): ScheduledExecution =>
-    scheduledExecution({ schedule, records, entries, decisions: ctx.decisions }, snapshot, hang);
+    scheduledExecution({ ...record, serverOrdered: ctx.serverOrdered.seen }, snapshot, hang);
   try {
     await drive(runSteps(stepsPort(ctx, coordinator), steps, schedule, records), (fn) => fn());
     return finished(await snapshotOf(ctx, coordinator, steps.length));

@@ -3,7 +3,8 @@
  * own process (`examples/pg-service`): the correct service holds for every case a
  * few seeds draw (crashes included), and a lane waiting on its key lock is seen blocked; the
  * planted check-then-act race is killed, by a hand-written schedule and by the random search, and
- * its counterexample replays to the same trace. Nothing here waits on time: every hand-off is a
+ * its counterexample replays to the same trace; a run where two lanes queued on one row wake at
+ * once says the server chose between them (`serverOrdered`). Nothing here waits on time: every hand-off is a
  * statement held at the proxy or a condition the server reports.
  */
 import fc from 'fast-check';
@@ -92,9 +93,26 @@ describe('scheduled mode for a service on PostgreSQL', () => {
       '2 run statement UPDATE automations SET workspace = $1 WHERE id = $2 -> blocked',
     );
     expect(r.verdict).toEqual({ verdict: 'ok' });
+    // One lane waiting: nothing for the server to choose.
+    expect(r.detail.serverOrdered).toBeUndefined();
     expect(r.trace.observations.map((o) => o.observed)).toEqual([
       expect.objectContaining({ kind: 'ok', replayed: false }),
     ]);
+  }, 60_000);
+
+  it('three calls queued on one row: the run says the server chose which waiter went first', async () => {
+    const tryOn = (requestId: string): CallEvent => ({
+      ...tryA,
+      request: { ...tryA.request, requestId },
+    });
+    const three: Step[] = [{ kind: 'concurrent', events: [tryOn('a'), tryOn('b'), tryOn('c')] }];
+    // Lane 1 takes BEGIN, its key lock and the row; lanes 2 and 3 each take their own key lock
+    // and wait for the row; lane 1 then commits, and both wake.
+    const r = await run(false, three, [{ choices: [0, 0, 0, 1, 0, 0, 0, 0, 0] }]);
+    const blocked = r.detail.entries.filter((e) => e.result === 'blocked').map((e) => e.lane);
+    expect(blocked.slice(0, 2)).toEqual([1, 2]);
+    expect(r.verdict).toEqual({ verdict: 'ok' });
+    expect(r.detail.serverOrdered).toBe(true);
   }, 60_000);
 
   it('a crash mid-transaction ends its backend: rolled back, its lock freed, the other lane fresh', async () => {

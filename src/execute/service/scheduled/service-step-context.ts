@@ -20,7 +20,14 @@ import type { StatementGate } from './statement-gate.ts';
  */
 export type ServiceStepContext = Pick<
   PgStepContext,
-  'entries' | 'principals' | 'operation' | 'callTimeoutMs' | 'grantsMax' | 'decisions' | 'watch'
+  | 'entries'
+  | 'principals'
+  | 'operation'
+  | 'callTimeoutMs'
+  | 'grantsMax'
+  | 'decisions'
+  | 'watch'
+  | 'serverOrdered'
 > & {
   /** The world's functions on the service's database: setup, world events, snapshot. */
   readonly world: PostgresHandlerPlugin;
