@@ -66,6 +66,7 @@ export class LaneFlights implements QueueView {
     c.flight = send(c.conn.client, sql, values);
   }
 
+  /** The step's lanes (`QueueView`); each holds its locks through its one backend. */
   laneIds(): Iterable<number> {
     return this.lanes.keys();
   }

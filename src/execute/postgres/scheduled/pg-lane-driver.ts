@@ -16,12 +16,11 @@
  *
  * One order the schedule does not decide: when a lane lets go of what two or more others wait on
  * (its transaction ends, or its backend), the server wakes them all, and which goes first is a
- * race between their backends (not for an advisory lock, which the lock manager grants in queue
- * order, `LaneFlights.mayRace`). Before every grant the driver notes each lane that two or more lanes queue behind (the
- * wait-for graph the lock watch last saw); when the grant or a crash lets one of them go, the run
- * is marked server-ordered (`PgStepContext.serverOrdered`), so nothing reads it as repeatable. A lane's connection is the session's
- * (`../postgres-session.ts`): opened when a step first needs it, kept from step to step and from
- * run to run, replaced only when its backend had to be ended.
+ * race between their backends. The driver tells the step's `ServerOrder` before and after every
+ * grant and at a crash, and the run is marked when that happened (`server-order.ts`).
+ *
+ * A lane's connection is the session's (`../postgres-session.ts`): opened when a step first needs
+ * it, kept from step to step and from run to run, replaced only when its backend had to be ended.
  */
 import type { Event } from '../../../model/events.ts';
 import type { StepSchedule } from '../../../types/schedule.ts';
