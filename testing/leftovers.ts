@@ -70,6 +70,8 @@ export interface RunningCheck {
   readonly pids: readonly number[];
   /** Sends `signal`; resolves with the child's exit code. */
   stop(signal: NodeJS.Signals): Promise<number | null>;
+  /** What the child wrote on stderr so far: why it exited, when its code is not the one expected. */
+  stderr(): string;
 }
 
 /**
@@ -110,5 +112,6 @@ export async function startInterruptibleCheck(
       child.kill(signal);
       return exited;
     },
+    stderr: () => stderr,
   };
 }

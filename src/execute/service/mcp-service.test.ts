@@ -87,7 +87,7 @@ describe('receiptcheck run --service with an MCP server', () => {
     expect(check.pids).toHaveLength(1);
     expect(check.pids.every(alive)).toBe(true);
     expect(leftovers(dir)).toHaveLength(1);
-    expect(await check.stop('SIGINT')).toBe(INTERRUPTED_EXIT_CODE);
+    expect(await check.stop('SIGINT'), check.stderr()).toBe(INTERRUPTED_EXIT_CODE);
     expect(check.pids.some(alive)).toBe(false);
     expect(leftovers(dir)).toEqual([]);
   }, 120_000);

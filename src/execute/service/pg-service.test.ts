@@ -217,7 +217,7 @@ describe('receiptcheck run --service on PostgreSQL', () => {
     expect(check.pids).toHaveLength(1);
     expect(check.pids.every(alive)).toBe(true);
     expect(await databasesOf(check.pid)).not.toEqual([]);
-    expect(await check.stop('SIGINT')).toBe(INTERRUPTED_EXIT_CODE);
+    expect(await check.stop('SIGINT'), check.stderr()).toBe(INTERRUPTED_EXIT_CODE);
     expect(check.pids.some(alive)).toBe(false);
     expect(await databasesOf(check.pid)).toEqual([]);
     expect(leftovers(dir)).toEqual([]);
@@ -227,7 +227,7 @@ describe('receiptcheck run --service on PostgreSQL', () => {
     const check = await startInterruptibleCheck(dir, SERVICE, 'scheduled');
     expect(check.pids).toHaveLength(1);
     expect(await databasesOf(check.pid)).not.toEqual([]);
-    expect(await check.stop('SIGINT')).toBe(INTERRUPTED_EXIT_CODE);
+    expect(await check.stop('SIGINT'), check.stderr()).toBe(INTERRUPTED_EXIT_CODE);
     expect(check.pids.some(alive)).toBe(false);
     expect(await databasesOf(check.pid)).toEqual([]);
     expect(leftovers(dir)).toEqual([]);

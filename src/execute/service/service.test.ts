@@ -256,7 +256,7 @@ describe('receiptcheck run --service', () => {
       expect(check.pids).toHaveLength(1);
       expect(check.pids.every(alive)).toBe(true);
       expect(leftovers(dir)).toHaveLength(1);
-      expect(await check.stop(signal)).toBe(code);
+      expect(await check.stop(signal), check.stderr()).toBe(code);
       expect(check.pids.some(alive)).toBe(false);
       expect(leftovers(dir)).toEqual([]);
     },

@@ -128,7 +128,7 @@ describe('Ctrl-C or SIGTERM during a concurrent check', () => {
     try {
       const check = await startInterruptibleCheck(dir);
       expect(leftovers(dir)).toHaveLength(1); // mid-run, its directory exists
-      expect(await check.stop(signal)).toBe(code);
+      expect(await check.stop(signal), check.stderr()).toBe(code);
       expect(leftovers(dir)).toEqual([]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
