@@ -1,0 +1,122 @@
+/**
+ * Where a PostgreSQL run's time goes under the harness: runs `checkHandler` on a PostgreSQL
+ * plugin in one mode and counts every query the `pg` driver sends by kind (the handler's, the
+ * snapshot's, the reset, lane cleanings, lock questions, rollbacks), with their round-trip time,
+ * and times how long each run waited for the reset the previous run started.
+ *
+ *   npx tsx tools/pg-run-profile.ts [mode] [runs] [handler] [seed]
+ */
+import pg from 'pg';
+import { checkHandler } from '../src/api/check-handler.ts';
+import { dropIdleDatabase } from '../src/execute/postgres/idle-database.ts';
+import { PostgresSession } from '../src/execute/postgres/postgres-session.ts';
+import { stopEmbeddedPostgres } from '../src/execute/postgres/server.ts';
+import type { Mode } from '../src/types/mode.ts';
+
+const mode = (process.argv[2] ?? 'sequential') as Mode;
+const runs = Number(process.argv[3] ?? 100);
+const handler = process.argv[4] ?? 'pg-reference';
+const seed = Number(process.argv[5] ?? 42);
+
+const kinds = new Map<string, { n: number; ms: number }>();
+function kindOf(text: string): string {
+  if (text.includes('md5(concat_ws')) return 'reset-long';
+  if (text.includes('session_replication_role') || text.includes('receiptcheck_seed'))
+    return 'reset';
+  if (text.startsWith('ROLLBACK; CLOSE ALL') || text.startsWith('CLOSE ALL')) return 'clean';
+  if (text.includes('pg_blocking_pids') || text.includes('pg_locks')) return 'lock-watch';
+  if (text === 'ROLLBACK') return 'rollback';
+  if (
+    /^SELECT .* FROM \w+ ORDER BY id$/s.test(text) ||
+    text.startsWith(
+      'SELECT workspace_id, user_id, tool, request_id, payload, response FROM receipts',
+    )
+  )
+    return 'snapshot';
+  if (text.includes('pg_backend_pid') || text.includes('pg_terminate_backend'))
+    return 'harness-other';
+  return 'handler';
+}
+const query = pg.Client.prototype.query as (...a: unknown[]) => unknown;
+pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+  const first = args[0];
+  const text = typeof first === 'string' ? first : ((first as { text?: string })?.text ?? '?');
+  const kind = kindOf(text);
+  const started = performance.now();
+  const result = query.apply(this, args);
+  const k = kinds.get(kind) ?? { n: 0, ms: 0 };
+  kinds.set(kind, k);
+  k.n++;
+  if (result && typeof (result as Promise<unknown>).then === 'function')
+    (result as Promise<unknown>).then(
+      () => {
+        k.ms += performance.now() - started;
+      },
+      () => {
+        k.ms += performance.now() - started;
+      },
+    );
+  return result;
+} as never;
+
+let beginWaitMs = 0;
+let begins = 0;
+const begin = PostgresSession.prototype.begin;
+PostgresSession.prototype.begin = async function (this: PostgresSession) {
+  const started = performance.now();
+  try {
+    return await begin.call(this);
+  } finally {
+    beginWaitMs += performance.now() - started;
+    begins++;
+  }
+};
+let resetMs = 0;
+let resets = 0;
+const reset = PostgresSession.prototype.reset;
+PostgresSession.prototype.reset = async function (this: PostgresSession) {
+  const started = performance.now();
+  try {
+    return await reset.call(this);
+  } finally {
+    resetMs += performance.now() - started;
+    resets++;
+  }
+};
+
+async function main(): Promise<void> {
+  // A warm-up check, then the measured one on another seed.
+  await checkHandler({ handler, mode, runs: 20, seed: seed + 1000 });
+  kinds.clear();
+  beginWaitMs = resetMs = begins = resets = 0;
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  const result = await checkHandler({ handler, mode, runs, seed });
+  const ms = performance.now() - started;
+  const used = process.cpuUsage(cpu);
+  const r = result.runs;
+  console.log(
+    `${mode} ${handler} seed ${seed}: ${result.verdict}, ${r} runs, ${result.steps} steps, ${ms.toFixed(0)} ms wall, ${((used.user + used.system) / 1000).toFixed(0)} ms CPU: ${(result.steps / (ms / 1000)).toFixed(0)} steps/s, ${(ms / r).toFixed(2)} ms a run`,
+  );
+  let total = 0;
+  for (const [kind, k] of [...kinds].sort((a, b) => b[1].n - a[1].n)) {
+    total += k.n;
+    console.log(
+      `  ${kind.padEnd(14)} ${String(k.n).padStart(6)} queries, ${(k.n / r).toFixed(2)} a run, ${(k.ms / k.n).toFixed(3)} ms each, ${(k.ms / r).toFixed(2)} ms a run`,
+    );
+  }
+  console.log(`  all            ${total} queries, ${(total / r).toFixed(2)} a run`);
+  console.log(
+    `  begin waited ${(beginWaitMs / begins).toFixed(3)} ms a run (${begins}); reset took ${(resetMs / resets).toFixed(3)} ms each (${resets})`,
+  );
+}
+
+main()
+  .catch((e) => {
+    console.error(e);
+    process.exitCode = 1;
+  })
+  .finally(async () => {
+    await dropIdleDatabase();
+    await stopEmbeddedPostgres?.();
+  });
