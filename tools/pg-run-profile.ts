@@ -6,6 +6,7 @@
  *
  *   npx tsx tools/pg-run-profile.ts [mode] [runs] [handler] [seed]
  */
+import { readdirSync, readFileSync } from 'node:fs';
 import pg from 'pg';
 import { checkHandler } from '../src/api/check-handler.ts';
 import { dropIdleDatabase } from '../src/execute/postgres/idle-database.ts';
@@ -84,16 +85,54 @@ PostgresSession.prototype.reset = async function (this: PostgresSession) {
   }
 };
 
+/** The fields of `/proc/PID/stat` after the command; undefined when the process is gone. */
+function statOf(pid: string): string[] | undefined {
+  try {
+    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return text.slice(text.lastIndexOf(')') + 2).split(' ');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * CPU ms the embedded server has used: its postmaster (with the backends it reaped) and every
+ * live process under it. Only a server this process started (a child of it) is counted.
+ */
+function serverCpuMs(): number {
+  const pids = readdirSync('/proc').filter((p) => /^\d+$/.test(p));
+  const parent = new Map<string, string>();
+  for (const p of pids) {
+    const st = statOf(p);
+    if (st) parent.set(p, st[1] as string);
+  }
+  const ticks = (p: string, children: boolean) => {
+    const st = statOf(p);
+    if (!st) return 0;
+    const own = Number(st[11]) + Number(st[12]);
+    return children ? own + Number(st[13]) + Number(st[14]) : own;
+  };
+  let total = 0;
+  for (const [p, pp] of parent) {
+    if (pp !== String(process.pid)) continue;
+    total += ticks(p, true);
+    for (const [c, cp] of parent) if (cp === p) total += ticks(c, false);
+  }
+  return total * 10; // 100 ticks a second
+}
+
 async function main(): Promise<void> {
   // A warm-up check, then the measured one on another seed.
   await checkHandler({ handler, mode, runs: 20, seed: seed + 1000 });
   kinds.clear();
   beginWaitMs = resetMs = begins = resets = 0;
   const cpu = process.cpuUsage();
+  const server = serverCpuMs();
   const started = performance.now();
   const result = await checkHandler({ handler, mode, runs, seed });
   const ms = performance.now() - started;
   const used = process.cpuUsage(cpu);
+  const serverMs = serverCpuMs() - server;
   const r = result.runs;
   console.log(
     `${mode} ${handler} seed ${seed}: ${result.verdict}, ${r} runs, ${result.steps} steps, ${ms.toFixed(0)} ms wall, ${((used.user + used.system) / 1000).toFixed(0)} ms CPU: ${(result.steps / (ms / 1000)).toFixed(0)} steps/s, ${(ms / r).toFixed(2)} ms a run`,
@@ -106,6 +145,10 @@ async function main(): Promise<void> {
     );
   }
   console.log(`  all            ${total} queries, ${(total / r).toFixed(2)} a run`);
+  const nodeMs = (used.user + used.system) / 1000;
+  console.log(
+    `  CPU a run: ${((nodeMs + serverMs) / r).toFixed(2)} ms (this process ${(nodeMs / r).toFixed(2)}, the server ${(serverMs / r).toFixed(2)})`,
+  );
   console.log(
     `  begin waited ${(beginWaitMs / begins).toFixed(3)} ms a run (${begins}); reset took ${(resetMs / resets).toFixed(3)} ms each (${resets})`,
   );
