@@ -62,13 +62,27 @@ pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
 
 let beginWaitMs = 0;
 let begins = 0;
+let firstBegin: number | undefined;
+const waits: number[] = [];
+const ids = new Map<PostgresSession, number>();
+const trace: string[] = [];
 const begin = PostgresSession.prototype.begin;
 PostgresSession.prototype.begin = async function (this: PostgresSession) {
   const started = performance.now();
+  firstBegin ??= started;
+  if (process.env.TRACE) {
+    ids.set(this, ids.get(this) ?? ids.size);
+    trace.push(`@${started.toFixed(1)}b${ids.get(this)}`);
+  }
   try {
     return await begin.call(this);
   } finally {
     beginWaitMs += performance.now() - started;
+    waits.push(performance.now() - started);
+    if (process.env.TRACE) {
+      ids.set(this, ids.get(this) ?? ids.size);
+      trace.push(`${ids.get(this)}:${(performance.now() - started).toFixed(1)}`);
+    }
     begins++;
   }
 };
@@ -77,11 +91,19 @@ let resets = 0;
 const reset = PostgresSession.prototype.reset;
 PostgresSession.prototype.reset = async function (this: PostgresSession) {
   const started = performance.now();
+  if (process.env.TRACE) {
+    ids.set(this, ids.get(this) ?? ids.size);
+    trace.push(`@${started.toFixed(1)}R${ids.get(this)}`);
+  }
   try {
     return await reset.call(this);
   } finally {
     resetMs += performance.now() - started;
     resets++;
+    if (process.env.TRACE) {
+      ids.set(this, ids.get(this) ?? ids.size);
+      trace.push(`r${ids.get(this)}:${(performance.now() - started).toFixed(1)}`);
+    }
   }
 };
 
@@ -121,11 +143,36 @@ function serverCpuMs(): number {
   return total * 10; // 100 ticks a second
 }
 
+/** The raw loop (`raw-loop.ts`) on the sequences `checkHandler` draws for `seed`, as the bench runs it. */
+async function rawLoop(): Promise<void> {
+  const { PostgresRawLoop } = await import('../src/execute/postgres/raw-loop.ts');
+  const { stepMix } = await import('../src/bench/step-mix.ts');
+  const { DEFAULT_FIXTURE } = await import('../src/model/world.ts');
+  const { preparePlugin } = await import('../src/api/prepare-run.ts');
+  const { plugin, spec } = await preparePlugin(handler, DEFAULT_FIXTURE);
+  const mix = { fixture: DEFAULT_FIXTURE, spec, stepsMax: 20, recreate: !!plugin.recreate };
+  const raw = await PostgresRawLoop.open(plugin as never, DEFAULT_FIXTURE);
+  try {
+    await raw.measure(stepMix(mix, seed + 1000, 20));
+    const server = serverCpuMs();
+    const m = await raw.measure(stepMix(mix, seed, runs));
+    const serverMs = serverCpuMs() - server;
+    console.log(
+      `raw ${handler} seed ${seed}: ${runs} runs, ${m.steps} steps, ${(m.steps / m.seconds).toFixed(0)} steps/s, ${((m.seconds * 1000) / runs).toFixed(2)} ms a run timed, this process ${((m.cpuSeconds * 1000) / runs).toFixed(2)} ms CPU a run timed, the server ${(serverMs / runs).toFixed(2)} ms a run (resets included)`,
+    );
+  } finally {
+    await raw.close();
+  }
+}
+
 async function main(): Promise<void> {
+  if ((mode as string) === 'raw') return rawLoop();
   // A warm-up check, then the measured one on another seed.
   await checkHandler({ handler, mode, runs: 20, seed: seed + 1000 });
   kinds.clear();
   beginWaitMs = resetMs = begins = resets = 0;
+  firstBegin = undefined;
+  waits.length = 0;
   const cpu = process.cpuUsage();
   const server = serverCpuMs();
   const started = performance.now();
@@ -146,9 +193,15 @@ async function main(): Promise<void> {
   }
   console.log(`  all            ${total} queries, ${(total / r).toFixed(2)} a run`);
   const nodeMs = (used.user + used.system) / 1000;
+  const runsMs = performance.now() - (firstBegin ?? started);
+  console.log(`  from the first run on: ${(runsMs / r).toFixed(2)} ms a run, ${(result.steps / (runsMs / 1000)).toFixed(0)} steps/s`);
   console.log(
     `  CPU a run: ${((nodeMs + serverMs) / r).toFixed(2)} ms (this process ${(nodeMs / r).toFixed(2)}, the server ${(serverMs / r).toFixed(2)})`,
   );
+  if (process.env.TRACE) console.log(trace.slice(-120).join(' '));
+  const sorted = [...waits].sort((a, b) => a - b);
+  const at = (q: number) => (sorted[Math.floor(q * (sorted.length - 1))] ?? 0).toFixed(2);
+  console.log(`  waits: median ${at(0.5)}, p90 ${at(0.9)}, p99 ${at(0.99)}, max ${at(1)} ms; over 1 ms: ${waits.filter((w) => w > 1).length}`);
   console.log(
     `  begin waited ${(beginWaitMs / begins).toFixed(3)} ms a run (${begins}); reset took ${(resetMs / resets).toFixed(3)} ms each (${resets})`,
   );
