@@ -194,14 +194,18 @@ async function main(): Promise<void> {
   console.log(`  all            ${total} queries, ${(total / r).toFixed(2)} a run`);
   const nodeMs = (used.user + used.system) / 1000;
   const runsMs = performance.now() - (firstBegin ?? started);
-  console.log(`  from the first run on: ${(runsMs / r).toFixed(2)} ms a run, ${(result.steps / (runsMs / 1000)).toFixed(0)} steps/s`);
+  console.log(
+    `  from the first run on: ${(runsMs / r).toFixed(2)} ms a run, ${(result.steps / (runsMs / 1000)).toFixed(0)} steps/s`,
+  );
   console.log(
     `  CPU a run: ${((nodeMs + serverMs) / r).toFixed(2)} ms (this process ${(nodeMs / r).toFixed(2)}, the server ${(serverMs / r).toFixed(2)})`,
   );
   if (process.env.TRACE) console.log(trace.slice(-120).join(' '));
   const sorted = [...waits].sort((a, b) => a - b);
   const at = (q: number) => (sorted[Math.floor(q * (sorted.length - 1))] ?? 0).toFixed(2);
-  console.log(`  waits: median ${at(0.5)}, p90 ${at(0.9)}, p99 ${at(0.99)}, max ${at(1)} ms; over 1 ms: ${waits.filter((w) => w > 1).length}`);
+  console.log(
+    `  waits: median ${at(0.5)}, p90 ${at(0.9)}, p99 ${at(0.99)}, max ${at(1)} ms; over 1 ms: ${waits.filter((w) => w > 1).length}`,
+  );
   console.log(
     `  begin waited ${(beginWaitMs / begins).toFixed(3)} ms a run (${begins}); reset took ${(resetMs / resets).toFixed(3)} ms each (${resets})`,
   );
