@@ -1,5 +1,5 @@
 /**
- * Keeps the last closed runners' databases (each one's template and run database) and connections
+ * Keeps the last closed runner's databases (its template and run database) and its connections
  * to the run database for the next runner of a plugin with the same `setup` and fixture, as
  * `../sqlite/concurrent/warm-pool.ts` keeps a worker pool.
  *
@@ -12,14 +12,12 @@
  * world share theirs) and an equal fixture on the embedded server takes them, and resets the run
  * database and cleans every connection before its first run as before any other
  * (`run-database.ts`: rows, sequences, and the template again if the schema changed;
- * `session-lane.ts`: the session's state, a lane with a query still out replaced). At most
- * `KEPT_MAX` are kept (the two sessions an unscheduled runner alternates, `session-runner.ts`),
- * all for one `setup` and fixture, only on the embedded server (a user's server,
- * `--database-url`, never keeps databases of ours after a runner closes); each is dropped after
- * `IDLE_LIMIT_MS`, when one for another `setup` or fixture is handed back or more than
- * `KEPT_MAX` would be kept, on SIGINT/SIGTERM, when a CLI command is done
- * (`runtime/kept-for-next.ts`), or by `dropIdleDatabase`. Their timers and their connections'
- * sockets are unref'd, so they never keep the process alive themselves.
+ * `session-lane.ts`: the session's state, a lane with a query still out replaced). Only one is
+ * kept, only on the embedded server (a user's server, `--database-url`, never keeps databases of
+ * ours after a runner closes), and it is dropped after `IDLE_LIMIT_MS`, when another is handed
+ * back, on SIGINT/SIGTERM, when a CLI command is done (`runtime/kept-for-next.ts`), or by
+ * `dropIdleDatabase`. Its timer and its connections' sockets are unref'd, so they never keep the
+ * process alive themselves.
  */
 import type pg from 'pg';
 import type { PostgresHandlerPlugin } from '../../handlers/postgres/plugin.ts';
@@ -59,26 +57,19 @@ interface Kept extends IdleDatabase {
   readonly unkeep: () => void;
 }
 
-/** At most this many closed runners' databases are kept: the two an unscheduled runner alternates (`session-runner.ts`). */
-export const KEPT_MAX = 2;
-
-/** What is kept, oldest first; all made by one `setup` from one fixture. */
-const kept: Kept[] = [];
+let kept: Kept | undefined;
 
 /**
- * Kept databases made by `plugin`'s `setup` with `fixture` (the oldest), else undefined: a mutant
- * built on a reference (`{...world, call}`) takes the reference's, and another mutant's.
+ * The kept databases if they were made by `plugin`'s `setup` with `fixture`, else undefined: a
+ * mutant built on a reference (`{...world, call}`) takes the reference's, and another mutant's.
  */
 export function takeIdleDatabase(
   plugin: PostgresHandlerPlugin,
   fixture: Fixture,
 ): IdleDatabase | undefined {
-  const i = kept.findIndex(
-    (k) => sameSetup(k.plugin, plugin) && k.fixture === JSON.stringify(fixture),
-  );
-  const k = kept[i];
-  if (!k) return undefined;
-  kept.splice(i, 1);
+  const k = kept;
+  if (!k || !sameSetup(k.plugin, plugin) || k.fixture !== JSON.stringify(fixture)) return undefined;
+  kept = undefined;
   clearTimeout(k.timer);
   k.untrack();
   k.unkeep();
@@ -86,45 +77,33 @@ export function takeIdleDatabase(
   return k;
 }
 
-/**
- * Keeps `idle` for the next runner of `plugin` and `fixture`; drops what was kept for another
- * `setup` or fixture, and the oldest beyond `KEPT_MAX`.
- */
+/** Keeps `idle` for the next runner of `plugin` and `fixture`; drops what was kept before. */
 export function keepIdleDatabase(
   plugin: PostgresHandlerPlugin,
   fixture: Fixture,
   idle: IdleDatabase,
 ): void {
-  const key = JSON.stringify(fixture);
-  const same = (k: Kept) => sameSetup(k.plugin, plugin) && k.fixture === key;
-  const alike = kept.filter(same);
-  const over = alike.slice(0, Math.max(0, alike.length - (KEPT_MAX - 1)));
-  for (const k of [...kept.filter((k) => !same(k)), ...over]) void dropKept(k);
-  // Dropped only while it is still kept: a runner may have taken it.
-  const drop = () => dropKept(entry);
+  void dropIdleDatabase();
+  // Dropped only while it is still the one kept: another may have taken its place.
+  const drop = () => (kept === entry ? dropIdleDatabase() : Promise.resolve());
   const entry: Kept = {
     ...idle,
     plugin,
-    fixture: key,
+    fixture: JSON.stringify(fixture),
     timer: setTimeout(() => void drop(), IDLE_LIMIT_MS),
     untrack: onInterrupt(drop),
     unkeep: keptForNext(drop),
   };
   entry.timer.unref();
   for (const client of clientsOf(idle.connections)) socketOf(client)?.unref?.();
-  kept.push(entry);
+  kept = entry;
 }
 
-/** Drops every kept database, and lets their server go. */
+/** Drops the kept databases, if any, and lets their server go. */
 export async function dropIdleDatabase(): Promise<void> {
-  await Promise.all([...kept].map(dropKept));
-}
-
-/** Drops `k`'s databases and lets its server go, if it is still kept. */
-async function dropKept(k: Kept): Promise<void> {
-  const i = kept.indexOf(k);
-  if (i < 0) return;
-  kept.splice(i, 1);
+  const k = kept;
+  kept = undefined;
+  if (!k) return;
   clearTimeout(k.timer);
   k.untrack();
   k.unkeep();

@@ -111,11 +111,6 @@ export class PostgresSession {
     return session;
   }
 
-  /** Whether the session goes to the next runner when released (the embedded server's). */
-  get keeps(): boolean {
-    return this.keepFor !== undefined;
-  }
-
   /** Before every run: the run database as `setup` left it (`run-reset.ts`). */
   begin(): Promise<void> {
     return this.resets.begin();
