@@ -10,8 +10,8 @@
  * So a reset reads two numbers. The same count as the last reset left: no DDL ran. More, but all
  * of it trigger DDL: the schema can differ from that reset's only in its user triggers (such a
  * statement changes nothing else), so the triggers `setup` did not make are dropped in the
- * reset's own transaction (`dropAddedTriggers`, run first there) and the definitions of those
- * left are compared with `setup`'s (`TRIGGER_DEFS`): equal, the schema is `setup`'s again. That
+ * reset's own round trip (`ddlAfterReset`) and the definitions of those left are compared with
+ * `setup`'s (`TRIGGER_DEFS`): equal, the schema is `setup`'s again. That
  * is the receipt-store failure event's case (a trigger made and dropped), a third of the runs
  * of the bundled references; it took the catalogue's fingerprint before, 4-5 ms of server time a
  * reset. Any other DDL still takes the fingerprint, and the template when that differs.
@@ -62,44 +62,43 @@ export async function countDdl(db: pg.Client): Promise<DdlCount> {
     CREATE EVENT TRIGGER receiptcheck_count_ddl ON ddl_command_end
       EXECUTE FUNCTION ${SEED}.count_ddl();
     ALTER EVENT TRIGGER receiptcheck_count_ddl ENABLE ALWAYS;
-    CREATE FUNCTION ${SEED}.drop_added_triggers(kept text[], seen_all bigint, seen_triggers bigint)
-      RETURNS void LANGUAGE plpgsql AS $$ DECLARE added text; BEGIN
-      IF ${calls('ddl')} = seen_all OR ${calls('ddl')} - seen_all <> ${calls('ddl_triggers')} - seen_triggers
-        THEN RETURN; END IF;
+    CREATE FUNCTION ${SEED}.ddl_after(kept text[], seen_all bigint, seen_triggers bigint,
+        OUT n_all bigint, OUT n_triggers bigint, OUT defs text) LANGUAGE plpgsql AS $$
+      DECLARE added text; BEGIN
+      n_all := ${calls('ddl')}; n_triggers := ${calls('ddl_triggers')};
+      IF n_all = seen_all OR n_all - seen_all <> n_triggers - seen_triggers THEN RETURN; END IF;
       FOR added IN SELECT target FROM (${TRIGGERS}) x WHERE target <> ALL (kept) LOOP
         EXECUTE 'DROP TRIGGER ' || added;
       END LOOP;
+      n_all := ${calls('ddl')}; n_triggers := ${calls('ddl_triggers')};
+      defs := (${TRIGGER_DEFS});
     END $$`);
-  const counted = readDdlCount((await db.query(ddlCountSql({ all: -1, triggers: -1 }))).rows);
+  const counted = readDdlCount((await db.query(DDL_COUNT)).rows);
   if (!counted) throw new Error('the DDL count could not be read');
   return counted;
 }
 
 /**
- * The statement that drops the triggers `setup` did not make (`kept`, as `TRIGGERS` names them)
- * when all the DDL since `seen` was trigger DDL, and does nothing otherwise; for the start of the
- * reset's transaction, so that no added trigger fires on the rows put back.
+ * The statement that reads the counts after a reset put the rows back: when all the DDL since
+ * `seen` was trigger DDL, it first drops the triggers `setup` did not make (`kept`, as `TRIGGERS`
+ * names them) and reads the definitions of those left; one row of `n_all`, `n_triggers`, `defs`.
+ * After the rows, not before: they go back in replica mode, where no trigger `CREATE TRIGGER`
+ * makes fires, so none of them could have touched them.
  */
-export function dropAddedTriggers(kept: ReadonlySet<string>, seen: DdlCount): string {
+export function ddlAfterReset(kept: ReadonlySet<string>, seen: DdlCount): string {
   const names = [...kept].map((t) => `'${t.replace(/'/g, "''")}'`).join(', ');
-  return `SELECT ${SEED}.drop_added_triggers(ARRAY[${names}]::text[], ${seen.all}, ${seen.triggers})`;
+  return `SELECT * FROM ${SEED}.ddl_after(ARRAY[${names}]::text[], ${seen.all}, ${seen.triggers})`;
 }
 
-/**
- * Reads the counts, and the user triggers' definitions when any DDL ran since `seen` (they are
- * compared only then), as one row of `n_all`, `n_triggers`, `defs`.
- */
-export function ddlCountSql(seen: DdlCount): string {
-  return `SELECT ${calls('ddl')} AS n_all, ${calls('ddl_triggers')} AS n_triggers,
-    CASE WHEN ${calls('ddl')} <> ${seen.all} THEN (${TRIGGER_DEFS}) END AS defs`;
-}
+/** Reads the counts and the user triggers' definitions, as one row of `n_all`, `n_triggers`, `defs`. */
+export const DDL_COUNT = `SELECT ${calls('ddl')} AS n_all, ${calls('ddl_triggers')} AS n_triggers, (${TRIGGER_DEFS}) AS defs`;
 
-/** What `ddlCountSql` read: the count, and the trigger definitions if it read them. */
+/** What `ddlAfterReset` or `DDL_COUNT` read: the count, and the trigger definitions if it read them. */
 export interface DdlRead extends DdlCount {
   readonly defs: string | null;
 }
 
-/** The row `ddlCountSql` read, or undefined when `rows` is not one. */
+/** The row `ddlAfterReset` or `DDL_COUNT` read, or undefined when `rows` is not one. */
 export function readDdlCount(
   rows: readonly Record<string, unknown>[] | undefined,
 ): DdlRead | undefined {

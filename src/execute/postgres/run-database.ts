@@ -29,9 +29,9 @@ import { ReceiptcheckError } from '../../errors.ts';
 import type { Fixture } from '../../model/world.ts';
 import {
   countDdl,
+  DDL_COUNT,
   type DdlCount,
-  ddlCountSql,
-  dropAddedTriggers,
+  ddlAfterReset,
   readDdlCount,
   SEED,
   schemaUnchanged,
@@ -72,7 +72,8 @@ SELECT md5(concat_ws('|',
 
 /** What `setup` left: tables with their insertable columns, sequences, triggers, fingerprint. */
 interface SetupState {
-  readonly tables: readonly { name: string; copy: string; columns: string }[];
+  /** Every table, its copy of `setup`'s rows in `SEED`, and whether that copy has any. */
+  readonly tables: readonly { name: string; copy: string; columns: string; rows: boolean }[];
   readonly sequences: readonly { name: string; value: string; called: boolean }[];
   readonly triggers: ReadonlySet<string>;
   /** The triggers' whole definitions (`TRIGGER_DEFS`). */
@@ -143,9 +144,8 @@ export class RunDatabase {
     if (seen !== undefined) {
       // One round trip when no DDL but trigger DDL ran since the last reset (`ddl-count.ts`);
       // rows put back on a changed schema (or a failure) send it the long way below.
-      const first = dropAddedTriggers(s.triggers, seen);
       const read = await harness
-        .query(`${session};\n${restoreRows(s, first)};\n${ddlCountSql(seen)}`)
+        .query(`${session};\n${restoreRows(s)};\n${ddlAfterReset(s.triggers, seen)}`)
         .then((r) => readDdlCount((r as unknown as pg.QueryResult[]).at(-1)?.rows))
         .catch(() => undefined);
       if (read && schemaUnchanged(seen, read, s.triggerDefs)) {
@@ -195,7 +195,7 @@ export class RunDatabase {
            END LOOP; END $receiptcheck$`,
           restoreRows(s),
           FINGERPRINT,
-          ...(counted ? [ddlCountSql(UNSEEN)] : []),
+          ...(counted ? [DDL_COUNT] : []),
         ].join(';\n'),
       )
       .then((r) => r as unknown as pg.QueryResult<Record<string, unknown>>[])
@@ -207,11 +207,8 @@ export class RunDatabase {
   }
 }
 
-/** A count no reset saw, so that `ddlCountSql` reads the trigger definitions too. */
-const UNSEEN: DdlCount = { all: -1, triggers: -1 };
-
 /** The statements that put every table's rows and every sequence back, as one transaction. */
-function restoreRows(s: SetupState, first?: string): string {
+function restoreRows(s: SetupState): string {
   const names = s.tables.map((t) => t.name);
   // A superuser deletes with triggers and foreign keys quiet; others truncate, in no order.
   const empty = s.superuser
@@ -221,12 +218,14 @@ function restoreRows(s: SetupState, first?: string): string {
       : [];
   return [
     'BEGIN',
-    ...(first ? [first] : []),
     ...empty,
-    ...s.tables.map(
-      (t) =>
-        `INSERT INTO ${t.name}(${t.columns}) OVERRIDING SYSTEM VALUE SELECT ${t.columns} FROM ${t.copy}`,
-    ),
+    // A copy is the harness's and never changes: an empty one has nothing to put back.
+    ...s.tables
+      .filter((t) => t.rows)
+      .map(
+        (t) =>
+          `INSERT INTO ${t.name}(${t.columns}) OVERRIDING SYSTEM VALUE SELECT ${t.columns} FROM ${t.copy}`,
+      ),
     ...s.sequences.map((q) => `SELECT setval('${q.name}', ${q.value}, ${q.called})`),
     'COMMIT',
   ].join(';\n');
@@ -269,8 +268,12 @@ async function captureSetup(db: pg.Client): Promise<SetupState> {
     name: t.name,
     copy: `${SEED}.t${i}`,
     columns: t.columns ?? '',
+    rows: true,
   }));
-  for (const t of copies) await db.query(`CREATE TABLE ${t.copy} AS TABLE ${t.name}`);
+  for (const t of copies) {
+    await db.query(`CREATE TABLE ${t.copy} AS TABLE ${t.name}`);
+    t.rows = (await db.query(`SELECT EXISTS (SELECT FROM ${t.copy}) AS r`)).rows[0]?.r === true;
+  }
   // The reset's vacuums come between runs; autovacuum could come mid-run and take a lock.
   if (superuser)
     for (const t of copies)
