@@ -2,9 +2,12 @@
  * Where a PostgreSQL run's time goes under the harness: runs `checkHandler` on a PostgreSQL
  * plugin in one mode and counts every query the `pg` driver sends by kind (the handler's, the
  * snapshot's, the reset, lane cleanings, lock questions, rollbacks), with their round-trip time,
- * and times how long each run waited for the reset the previous run started.
+ * times how long each run waited for the reset the previous run started, and reads the CPU time
+ * of this process and of the embedded server it started (from `/proc`). Mode `raw` measures the
+ * raw loop instead, on the same sequences, as the bench does. Under load, compare CPU a run and
+ * the waits, interleaved with the other build, rather than the wall time.
  *
- *   npx tsx tools/pg-run-profile.ts [mode] [runs] [handler] [seed]
+ *   npx tsx tools/pg-run-profile.ts [sequential|concurrent|scheduled|raw] [runs] [handler] [seed]
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import pg from 'pg';
@@ -60,52 +63,28 @@ pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
   return result;
 } as never;
 
-let beginWaitMs = 0;
-let begins = 0;
-let firstBegin: number | undefined;
-const waits: number[] = [];
-const ids = new Map<PostgresSession, number>();
-const trace: string[] = [];
-const begin = PostgresSession.prototype.begin;
-PostgresSession.prototype.begin = async function (this: PostgresSession) {
-  const started = performance.now();
-  firstBegin ??= started;
-  if (process.env.TRACE) {
-    ids.set(this, ids.get(this) ?? ids.size);
-    trace.push(`@${started.toFixed(1)}b${ids.get(this)}`);
-  }
-  try {
-    return await begin.call(this);
-  } finally {
-    beginWaitMs += performance.now() - started;
-    waits.push(performance.now() - started);
-    if (process.env.TRACE) {
-      ids.set(this, ids.get(this) ?? ids.size);
-      trace.push(`${ids.get(this)}:${(performance.now() - started).toFixed(1)}`);
+/** The times `PostgresSession`'s method `name` took, each call from its start to its end. */
+function timed(name: 'begin' | 'reset', started: { first?: number } = {}): number[] {
+  const times: number[] = [];
+  const method = PostgresSession.prototype[name];
+  PostgresSession.prototype[name] = async function (this: PostgresSession) {
+    const at = performance.now();
+    started.first ??= at;
+    try {
+      return await method.call(this);
+    } finally {
+      times.push(performance.now() - at);
     }
-    begins++;
-  }
-};
-let resetMs = 0;
-let resets = 0;
-const reset = PostgresSession.prototype.reset;
-PostgresSession.prototype.reset = async function (this: PostgresSession) {
-  const started = performance.now();
-  if (process.env.TRACE) {
-    ids.set(this, ids.get(this) ?? ids.size);
-    trace.push(`@${started.toFixed(1)}R${ids.get(this)}`);
-  }
-  try {
-    return await reset.call(this);
-  } finally {
-    resetMs += performance.now() - started;
-    resets++;
-    if (process.env.TRACE) {
-      ids.set(this, ids.get(this) ?? ids.size);
-      trace.push(`r${ids.get(this)}:${(performance.now() - started).toFixed(1)}`);
-    }
-  }
-};
+  };
+  return times;
+}
+/** When the first run of the measured check began (its first `begin`). */
+const firstRun: { first?: number } = {};
+/** How long each run waited for its database (`begin`: the reset the last run started). */
+const waits = timed('begin', firstRun);
+/** How long each reset took, from its start to its end. */
+const resets = timed('reset');
+const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);
 
 /** The fields of `/proc/PID/stat` after the command; undefined when the process is gone. */
 function statOf(pid: string): string[] | undefined {
@@ -170,9 +149,8 @@ async function main(): Promise<void> {
   // A warm-up check, then the measured one on another seed.
   await checkHandler({ handler, mode, runs: 20, seed: seed + 1000 });
   kinds.clear();
-  beginWaitMs = resetMs = begins = resets = 0;
-  firstBegin = undefined;
-  waits.length = 0;
+  waits.length = resets.length = 0;
+  firstRun.first = undefined;
   const cpu = process.cpuUsage();
   const server = serverCpuMs();
   const started = performance.now();
@@ -193,21 +171,20 @@ async function main(): Promise<void> {
   }
   console.log(`  all            ${total} queries, ${(total / r).toFixed(2)} a run`);
   const nodeMs = (used.user + used.system) / 1000;
-  const runsMs = performance.now() - (firstBegin ?? started);
+  const runsMs = performance.now() - (firstRun.first ?? started);
   console.log(
     `  from the first run on: ${(runsMs / r).toFixed(2)} ms a run, ${(result.steps / (runsMs / 1000)).toFixed(0)} steps/s`,
   );
   console.log(
     `  CPU a run: ${((nodeMs + serverMs) / r).toFixed(2)} ms (this process ${(nodeMs / r).toFixed(2)}, the server ${(serverMs / r).toFixed(2)})`,
   );
-  if (process.env.TRACE) console.log(trace.slice(-120).join(' '));
   const sorted = [...waits].sort((a, b) => a - b);
   const at = (q: number) => (sorted[Math.floor(q * (sorted.length - 1))] ?? 0).toFixed(2);
   console.log(
     `  waits: median ${at(0.5)}, p90 ${at(0.9)}, p99 ${at(0.99)}, max ${at(1)} ms; over 1 ms: ${waits.filter((w) => w > 1).length}`,
   );
   console.log(
-    `  begin waited ${(beginWaitMs / begins).toFixed(3)} ms a run (${begins}); reset took ${(resetMs / resets).toFixed(3)} ms each (${resets})`,
+    `  begin waited ${(sum(waits) / waits.length).toFixed(3)} ms a run (${waits.length}); reset took ${(sum(resets) / resets.length).toFixed(3)} ms each (${resets.length})`,
   );
 }
 

@@ -63,82 +63,95 @@ async function resetAfter(
   return { queries, copied: templateCopies() > copies };
 }
 
+/** Runs `body` on a new session of `plugin`, closed after. */
+async function withSession(
+  plugin: PostgresHandlerPlugin,
+  body: (session: PostgresSession) => Promise<void>,
+): Promise<void> {
+  const session = await PostgresSession.open(plugin, DEFAULT_FIXTURE, undefined);
+  try {
+    await body(session);
+  } finally {
+    await session.close();
+  }
+}
+
 describe('the reset after DDL', () => {
-  it('undoes trigger DDL alone in its one round trip, in place (the store-failure event)', async () => {
-    const session = await PostgresSession.open(reference, DEFAULT_FIXTURE, undefined);
-    try {
-      const store = reference;
-      const failed = await resetAfter(session, async (db) => {
-        await store.failReceipts(as(db));
-        expect(await triggers(db)).toHaveLength(1);
-      });
-      expect(failed).toEqual({ queries: 1, copied: false });
-      expect(await triggers(await session.harness())).toEqual([]);
-      // Made and dropped again within a run: also trigger DDL alone.
-      const both = await resetAfter(session, async (db) => {
-        await store.failReceipts(as(db));
-        await store.restoreReceipts(as(db));
-        await store.failReceipts(as(db));
-      });
-      expect(both).toEqual({ queries: 1, copied: false });
-      expect(await triggers(await session.harness())).toEqual([]);
-      // No DDL at all: the same one round trip.
-      expect(await resetAfter(session, async () => {})).toEqual({ queries: 1, copied: false });
-    } finally {
-      await session.close();
-    }
-  }, 120_000);
+  it(
+    'undoes trigger DDL alone in its one round trip, in place (the store-failure event)',
+    () =>
+      withSession(reference, async (session) => {
+        const store = reference;
+        const failed = await resetAfter(session, async (db) => {
+          await store.failReceipts(as(db));
+          expect(await triggers(db)).toHaveLength(1);
+        });
+        expect(failed).toEqual({ queries: 1, copied: false });
+        expect(await triggers(await session.harness())).toEqual([]);
+        // Made and dropped again within a run: also trigger DDL alone.
+        const both = await resetAfter(session, async (db) => {
+          await store.failReceipts(as(db));
+          await store.restoreReceipts(as(db));
+          await store.failReceipts(as(db));
+        });
+        expect(both).toEqual({ queries: 1, copied: false });
+        expect(await triggers(await session.harness())).toEqual([]);
+        // No DDL at all: the same one round trip.
+        expect(await resetAfter(session, async () => {})).toEqual({ queries: 1, copied: false });
+      }),
+    120_000,
+  );
 
-  it('keeps the triggers setup made, and copies the template when a run replaced or dropped one', async () => {
-    const session = await PostgresSession.open(withTrigger, DEFAULT_FIXTURE, undefined);
-    try {
-      const setup = await triggers(await session.harness());
-      expect(setup).toHaveLength(1);
-      const added = await resetAfter(session, (db) => reference.failReceipts(as(db)));
-      expect(added.copied).toBe(false);
-      expect(await triggers(await session.harness())).toEqual(setup);
-      // The same name and function, another event: only the whole definition tells them apart.
-      const replaced = await resetAfter(session, async (db) => {
-        await db.query(
-          'CREATE OR REPLACE TRIGGER shout BEFORE UPDATE ON receipts FOR EACH ROW EXECUTE FUNCTION shout()',
-        );
-        expect(await triggers(db)).not.toEqual(setup);
-      });
-      expect(replaced.copied).toBe(true);
-      expect(await triggers(await session.harness())).toEqual(setup);
-      const dropped = await resetAfter(session, async (db) => {
-        await db.query('DROP TRIGGER shout ON receipts');
-      });
-      expect(dropped.copied).toBe(true);
-      expect(await triggers(await session.harness())).toEqual(setup);
-      // After a copy the count is the template's: trigger DDL alone is undone in place again.
-      const again = await resetAfter(session, (db) => reference.failReceipts(as(db)));
-      expect(again).toEqual({ queries: 1, copied: false });
-    } finally {
-      await session.close();
-    }
-  }, 120_000);
+  it(
+    'keeps the triggers setup made, and copies the template when a run replaced or dropped one',
+    () =>
+      withSession(withTrigger, async (session) => {
+        const setup = await triggers(await session.harness());
+        expect(setup).toHaveLength(1);
+        const added = await resetAfter(session, (db) => reference.failReceipts(as(db)));
+        expect(added.copied).toBe(false);
+        expect(await triggers(await session.harness())).toEqual(setup);
+        // The same name and function, another event: only the whole definition tells them apart.
+        const replaced = await resetAfter(session, async (db) => {
+          await db.query(
+            'CREATE OR REPLACE TRIGGER shout BEFORE UPDATE ON receipts FOR EACH ROW EXECUTE FUNCTION shout()',
+          );
+          expect(await triggers(db)).not.toEqual(setup);
+        });
+        expect(replaced.copied).toBe(true);
+        expect(await triggers(await session.harness())).toEqual(setup);
+        const dropped = await resetAfter(session, async (db) => {
+          await db.query('DROP TRIGGER shout ON receipts');
+        });
+        expect(dropped.copied).toBe(true);
+        expect(await triggers(await session.harness())).toEqual(setup);
+        // After a copy the count is the template's: trigger DDL alone is undone in place again.
+        const again = await resetAfter(session, (db) => reference.failReceipts(as(db)));
+        expect(again).toEqual({ queries: 1, copied: false });
+      }),
+    120_000,
+  );
 
-  it('sends other DDL beside trigger DDL to the fingerprint and the template', async () => {
-    const session = await PostgresSession.open(reference, DEFAULT_FIXTURE, undefined);
-    try {
-      // The triggers end as setup's (none): only the counts tell that more than triggers changed.
-      const mixed = await resetAfter(session, async (db) => {
-        await reference.failReceipts(as(db));
-        await db.query('CREATE INDEX leaked ON automations (version)');
-        await reference.restoreReceipts(as(db));
-      });
-      expect(mixed.copied).toBe(true);
-      const db = await session.harness();
-      expect((await db.query("SELECT to_regclass('leaked') AS r")).rows[0]?.r).toBeNull();
-      const left = await resetAfter(session, async (db) => {
-        await db.query('CREATE INDEX leaked ON automations (version)');
-        await reference.failReceipts(as(db));
-      });
-      expect(left.copied).toBe(true);
-      expect(await triggers(await session.harness())).toEqual([]);
-    } finally {
-      await session.close();
-    }
-  }, 120_000);
+  it(
+    'sends other DDL beside trigger DDL to the fingerprint and the template',
+    () =>
+      withSession(reference, async (session) => {
+        // The triggers end as setup's (none): only the counts tell that more than triggers changed.
+        const mixed = await resetAfter(session, async (db) => {
+          await reference.failReceipts(as(db));
+          await db.query('CREATE INDEX leaked ON automations (version)');
+          await reference.restoreReceipts(as(db));
+        });
+        expect(mixed.copied).toBe(true);
+        const db = await session.harness();
+        expect((await db.query("SELECT to_regclass('leaked') AS r")).rows[0]?.r).toBeNull();
+        const left = await resetAfter(session, async (db) => {
+          await db.query('CREATE INDEX leaked ON automations (version)');
+          await reference.failReceipts(as(db));
+        });
+        expect(left.copied).toBe(true);
+        expect(await triggers(await session.harness())).toEqual([]);
+      }),
+    120_000,
+  );
 });
