@@ -123,12 +123,22 @@ describe('kept connections', () => {
       expect(await probe(again.db)).toEqual(before);
       expect(templateCopies()).toBe(copies);
 
+      // The same dirt with no transaction open: a cleaning of its own (`sessionCleaning`).
+      await again.db.query("SET application_name = 'leaked'");
+      await again.db.query('SELECT pg_advisory_lock(4242)');
+      await again.db.query('CREATE TEMP TABLE leaked (x int)');
+      expect(await probe(again.db)).toMatchObject({ app: 'leaked', lockFree: false, temp: true });
+      await session.reset();
+      const idle = await session.lane(0);
+      expect(idle.backend).toBe(lane.backend);
+      expect(await probe(idle.db)).toEqual(before);
+
       // Plugin code that never awaited its query: the backend is ended and replaced.
-      const stuck = again.db.query('SELECT pg_sleep(30)');
+      const stuck = idle.db.query('SELECT pg_sleep(30)');
       stuck.catch(() => {});
       await session.reset();
       const fresh = await session.lane(0);
-      expect(fresh.backend).not.toBe(again.backend);
+      expect(fresh.backend).not.toBe(idle.backend);
       expect(await probe(fresh.db)).toEqual(clean(fresh.backend, before.deadlockTimeout));
     } finally {
       await session.close();

