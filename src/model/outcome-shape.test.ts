@@ -102,6 +102,24 @@ describe('checkSnapshotShape: the plugin builds the shape, the handler stores th
   });
 });
 
+describe("checkSnapshotShape with a payload that reads its fields' values", () => {
+  // A payload that normalises a text field (an email lowercased) must meet a text, not the
+  // placeholder a shape check might pass it, or every snapshot check throws from user code.
+  const lowered = defineOperation({
+    ...titled,
+    name: 'retitle-lowered-test',
+    payload: (a) => ({ doc: a.docId as number, title: (a.title as string).toLowerCase() }),
+  });
+
+  it('checks the snapshot, and names the payload keys when it is malformed', () => {
+    const snapshot = { docs: [{ id: 1, workspace: 'team-a', title: 'a' }], receipts: [receipt] };
+    expect(checkSnapshotShape(snapshot, 'mine', lowered)).toBe(snapshot);
+    expect(() => checkSnapshotShape({ docs: 'x' }, 'mine', lowered)).toThrow(
+      /payload: \{doc, title\}/,
+    );
+  });
+});
+
 describe('describeResult', () => {
   it('quotes text, leaves numbers bare', () => {
     expect(describeResult({ docId: 1, title: 'Q3 plan' })).toBe('docId 1 title "Q3 plan"');

@@ -5,7 +5,7 @@
  * judge it.
  */
 import { ReceiptcheckError } from '../errors.ts';
-import type { OperationSpec } from './operation.ts';
+import type { FieldRule, OperationSpec } from './operation.ts';
 import { DEFAULT_OPERATION } from './operations/index.ts';
 import type { Outcome } from './outcome.ts';
 import type { Snapshot } from './world.ts';
@@ -156,7 +156,22 @@ function isCell(value: unknown): boolean {
   return Number.isFinite(value) || typeof value === 'string';
 }
 
-/** The payload's field names, from a payload of placeholder arguments. */
+/**
+ * The payload's field names, from a payload of valid arguments: a spec's `payload` may read its
+ * fields as their rules allow (a text lowercased), so a placeholder of the wrong type would throw
+ * from the user's code. Empty when it throws anyway: the names only decorate an error message.
+ */
 function samplePayload(spec: OperationSpec): Record<string, unknown> {
-  return spec.payload(Object.fromEntries(spec.fields.map((f) => [f.name, 1])));
+  const args = Object.fromEntries(spec.fields.map((f) => [f.name, validSample(f.rule)]));
+  try {
+    return spec.payload(args);
+  } catch {
+    return {};
+  }
+}
+
+function validSample(rule: FieldRule): unknown {
+  if (rule.kind === 'custom') return rule.valid[0];
+  if (rule.kind === 'integer') return rule.min <= 1 && rule.max >= 1 ? 1 : rule.min;
+  return 1;
 }
