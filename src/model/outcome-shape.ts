@@ -5,7 +5,7 @@
  * judge it.
  */
 import { ReceiptcheckError } from '../errors.ts';
-import type { FieldRule, OperationSpec } from './operation.ts';
+import type { Args, FieldRule, OperationSpec } from './operation.ts';
 import { DEFAULT_OPERATION } from './operations/index.ts';
 import type { Outcome } from './outcome.ts';
 import type { Snapshot } from './world.ts';
@@ -162,7 +162,7 @@ function isCell(value: unknown): boolean {
  * from the user's code. Empty when it throws anyway: the names only decorate an error message.
  */
 function samplePayload(spec: OperationSpec): Record<string, unknown> {
-  const args = Object.fromEntries(spec.fields.map((f) => [f.name, validSample(f.rule)]));
+  const args = Object.fromEntries(spec.fields.map((f) => [f.name, validSample(f.rule)])) as Args;
   try {
     return spec.payload(args);
   } catch {
@@ -170,7 +170,7 @@ function samplePayload(spec: OperationSpec): Record<string, unknown> {
   }
 }
 
-function validSample(rule: FieldRule): unknown {
+function validSample(rule: FieldRule): number | string | boolean | undefined {
   if (rule.kind === 'custom') return rule.valid[0];
   if (rule.kind === 'integer') return rule.min <= 1 && rule.max >= 1 ? 1 : rule.min;
   return 1;
