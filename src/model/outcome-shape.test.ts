@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { defineOperation } from './operation.ts';
+import { createOnce, createOnceOpaque } from './operations/create-once.ts';
 import { describeResult } from './outcome.ts';
 import { checkSnapshotShape, isOutcome } from './outcome-shape.ts';
 import { defaultPrincipals } from './world.ts';
@@ -116,6 +117,31 @@ describe("checkSnapshotShape with a payload that reads its fields' values", () =
     expect(checkSnapshotShape(snapshot, 'mine', lowered)).toBe(snapshot);
     expect(() => checkSnapshotShape({ docs: 'x' }, 'mine', lowered)).toThrow(
       /payload: \{doc, title\}/,
+    );
+  });
+});
+
+describe('checkSnapshotShape with created rows', () => {
+  const uuid = '7f368742-4d61-4840-aaa9-9528c5bd6441';
+  const customers = [{ id: 1, workspace: 'team-a' }];
+  const invoices = [{ id: uuid, customerId: 1, amount: 5 }];
+
+  it('accepts a text id (a UUID) where the server assigns ids as it likes', () => {
+    const snapshot = { customers, invoices, receipts: [] };
+    expect(checkSnapshotShape(snapshot, 'mine', createOnceOpaque)).toBe(snapshot);
+  });
+
+  it('rejects it where the spec predicts ids (rowid), and on a target row', () => {
+    expect(() =>
+      checkSnapshotShape({ customers, invoices, receipts: [] }, 'mine', createOnce),
+    ).toThrow(/malformed invoices row/);
+    const textTarget = {
+      customers: [{ id: uuid, workspace: 'team-a' }],
+      invoices: [],
+      receipts: [],
+    };
+    expect(() => checkSnapshotShape(textTarget, 'mine', createOnceOpaque)).toThrow(
+      /malformed customers row/,
     );
   });
 });

@@ -5,7 +5,7 @@
  * judge it.
  */
 import { ReceiptcheckError } from '../errors.ts';
-import type { Args, FieldRule, OperationSpec } from './operation.ts';
+import { type Args, type FieldRule, type OperationSpec, opaqueIds } from './operation.ts';
 import { DEFAULT_OPERATION } from './operations/index.ts';
 import type { Outcome } from './outcome.ts';
 import type { Snapshot } from './world.ts';
@@ -55,7 +55,12 @@ function isResult(value: unknown, spec: OperationSpec | undefined): boolean {
 /** What the shape checks read of a spec, worked out once per spec: they run for every call. */
 interface SpecShape {
   readonly reasons: readonly string[];
-  readonly tables: readonly { readonly name: string; readonly fields: readonly string[] }[];
+  readonly tables: readonly {
+    readonly name: string;
+    readonly fields: readonly string[];
+    /** Ids the server assigns as it likes (`created.ids: 'opaque'`): a UUID as well as a number. */
+    readonly textIds?: boolean;
+  }[];
   readonly payloadKeys: readonly string[];
 }
 
@@ -64,8 +69,16 @@ const shapes = new WeakMap<OperationSpec, SpecShape>();
 function shapeOf(spec: OperationSpec): SpecShape {
   let shape = shapes.get(spec);
   if (!shape) {
-    const tables = [{ name: spec.table, fields: ['workspace', ...spec.rowFields] }];
-    if (spec.created) tables.push({ name: spec.created.table, fields: [...spec.created.fields] });
+    const tables: SpecShape['tables'][number][] = [
+      { name: spec.table, fields: ['workspace', ...spec.rowFields] },
+    ];
+    if (spec.created) {
+      tables.push({
+        name: spec.created.table,
+        fields: [...spec.created.fields],
+        textIds: opaqueIds(spec),
+      });
+    }
     shape = {
       reasons: [...REASONS, ...(spec.refusals ?? [])],
       tables,
@@ -102,7 +115,7 @@ export function checkSnapshotShape(
   for (const t of tables) {
     for (const a of s[t.name] as Record<string, unknown>[]) {
       // A row's own fields are integers or strings (`Row`): a title, a currency, a status.
-      if (!isRow(a, t.fields))
+      if (!isRow(a, t.fields, t.textIds === true))
         return badSnapshot(handler, spec, `has a malformed ${t.name} row ${JSON.stringify(a)}`);
     }
   }
@@ -113,8 +126,13 @@ export function checkSnapshotShape(
   return value as Snapshot;
 }
 
-function isRow(a: Record<string, unknown> | undefined, fields: readonly string[]): boolean {
-  if (!Number.isInteger(a?.id)) return false;
+function isRow(
+  a: Record<string, unknown> | undefined,
+  fields: readonly string[],
+  textIds: boolean,
+): boolean {
+  const id = a?.id;
+  if (!Number.isInteger(id) && !(textIds && typeof id === 'string' && id !== '')) return false;
   for (const f of fields) {
     if (f === 'workspace' ? typeof a?.workspace !== 'string' : !isCell(a?.[f])) return false;
   }
