@@ -61,6 +61,10 @@ describe('checkSnapshotShape with a text field', () => {
     (title) => {
       const snapshot = { docs: [{ id: 1, workspace: 'team-a', title }], receipts: [] };
       expect(() => checkSnapshotShape(snapshot, 'mine', titled)).toThrow(/malformed docs row/);
+      // The message says which field is wrong, not only that the row is.
+      expect(() => checkSnapshotShape(snapshot, 'mine', titled)).toThrow(
+        /its title is .*: row fields are finite numbers or strings, never null/,
+      );
     },
   );
 });
@@ -134,7 +138,7 @@ describe('checkSnapshotShape with created rows', () => {
   it('rejects it where the spec predicts ids (rowid), and on a target row', () => {
     expect(() =>
       checkSnapshotShape({ customers, invoices, receipts: [] }, 'mine', createOnce),
-    ).toThrow(/malformed invoices row/);
+    ).toThrow(/malformed invoices row .*\(its id must be an integer\)/);
     const textTarget = {
       customers: [{ id: uuid, workspace: 'team-a' }],
       invoices: [],

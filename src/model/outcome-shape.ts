@@ -116,7 +116,11 @@ export function checkSnapshotShape(
     for (const a of s[t.name] as Record<string, unknown>[]) {
       // A row's own fields are integers or strings (`Row`): a title, a currency, a status.
       if (!isRow(a, t.fields, t.textIds === true))
-        return badSnapshot(handler, spec, `has a malformed ${t.name} row ${JSON.stringify(a)}`);
+        return badSnapshot(
+          handler,
+          spec,
+          `has a malformed ${t.name} row ${JSON.stringify(a)} (${rowProblem(a, t)})`,
+        );
     }
   }
   for (const r of s.receipts as Record<string, unknown>[]) {
@@ -124,6 +128,26 @@ export function checkSnapshotShape(
       return badSnapshot(handler, spec, `has a malformed receipt ${JSON.stringify(r)}`);
   }
   return value as Snapshot;
+}
+
+/** What is wrong with a row `isRow` refused, in words: the message must say what to change. */
+function rowProblem(
+  a: Record<string, unknown> | undefined,
+  t: SpecShape['tables'][number],
+): string {
+  if (typeof a !== 'object' || a === null) return 'a row must be an object';
+  const id = a.id;
+  if (!Number.isInteger(id) && !(t.textIds && typeof id === 'string' && id !== ''))
+    return t.textIds
+      ? 'its id must be an integer or a non-empty string'
+      : 'its id must be an integer';
+  const bad = t.fields.find((f) =>
+    f === 'workspace' ? typeof a.workspace !== 'string' : !isCell(a[f]),
+  );
+  if (bad === undefined || bad === 'workspace') return 'its workspace must be a string';
+  const v = a[bad];
+  const value = v === undefined ? 'missing' : typeof v === 'number' ? String(v) : JSON.stringify(v);
+  return `its ${bad} is ${value}: row fields are finite numbers or strings, never null`;
 }
 
 function isRow(
