@@ -3,8 +3,10 @@
 // of Node's module systems, as the tsx command does: in a `"type": "commonjs"` project (what
 // `npm init -y` writes) a `.ts` plugin is CommonJS, and tsx's CommonJS hook is what compiles its
 // import syntax; with the ES module hook alone Node fails it as a require(esm) cycle.
-// In a clone, where src/ exists, it runs the TypeScript sources, so `npm run check`, the tests and
-// `npm run receiptcheck` never run a stale build; the published package ships dist/ and no src/.
+// Where src/ exists it runs the TypeScript sources, so `npm run check`, the tests and
+// `npm run receiptcheck` never run a stale build. The package ships src/ too (the docs name its
+// files), so an installed command runs the sources as well, while a plugin's
+// `import 'receiptcheck'` loads dist/.
 import { existsSync } from 'node:fs';
 import { register as registerCommonJs } from 'tsx/cjs/api';
 import { register } from 'tsx/esm/api';

@@ -3,7 +3,7 @@
  * default): a handler whose invoice ids follow no rule the model knows holds the contract in
  * every deterministic mode, while the same handler is a failure under `create-once`, which
  * predicts SQLite's rowid rule; and opaque ids hide neither a double create nor a replay that
- * returns another invoice's id.
+ * returns another invoice's id, whether the ids are numbers or text (UUIDs).
  */
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -96,6 +96,28 @@ describe('opaque server-assigned ids', () => {
     expect(r.verdict).toBe('failed');
     const kinds = r.counterexample?.failures.map((f) => f.kind) ?? [];
     expect(kinds.some((k) => k === 'snapshot' || k === 'invariant')).toBe(true);
+  });
+
+  it.each(['sequential', 'scheduled'] as const)(
+    'a handler whose ids are random UUIDs (text) holds in %s mode',
+    async (mode) => {
+      const r = await checkHandler({ handler: handler('uuid-ids'), mode, runs: 120 });
+      expect(r.counterexample?.failures ?? []).toEqual([]);
+      expect(r.verdict).toBe('passed');
+    },
+  );
+
+  it('a double create is found with UUID ids too, and its report names the extra invoice by its UUID', async () => {
+    const r = await checkHandler({
+      handler: handler('uuid-ids-double-create'),
+      mode: 'sequential',
+      runs: 200,
+    });
+    expect(r.verdict).toBe('failed');
+    const cx = r.counterexample;
+    if (!cx) throw new Error('no counterexample');
+    expect(cx.failures.some((f) => f.kind === 'snapshot' || f.kind === 'invariant')).toBe(true);
+    expect(formatCounterexample(cx)).toMatch(/invoice [0-9a-f]{8}-[0-9a-f]{4}-/);
   });
 
   it("its report, in text and on the page, shows the ids the handler answered, not the model's placeholder", async () => {

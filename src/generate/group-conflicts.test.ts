@@ -1,12 +1,15 @@
 /**
  * The model's word on whether a concurrent group conflicts: a duplicate (the second replays),
  * two debits that cross the balance together, two writes of one row conflict; calls on different
- * rows, and calls refused alike, do not. And generated groups conflict more often than they did.
+ * rows, and calls refused alike, do not. And generated groups conflict more often than they did,
+ * and reuse one key on two rows of the caller at once.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { CallEvent, Event } from '../model/events.ts';
+import { targetRows } from '../model/operation.ts';
 import { adjustBalance } from '../model/operations/adjust-balance.ts';
+import { setInterval } from '../model/operations/set-interval.ts';
 import { initialState } from '../model/state.ts';
 import { step } from '../model/step.ts';
 import { groupConflicts } from './group-conflicts.ts';
@@ -65,4 +68,43 @@ describe('generated groups', () => {
     expect(groups).toBeGreaterThan(100);
     expect(conflicting / groups).toBeGreaterThan(0.5);
   });
+
+  it('reuse one key on two rows of the caller at once, which only a lock on the key orders', () => {
+    // Two first attempts under one key on different rows share no row lock: a handler that locks
+    // only the row lets both write, and one insert of the receipt fails instead of a key reuse.
+    const arbitrary = sequenceArbitrary(setIntervalFixture, {
+      spec: setInterval,
+      stepsMax: 20,
+      races: true,
+      recreate: true,
+    });
+    let found = 0;
+    for (const steps of fc.sample(arbitrary, { seed: 1, numRuns: 300 })) {
+      for (const st of steps) {
+        if (st.kind !== 'concurrent') continue;
+        const calls = st.events.filter((e): e is CallEvent => e.kind === 'call');
+        const [a, b] = calls;
+        if (
+          a &&
+          b &&
+          a.client === b.client &&
+          a.request.requestId === b.request.requestId &&
+          a.request.automationId !== b.request.automationId &&
+          [a, b].every((c) => ownRow(c))
+        )
+          found++;
+      }
+    }
+    expect(found).toBeGreaterThan(5);
+  });
 });
+
+const setIntervalFixture = { ...setInterval.fixture, operation: setInterval.name };
+
+/** Whether the call names a row in its principal's workspace (so it reaches the receipt). */
+function ownRow(c: CallEvent): boolean {
+  const workspace = setIntervalFixture.principals[c.client]?.workspace;
+  return targetRows(setIntervalFixture, setInterval).some(
+    (a) => a.id === c.request.automationId && a.workspace === workspace,
+  );
+}

@@ -92,7 +92,7 @@ export type Move =
       /** Values of the first value field, one per call (unused when the operation has none). */
       readonly values: readonly FieldValue[];
       readonly world: 'move' | 'delete' | 'revoke';
-      /** Which of the values that conflict through the precondition the members send (`sameVersion`). */
+      /** Which of the values that conflict through the precondition the members send (`sameVersion`); whether a `mismatch` changes a value or the row. */
       readonly pick: number;
     }
   | {

@@ -78,8 +78,10 @@ export function raceEvents(r: RequestMaker, move: Extract<Move, { kind: 'race' }
     }
     case 'mismatch': {
       const request = r.newRequest(a, move.target, at(i0), 'known');
+      // Every other mismatch names another row under the same key: two first attempts on
+      // different rows share no row lock, so only a lock on the key keeps both from writing.
       const other =
-        first && i0 !== undefined
+        first && i0 !== undefined && move.pick % 2 === 0
           ? { ...request, [first.field.name]: i0 !== i1 ? i1 : bumped(i0, first) }
           : r.changed(request, 'target');
       events.push(r.call(a, request, 'delivered', 'new'), r.call(a, other, 'delivered', 'reuse'));

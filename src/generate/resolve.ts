@@ -227,7 +227,9 @@ class Resolver implements GroupMaker {
     for (const { name } of this.spec.fields) {
       if (name === this.spec.targetField) args[name] = id;
       else if (name === this.version) args[name] = expectedVersion;
-      else args[name] = values[name] ?? this.usualValue(name);
+      else if (!(name in values)) args[name] = this.usualValue(name);
+      // An optional field drawn as left out is absent from the request, not set to undefined.
+      else if (values[name] !== undefined) args[name] = values[name];
     }
     if (this.spec.otherTargets) {
       const workspace = this.state.principals[client]?.workspace;

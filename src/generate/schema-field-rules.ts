@@ -67,7 +67,10 @@ export function sortCandidates(
   return { valid, invalid };
 }
 
-/** A field whose rule is the schema's check, with the first few samples of each side. */
+/**
+ * A field whose rule is the schema's check, with the first few samples of each side; optional
+ * when the schema accepts the field left out, so new intents sometimes leave it out.
+ */
 export function customField(
   name: string,
   accepts: (value: unknown) => boolean,
@@ -77,7 +80,16 @@ export function customField(
     name,
     rule: { kind: 'custom', check: accepts, valid: valid.slice(0, VALID_MAX) },
     ...(invalid.length > 0 ? { invalid: invalid.slice(0, INVALID_MAX) } : {}),
+    ...(acceptsAbsent(accepts) ? { optional: true } : {}),
   };
+}
+
+function acceptsAbsent(accepts: (value: unknown) => boolean): boolean {
+  try {
+    return accepts(undefined);
+  } catch {
+    return false;
+  }
 }
 
 function isSample(value: unknown): value is Sample {

@@ -9,8 +9,11 @@ import { fieldHolds } from '../model/validate.ts';
 import { handPicked } from './hand-picked.ts';
 import { versionField } from './versioning.ts';
 
-/** A value new intents send: numbers for every built-in, strings or booleans for a custom rule's. */
-export type FieldValue = number | string | boolean;
+/**
+ * A value new intents send: numbers for every built-in, strings or booleans for a custom rule's,
+ * and `undefined` for an optional field left out of the request.
+ */
+export type FieldValue = number | string | boolean | undefined;
 
 /** How new intents fill one non-target field. */
 export interface ValueField {
@@ -45,7 +48,9 @@ export function valueFields(spec: OperationSpec, rows: readonly Row[]): ValueFie
 function valueField(spec: OperationSpec, field: ArgumentField, rows: readonly Row[]): ValueField {
   const rule = field.rule;
   if (rule.kind === 'id') return withUsual(field, rows.length > 0 ? rows.map((r) => r.id) : [1]);
-  if (rule.kind === 'custom') return withUsual(field, rule.valid);
+  // An optional field is sometimes left out: a handler that needs it must be caught.
+  if (rule.kind === 'custom')
+    return withUsual(field, field.optional ? [...rule.valid, undefined] : rule.valid);
   const { min, max } = rule;
   const middle = Math.trunc((min + max) / 2);
   const derived = [min, middle, ...(rule.nonZero && min < 0 && max > 0 ? [-1, 1] : []), max];
@@ -61,9 +66,12 @@ function withUsual(field: ArgumentField, values: readonly FieldValue[]): ValueFi
     (v) => rule.kind !== 'integer' || (typeof v === 'number' && v > rule.min && v < rule.max),
   );
   const size = (v: FieldValue) => (typeof v === 'number' ? Math.abs(v) : 0);
-  // Nearest zero first; of two as near, the positive one.
-  const ordered = [...(inside.length > 0 ? inside : pool)].sort(
-    (a, b) => size(a) - size(b) || (b > a ? 1 : b < a ? -1 : 0),
+  // Nearest zero first; of two as near, the positive one. A left-out field is never usual.
+  const sent = (inside.length > 0 ? inside : pool).filter((v) => v !== undefined);
+  const ordered = [...(sent.length > 0 ? sent : pool)].sort(
+    (a, b) =>
+      size(a) - size(b) ||
+      ((b as string) > (a as string) ? 1 : (b as string) < (a as string) ? -1 : 0),
   );
   const first = ordered[0] as FieldValue;
   const second = ordered.find((v) => v !== first) ?? pool.find((v) => v !== first) ?? first;

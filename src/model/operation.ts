@@ -43,6 +43,12 @@ export interface ArgumentField {
   /** The argument's name in a request, e.g. `intervalMinutes`. */
   readonly name: string;
   readonly rule: FieldRule;
+  /**
+   * The field may be left out of a request (zod's `.optional()`, a JSON Schema property not
+   * `required`): new intents sometimes omit it, so the handler meets it absent, and its rule's
+   * check must accept `undefined`. Only for a `custom` rule.
+   */
+  readonly optional?: boolean;
   /** Values that break the rule, sent as invalid input besides the generic ones (types, NaN, …). */
   readonly invalid?: readonly unknown[];
   /**

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { defineOperation } from './operation.ts';
+import { createOnce, createOnceOpaque } from './operations/create-once.ts';
 import { describeResult } from './outcome.ts';
 import { checkSnapshotShape, isOutcome } from './outcome-shape.ts';
 import { defaultPrincipals } from './world.ts';
@@ -60,6 +61,10 @@ describe('checkSnapshotShape with a text field', () => {
     (title) => {
       const snapshot = { docs: [{ id: 1, workspace: 'team-a', title }], receipts: [] };
       expect(() => checkSnapshotShape(snapshot, 'mine', titled)).toThrow(/malformed docs row/);
+      // The message says which field is wrong, not only that the row is.
+      expect(() => checkSnapshotShape(snapshot, 'mine', titled)).toThrow(
+        /its title is .*: row fields are finite numbers or strings, never null/,
+      );
     },
   );
 });
@@ -98,6 +103,49 @@ describe('checkSnapshotShape: the plugin builds the shape, the handler stores th
     expect(() => checkSnapshotShape(snapshot, 'mine', titled)).toThrow(message);
     expect(() => checkSnapshotShape(snapshot, 'mine', titled)).toThrow(
       expect.objectContaining({ code: 'E_SNAPSHOT_SHAPE' }),
+    );
+  });
+});
+
+describe("checkSnapshotShape with a payload that reads its fields' values", () => {
+  // A payload that normalises a text field (an email lowercased) must meet a text, not the
+  // placeholder a shape check might pass it, or every snapshot check throws from user code.
+  const lowered = defineOperation({
+    ...titled,
+    name: 'retitle-lowered-test',
+    payload: (a) => ({ doc: a.docId as number, title: (a.title as string).toLowerCase() }),
+  });
+
+  it('checks the snapshot, and names the payload keys when it is malformed', () => {
+    const snapshot = { docs: [{ id: 1, workspace: 'team-a', title: 'a' }], receipts: [receipt] };
+    expect(checkSnapshotShape(snapshot, 'mine', lowered)).toBe(snapshot);
+    expect(() => checkSnapshotShape({ docs: 'x' }, 'mine', lowered)).toThrow(
+      /payload: \{doc, title\}/,
+    );
+  });
+});
+
+describe('checkSnapshotShape with created rows', () => {
+  const uuid = '7f368742-4d61-4840-aaa9-9528c5bd6441';
+  const customers = [{ id: 1, workspace: 'team-a' }];
+  const invoices = [{ id: uuid, customerId: 1, amount: 5 }];
+
+  it('accepts a text id (a UUID) where the server assigns ids as it likes', () => {
+    const snapshot = { customers, invoices, receipts: [] };
+    expect(checkSnapshotShape(snapshot, 'mine', createOnceOpaque)).toBe(snapshot);
+  });
+
+  it('rejects it where the spec predicts ids (rowid), and on a target row', () => {
+    expect(() =>
+      checkSnapshotShape({ customers, invoices, receipts: [] }, 'mine', createOnce),
+    ).toThrow(/malformed invoices row .*\(its id must be an integer\)/);
+    const textTarget = {
+      customers: [{ id: uuid, workspace: 'team-a' }],
+      invoices: [],
+      receipts: [],
+    };
+    expect(() => checkSnapshotShape(textTarget, 'mine', createOnceOpaque)).toThrow(
+      /malformed customers row/,
     );
   });
 });

@@ -5,7 +5,7 @@
  * judge it.
  */
 import { ReceiptcheckError } from '../errors.ts';
-import type { OperationSpec } from './operation.ts';
+import { type Args, type FieldRule, type OperationSpec, opaqueIds } from './operation.ts';
 import { DEFAULT_OPERATION } from './operations/index.ts';
 import type { Outcome } from './outcome.ts';
 import type { Snapshot } from './world.ts';
@@ -55,7 +55,12 @@ function isResult(value: unknown, spec: OperationSpec | undefined): boolean {
 /** What the shape checks read of a spec, worked out once per spec: they run for every call. */
 interface SpecShape {
   readonly reasons: readonly string[];
-  readonly tables: readonly { readonly name: string; readonly fields: readonly string[] }[];
+  readonly tables: readonly {
+    readonly name: string;
+    readonly fields: readonly string[];
+    /** Ids the server assigns as it likes (`created.ids: 'opaque'`): a UUID as well as a number. */
+    readonly textIds?: boolean;
+  }[];
   readonly payloadKeys: readonly string[];
 }
 
@@ -64,8 +69,16 @@ const shapes = new WeakMap<OperationSpec, SpecShape>();
 function shapeOf(spec: OperationSpec): SpecShape {
   let shape = shapes.get(spec);
   if (!shape) {
-    const tables = [{ name: spec.table, fields: ['workspace', ...spec.rowFields] }];
-    if (spec.created) tables.push({ name: spec.created.table, fields: [...spec.created.fields] });
+    const tables: SpecShape['tables'][number][] = [
+      { name: spec.table, fields: ['workspace', ...spec.rowFields] },
+    ];
+    if (spec.created) {
+      tables.push({
+        name: spec.created.table,
+        fields: [...spec.created.fields],
+        textIds: opaqueIds(spec),
+      });
+    }
     shape = {
       reasons: [...REASONS, ...(spec.refusals ?? [])],
       tables,
@@ -102,8 +115,12 @@ export function checkSnapshotShape(
   for (const t of tables) {
     for (const a of s[t.name] as Record<string, unknown>[]) {
       // A row's own fields are integers or strings (`Row`): a title, a currency, a status.
-      if (!isRow(a, t.fields))
-        return badSnapshot(handler, spec, `has a malformed ${t.name} row ${JSON.stringify(a)}`);
+      if (!isRow(a, t.fields, t.textIds === true))
+        return badSnapshot(
+          handler,
+          spec,
+          `has a malformed ${t.name} row ${JSON.stringify(a)} (${rowProblem(a, t)})`,
+        );
     }
   }
   for (const r of s.receipts as Record<string, unknown>[]) {
@@ -113,8 +130,33 @@ export function checkSnapshotShape(
   return value as Snapshot;
 }
 
-function isRow(a: Record<string, unknown> | undefined, fields: readonly string[]): boolean {
-  if (!Number.isInteger(a?.id)) return false;
+/** What is wrong with a row `isRow` refused, in words: the message must say what to change. */
+function rowProblem(
+  a: Record<string, unknown> | undefined,
+  t: SpecShape['tables'][number],
+): string {
+  if (typeof a !== 'object' || a === null) return 'a row must be an object';
+  const id = a.id;
+  if (!Number.isInteger(id) && !(t.textIds && typeof id === 'string' && id !== ''))
+    return t.textIds
+      ? 'its id must be an integer or a non-empty string'
+      : 'its id must be an integer';
+  const bad = t.fields.find((f) =>
+    f === 'workspace' ? typeof a.workspace !== 'string' : !isCell(a[f]),
+  );
+  if (bad === undefined || bad === 'workspace') return 'its workspace must be a string';
+  const v = a[bad];
+  const value = v === undefined ? 'missing' : typeof v === 'number' ? String(v) : JSON.stringify(v);
+  return `its ${bad} is ${value}: row fields are finite numbers or strings, never null`;
+}
+
+function isRow(
+  a: Record<string, unknown> | undefined,
+  fields: readonly string[],
+  textIds: boolean,
+): boolean {
+  const id = a?.id;
+  if (!Number.isInteger(id) && !(textIds && typeof id === 'string' && id !== '')) return false;
   for (const f of fields) {
     if (f === 'workspace' ? typeof a?.workspace !== 'string' : !isCell(a?.[f])) return false;
   }
@@ -156,7 +198,22 @@ function isCell(value: unknown): boolean {
   return Number.isFinite(value) || typeof value === 'string';
 }
 
-/** The payload's field names, from a payload of placeholder arguments. */
+/**
+ * The payload's field names, from a payload of valid arguments: a spec's `payload` may read its
+ * fields as their rules allow (a text lowercased), so a placeholder of the wrong type would throw
+ * from the user's code. Empty when it throws anyway: the names only decorate an error message.
+ */
 function samplePayload(spec: OperationSpec): Record<string, unknown> {
-  return spec.payload(Object.fromEntries(spec.fields.map((f) => [f.name, 1])));
+  const args = Object.fromEntries(spec.fields.map((f) => [f.name, validSample(f.rule)])) as Args;
+  try {
+    return spec.payload(args);
+  } catch {
+    return {};
+  }
+}
+
+function validSample(rule: FieldRule): number | string | boolean | undefined {
+  if (rule.kind === 'custom') return rule.valid[0];
+  if (rule.kind === 'integer') return rule.min <= 1 && rule.max >= 1 ? 1 : rule.min;
+  return 1;
 }

@@ -64,7 +64,10 @@ function describeCall(event: CallEvent, fixture: Fixture, spec: OperationSpec): 
         : '';
   const id = formatRequestId(r.requestId);
   if (spec.name !== 'set-interval') {
-    const args = spec.fields.map((f) => `${f.name} ${formatArgument(r[f.name])}`).join(', ');
+    // An optional field a client left out is absent from the request, not sent as undefined.
+    const args = spec.fields
+      .map((f) => (f.name in r ? `${f.name} ${formatArgument(r[f.name])}` : `${f.name} left out`))
+      .join(', ');
     return `${who} ${verb} ${id}: ${spec.name} ${args}${tail}`;
   }
   const target =

@@ -2,12 +2,13 @@
  * The scheduler's hot pure functions against their definitions: `chooseLane` (which skips its
  * copy and sort when the candidates are in lane order) against rotation over the sorted lanes, and
  * `runAhead` (which counts whole turns instead of asking `chooseLane` at each decision) against
- * asking `chooseLane` at each decision, on generated lanes, choices and clocks.
+ * asking `chooseLane` at each decision, on generated lanes, choices, clocks and fair stretches;
+ * and `decide` handing the lane over in turn once the fair stretch begins.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { chooseLane } from './choose-lane.ts';
-import { type LaneView, runAhead, type SchedulerState } from './decide.ts';
+import { decide, type LaneView, runAhead, type SchedulerState } from './decide.ts';
 
 /** chooseLane as its doc defines it: rotate over the sorted lanes from `last` (or the next after it). */
 function rotation(candidates: readonly number[], last: number | undefined, choice: number): number {
@@ -31,7 +32,9 @@ function grantsInARow(
   const candidates = [lane, ...others.map((s) => s.lane)];
   let n = 0;
   for (let d = at.decision; n < limit; d++, n++) {
-    if (d >= at.choices.length) return limit;
+    // In the fair stretch every choice hands over to the next lane.
+    if (at.fairIn !== undefined && at.fairIn - n <= 0) break;
+    // Past the drawn choices every choice is 0.
     if (chooseLane(candidates, lane, at.choices[d] ?? 0) !== lane) break;
   }
   return n;
@@ -75,17 +78,51 @@ describe('runAhead', () => {
         fc.nat({ max: 12 }),
         fc.nat({ max: 40 }),
         fc.nat({ max: 20 }),
-        ([lane, ...rest], blocks, choices, decision, clock, max) => {
+        fc.option(fc.integer({ min: -2, max: 15 }), { nil: undefined }),
+        ([lane, ...rest], blocks, choices, decision, clock, max, fairIn) => {
           const others = rest.map((l, i) => {
             const [blocked, at, timeout] = blocks[i] as [boolean, number, number];
             return view(l, blocked, at, timeout);
           });
-          const at: SchedulerState = { clock, epoch: 0, choices, decision, last: lane };
+          const at: SchedulerState = {
+            clock,
+            epoch: 0,
+            choices,
+            decision,
+            last: lane,
+            ...(fairIn !== undefined ? { fairIn } : {}),
+          };
           expect(runAhead(lane as number, others, at, max)).toBe(
             grantsInARow(lane as number, others, at, max),
           );
         },
       ),
     );
+  });
+});
+
+describe('decide, past the drawn choices', () => {
+  const parked = (lane: number): LaneView => ({
+    lane,
+    status: 'parked',
+    blockedAt: 0,
+    blockedEpoch: 0,
+    timeoutMs: 0,
+  });
+  const at = (fairIn: number | undefined): SchedulerState => ({
+    clock: 0,
+    epoch: 0,
+    choices: [],
+    decision: 0,
+    last: 1,
+    ...(fairIn !== undefined ? { fairIn } : {}),
+  });
+
+  it('keeps the last lane running, until the fair stretch hands it over in turn', () => {
+    const live = [parked(0), parked(1), parked(2)];
+    expect(decide(live, at(undefined))).toMatchObject({ kind: 'choose', lane: 1 });
+    expect(decide(live, at(1))).toMatchObject({ kind: 'choose', lane: 1 });
+    expect(decide(live, at(0))).toMatchObject({ kind: 'choose', lane: 2 });
+    expect(decide([parked(0), parked(1)], at(-5))).toMatchObject({ kind: 'choose', lane: 0 });
   });
 });

@@ -8,6 +8,12 @@
  * 2. the candidates are the parked lanes and the blocked ones for which something changed since
  *    their last try (the epoch moved); with more than one, the next drawn choice picks;
  * 3. no candidate but blocked lanes: a stall; the clock jumps to the first busy timeout.
+ *
+ * Past the drawn choices every choice is 0, which keeps the last lane running. A lane that spins
+ * on a lock another lane holds (a handler retrying SQLITE_BUSY) could then run for ever while the
+ * holder, able to run, never gets a grant: the step would be reported as a livelock that no real
+ * machine shows. So once `fairIn` grants have gone, every choice hands over to the next lane in
+ * turn: a step that still does not finish then is a livelock under a fair scheduler too.
  */
 import { chooseLane } from './choose-lane.ts';
 
@@ -39,6 +45,8 @@ export interface SchedulerState {
   readonly decision: number;
   /** The lane granted last. */
   readonly last: number | undefined;
+  /** Grants left before every choice hands over to the next lane in turn; unset: never. */
+  readonly fairIn?: number;
 }
 
 /** The next decision over `live` (not empty). */
@@ -51,7 +59,8 @@ export function decide(live: readonly LaneView[], at: SchedulerState): Decision 
     return { kind: 'stall', until, lanes: live.map((b) => b.lane) };
   }
   const chose = candidates.length > 1;
-  const choice = chose ? (at.choices[at.decision] ?? 0) : 0;
+  const fair = at.fairIn !== undefined && at.fairIn <= 0;
+  const choice = chose ? (fair ? 1 : (at.choices[at.decision] ?? 0)) : 0;
   return {
     kind: 'choose',
     lane: chooseLane(
@@ -79,8 +88,9 @@ export function runAhead(
   let forcedAt = Number.POSITIVE_INFINITY;
   for (const s of others)
     if (s.status === 'blocked') forcedAt = Math.min(forcedAt, s.blockedAt + s.timeoutMs);
-  const limit = Math.min(max, forcedAt - at.clock);
-  if (others.length === 0) return Math.max(0, limit);
+  if (others.length === 0) return Math.max(0, Math.min(max, forcedAt - at.clock));
+  // No run-ahead into the fair stretch, where each choice hands the lane over.
+  const limit = Math.max(0, Math.min(max, forcedAt - at.clock, at.fairIn ?? max));
   // `chooseLane` over the lane and the others, starting from it, keeps it exactly when the
   // choice is a whole number of turns round them: counted here without building the candidates.
   const lanes = others.length + 1;

@@ -26,7 +26,7 @@ export class GrantBook {
     private readonly step: number,
     private readonly plan: StepSchedule,
     laneCount: number,
-    private readonly trace: { readonly entries: TraceEntry[] },
+    private readonly trace: { readonly entries: TraceEntry[]; readonly grantsMax: number },
   ) {
     this.crash = plan.crash && { lane: plan.crash.lane % laneCount, at: plan.crash.at };
     this.fault = plan.fault && { lane: plan.fault.lane % laneCount, at: plan.fault.at };
@@ -55,7 +55,9 @@ export class GrantBook {
   /** What `decide` needs to know of where the scheduler stands. */
   state(): SchedulerState {
     const { clock, epoch, decision, last } = this;
-    return { clock, epoch, choices: this.plan.choices, decision, last };
+    // The second half of the livelock bound is fair (`decide.ts`).
+    const fairIn = Math.ceil(this.trace.grantsMax / 2) - this.grants;
+    return { clock, epoch, choices: this.plan.choices, decision, last, fairIn };
   }
 
   /**

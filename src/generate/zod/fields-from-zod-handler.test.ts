@@ -6,6 +6,7 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { checkHandler } from '../../api/check-handler.ts';
+import { formatCounterexample } from '../../report/format-counterexample.ts';
 
 const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
 
@@ -29,5 +30,29 @@ describe('checkHandler on a handler whose operation spec comes from a zod schema
     });
     expect(result.verdict).toBe('failed');
     expect(JSON.stringify(result.counterexample)).toContain('currency');
+  });
+
+  it('passes the handler that copes with an optional field left out', async () => {
+    const result = await checkHandler({
+      handler: fixture('zod-memo.ts'),
+      mode: 'sequential',
+      runs: 50,
+      seed: 1,
+    });
+    expect(result.verdict, JSON.stringify(result.counterexample?.failures)).toBe('passed');
+  });
+
+  it('catches the handler that reads an optional field as if every client sent it', async () => {
+    const result = await checkHandler({
+      handler: fixture('zod-memo-required.ts'),
+      mode: 'sequential',
+      runs: 50,
+      seed: 1,
+    });
+    expect(result.verdict).toBe('failed');
+    expect(JSON.stringify(result.counterexample)).toContain("reading 'trim'");
+    const counterexample = result.counterexample;
+    if (!counterexample) throw new Error('no counterexample');
+    expect(formatCounterexample(counterexample)).toContain('memo left out');
   });
 });

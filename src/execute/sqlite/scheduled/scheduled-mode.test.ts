@@ -118,6 +118,16 @@ describe('scheduled mode', () => {
     });
   });
 
+  it('a handler retrying SQLITE_BUSY forever is no livelock while the lane holding the lock can run', async () => {
+    // Lane 1 takes the write lock, then the schedule hands over to lane 2 for good: its deferred
+    // transaction meets the lock at its UPDATE and starts again, for ever unless lane 1 runs.
+    const runner = await runnerFor(fixture('busy-retry.ts'), { grantsMax: 400 });
+    const steps: Step[] = [{ kind: 'concurrent', events: [call('r0'), call('r0')] }];
+    const r = await run(runner, steps, [{ choices: [0, 0, 0, 0, 1] }]);
+    expect(r.detail.lanes).toContain('SQLITE_BUSY');
+    expect(r.verdict).toEqual({ verdict: 'ok' });
+  });
+
   it('the same steps and schedule give the same trace, run after run', async () => {
     const runner = await runnerFor('deferred-transaction');
     const steps: Step[] = [{ kind: 'concurrent', events: [call('r0'), call('r0')] }];
