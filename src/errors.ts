@@ -72,9 +72,22 @@ export class ReceiptcheckError extends Error {
   }
 }
 
-/** Whether a value is a `ReceiptcheckError` (also across realms, by shape). */
+/**
+ * Whether a value is a `ReceiptcheckError`: of this copy of receiptcheck, or by shape of another
+ * copy or realm (a plugin importing a linked checkout, a `vm` context), whose code then still
+ * reaches the user as it was thrown.
+ */
 export function isReceiptcheckError(value: unknown): value is ReceiptcheckError {
-  return value instanceof ReceiptcheckError;
+  if (value instanceof ReceiptcheckError) return true;
+  const v = value as { name?: unknown; code?: unknown; message?: unknown } | null;
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    v.name === 'ReceiptcheckError' &&
+    typeof v.code === 'string' &&
+    /^E_[A-Z_]+$/.test(v.code) &&
+    typeof v.message === 'string'
+  );
 }
 
 /** The message of anything thrown, without a stack. */

@@ -1,10 +1,14 @@
 /**
  * The installed command as a user runs it, in a child process: the exit code and stderr of
- * `node bin/receiptcheck.js`, for a missing plugin, a plugin that lacks a function and a bad flag value, and the seed from the environment.
+ * `node bin/receiptcheck.js`, for a missing plugin, a plugin that lacks a function and a bad flag value, and the seed from the environment;
+ * and which code the command runs: the build when installed, the sources in a checkout.
  */
 import { spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -55,5 +59,39 @@ describe('node bin/receiptcheck.js', () => {
     const r = receiptcheck(['run', '--runs', '5'], { RECEIPTCHECK_SEED: 'tomorrow' });
     expect(r.code).toBe(2);
     expect(r.err).toMatch(/^receiptcheck: E_BAD_OPTION: seed must be an integer \(got tomorrow\)/);
+  });
+});
+
+describe('which code the command runs', () => {
+  const temp = mkdtempSync(join(tmpdir(), 'receiptcheck-bin-test-'));
+  afterAll(() => rmSync(temp, { recursive: true, force: true }));
+
+  /** A package folder holding this bin, and a src/ and a dist/ main that each say which they are. */
+  function packageAt(dir: string): string {
+    mkdirSync(join(dir, 'bin'), { recursive: true });
+    cpSync(join(root, 'bin', 'receiptcheck.js'), join(dir, 'bin', 'receiptcheck.js'));
+    writeFileSync(join(dir, 'package.json'), '{"type":"module"}');
+    for (const [folder, file] of [
+      ['src', 'main.ts'],
+      ['dist', 'main.js'],
+    ] as const) {
+      mkdirSync(join(dir, folder, 'cli'), { recursive: true });
+      const main = `export async function main() { process.stdout.write('${folder}'); return 0; }\n`;
+      writeFileSync(join(dir, folder, 'cli', file), main);
+    }
+    mkdirSync(join(dir, 'node_modules'), { recursive: true });
+    symlinkSync(join(root, 'node_modules', 'tsx'), join(dir, 'node_modules', 'tsx'));
+    return join(dir, 'bin', 'receiptcheck.js');
+  }
+
+  const ran = (bin: string) =>
+    spawnSync(process.execPath, [bin], { encoding: 'utf8', timeout: 60_000 }).stdout;
+
+  it("installed (inside node_modules): the build, the copy a plugin's import 'receiptcheck' loads", () => {
+    expect(ran(packageAt(join(temp, 'project', 'node_modules', 'receiptcheck')))).toBe('dist');
+  });
+
+  it('in a checkout: the sources', () => {
+    expect(ran(packageAt(join(temp, 'checkout')))).toBe('src');
   });
 });
