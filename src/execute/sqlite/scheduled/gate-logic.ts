@@ -136,8 +136,7 @@ export abstract class GateLogic implements StatementGate {
     this.yieldIndex++;
     const isPoint = this.plan.parkAtReply;
     const slept = this.sleptSinceGrant();
-    const park =
-      isPoint && (this.budget <= 0 || slept || this.yieldIndex === this.plan.crashAt);
+    const park = isPoint && (this.budget <= 0 || slept || this.yieldIndex === this.plan.crashAt);
     if (isPoint && !park) this.passed.push({ point: 'reply', write: false });
     const report: Report = {
       type: 'reply',
