@@ -5,18 +5,37 @@
  * behaves exactly like the reference one call at a time, so sequential mode must let it
  * through: that pair shows the kills come from the interleaving, not from a sequential slip. The
  * reference passes both racing modes over 10 seeds with no false alarm (a correct handler
- * passes whatever the timing, so real threads may be asked that much).
+ * passes whatever the timing, so real threads may be asked that much). A correct handler that
+ * backs off on a timer between retries of a lock error (SQLITE_BUSY; PostgreSQL's 55P03) passes
+ * scheduled mode (a lane that sleeps yields, so the lane holding the lock commits), while the
+ * same SQLite handler retrying at once, a real bug, is still caught.
  */
-import { describe, expect, it } from 'vitest';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
 import { checkHandler } from '../src/api/check-handler.ts';
+import { stopEmbeddedPostgres } from '../src/execute/postgres/server.ts';
 import type { Mode } from '../src/types/mode.ts';
+
+afterAll(() => stopEmbeddedPostgres());
 
 const SEEDS = Array.from({ length: 10 }, (_, i) => i + 1);
 
-async function kills(handler: string, mode: Mode, runs?: number) {
+async function kills(
+  handler: string,
+  mode: Mode,
+  runs?: number,
+  seeds = SEEDS,
+  callTimeoutMs?: number,
+) {
   const verdicts = [];
-  for (const seed of SEEDS) {
-    const r = await checkHandler({ handler, mode, seed, ...(runs ? { runs } : {}) });
+  for (const seed of seeds) {
+    const r = await checkHandler({
+      handler,
+      mode,
+      seed,
+      ...(runs ? { runs } : {}),
+      ...(callTimeoutMs ? { callTimeoutMs } : {}),
+    });
     verdicts.push(r.verdict);
   }
   return verdicts.filter((v) => v === 'failed').length;
@@ -54,4 +73,28 @@ describe('the reference handler', () => {
       expect(await kills('reference', mode, 100)).toBe(0);
     },
   );
+});
+
+describe('retrying a lock error in scheduled mode, seeds 1–3', () => {
+  const fixture = (name: string) =>
+    fileURLToPath(new URL(`../src/execute/sqlite/scheduled/fixtures/${name}`, import.meta.url));
+  // A short call budget: 50 retries with their pauses (6.4 s) would outlast it, were the
+  // retrying lane to keep every grant while the lane holding the lock waits.
+  it('a handler that backs off on a timer between retries holds: a lane that sleeps yields', async () => {
+    expect(await kills(fixture('busy-backoff.ts'), 'scheduled', 100, [1, 2, 3], 2_000)).toBe(0);
+  });
+
+  it('the same handler retrying at once, 50 times, is caught', async () => {
+    expect(await kills(fixture('busy-bounded.ts'), 'scheduled', 100, [1, 2, 3], 2_000)).toBe(3);
+  });
+
+  it('on PostgreSQL, a handler that backs off after 55P03 (FOR UPDATE NOWAIT) holds', async () => {
+    const handler = fileURLToPath(
+      new URL(
+        '../src/handlers/operations/set-interval/postgres/fixtures/nowait-backoff.ts',
+        import.meta.url,
+      ),
+    );
+    expect(await kills(handler, 'scheduled', 60, [1, 2, 3], 2_000)).toBe(0);
+  });
 });

@@ -116,6 +116,11 @@ export interface DecisionRecord {
   /** The candidates in lane order (one when nothing was chosen). */
   readonly candidates: readonly DecisionCandidate[];
   readonly last: number | undefined;
+  /**
+   * The lane that ran last slept since its grant (waited on a timer or I/O), so the choice here
+   * was counted from the lane after it, and a switch away from it is not a preemption.
+   */
+  readonly lastSlept?: true;
   /** The lane granted. */
   readonly lane: number;
   /** A choice of the step's schedule entry was used here (several candidates). */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DecisionRecord } from '../../types/scheduled-trace.ts';
 import { chooseLane } from '../schedule/choose-lane.ts';
+import { decide } from '../schedule/decide.ts';
 import { choiceFor, preempts, scheduleOf } from './choice-path.ts';
 import { prefixClassKeys } from './trace-class.ts';
 
@@ -27,6 +28,32 @@ describe('choice paths', () => {
       for (const last of [undefined, 0, 1, 2, 3])
         for (const lane of c) expect(chooseLane(c, last, choiceFor(c, last, lane))).toBe(lane);
     expect(() => choiceFor([0, 1], 0, 2)).toThrow(RangeError);
+  });
+
+  it('after a lane that slept, counts the choice from the lane after it, and a switch is free', () => {
+    const views = (c: number[], last: number) =>
+      c.map((lane) => ({
+        lane,
+        status: 'parked' as const,
+        blockedAt: 0,
+        blockedEpoch: 0,
+        timeoutMs: 0,
+        slept: lane === last,
+      }));
+    for (const c of [
+      [0, 1],
+      [0, 1, 2],
+      [1, 2, 3],
+    ])
+      for (const last of c)
+        for (const lane of c) {
+          const choice = choiceFor(c, last, lane, true);
+          const at = { clock: 0, epoch: 0, choices: [choice], decision: 0, last };
+          expect(decide(views(c, last), at)).toMatchObject({ lane });
+        }
+    const slept: DecisionRecord = { ...decision([0, 1], 0, 0), lastSlept: true };
+    expect(preempts(slept, 1)).toBe(false);
+    expect(scheduleOf([{ ...slept, lane: 1 }], [1], [])).toEqual([{ choices: [0] }]);
   });
 
   it('counts a switch away from a lane that could go on, and nothing else', () => {

@@ -7,11 +7,15 @@
 import type { Schedule, StepSchedule } from '../../types/schedule.ts';
 import type { DecisionRecord } from '../../types/scheduled-trace.ts';
 
-/** The choice that makes `chooseLane` pick `lane` among `candidates` (lane order) after `last`. */
+/**
+ * The choice that makes `chooseLane` pick `lane` among `candidates` (lane order) after `last`;
+ * when `last` slept, the scheduler counts the choice from the lane after it (`decide.ts`).
+ */
 export function choiceFor(
   candidates: readonly number[],
   last: number | undefined,
   lane: number,
+  lastSlept = false,
 ): number {
   const at = candidates.indexOf(lane);
   if (at < 0) throw new RangeError(`lane ${lane} is not a candidate`);
@@ -19,16 +23,22 @@ export function choiceFor(
   if (last !== undefined)
     while (start < candidates.length && (candidates[start] as number) < last) start++;
   if (start === candidates.length) start = 0;
-  return (at - start + candidates.length) % candidates.length;
+  const shift = lastSlept ? 1 : 0;
+  return (at - start - shift + 2 * candidates.length) % candidates.length;
 }
 
 /**
  * Whether granting `lane` at `d` is a preemption: a switch away from the lane that ran last while
- * it could go on (CHESS's count). A step's first grant, or a switch from a lane that finished or
- * waits on a lock that nothing released, is free.
+ * it could go on (CHESS's count). A step's first grant, or a switch from a lane that finished,
+ * waits on a lock that nothing released, or slept since its grant, is free.
  */
 export function preempts(d: DecisionRecord, lane: number): boolean {
-  return d.last !== undefined && lane !== d.last && d.candidates.some((c) => c.lane === d.last);
+  return (
+    d.last !== undefined &&
+    lane !== d.last &&
+    d.lastSlept !== true &&
+    d.candidates.some((c) => c.lane === d.last)
+  );
 }
 
 /**
@@ -53,6 +63,7 @@ export function scheduleOf(
         d.candidates.map((c) => c.lane),
         d.last,
         lanes[j] as number,
+        d.lastSlept,
       ),
     );
     j++;

@@ -3,7 +3,8 @@
  * copy and sort when the candidates are in lane order) against rotation over the sorted lanes, and
  * `runAhead` (which counts whole turns instead of asking `chooseLane` at each decision) against
  * asking `chooseLane` at each decision, on generated lanes, choices, clocks and fair stretches;
- * and `decide` handing the lane over in turn once the fair stretch begins.
+ * and `decide` handing the lane over in turn once the fair stretch begins, and when the lane
+ * that ran last slept.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -124,5 +125,46 @@ describe('decide, past the drawn choices', () => {
     expect(decide(live, at(1))).toMatchObject({ kind: 'choose', lane: 1 });
     expect(decide(live, at(0))).toMatchObject({ kind: 'choose', lane: 2 });
     expect(decide([parked(0), parked(1)], at(-5))).toMatchObject({ kind: 'choose', lane: 0 });
+  });
+});
+
+describe('decide, after the last lane slept', () => {
+  const lane = (n: number, slept = false, status: LaneView['status'] = 'parked'): LaneView => ({
+    lane: n,
+    status,
+    blockedAt: 0,
+    blockedEpoch: 1,
+    timeoutMs: 100,
+    slept,
+  });
+  const at = (choices: number[], fairIn?: number): SchedulerState => ({
+    clock: 0,
+    epoch: 1,
+    choices,
+    decision: 0,
+    last: 1,
+    ...(fairIn !== undefined ? { fairIn } : {}),
+  });
+
+  it('hands over with no switch drawn, and every drawn choice still reaches every lane', () => {
+    const live = [lane(0), lane(1, true), lane(2)];
+    expect(decide(live, at([]))).toMatchObject({ kind: 'choose', lane: 2, chose: true });
+    expect(decide(live, at([1]))).toMatchObject({ lane: 0 });
+    expect(decide(live, at([2]))).toMatchObject({ lane: 1 });
+    // Without the sleep, choice 0 keeps it.
+    expect(decide([lane(0), lane(1), lane(2)], at([]))).toMatchObject({ lane: 1 });
+  });
+
+  it('hands over once in the fair stretch, not twice', () => {
+    expect(decide([lane(0), lane(1, true)], at([], 0))).toMatchObject({ lane: 0 });
+    expect(decide([lane(0), lane(1, true), lane(2)], at([], 0))).toMatchObject({ lane: 2 });
+  });
+
+  it('changes nothing when the sleeper is alone or is not the lane that ran last', () => {
+    expect(decide([lane(1, true), lane(2, false, 'blocked')], at([]))).toMatchObject({
+      lane: 1,
+      chose: false,
+    });
+    expect(decide([lane(0, true), lane(1)], at([]))).toMatchObject({ lane: 1 });
   });
 });

@@ -14,6 +14,13 @@
  * holder, able to run, never gets a grant: the step would be reported as a livelock that no real
  * machine shows. So once `fairIn` grants have gone, every choice hands over to the next lane in
  * turn: a step that still does not finish then is a livelock under a fair scheduler too.
+ *
+ * A lane that slept yields. When the lane granted last waited on something other than microtasks
+ * (a timer, I/O) since that grant, the choice at its next decision is counted from the next lane
+ * round rather than from it: choice 0 (no switch drawn) hands over, and the drawn choices still
+ * reach every candidate, the sleeper too. While a lane sleeps the others run; a handler that
+ * backs off between retries of a lock error would otherwise keep every grant while the lane that
+ * holds the lock never gets one. What the lane's code did decides it, never time, so a run replays.
  */
 import { chooseLane } from './choose-lane.ts';
 
@@ -25,6 +32,8 @@ export interface LaneView {
   readonly blockedAt: number;
   readonly blockedEpoch: number;
   readonly timeoutMs: number;
+  /** Since its last grant, its code waited on something other than microtasks (a timer, I/O). */
+  readonly slept?: boolean;
 }
 
 /** The next grant: to whom and why. */
@@ -60,7 +69,9 @@ export function decide(live: readonly LaneView[], at: SchedulerState): Decision 
   }
   const chose = candidates.length > 1;
   const fair = at.fairIn !== undefined && at.fairIn <= 0;
-  const choice = chose ? (fair ? 1 : (at.choices[at.decision] ?? 0)) : 0;
+  const yields = chose && lastSlept(candidates, at.last);
+  const drawn = chose ? (at.choices[at.decision] ?? 0) : 0;
+  const choice = fair && chose ? 1 : drawn + (yields ? 1 : 0);
   return {
     kind: 'choose',
     lane: chooseLane(
@@ -70,6 +81,11 @@ export function decide(live: readonly LaneView[], at: SchedulerState): Decision 
     ),
     chose,
   };
+}
+
+/** Whether the lane granted last is among `candidates` and slept since (its choice starts one on). */
+export function lastSlept(candidates: readonly LaneView[], last: number | undefined): boolean {
+  return candidates.some((c) => c.lane === last && c.slept === true);
 }
 
 /**

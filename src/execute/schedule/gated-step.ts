@@ -29,7 +29,7 @@ import type {
   TraceEntry,
 } from '../../types/scheduled-trace.ts';
 import type { Task } from '../runtime/task.ts';
-import { type Decision, decide, runAhead } from './decide.ts';
+import { type Decision, decide, lastSlept, runAhead } from './decide.ts';
 import { GrantBook } from './grant-book.ts';
 import type { LaneDriver, LaneReport } from './lane-driver.ts';
 import { arrive, block, finish, type LaneState, laneRecord, laneState } from './lane-state.ts';
@@ -124,6 +124,7 @@ export class GatedStep {
       const kind = d.kind === 'giveUp' ? 'giveUp' : this.book.planned(s);
       if (this.run.decisions) this.note(live, d, kind);
       this.book.grant(s, kind, d.kind === 'choose' && d.chose);
+      s.slept = false;
       if (s.point === 'scope') this.applyScope(s);
       else if (kind === 'crash' && this.driver.crashKills) {
         s.status = 'crashed';
@@ -181,6 +182,7 @@ export class GatedStep {
       default:
         if (finish(s, report.prev)) this.book.changed();
         if (report.passed) for (const p of report.passed) this.pass(s, p);
+        s.slept = 'slept' in report && report.slept === true;
     }
     if (report.type === 'statement')
       arrive(s, 'statement', report.sql, report.write, report.params);
@@ -223,6 +225,7 @@ export class GatedStep {
       d.kind === 'giveUp'
         ? live.filter((s) => s.lane === d.lane)
         : live.filter((s) => s.status === 'parked' || s.blockedEpoch < epoch);
+    const yielded = d.kind === 'choose' && d.chose && lastSlept(open, last);
     (this.run.decisions as DecisionRecord[]).push({
       step: this.step,
       candidates: open.map((s) => ({
@@ -233,6 +236,7 @@ export class GatedStep {
         blocked: s.status === 'blocked',
       })),
       last,
+      ...(yielded ? { lastSlept: true } : {}),
       lane: d.lane,
       chose: d.kind === 'choose' && d.chose,
       grant: kind,

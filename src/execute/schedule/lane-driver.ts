@@ -30,7 +30,9 @@ export interface LaunchPlan {
 /**
  * Where a lane stopped after a launch or a grant. `prev` is how the statement the grant ran
  * ended; `passed`, the points passed since under a run-ahead budget; `freed`, the coordinator
- * rolled back a transaction the plugin left open (what it held is free again).
+ * rolled back a transaction the plugin left open (what it held is free again); `slept`, the
+ * lane's code waited on something other than microtasks (a timer, I/O) since the grant, so its
+ * next decision hands over (`decide.ts`). A lane that sleeps passes no point under its budget.
  */
 export type LaneReport =
   /** Parked before the handler is called. */
@@ -43,6 +45,7 @@ export type LaneReport =
       readonly write: boolean;
       readonly prev?: StatementEnd;
       readonly passed?: readonly PassedPoint[];
+      readonly slept?: boolean;
     }
   /** The statement waits on a lock; `timeoutMs` until a busy handler would give up. */
   | {
@@ -50,12 +53,14 @@ export type LaneReport =
       readonly timeoutMs: number;
       readonly prev?: StatementEnd;
       readonly passed?: readonly PassedPoint[];
+      readonly slept?: boolean;
     }
   /** The call returned; `parked` when the reply is a point of its own. */
   | {
       readonly type: 'reply';
       readonly observed: Observed;
       readonly parked: boolean;
+      readonly slept?: boolean;
       readonly prev?: StatementEnd;
       readonly passed?: readonly PassedPoint[];
       readonly freed?: boolean;

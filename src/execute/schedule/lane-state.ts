@@ -33,6 +33,8 @@ export interface LaneState {
   /** Whether the reply is a yield point of this lane (only when a crash is planned there). */
   parksAtReply: boolean;
   faulted: boolean;
+  /** Its code waited on a timer or I/O since its last grant: its next decision hands over (`decide.ts`). */
+  slept: boolean;
   committed: boolean;
   /** A write became durable after the lane's injected fault (`LaneEnd.durableAfterFault`). */
   durableAfterFault: boolean;
@@ -58,6 +60,7 @@ export function laneState(lane: number, event: Event, point: PointKind): LaneSta
     blockedEpoch: 0,
     timeoutMs: 0,
     parksAtReply: false,
+    slept: false,
     faulted: false,
     committed: false,
     durableAfterFault: false,

@@ -7,6 +7,12 @@
  * or a crash). So nothing reaches the server from a lane that the coordinator did not grant.
  * The client is the session's, kept from run to run (`../postgres-session.ts`); this wrapper is
  * one run's, sealed when the run is over, so plugin code left behind reaches nothing.
+ *
+ * Whether the plugin slept between statements: an answer resolves the plugin's promise, so the
+ * plugin runs on in microtasks; a `setImmediate` queued with the answer runs before the plugin's
+ * next report exactly when the plugin awaited something else on the way (a timer, other I/O).
+ * The driver, not the plugin, does the lane's I/O, so every statement's round trip is outside
+ * this: what the plugin's code did decides it, not time.
  */
 import type pg from 'pg';
 import type { PgConnection, PgResult } from '../../../handlers/postgres/plugin.ts';
@@ -17,15 +23,16 @@ import { isTransactionControl, isWriteText } from '../../schedule/statement-kind
 
 /** What a lane tells the coordinator: where its plugin code stopped next. */
 export type LaneReport =
-  /** The plugin sent a statement and waits for it. */
+  /** The plugin sent a statement and waits for it; `slept`, it awaited a timer or I/O since its last answer. */
   | {
       readonly type: 'statement';
       readonly sql: string;
       readonly values?: readonly unknown[];
       readonly write: boolean;
+      readonly slept?: boolean;
     }
   /** The call returned (or threw): what the client would hear. */
-  | { readonly type: 'reply'; readonly observed: Observed }
+  | { readonly type: 'reply'; readonly observed: Observed; readonly slept?: boolean }
   /** A world event finished. */
   | { readonly type: 'done' }
   /** A world event threw: a plugin or harness fault, not a finding. */
@@ -43,6 +50,9 @@ export class LaneConnection {
   readonly proxy: PgConnection;
   private readonly reports = new Mailbox<LaneReport>();
   private answer: ((answer: Answer) => void) | undefined;
+  /** Bumped at every answer and report, so an older answer's immediate marks nothing. */
+  private answered = 0;
+  private slept = false;
 
   private constructor(
     readonly client: pg.Client,
@@ -78,9 +88,12 @@ export class LaneConnection {
     return status === 'T' || status === 'E';
   }
 
-  /** Posts a report for the coordinator. */
+  /** Posts a report for the coordinator, marked when the plugin slept since its last answer. */
   post(report: LaneReport): void {
-    this.reports.post(report);
+    const slept = this.slept && (report.type === 'statement' || report.type === 'reply');
+    this.answered++;
+    this.slept = false;
+    this.reports.post(slept ? { ...report, slept } : report);
   }
 
   /** The lane's next report, or undefined when none came within `limitMs`. */
@@ -92,8 +105,18 @@ export class LaneConnection {
   resume(answer: Answer): boolean {
     const answerNow = this.answer;
     this.answer = undefined;
+    if (answerNow) this.watchSleep();
     answerNow?.(answer);
     return answerNow !== undefined;
+  }
+
+  /** From this answer on, notes whether the event loop turns before the plugin's next report. */
+  private watchSleep(): void {
+    const at = ++this.answered;
+    this.slept = false;
+    setImmediate(() => {
+      if (this.answered === at) this.slept = true;
+    });
   }
 
   async close(): Promise<void> {

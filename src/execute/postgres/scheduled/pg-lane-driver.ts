@@ -183,6 +183,7 @@ class PgLaneDriver extends ServerLaneDriver {
           sql: report.sql,
           write: report.write,
           params: paramText(report.values),
+          ...(report.slept ? { slept: true } : {}),
         };
       case 'failed':
         throw report.error;
@@ -190,7 +191,14 @@ class PgLaneDriver extends ServerLaneDriver {
         return { type: 'done', freed: await this.rollbackLeak(c) };
       case 'reply': {
         const freed = await this.rollbackLeak(c);
-        return { type: 'reply', observed: report.observed, parked: s.parksAtReply, freed };
+        const slept = report.slept === true && s.parksAtReply;
+        return {
+          type: 'reply',
+          observed: report.observed,
+          parked: s.parksAtReply,
+          freed,
+          ...(slept ? { slept } : {}),
+        };
       }
     }
   }

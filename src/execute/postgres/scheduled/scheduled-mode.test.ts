@@ -4,7 +4,8 @@
  * back and frees its locks; a fault makes the write fail as a failing store does
  * (and a handler that swallowed it would be caught); a deadlock two lanes close ends in
  * PostgreSQL's 40P01 for the lane that closed it, a write racing a SERIALIZABLE one in 40001; the
- * same steps and schedule give the same trace; a run in which the server chose which of two or
+ * same steps and schedule give the same trace; a lane backing off on a timer after 55P03 hands
+ * the turn to the lane holding the row; a run in which the server chose which of two or
  * more waiting lanes went first says so (`serverOrdered`), whichever backend won; and nothing is
  * left running or on disk.
  */
@@ -21,6 +22,7 @@ import {
   TWO_ON_ONE_ROW,
 } from '../../../../testing/server-ordered-case.ts';
 import { type JudgedRunner, judgedRunner } from '../../../api/judged-runner.ts';
+import nowaitBackoff from '../../../handlers/operations/set-interval/postgres/fixtures/nowait-backoff.ts';
 import checkThenAct from '../../../handlers/operations/set-interval/postgres/mutants/check-then-act.ts';
 import lockOrderInversion from '../../../handlers/operations/set-interval/postgres/mutants/lock-order-inversion.ts';
 import serializableNoRetry from '../../../handlers/operations/set-interval/postgres/mutants/serializable-no-retry.ts';
@@ -172,6 +174,24 @@ describe('scheduled mode on PostgreSQL', () => {
       expect(r.detail.entries.map((e) => e.result)).toContain('blocked');
       // Its waits are one at a time or for the key lock: the schedule decided everything.
       expect(r.detail.serverOrdered).toBeUndefined();
+      hashes.add(r.detail.traceHash);
+    }
+    expect(hashes.size).toBe(1);
+  }, 120_000);
+
+  it('a lane that sleeps between retries of 55P03 yields: the holder commits, the trace repeats', async () => {
+    // Lane 1 locks the row; lane 2's FOR UPDATE NOWAIT meets it, and lane 2 backs off on a timer
+    // before each retry, up to 200 times: were it to keep the grants, every retry would fail.
+    const steps: Step[] = [{ kind: 'concurrent', events: [call('a'), call('b')] }];
+    const hashes = new Set<string>();
+    for (let i = 0; i < 3; i++) {
+      const r = await run(steps, [{ choices: [0, 0, 0, 1] }], nowaitBackoff);
+      const { entries } = r.detail;
+      expect(entries.some((e) => e.lane === 1 && e.result === '55P03')).toBe(true);
+      // Lane 2 rolls back and sleeps: the next grant is lane 1's, with no switch drawn.
+      const rollback = entries.findIndex((e) => e.lane === 1 && e.sql === 'ROLLBACK');
+      expect(entries[rollback + 1]?.lane).toBe(0);
+      expect(r.verdict).toEqual({ verdict: 'ok' });
       hashes.add(r.detail.traceHash);
     }
     expect(hashes.size).toBe(1);

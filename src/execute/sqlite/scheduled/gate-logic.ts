@@ -9,6 +9,8 @@
  * The run-ahead budget comes with a grant: the number of following yield points the coordinator
  * would grant to this lane anyway, which the lane passes without parking, reporting them with its
  * next report. The trace is the same as with one hand-off per point; only the hand-offs are saved.
+ * A lane whose code slept since its grant (`sleptSinceGrant`) passes no point: it parks and says
+ * so, and the scheduler hands the next turn over (`schedule/decide.ts`).
  */
 import type { Observed } from '../../../model/outcome.ts';
 import { paramText } from '../../schedule/param-text.ts';
@@ -49,6 +51,14 @@ export abstract class GateLogic implements StatementGate {
   /** Sends a report and waits for the lane's next grant (setting `budget`); returns the grant. */
   protected abstract park(report: Report): GrantCode;
 
+  /**
+   * Whether the lane's code waited on something other than microtasks (a timer, I/O) since its
+   * last grant. An inline lane never does (it refuses such a call); a worker thread can tell.
+   */
+  protected sleptSinceGrant(): boolean {
+    return false;
+  }
+
   /** Starts a command under `plan`. */
   protected resetPoints(plan: GatePlan): void {
     this.plan = plan;
@@ -77,7 +87,8 @@ export abstract class GateLogic implements StatementGate {
     const writeIndex = write ? this.writes++ : -1;
     const planned =
       this.yieldIndex === this.plan.crashAt || (write && writeIndex === this.plan.faultAt);
-    if (this.budget > 0 && !planned) {
+    const slept = this.sleptSinceGrant();
+    if (this.budget > 0 && !planned && !slept) {
       this.budget--;
       this.passing = true;
       this.passed.push(
@@ -95,6 +106,7 @@ export abstract class GateLogic implements StatementGate {
       ? { type: 'statement', sql, params, write, passed }
       : { type: 'statement', sql, write, passed };
     if (prev) (report as { prev?: StatementEnd }).prev = prev;
+    if (slept) (report as { slept?: boolean }).slept = true;
     return this.park(report);
   }
 
@@ -109,16 +121,31 @@ export abstract class GateLogic implements StatementGate {
     if (this.passing)
       (this.passed.at(-1) as PassedPoint).end = { result: 'blocked', durable: false };
     this.passing = false;
-    return this.park({ type: 'blocked', code, timeoutMs, ...this.takeEnds() });
+    const slept = this.sleptSinceGrant();
+    return this.park({
+      type: 'blocked',
+      code,
+      timeoutMs,
+      ...this.takeEnds(),
+      ...(slept ? { slept } : {}),
+    });
   }
 
   /** After the handler returned: parks when the reply is a point it must stop at; else just reports. */
   reply(observed: Observed, leaked: boolean): GrantCode | undefined {
     this.yieldIndex++;
     const isPoint = this.plan.parkAtReply;
-    const park = isPoint && (this.budget <= 0 || this.yieldIndex === this.plan.crashAt);
+    const slept = this.sleptSinceGrant();
+    const park = isPoint && (this.budget <= 0 || slept || this.yieldIndex === this.plan.crashAt);
     if (isPoint && !park) this.passed.push({ point: 'reply', write: false });
-    const report: Report = { type: 'reply', observed, leaked, parked: park, ...this.takeEnds() };
+    const report: Report = {
+      type: 'reply',
+      observed,
+      leaked,
+      parked: park,
+      ...this.takeEnds(),
+      ...(park && slept ? { slept } : {}),
+    };
     if (!park) {
       this.post(report);
       return undefined;

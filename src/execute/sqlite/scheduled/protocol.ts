@@ -109,6 +109,8 @@ export type Report =
       /** The handler left a transaction open; the worker rolled it back before replying. */
       readonly leaked: boolean;
       readonly parked: boolean;
+      /** The call waited on a timer or I/O since its last grant (only on a parked reply). */
+      readonly slept?: boolean;
     }
   /** A gated world event finished. */
   | {

@@ -128,6 +128,30 @@ describe('scheduled mode', () => {
     expect(r.verdict).toEqual({ verdict: 'ok' });
   });
 
+  it('a lane that sleeps between retries yields: the holder commits, the trace repeats', async () => {
+    // As above, but the retrying lane waits on a timer before each retry, at most 50 times
+    // (5·(n+1) ms, 6.4 s in all): were it to keep the grants, its retries would outlast the
+    // call budget and a correct handler would be reported as a hang.
+    const runner = await runnerFor(fixture('busy-backoff.ts'), { callTimeoutMs: 2_000 });
+    const steps: Step[] = [{ kind: 'concurrent', events: [call('r0'), call('r0')] }];
+    const seen = new Set<string>();
+    for (let i = 0; i < 3; i++) {
+      const r = await run(runner, steps, [{ choices: [0, 0, 0, 0, 1] }]);
+      expect(r.detail.lanes).toContain('SQLITE_BUSY');
+      expect(r.verdict).toEqual({ verdict: 'ok' });
+      seen.add(r.detail.traceHash);
+    }
+    expect(seen.size).toBe(1);
+  });
+
+  it('a lane that retries at once gives no turn away: 50 immediate retries fail', async () => {
+    const runner = await runnerFor(fixture('busy-bounded.ts'), { callTimeoutMs: 2_000 });
+    const steps: Step[] = [{ kind: 'concurrent', events: [call('r0'), call('r0')] }];
+    const r = await run(runner, steps, [{ choices: [0, 0, 0, 0, 1] }]);
+    expect(r.verdict.verdict).toBe('failed');
+    expect(r.trace.observations.map((o) => o.observed.kind)).toContain('unexpected');
+  });
+
   it('the same steps and schedule give the same trace, run after run', async () => {
     const runner = await runnerFor('deferred-transaction');
     const steps: Step[] = [{ kind: 'concurrent', events: [call('r0'), call('r0')] }];

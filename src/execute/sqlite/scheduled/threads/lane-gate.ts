@@ -2,6 +2,12 @@
  * A worker thread's gate: the yield-point logic of `gate-logic.ts`, carried out by posting each
  * report (stamped with its command and its number within it), ringing the doorbell, and parking
  * on this worker's grant slot until the coordinator's grant count moves.
+ *
+ * Whether the lane slept since its grant: parking blocks the thread (`Atomics.wait`) and SQLite
+ * runs synchronously, so the thread's event loop turns between two grants only when the handler
+ * awaited something other than microtasks (a timer, I/O). A `setImmediate` queued at each grant
+ * therefore runs before the next point exactly when the handler slept: what the code did, not
+ * how long it took, so a run replays.
  */
 import type { MessagePort } from 'node:worker_threads';
 import { takeOutput } from '../../../runtime/contain/handler-output.ts';
@@ -15,6 +21,9 @@ export class LaneGate extends GateLogic {
   private seq = 0;
   private readonly slot: Int32Array;
   private readonly doorbell: Int32Array;
+  /** Bumped at every grant and command, so an older grant's immediate marks nothing. */
+  private grantNo = 0;
+  private slept = false;
 
   constructor(
     private readonly port: MessagePort,
@@ -31,6 +40,21 @@ export class LaneGate extends GateLogic {
     this.command = command;
     this.seq = 0;
     this.resetPoints(plan);
+    // What the call does before its first point is not a sleep between statements.
+    this.grantNo++;
+    this.slept = false;
+  }
+
+  /** Parks at the call's start; what the handler does before its first statement is not a sleep. */
+  override start(): GrantCode {
+    const grant = super.start();
+    this.grantNo++;
+    this.slept = false;
+    return grant;
+  }
+
+  protected override sleptSinceGrant(): boolean {
+    return this.slept;
   }
 
   post(report: Report): void {
@@ -55,6 +79,7 @@ export class LaneGate extends GateLogic {
     while (Atomics.load(this.slot, Slot.count) === count)
       Atomics.wait(this.slot, Slot.count, count);
     this.budget = Atomics.load(this.slot, Slot.budget);
+    this.watchSleep();
     const grant = Atomics.load(this.slot, Slot.grant) as GrantCode;
     if (grant < Grant.run || grant > Grant.giveUp) {
       const message = `scheduled worker: its grant slot held ${grant}, not a grant`;
@@ -62,5 +87,14 @@ export class LaneGate extends GateLogic {
       throw new Error(message);
     }
     return grant;
+  }
+
+  /** From this grant on, notes whether the event loop turns before the lane's next point. */
+  private watchSleep(): void {
+    const at = ++this.grantNo;
+    this.slept = false;
+    setImmediate(() => {
+      if (this.grantNo === at) this.slept = true;
+    });
   }
 }
