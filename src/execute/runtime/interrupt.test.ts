@@ -201,3 +201,29 @@ describe('SIGKILL, which no process can clean up after', () => {
     }
   });
 });
+
+describe('a program embedding the API that does not catch the InterruptedError', () => {
+  it('still exits with 130 by the interrupt, not with 1 by a crash that cuts the cleanups short', async () => {
+    const program = fileURLToPath(new URL('../fixtures/unhandled-interrupt.ts', import.meta.url));
+    const child = spawn(process.execPath, ['--import', 'tsx', program], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      let out = '';
+      let err = '';
+      child.stdout?.on('data', (chunk) => {
+        out += String(chunk);
+      });
+      child.stderr?.on('data', (chunk) => {
+        err += String(chunk);
+      });
+      const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+      await waitFor('ready', () => out.includes('ready'), child);
+      child.kill('SIGINT');
+      expect(await exited, err).toBe(INTERRUPTED_EXIT_CODE);
+      expect(err).toBe('receiptcheck: interrupted by SIGINT; stopped without a verdict\n');
+    } finally {
+      await stopIfRunning(child);
+    }
+  });
+});

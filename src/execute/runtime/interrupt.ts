@@ -16,7 +16,11 @@
  *   signal ended. Exiting fires the `exit` hooks of `databases.ts` and `shared-database.ts`, which
  *   remove any temp directory still there;
  * - if that has not happened within `INTERRUPT_GRACE_MS` (a cleanup that hangs, work that does
- *   not check in), the process exits anyway with the same code.
+ *   not check in), the process exits anyway with the same code;
+ * - an `InterruptedError` that reaches the top of a program embedding the API unhandled (a
+ *   `checkHandler` it awaits without `catch`) waits for that exit instead of ending the process
+ *   at once with Node's exit code 1, which would cut the cleanups short (a service's databases
+ *   left behind) and report a crash for a Ctrl-C.
  * A second signal exits at once.
  *
  * Signals reach JavaScript only when the event loop turns. A loop of synchronous runs (sequential
@@ -25,7 +29,13 @@
  * synchronously on this thread holds the signal until it returns or the call budget stops it
  * (`call-watch.ts`).
  */
-import { InterruptedError, SIGNAL_EXIT_CODES, type StopSignal } from '../../errors.ts';
+import { inspect } from 'node:util';
+import {
+  InterruptedError,
+  isReceiptcheckError,
+  SIGNAL_EXIT_CODES,
+  type StopSignal,
+} from '../../errors.ts';
 import { exitProcess } from './contain/escapes.ts';
 import { ownWrite } from './contain/handler-output.ts';
 import type { Task } from './task.ts';
@@ -157,6 +167,7 @@ function handleSignal(signal: StopSignal): void {
   const i: Interruption = { signal, exitCode: SIGNAL_EXIT_CODES[signal] };
   interrupted = i;
   resolveInterrupted(i);
+  process.on('uncaughtException', awaitExitOnInterrupted);
   for (const cleanup of [...cleanups]) {
     void (async () => {
       try {
@@ -168,6 +179,18 @@ function handleSignal(signal: StopSignal): void {
   }
   // Not unref'd: with the work cut off, this timer may be what keeps the process alive until exit.
   setTimeout(() => exitNow(i.exitCode), INTERRUPT_GRACE_MS);
+}
+
+/**
+ * After a signal: an uncaught `InterruptedError` (of any copy of receiptcheck; a top-level await's
+ * rejection arrives here too) is the work winding down, and the exit already under way
+ * (`INTERRUPT_GRACE_MS` at the latest) ends the process with the signal's code. Anything else
+ * uncaught ends it as Node would, with code 1.
+ */
+function awaitExitOnInterrupted(reason: unknown): void {
+  if (isReceiptcheckError(reason) && reason.code === 'E_INTERRUPTED') return;
+  ownWrite('stderr', `${inspect(reason)}\n`);
+  exitProcess(1);
 }
 
 function exitNow(code: number): never {
