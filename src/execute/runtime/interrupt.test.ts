@@ -105,6 +105,18 @@ async function waitFor(what: string, ready: () => boolean, child: ChildProcess):
   }
 }
 
+/** What `child` has written so far on stdout and stderr. */
+function outputOf(child: ChildProcess): { readonly out: string; readonly err: string } {
+  const output = { out: '', err: '' };
+  child.stdout?.on('data', (chunk) => {
+    output.out += String(chunk);
+  });
+  child.stderr?.on('data', (chunk) => {
+    output.err += String(chunk);
+  });
+  return output;
+}
+
 /** Kills a child that a failed assertion left running (its runs would go on for hours). */
 async function stopIfRunning(child: ChildProcess | undefined): Promise<void> {
   if (!child || child.exitCode !== null || child.signalCode !== null) return;
@@ -126,14 +138,7 @@ describe.each(CASES)('$name', ({ argv, running, signal }) => {
         env: { ...process.env, TMPDIR: tmp, RECEIPTCHECK_TEST_MARKER: marker },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
-      let out = '';
-      let err = '';
-      child.stdout?.on('data', (chunk) => {
-        out += String(chunk);
-      });
-      child.stderr?.on('data', (chunk) => {
-        err += String(chunk);
-      });
+      const output = outputOf(child);
       // The signal too: a process that a signal ended, or that crashed, has no exit status.
       const exited = new Promise<{ status: number | null; signal: string | null }>((resolve) =>
         child?.on('exit', (status, signal) => resolve({ status, signal })),
@@ -154,6 +159,7 @@ describe.each(CASES)('$name', ({ argv, running, signal }) => {
       measured.push(
         `${argv[0]} ${argv.slice(1).join(' ').replace(FIXTURE, 'FIXTURE')}, ${signal}: ${tookMs.toFixed(0)} ms`,
       );
+      const { out, err } = output;
       expect({ status, endedBy, err }).toMatchObject({ status: code });
       expect(err).toMatch(new RegExp(`receiptcheck: interrupted by ${signal}`));
       expect(`${out}${err}`).not.toMatch(/PASSED|FAILED/);
@@ -209,19 +215,12 @@ describe('a program embedding the API that does not catch the InterruptedError',
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     try {
-      let out = '';
-      let err = '';
-      child.stdout?.on('data', (chunk) => {
-        out += String(chunk);
-      });
-      child.stderr?.on('data', (chunk) => {
-        err += String(chunk);
-      });
+      const output = outputOf(child);
       const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-      await waitFor('ready', () => out.includes('ready'), child);
+      await waitFor('ready', () => output.out.includes('ready'), child);
       child.kill('SIGINT');
-      expect(await exited, err).toBe(INTERRUPTED_EXIT_CODE);
-      expect(err).toBe('receiptcheck: interrupted by SIGINT; stopped without a verdict\n');
+      expect(await exited, output.err).toBe(INTERRUPTED_EXIT_CODE);
+      expect(output.err).toBe('receiptcheck: interrupted by SIGINT; stopped without a verdict\n');
     } finally {
       await stopIfRunning(child);
     }
