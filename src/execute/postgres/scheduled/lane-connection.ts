@@ -17,6 +17,7 @@
 import type pg from 'pg';
 import type { PgConnection, PgResult } from '../../../handlers/postgres/plugin.ts';
 import type { Observed } from '../../../model/outcome.ts';
+import { SleepWatch } from '../../runtime/sleep-watch.ts';
 import { CrashSignal } from '../../schedule/crash-signal.ts';
 import { Mailbox } from '../../schedule/mailbox.ts';
 import { isTransactionControl, isWriteText } from '../../schedule/statement-kind.ts';
@@ -50,9 +51,8 @@ export class LaneConnection {
   readonly proxy: PgConnection;
   private readonly reports = new Mailbox<LaneReport>();
   private answer: ((answer: Answer) => void) | undefined;
-  /** Bumped at every answer and report, so an older answer's immediate marks nothing. */
-  private answered = 0;
-  private slept = false;
+  /** Whether the plugin slept since its last answer. */
+  private readonly sleep = new SleepWatch();
 
   private constructor(
     readonly client: pg.Client,
@@ -90,9 +90,8 @@ export class LaneConnection {
 
   /** Posts a report for the coordinator, marked when the plugin slept since its last answer. */
   post(report: LaneReport): void {
-    const slept = this.slept && (report.type === 'statement' || report.type === 'reply');
-    this.answered++;
-    this.slept = false;
+    const slept = this.sleep.slept && (report.type === 'statement' || report.type === 'reply');
+    this.sleep.forget();
     this.reports.post(slept ? { ...report, slept } : report);
   }
 
@@ -105,18 +104,9 @@ export class LaneConnection {
   resume(answer: Answer): boolean {
     const answerNow = this.answer;
     this.answer = undefined;
-    if (answerNow) this.watchSleep();
+    if (answerNow) this.sleep.watch();
     answerNow?.(answer);
     return answerNow !== undefined;
-  }
-
-  /** From this answer on, notes whether the event loop turns before the plugin's next report. */
-  private watchSleep(): void {
-    const at = ++this.answered;
-    this.slept = false;
-    setImmediate(() => {
-      if (this.answered === at) this.slept = true;
-    });
   }
 
   async close(): Promise<void> {

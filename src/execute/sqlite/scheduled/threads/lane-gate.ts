@@ -11,6 +11,7 @@
  */
 import type { MessagePort } from 'node:worker_threads';
 import { takeOutput } from '../../../runtime/contain/handler-output.ts';
+import { SleepWatch } from '../../../runtime/sleep-watch.ts';
 import { GateLogic, type GatePlan } from '../gate-logic.ts';
 import { Grant, type GrantCode, type Report, Slot, type Stamped } from '../protocol.ts';
 
@@ -21,9 +22,8 @@ export class LaneGate extends GateLogic {
   private seq = 0;
   private readonly slot: Int32Array;
   private readonly doorbell: Int32Array;
-  /** Bumped at every grant and command, so an older grant's immediate marks nothing. */
-  private grantNo = 0;
-  private slept = false;
+  /** Whether the handler slept since its grant. */
+  private readonly sleep = new SleepWatch();
 
   constructor(
     private readonly port: MessagePort,
@@ -41,20 +41,18 @@ export class LaneGate extends GateLogic {
     this.seq = 0;
     this.resetPoints(plan);
     // What the call does before its first point is not a sleep between statements.
-    this.grantNo++;
-    this.slept = false;
+    this.sleep.forget();
   }
 
   /** Parks at the call's start; what the handler does before its first statement is not a sleep. */
   override start(): GrantCode {
     const grant = super.start();
-    this.grantNo++;
-    this.slept = false;
+    this.sleep.forget();
     return grant;
   }
 
   protected override sleptSinceGrant(): boolean {
-    return this.slept;
+    return this.sleep.slept;
   }
 
   post(report: Report): void {
@@ -79,7 +77,7 @@ export class LaneGate extends GateLogic {
     while (Atomics.load(this.slot, Slot.count) === count)
       Atomics.wait(this.slot, Slot.count, count);
     this.budget = Atomics.load(this.slot, Slot.budget);
-    this.watchSleep();
+    this.sleep.watch();
     const grant = Atomics.load(this.slot, Slot.grant) as GrantCode;
     if (grant < Grant.run || grant > Grant.giveUp) {
       const message = `scheduled worker: its grant slot held ${grant}, not a grant`;
@@ -87,14 +85,5 @@ export class LaneGate extends GateLogic {
       throw new Error(message);
     }
     return grant;
-  }
-
-  /** From this grant on, notes whether the event loop turns before the lane's next point. */
-  private watchSleep(): void {
-    const at = ++this.grantNo;
-    this.slept = false;
-    setImmediate(() => {
-      if (this.grantNo === at) this.slept = true;
-    });
   }
 }
