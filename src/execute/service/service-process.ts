@@ -121,8 +121,9 @@ export class ServiceProcess {
       await this.exited;
       clearTimeout(timer);
     }
-    // Whatever the service started and left in its group goes too.
+    // Whatever the service started and left in its group goes too, and is gone when this returns.
     signalGroup(this.child, 'SIGKILL');
+    await groupGone(this.child, STOP_GRACE_MS);
     this.unregister();
   }
 
@@ -132,6 +133,24 @@ export class ServiceProcess {
       this.tail.push(line.trim());
       if (this.tail.length > TAIL_LINES) this.tail.shift();
     }
+  }
+}
+
+/**
+ * Waits until no process of `child`'s group is left, at most `limitMs`: a SIGKILL is sent at
+ * once, but a killed process (a compiler service the server started, say) is gone only a moment
+ * later, and `stop()` promises nothing of the service still runs.
+ */
+async function groupGone(child: ChildProcess, limitMs: number): Promise<void> {
+  if (child.pid === undefined) return;
+  const until = performance.now() + limitMs;
+  while (performance.now() < until) {
+    try {
+      process.kill(-child.pid, 0);
+    } catch {
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 5));
   }
 }
 
