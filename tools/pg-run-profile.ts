@@ -122,6 +122,18 @@ function serverCpuMs(): number {
   return total * 10; // 100 ticks a second
 }
 
+/** The queries counted since `kinds` was cleared, by kind, per run of `runs`. */
+function printKinds(r: number): void {
+  let total = 0;
+  for (const [kind, k] of [...kinds].sort((a, b) => b[1].n - a[1].n)) {
+    total += k.n;
+    console.log(
+      `  ${kind.padEnd(14)} ${String(k.n).padStart(6)} queries, ${(k.n / r).toFixed(2)} a run, ${(k.ms / k.n).toFixed(3)} ms each, ${(k.ms / r).toFixed(2)} ms a run`,
+    );
+  }
+  console.log(`  all            ${total} queries, ${(total / r).toFixed(2)} a run`);
+}
+
 /** The raw loop (`raw-loop.ts`) on the sequences `checkHandler` draws for `seed`, as the bench runs it. */
 async function rawLoop(): Promise<void> {
   const { PostgresRawLoop } = await import('../src/execute/postgres/raw-loop.ts');
@@ -133,12 +145,14 @@ async function rawLoop(): Promise<void> {
   const raw = await PostgresRawLoop.open(plugin as never, DEFAULT_FIXTURE);
   try {
     await raw.measure(stepMix(mix, seed + 1000, 20));
+    kinds.clear();
     const server = serverCpuMs();
     const m = await raw.measure(stepMix(mix, seed, runs));
     const serverMs = serverCpuMs() - server;
     console.log(
       `raw ${handler} seed ${seed}: ${runs} runs, ${m.steps} steps, ${(m.steps / m.seconds).toFixed(0)} steps/s, ${((m.seconds * 1000) / runs).toFixed(2)} ms a run timed, this process ${((m.cpuSeconds * 1000) / runs).toFixed(2)} ms CPU a run timed, the server ${(serverMs / runs).toFixed(2)} ms a run (resets included)`,
     );
+    printKinds(runs);
   } finally {
     await raw.close();
   }
@@ -162,14 +176,7 @@ async function main(): Promise<void> {
   console.log(
     `${mode} ${handler} seed ${seed}: ${result.verdict}, ${r} runs, ${result.steps} steps, ${ms.toFixed(0)} ms wall, ${((used.user + used.system) / 1000).toFixed(0)} ms CPU: ${(result.steps / (ms / 1000)).toFixed(0)} steps/s, ${(ms / r).toFixed(2)} ms a run`,
   );
-  let total = 0;
-  for (const [kind, k] of [...kinds].sort((a, b) => b[1].n - a[1].n)) {
-    total += k.n;
-    console.log(
-      `  ${kind.padEnd(14)} ${String(k.n).padStart(6)} queries, ${(k.n / r).toFixed(2)} a run, ${(k.ms / k.n).toFixed(3)} ms each, ${(k.ms / r).toFixed(2)} ms a run`,
-    );
-  }
-  console.log(`  all            ${total} queries, ${(total / r).toFixed(2)} a run`);
+  printKinds(r);
   const nodeMs = (used.user + used.system) / 1000;
   const runsMs = performance.now() - (firstRun.first ?? started);
   console.log(

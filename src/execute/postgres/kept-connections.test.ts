@@ -201,6 +201,34 @@ describe('kept connections', () => {
     }
   }, 120_000);
 
+  it("finish sends the reset and the idle lanes' cleaning before it returns: the server resets while the run is judged", async () => {
+    const session = await PostgresSession.open(reference, DEFAULT_FIXTURE, undefined);
+    try {
+      await session.begin();
+      const harness = await session.harness();
+      const lane = await session.lane(1);
+      await lane.db.query('UPDATE automations SET version = 9');
+      const sent: string[] = [];
+      for (const client of [harness, lane.client]) {
+        const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+        client.query = ((...args: unknown[]) => {
+          sent.push(String(args[0]));
+          return query(...args);
+        }) as typeof client.query;
+      }
+      session.finish();
+      // Nothing awaited yet: a reset that waited for a turn of the event loop first (for its
+      // connection, for busy lanes) would start only once the judge and the next draw are done.
+      expect(sent.some((text) => text.includes('DELETE FROM'))).toBe(true);
+      expect(sent).toContain('DISCARD ALL');
+      await session.begin();
+      const { rows } = await harness.query('SELECT max(version)::int AS v FROM automations');
+      expect(rows[0]).toEqual({ v: 1 });
+    } finally {
+      await session.close();
+    }
+  }, 60_000);
+
   it("a closed runner's databases and connections go to the next runner with the same setup, reset first", async () => {
     const current = async (session: PostgresSession) => {
       const db = await session.harness();

@@ -219,12 +219,14 @@ export class PostgresSession {
    * lane that may still hold row or table locks (a transaction open, a query out) is cleaned (or
    * ended) first, so that nothing it held or sent meets the rows put back; an idle one holds none
    * (its session-level locks take no rows), so it is cleaned beside the rows, in the same round
-   * trip's time.
+   * trip's time. With no lane busy and the harness open, nothing is awaited before the queries
+   * go out, so `finish` has sent them when it returns: an await first would hold them until the
+   * judge and the next draw give the event loop a turn (measured: 0.5 ms a run more waiting).
    */
   async reset(): Promise<void> {
     const { busy, idle } = this.lanes.toClean();
-    await Promise.all(busy.map((i) => this.lanes.clean(i)));
-    const harness = await this.harness();
+    if (busy.length > 0) await Promise.all(busy.map((i) => this.lanes.clean(i)));
+    const harness = this.harnessClient ?? (await this.harness());
     if (harness.getTransactionStatus() !== 'I') await harness.query('ROLLBACK');
     const database = this.database as RunDatabase;
     const [kept] = await Promise.all([
