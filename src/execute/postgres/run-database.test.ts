@@ -133,6 +133,30 @@ describe('the reset after DDL', () => {
   );
 
   it(
+    'watches a table a run made again the same on its new oid: a trigger added to it later is dropped',
+    () =>
+      withSession(reference, async (session) => {
+        // The same table again passes the fingerprint, in place, but with another oid.
+        const remade = await resetAfter(session, async (db) => {
+          await db.query(`DROP TABLE receipts;
+            CREATE TABLE receipts(
+              workspace_id TEXT NOT NULL, user_id TEXT NOT NULL, tool TEXT NOT NULL,
+              request_id TEXT NOT NULL, payload TEXT NOT NULL, response TEXT NOT NULL,
+              PRIMARY KEY(workspace_id, user_id, tool, request_id))`);
+        });
+        expect(remade.copied).toBe(false);
+        // Trigger DDL alone next: the reset must find the trigger on the table as it is now.
+        const failed = await resetAfter(session, async (db) => {
+          await reference.failReceipts(as(db));
+          expect(await triggers(db)).toHaveLength(1);
+        });
+        expect(failed).toEqual({ queries: 1, copied: false });
+        expect(await triggers(await session.harness())).toEqual([]);
+      }),
+    120_000,
+  );
+
+  it(
     'sends other DDL beside trigger DDL to the fingerprint and the template',
     () =>
       withSession(reference, async (session) => {

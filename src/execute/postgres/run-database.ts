@@ -25,20 +25,18 @@
  * would fire on the re-insert), gets one every run. `templateCopies()` counts those fallbacks, for the bench.
  */
 import pg from 'pg';
-import { ReceiptcheckError } from '../../errors.ts';
 import type { Fixture } from '../../model/world.ts';
 import {
-  countDdl,
   DDL_COUNT,
   type DdlCount,
   ddlAfterReset,
   readDdlCount,
-  SEED,
   schemaUnchanged,
-  TRIGGER_DEFS,
+  TRIGGER_RELATIONS,
   TRIGGERS,
 } from './ddl-count.ts';
 import type { PostgresServer } from './server.ts';
+import { captureSetup, FINGERPRINT, type SetupState } from './setup-state.ts';
 
 /** Resets between two vacuums of the run database's tables. */
 const VACUUM_EVERY = 50;
@@ -51,39 +49,6 @@ export function templateCopies(): number {
   return fallbacks;
 }
 
-/** The user schemas' catalogue, as one text: equal texts, equal schemas. */
-const FINGERPRINT = `
-WITH s AS (SELECT oid FROM pg_namespace
-  WHERE nspname NOT IN ('pg_catalog', 'information_schema', '${SEED}') AND nspname NOT LIKE 'pg\\_%')
-SELECT md5(concat_ws('|',
-  (SELECT string_agg(format('%s.%s:%s', relnamespace, relname, relkind), ',' ORDER BY relnamespace, relname)
-     FROM pg_class WHERE relnamespace IN (SELECT oid FROM s)),
-  (SELECT string_agg(format('%s.%s:%s:%s:%s', attrelid::regclass, attname, atttypid, attnotnull, attisdropped), ',' ORDER BY attrelid, attnum)
-     FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid
-     WHERE c.relnamespace IN (SELECT oid FROM s) AND attnum > 0),
-  (SELECT string_agg(format('%s:%s', pg_get_triggerdef(t.oid), tgenabled), ',' ORDER BY tgrelid, tgname)
-     FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
-     WHERE c.relnamespace IN (SELECT oid FROM s) AND NOT tgisinternal),
-  (SELECT string_agg(format('%s.%s:%s', pronamespace, proname, md5(prosrc)), ',' ORDER BY pronamespace, proname)
-     FROM pg_proc WHERE pronamespace IN (SELECT oid FROM s)),
-  (SELECT string_agg(format('%s:%s', conname, pg_get_constraintdef(oid)), ',' ORDER BY conrelid, conname)
-     FROM pg_constraint WHERE connamespace IN (SELECT oid FROM s))
-)) AS fingerprint`;
-
-/** What `setup` left: tables with their insertable columns, sequences, triggers, fingerprint. */
-interface SetupState {
-  /** Every table, its copy of `setup`'s rows in `SEED`, and whether that copy has any. */
-  readonly tables: readonly { name: string; copy: string; columns: string; rows: boolean }[];
-  readonly sequences: readonly { name: string; value: string; called: boolean }[];
-  readonly triggers: ReadonlySet<string>;
-  /** The triggers' whole definitions (`TRIGGER_DEFS`). */
-  readonly triggerDefs: string;
-  readonly fingerprint: string;
-  readonly superuser: boolean;
-  /** The DDL count as `setup` left it; undefined where no event trigger counts (not a superuser). */
-  readonly ddlSince: DdlCount | undefined;
-}
-
 /** The template and the run database of one runner. */
 export class RunDatabase {
   /** The run database's name; it changes when `reset` had to copy the template again. */
@@ -92,6 +57,12 @@ export class RunDatabase {
   private resets = 0;
   /** The DDL count the last reset left (`ddl-count.ts`), with the schema `setup`'s. */
   private ddlSeen: DdlCount | undefined;
+  /**
+   * The relations that can carry triggers as the last reset left them (`TRIGGER_RELATIONS`):
+   * `setup`'s, unless a run remade one the same (a table dropped and created again passes the
+   * fingerprint with another oid).
+   */
+  private relations: string;
   private constructor(
     private readonly server: PostgresServer,
     private readonly template: string,
@@ -100,6 +71,7 @@ export class RunDatabase {
   ) {
     this.name = name;
     this.ddlSeen = state.ddlSince;
+    this.relations = state.relations;
   }
 
   /** Makes the template with `setup(fixture)` and the first run database from it. */
@@ -145,7 +117,9 @@ export class RunDatabase {
       // One round trip when no DDL but trigger DDL ran since the last reset (`ddl-count.ts`);
       // rows put back on a changed schema (or a failure) send it the long way below.
       const read = await harness
-        .query(`${session};\n${restoreRows(s)};\n${ddlAfterReset(s.triggers, seen)}`)
+        .query(
+          `${session};\n${restoreRows(s)};\n${ddlAfterReset(s.triggers, this.relations, seen)}`,
+        )
         .then((r) => readDdlCount((r as unknown as pg.QueryResult[]).at(-1)?.rows))
         .catch(() => undefined);
       if (read && schemaUnchanged(seen, read, s.triggerDefs)) {
@@ -162,6 +136,7 @@ export class RunDatabase {
     await this.server.dropDatabase(old);
     this.resets = 0;
     this.ddlSeen = s.ddlSince;
+    this.relations = s.relations;
     return false;
   }
 
@@ -195,12 +170,15 @@ export class RunDatabase {
            END LOOP; END $receiptcheck$`,
           restoreRows(s),
           FINGERPRINT,
+          TRIGGER_RELATIONS,
           ...(counted ? [DDL_COUNT] : []),
         ].join(';\n'),
       )
       .then((r) => r as unknown as pg.QueryResult<Record<string, unknown>>[])
       .catch(() => undefined);
-    if (!read || read.at(counted ? -2 : -1)?.rows[0]?.fingerprint !== s.fingerprint) return false;
+    const at = (i: number) => read?.at(counted ? i - 1 : i)?.rows[0];
+    if (!read || at(-2)?.fingerprint !== s.fingerprint) return false;
+    this.relations = String(at(-1)?.rels ?? s.relations);
     // Dropping triggers is DDL too: the count to compare with next time is the one after it.
     if (counted) this.ddlSeen = readDdlCount(read.at(-1)?.rows);
     return true;
@@ -229,63 +207,4 @@ function restoreRows(s: SetupState): string {
     ...s.sequences.map((q) => `SELECT setval('${q.name}', ${q.value}, ${q.called})`),
     'COMMIT',
   ].join(';\n');
-}
-
-/** Reads what `setup` left on `db`, and keeps a copy of every table's rows in `SEED`. */
-async function captureSetup(db: pg.Client): Promise<SetupState> {
-  const tables = (
-    await db.query<{ name: string; columns: string | null }>(`
-      SELECT format('%I.%I', n.nspname, c.relname) AS name,
-        (SELECT string_agg(quote_ident(attname), ', ' ORDER BY attnum) FROM pg_attribute
-          WHERE attrelid = c.oid AND attnum > 0 AND NOT attisdropped AND attgenerated = '') AS columns
-      FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-      WHERE c.relkind IN ('r', 'p') AND NOT c.relispartition
-        AND n.nspname NOT IN ('pg_catalog', 'information_schema', '${SEED}')
-        AND n.nspname NOT LIKE 'pg\\_%'
-      ORDER BY 1`)
-  ).rows;
-  const sequences = (
-    await db.query<{ name: string; value: string | null; called: boolean }>(`
-      SELECT format('%I.%I', schemaname, sequencename) AS name,
-        coalesce(last_value, start_value)::text AS value, last_value IS NOT NULL AS called
-      FROM pg_sequences WHERE schemaname NOT IN ('pg_catalog', 'information_schema')`)
-  ).rows;
-  const triggers = new Set(
-    (await db.query<{ target: string }>(TRIGGERS)).rows.map((r) => r.target),
-  );
-  const fingerprint = (await db.query<{ fingerprint: string }>(FINGERPRINT)).rows[0]?.fingerprint;
-  const triggerDefs = (await db.query<{ defs: string }>(TRIGGER_DEFS)).rows[0]?.defs ?? '';
-  const superuser =
-    (
-      await db.query<{ s: boolean }>(
-        'SELECT rolsuper AS s FROM pg_roles WHERE rolname = current_user',
-      )
-    ).rows[0]?.s === true;
-  if (fingerprint === undefined)
-    throw new ReceiptcheckError('E_POSTGRES', 'could not read the schema of the template database');
-  await db.query(`CREATE SCHEMA ${SEED}`);
-  const copies = tables.map((t, i) => ({
-    name: t.name,
-    copy: `${SEED}.t${i}`,
-    columns: t.columns ?? '',
-    rows: true,
-  }));
-  for (const t of copies) {
-    await db.query(`CREATE TABLE ${t.copy} AS TABLE ${t.name}`);
-    t.rows = (await db.query(`SELECT EXISTS (SELECT FROM ${t.copy}) AS r`)).rows[0]?.r === true;
-  }
-  // The reset's vacuums come between runs; autovacuum could come mid-run and take a lock.
-  if (superuser)
-    for (const t of copies)
-      await db.query(`ALTER TABLE ${t.name} SET (autovacuum_enabled = false)`).catch(() => {}); // a partitioned table takes none: autovacuum may still visit its partitions
-  const ddlSince = superuser ? await countDdl(db) : undefined;
-  return {
-    tables: copies.filter((t) => t.columns !== ''),
-    sequences: sequences.map((q) => ({ name: q.name, value: q.value ?? '1', called: q.called })),
-    triggers,
-    triggerDefs,
-    fingerprint,
-    superuser,
-    ddlSince,
-  };
 }

@@ -80,6 +80,9 @@ export const TERMINATE_WAIT_MS = 5_000;
  * What `DISCARD ALL` does (session locks, settings, prepared statements, cursors, temporary
  * tables, listens), as statements that may share one round trip with others: `DISCARD ALL`
  * itself may not (it refuses to run in the implicit transaction of a multi-statement query).
+ * All but `DISCARD PLANS`: a cached plan never changes a result (the server plans again when
+ * what it depends on changes), and dropping them made the harness's reset plan its own catalogue
+ * reads again every time (after a run's trigger DDL, 1.13 against 0.48 ms a reset, measured).
  */
 export const SESSION_RESET = [
   'CLOSE ALL',
@@ -88,7 +91,6 @@ export const SESSION_RESET = [
   'DEALLOCATE ALL',
   'UNLISTEN *',
   'SELECT pg_advisory_unlock_all()',
-  'DISCARD PLANS',
   'DISCARD TEMP',
   'DISCARD SEQUENCES',
 ].join('; ');
