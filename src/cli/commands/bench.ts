@@ -125,7 +125,7 @@ A PostgreSQL plugin (--handler pg-reference, or your own) is measured by the sam
 embedded server (or the one RECEIPTCHECK_DATABASE_URL names): raw on one connection to
 a database made from the template, reset between sequences outside the timed part, against the
 three modes (no thread-lane row: its scheduled mode has one kind of lane); smaller presets
-(3 rounds x 40 runs, quick 2 x 10); no in-memory raw path; time to kill for the PostgreSQL
+(5 rounds x 100 runs, quick 2 x 20); no in-memory raw path; time to kill for the PostgreSQL
 mutants of every operation; and how many runs' resets fell back to a copy of the template.
 
 The performance budget (the speed and memory targets in docs/performance.md) is printed, each
