@@ -16,8 +16,8 @@
  *
  * One order the schedule does not decide: when a lane lets go of what two or more others wait on
  * (its transaction ends, or its backend), the server wakes them all, and which goes first is a
- * race between their backends. The driver tells the step's `ServerOrder` before and after every
- * grant and at a crash, and the run is marked when that happened (`server-order.ts`).
+ * race between their backends. The step's `ServerOrder` hears of every grant and crash (in
+ * `ServerLaneDriver`), and the run is marked when that happened (`server-order.ts`).
  *
  * A lane's connection is the session's (`../postgres-session.ts`): opened when a step first needs
  * it, kept from step to step and from run to run, replaced only when its backend had to be ended.
@@ -38,6 +38,7 @@ import { type LaneFlight, LaneFlights } from './lane-flights.ts';
 import { LaneHung } from './lane-hung.ts';
 import { StatementHung } from './lock-watch.ts';
 import { ServerLaneDriver } from './server-lane-driver.ts';
+import type { ServerOrder } from './server-order.ts';
 import { callHandler, type PgStepContext } from './step-context.ts';
 
 /** Runs the lanes of step `step` under `plan`; returns each lane's record. */
@@ -87,21 +88,14 @@ class PgLaneDriver extends ServerLaneDriver {
     return yield* wait(this.report(s));
   }
 
-  *grant(s: LaneState, kind: GrantKind): Task<LaneReport | undefined> {
-    yield* wait(this.flights.order.beforeGrant());
-    if (s.point === 'start') {
-      this.start(s);
-      return yield* this.next(s);
-    }
-    if (s.point === 'reply') return undefined;
-    return yield* wait(this.statement(s, kind));
+  protected get order(): ServerOrder {
+    return this.flights.order;
   }
 
   /** Lets every blocked lane's statement that a lock release woke finish, or wait again; its answer is kept. */
-  *afterGrant(lanes: readonly LaneState[]): Task<void> {
+  protected *settleWoken(lanes: readonly LaneState[]): Task<void> {
     for (const s of lanes)
       if (s.status === 'blocked' && this.flights.waiting(s.lane)) yield* wait(this.settle(s));
-    this.flights.order.afterGrant();
   }
 
   /**
@@ -109,10 +103,9 @@ class PgLaneDriver extends ServerLaneDriver {
    * as when its backend ends. A lane at a point (no statement on the server) keeps its backend,
    * rolled back and its session reset (`restart`); a lane waiting on a lock has its backend ended.
    */
-  async end(s: LaneState): Promise<void> {
+  protected async endHere(s: LaneState): Promise<void> {
     const c = this.flights.get(s.lane);
     if (!c) return;
-    await this.flights.order.ending(s.lane);
     c.conn.crashed = true;
     if (this.flights.waiting(s.lane) || !(await this.ctx.restart(s.lane))) {
       this.ctx.retire(s.lane);
@@ -127,7 +120,7 @@ class PgLaneDriver extends ServerLaneDriver {
   }
 
   /** Sends (or, when blocked, waits on) the lane's statement and answers the plugin with what came. */
-  private async statement(s: LaneState, kind: GrantKind): Promise<LaneReport> {
+  protected async statement(s: LaneState, kind: GrantKind): Promise<LaneReport> {
     if (s.status === 'parked') {
       const fault = kind === 'fault';
       const values = fault ? undefined : this.flights.get(s.lane)?.values;
@@ -152,7 +145,7 @@ class PgLaneDriver extends ServerLaneDriver {
   }
 
   /** Starts the lane's plugin code: a call as the principal stands now, or a world event. */
-  private start(s: LaneState): void {
+  protected start(s: LaneState): void {
     const { conn } = this.flights.get(s.lane) as LaneFlight;
     const e = s.event;
     const { plugin } = this.ctx;

@@ -20,8 +20,8 @@
  * after a grant. Its report is kept until the loop grants the lane again.
  *
  * When a lane lets go of what two or more others wait on, the server chooses which goes first,
- * as for a plugin's lanes: the driver tells its `ServerOrder` before and after every grant and at
- * a crash, and the run is marked when that happened (`server-order.ts`).
+ * as for a plugin's lanes: its `ServerOrder` hears of every grant and crash (in `ServerLaneDriver`),
+ * and the run is marked when that happened (`server-order.ts`).
  */
 import { ReceiptcheckError } from '../../../errors.ts';
 import type { Event } from '../../../model/events.ts';
@@ -70,7 +70,7 @@ class ServiceLaneDriver extends ServerLaneDriver implements QueueView {
   private readonly kept = new Map<number, Reached>();
   /** The lanes that run code: a call's or a world event's. */
   private running: readonly number[] = [];
-  private readonly order: ServerOrder;
+  protected readonly order: ServerOrder;
 
   constructor(
     private readonly ctx: ServiceStepContext,
@@ -118,32 +118,24 @@ class ServiceLaneDriver extends ServerLaneDriver implements QueueView {
     return kept ?? (yield* wait(this.report(s)));
   }
 
-  *grant(s: LaneState, kind: GrantKind): Task<LaneReport | undefined> {
+  override *grant(s: LaneState, kind: GrantKind, budget?: number): Task<LaneReport | undefined> {
     if (kind === 'fault') throw noFaults();
-    yield* wait(this.order.beforeGrant());
-    if (s.point === 'start') {
-      this.start(s);
-      return yield* this.next(s);
-    }
-    if (s.point === 'reply') return undefined;
-    return yield* wait(this.statement(s));
+    return yield* super.grant(s, kind, budget);
   }
 
   /** Every blocked lane whose statement a grant woke runs on to its next point, alone. */
-  *afterGrant(lanes: readonly LaneState[]): Task<void> {
+  protected *settleWoken(lanes: readonly LaneState[]): Task<void> {
     for (const s of lanes) {
       if (s.status !== 'blocked' || this.kept.has(s.lane)) continue;
       if ((yield* wait(this.settle(s))) === 'blocked') continue;
       this.ctx.gate.running = s.lane;
       this.kept.set(s.lane, yield* wait(this.report(s)));
     }
-    this.order.afterGrant();
   }
 
   /** Ends the lane here: its request abandoned, its backends ended (rolled back, locks gone). */
-  async end(s: LaneState): Promise<void> {
+  protected async endHere(s: LaneState): Promise<void> {
     const { gate, watch, callTimeoutMs } = this.ctx;
-    await this.order.ending(s.lane);
     this.ctx.requests.get(s.lane)?.abort();
     this.ctx.requests.delete(s.lane);
     const pids = gate.pidsOf(s.lane);
@@ -157,7 +149,7 @@ class ServiceLaneDriver extends ServerLaneDriver implements QueueView {
   }
 
   /** Lets the lane's statement go (or, when blocked, waits on it); where the lane stops next. */
-  private async statement(s: LaneState): Promise<LaneReport> {
+  protected async statement(s: LaneState): Promise<LaneReport> {
     if (s.status === 'parked') this.outs.set(s.lane, this.ctx.gate.release(s.lane));
     if ((await this.settle(s)) === 'blocked')
       return { type: 'blocked', timeoutMs: Number.POSITIVE_INFINITY };
@@ -198,7 +190,7 @@ class ServiceLaneDriver extends ServerLaneDriver implements QueueView {
   }
 
   /** Starts the lane's event: a call as the principal stands now, or a world event. */
-  private start(s: LaneState): void {
+  protected start(s: LaneState): void {
     const { ctx } = this;
     const e = s.event;
     ctx.gate.running = s.lane;
