@@ -39,8 +39,14 @@ const SUPERUSER = 'postgres';
 /** The temp-directory kind of a server's files: `receiptcheck-pg-<pid>-…`. */
 const DIR_KIND = 'pg';
 
-/** Starts a fresh server; throws `E_POSTGRES` with the server's own words when it cannot. */
-export async function startEmbeddedServer(): Promise<EmbeddedServer> {
+/**
+ * Starts a fresh server; throws `E_POSTGRES` with the server's own words when it cannot.
+ * `settings` (`name=value`) are passed on as the server's own `-c` options after receiptcheck's
+ * (`tools/pg-statements.ts` loads `pg_stat_statements` this way).
+ */
+export async function startEmbeddedServer(
+  settings: readonly string[] = [],
+): Promise<EmbeddedServer> {
   const bin = binaries();
   sweepOrphans(DIR_KIND);
   const owner = process.getuid?.() === 0 ? osUser() : undefined;
@@ -128,6 +134,7 @@ export async function startEmbeddedServer(): Promise<EmbeddedServer> {
         'max_connections=200',
         '-c',
         'deadlock_timeout=100ms',
+        ...settings.flatMap((setting) => ['-c', setting]),
       ],
       { uid: owner?.uid, gid: owner?.gid, stdio: ['ignore', 'ignore', 'pipe'] },
     );
