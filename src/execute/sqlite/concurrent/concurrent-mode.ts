@@ -16,7 +16,7 @@ import { DatabaseFiles } from '../databases.ts';
 import { SharedDatabase } from '../shared-database.ts';
 import { BROADCAST_LIMIT_MS, releaseEverywhere, runConcurrent } from './run-concurrent.ts';
 import { giveBackWorkerPool, takeWorkerPool } from './warm-pool.ts';
-import type { WorkerPool } from './worker-pool.ts';
+import { disposeAfterWorkers, type WorkerPool } from './worker-pool.ts';
 
 /** What concurrent mode needs from the resolved options. */
 export interface ConcurrentModeOptions {
@@ -45,9 +45,9 @@ export async function concurrentRunner(
   } finally {
     template.dispose();
   }
-  const untrack = onInterrupt(() => database.dispose());
   // The last check's pool when it ran this handler: its workers are already started and loaded.
   const pool = takeWorkerPool(options.workers, handlerPath);
+  const untrack = onInterrupt(() => disposeAfterWorkers(pool, () => database.dispose()));
   let reusable = false;
   let runs = 0;
   const close = async () => {

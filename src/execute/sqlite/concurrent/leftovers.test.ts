@@ -22,7 +22,12 @@ import {
   TERMINATED_EXIT_CODE,
 } from '../../runtime/interrupt.ts';
 import { destroyIdlePool, idleWorkerThreads } from './warm-pool.ts';
-import { liveWorkerThreads, startedWorkerPools } from './worker-pool.ts';
+import {
+  disposeAfterWorkers,
+  liveWorkerThreads,
+  startedWorkerPools,
+  type WorkerPool,
+} from './worker-pool.ts';
 
 const HANG = fileURLToPath(new URL('./fixtures/hang-handler.ts', import.meta.url));
 
@@ -120,6 +125,27 @@ describe('leftovers after concurrent runs', () => {
 });
 
 describe('Ctrl-C or SIGTERM during a concurrent check', () => {
+  it("removes a pool's database files only once its workers are gone", async () => {
+    // A worker opening a file removed under it, while it is being terminated, aborted the process.
+    const events: string[] = [];
+    let gone = () => {};
+    const pool = {
+      destroy: () =>
+        new Promise<void>((resolve) => {
+          gone = () => {
+            events.push('workers gone');
+            resolve();
+          };
+        }),
+    } as WorkerPool;
+    const disposed = disposeAfterWorkers(pool, () => events.push('files removed'));
+    await Promise.resolve();
+    expect(events).toEqual([]);
+    gone();
+    await disposed;
+    expect(events).toEqual(['workers gone', 'files removed']);
+  });
+
   it.each([
     ['SIGINT', INTERRUPTED_EXIT_CODE],
     ['SIGTERM', TERMINATED_EXIT_CODE],

@@ -36,7 +36,7 @@ import {
   principalOf,
   settleWorld,
 } from './soak-traffic.ts';
-import { createWorkerPool } from './worker-pool.ts';
+import { createWorkerPool, disposeAfterWorkers } from './worker-pool.ts';
 
 /** How much traffic to send, and how. */
 export interface SoakTrafficOptions {
@@ -70,8 +70,8 @@ export async function runSoakTraffic(
   o: SoakTrafficOptions,
 ): Promise<SoakExecution> {
   const files = new DatabaseFiles(plugin, fixture);
-  const untrack = onInterrupt(() => files.dispose());
   const pool = createWorkerPool(o.clients);
+  const untrack = onInterrupt(() => disposeAfterWorkers(pool, () => files.dispose()));
   const dbPath = files.fresh();
   const target: OperationTarget = {
     handlerPath,

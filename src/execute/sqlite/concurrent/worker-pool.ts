@@ -53,6 +53,20 @@ export interface WorkerPool {
   destroy(): Promise<void>;
 }
 
+/**
+ * On Ctrl-C, removes a pool's database files only once its workers are gone: a worker that opens
+ * a file removed under it gets an error from better-sqlite3, and an error thrown in a worker being
+ * terminated aborts the whole process ("FATAL ERROR: v8::ToLocalChecked Empty MaybeLocal", seen
+ * in a concurrent check stopped by SIGINT on a loaded machine) instead of the exit with 130.
+ */
+export async function disposeAfterWorkers(pool: WorkerPool, dispose: () => void): Promise<void> {
+  try {
+    await pool.destroy();
+  } finally {
+    dispose();
+  }
+}
+
 let live = 0;
 let started = 0;
 
