@@ -26,22 +26,25 @@ export const SEED = 'receiptcheck_seed';
 /** The user schemas' relations, as a SQL condition on `nspname`. */
 const USER_SCHEMA = `nspname NOT IN ('pg_catalog', 'information_schema', '${SEED}') AND nspname NOT LIKE 'pg\\_%'`;
 
-/** The user triggers, as `DROP TRIGGER` targets. */
-export const TRIGGERS = `
-SELECT format('%I ON %s', tgname, tgrelid::regclass) AS target FROM pg_trigger t
-  JOIN pg_class c ON c.oid = t.tgrelid JOIN pg_namespace n ON n.oid = c.relnamespace
-  WHERE NOT tgisinternal AND ${USER_SCHEMA}`;
-
-/** The user schemas' relations that can carry triggers, as the text of an `oid[]` (`rels`). */
-export const TRIGGER_RELATIONS = `
-SELECT coalesce(array_agg(c.oid ORDER BY c.oid), '{}')::text AS rels FROM pg_class c
-  JOIN pg_namespace n ON n.oid = c.relnamespace
+/** The user schemas' relations that can carry triggers (tables, views, foreign tables), their oids. */
+const USER_RELATIONS = `
+SELECT c.oid FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
   WHERE c.relkind IN ('r', 'p', 'v', 'f') AND ${USER_SCHEMA}`;
+
+/** The same relations, as the text of an `oid[]` (`rels`); `oidArray` makes it SQL again. */
+export const TRIGGER_RELATIONS = `
+SELECT coalesce(array_agg(oid ORDER BY oid), '{}')::text AS rels FROM (${USER_RELATIONS}) r`;
+
+/** The `oid[]` that `TRIGGER_RELATIONS` read as text, as an SQL expression. */
+export const oidArray = (rels: string) => `'${rels}'::oid[]`;
 
 /** The user triggers on `rels` (an `oid[]` expression), as `DROP TRIGGER` targets. */
 const triggersOn = (rels: string) => `
 SELECT format('%I ON %s', tgname, tgrelid::regclass) AS target FROM pg_trigger
   WHERE tgrelid = ANY (${rels}) AND NOT tgisinternal`;
+
+/** Every user trigger, as `DROP TRIGGER` targets: on the relations as the catalogue has them now. */
+export const TRIGGERS = triggersOn(`ARRAY(${USER_RELATIONS})`);
 
 /**
  * The whole definitions (events, timing, condition, function, arguments, enabled) of the user
@@ -108,7 +111,7 @@ export function ddlAfterReset(
   seen: DdlCount,
 ): string {
   const names = [...kept].map((t) => `'${t.replace(/'/g, "''")}'`).join(', ');
-  return `SELECT * FROM ${SEED}.ddl_after(ARRAY[${names}]::text[], '${relations}'::oid[], ${seen.all}, ${seen.triggers})`;
+  return `SELECT * FROM ${SEED}.ddl_after(ARRAY[${names}]::text[], ${oidArray(relations)}, ${seen.all}, ${seen.triggers})`;
 }
 
 /** Reads the counts, as one row of `n_all` and `n_triggers`. */

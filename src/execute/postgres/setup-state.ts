@@ -8,6 +8,7 @@ import { ReceiptcheckError } from '../../errors.ts';
 import {
   countDdl,
   type DdlCount,
+  oidArray,
   SEED,
   TRIGGER_RELATIONS,
   TRIGGERS,
@@ -74,7 +75,7 @@ export async function captureSetup(db: pg.Client): Promise<SetupState> {
   const fingerprint = (await db.query<{ fingerprint: string }>(FINGERPRINT)).rows[0]?.fingerprint;
   const relations = (await db.query<{ rels: string }>(TRIGGER_RELATIONS)).rows[0]?.rels ?? '{}';
   const triggerDefs =
-    (await db.query<{ defs: string }>(triggerDefsOn(`'${relations}'::oid[]`))).rows[0]?.defs ?? '';
+    (await db.query<{ defs: string }>(triggerDefsOn(oidArray(relations)))).rows[0]?.defs ?? '';
   const superuser =
     (
       await db.query<{ s: boolean }>(
