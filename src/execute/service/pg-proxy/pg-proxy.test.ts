@@ -6,8 +6,9 @@
  * statement is observed through the server's own `pg_stat_activity`, and waits are on the hooks'
  * promises or on a condition the server reports.
  */
+import { Socket } from 'node:net';
 import pg from 'pg';
-import { afterEach, describe, expect, inject, it } from 'vitest';
+import { afterEach, describe, expect, inject, it, vi } from 'vitest';
 import { type Heard, lines, ProxyBench } from './fixtures/proxy-bench.ts';
 
 const bench = new ProxyBench(new URL(inject('postgresUrl')));
@@ -58,6 +59,20 @@ describe('statements through the PostgreSQL proxy', () => {
       'before simple ROLLBACK',
       'after simple ROLLBACK -> I ROLLBACK',
     ]);
+  });
+
+  it('sends every message on at once, both ways (no Nagle delay: about 40 ms a statement)', async () => {
+    const noDelay = vi.spyOn(Socket.prototype, 'setNoDelay');
+    try {
+      const client = await bench.through(await bench.start([]));
+      await client.query('SELECT 1');
+      // Both of the proxy's sockets, beside the one node-postgres itself sets on the client side.
+      const proxied = noDelay.mock.contexts.filter((socket) => socket !== clientSocket(client));
+      expect(new Set(proxied).size).toBe(2);
+      expect(noDelay.mock.calls.every(([on]) => on !== false)).toBe(true);
+    } finally {
+      noDelay.mockRestore();
+    }
   });
 
   it('holds a statement away from the server until the gate opens, while another connection works', async () => {
@@ -198,3 +213,8 @@ describe('statements through the PostgreSQL proxy', () => {
     await expect(client.query('SELECT 1 / 0')).rejects.toMatchObject({ code: '22012' });
   });
 });
+
+/** The socket node-postgres opened for `client`. */
+function clientSocket(client: pg.Client): Socket {
+  return (client as unknown as { connection: { stream: Socket } }).connection.stream;
+}
