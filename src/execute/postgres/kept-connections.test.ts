@@ -201,6 +201,19 @@ describe('kept connections', () => {
     }
   }, 120_000);
 
+  it('close waits for a reset asked for directly (a service database), which ends in place', async () => {
+    const session = await PostgresSession.open(reference, DEFAULT_FIXTURE, undefined);
+    await session.begin();
+    await (await session.harness()).query('UPDATE automations SET version = 5');
+    const copies = templateCopies();
+    // Ctrl-C while a service's runner resets: closing ended the connection under the reset,
+    // which then copied the template into a database made after the drops were listed.
+    const resetting = session.reset();
+    await session.close();
+    await expect(resetting).resolves.toBeUndefined();
+    expect(templateCopies()).toBe(copies);
+  }, 60_000);
+
   it("finish sends the reset and the idle lanes' cleaning before it returns: the server resets while the run is judged", async () => {
     const session = await PostgresSession.open(reference, DEFAULT_FIXTURE, undefined);
     try {

@@ -47,6 +47,8 @@ export class PostgresSession {
   private readonly untrack: () => void;
   /** When the run database is reset: after each run, or before one (`run-reset.ts`). */
   private readonly resets: RunReset;
+  /** A reset asked for outside `resets` (`reset`), while under way: closing waits for it. */
+  private asked: Promise<unknown> | undefined;
   /** Replacements for ended connections, one opened ahead (`spare-connection.ts`). */
   private readonly spare = new SpareConnection(() => this.connect());
 
@@ -79,7 +81,7 @@ export class PostgresSession {
     );
     if (kept?.connections.watcher) this.watchClient = Promise.resolve(kept.connections.watcher);
     this.untrack = onInterrupt(() => this.close());
-    this.resets = new RunReset(() => this.reset(), kept !== undefined);
+    this.resets = new RunReset(() => this.resetNow(), kept !== undefined);
   }
 
   /**
@@ -123,7 +125,7 @@ export class PostgresSession {
 
   /** The runner is done: all is kept for the next runner (`idle-database.ts`), or `close`d. */
   async release(): Promise<void> {
-    await this.resets.settled();
+    await this.settled();
     const database = this.database;
     if (this.closing || !this.keepFor || !database) return this.close();
     this.closing = Promise.resolve();
@@ -214,6 +216,26 @@ export class PostgresSession {
   }
 
   /**
+   * Puts the run database back as `setup` left it now, for a runner that says when (a service's
+   * database, after it waited for the service's connections to be idle); closing waits for it.
+   */
+  reset(): Promise<void> {
+    const resetting = this.resetNow();
+    this.asked = resetting.catch(() => {});
+    return resetting;
+  }
+
+  /**
+   * Once no reset is under way: one `resets` started, or one asked for directly. Ending the
+   * connections under a reset would fail it, and a reset that fails copies the template: a
+   * database made after `shut` listed what to drop.
+   */
+  private async settled(): Promise<void> {
+    await this.resets.settled();
+    await this.asked;
+  }
+
+  /**
    * Puts the run database back as `setup` left it: the lanes handed out since the last reset
    * cleaned side by side (no one held a face of the others), and the harness, with the rows. A
    * lane that may still hold row or table locks (a transaction open, a query out) is cleaned (or
@@ -223,7 +245,7 @@ export class PostgresSession {
    * go out, so `finish` has sent them when it returns: an await first would hold them until the
    * judge and the next draw give the event loop a turn (measured: 0.5 ms a run more waiting).
    */
-  async reset(): Promise<void> {
+  private async resetNow(): Promise<void> {
     const { busy, idle } = this.lanes.toClean();
     if (busy.length > 0) await Promise.all(busy.map((i) => this.lanes.clean(i)));
     const harness = this.harnessClient ?? (await this.harness());
@@ -238,7 +260,7 @@ export class PostgresSession {
 
   /** Ends every connection and drops every database this runner made; a second call waits for the first. */
   close(): Promise<void> {
-    this.closing ??= this.resets.settled().then(() => this.shut());
+    this.closing ??= this.settled().then(() => this.shut());
     return this.closing;
   }
 
