@@ -1,12 +1,12 @@
 /**
  * A hung handler call is stopped at the per-call budget and judged a hang, naming its step and
  * lane, whether it spins or awaits forever, alone or inside a group; the runner then goes on with
- * a fresh worker. Through `checkHandler`, the hang is a counterexample, shrunk to the one call.
+ * a fresh worker. That the hang is a counterexample shrunk to the one call, saved and in JUnit,
+ * is `../../hangs.test.ts`'s, through the command, for both kinds of hang in this mode.
  */
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, runnerFor, together } from '../../../../testing/concurrent-runners.ts';
-import { checkHandler } from '../../../api/check-handler.ts';
 import type { JudgedRunner } from '../../../api/judged-runner.ts';
 
 const HANG = fileURLToPath(new URL('./fixtures/hang-handler.ts', import.meta.url));
@@ -54,23 +54,5 @@ describe('per-call budget in concurrent mode', () => {
   it('goes on with a fresh worker after a hang', async () => {
     const run = await runner.execute([call('r0', 1, 30), call('r0', 1, 30)]);
     expect(run.verdict).toEqual({ verdict: 'ok' });
-  });
-});
-
-describe('per-call budget through checkHandler', () => {
-  it('reports the hang as a counterexample, shrunk to the hanging call', async () => {
-    const r = await checkHandler({
-      handler: HANG,
-      mode: 'concurrent',
-      callTimeoutMs: TIMEOUT_MS,
-      runs: 50,
-      // Short sequences: every shrink candidate that still hangs waits out the budget and starts
-      // a fresh worker, and from 4 steps the shrink still has to find the one call.
-      stepsMax: 4,
-    });
-    expect(r.verdict).toBe('failed');
-    const cx = r.counterexample;
-    expect(cx?.failures).toEqual([expect.objectContaining({ kind: 'hang', how: 'thread' })]);
-    expect(cx?.steps).toHaveLength(1);
   });
 });
