@@ -47,8 +47,6 @@ export class PostgresSession {
   private readonly untrack: () => void;
   /** When the run database is reset: after each run, or before one (`run-reset.ts`). */
   private readonly resets: RunReset;
-  /** A reset asked for outside `resets` (`reset`), while under way: closing waits for it. */
-  private asked: Promise<unknown> | undefined;
   /** Replacements for ended connections, one opened ahead (`spare-connection.ts`). */
   private readonly spare = new SpareConnection(() => this.connect());
 
@@ -125,7 +123,7 @@ export class PostgresSession {
 
   /** The runner is done: all is kept for the next runner (`idle-database.ts`), or `close`d. */
   async release(): Promise<void> {
-    await this.settled();
+    await this.resets.settled();
     const database = this.database;
     if (this.closing || !this.keepFor || !database) return this.close();
     this.closing = Promise.resolve();
@@ -215,24 +213,9 @@ export class PostgresSession {
     await client.end().catch(() => {});
   }
 
-  /**
-   * Puts the run database back as `setup` left it now, for a runner that says when (a service's
-   * database, after it waited for the service's connections to be idle); closing waits for it.
-   */
+  /** A reset now, when the runner says (a service's database, its connections idle). */
   reset(): Promise<void> {
-    const resetting = this.resetNow();
-    this.asked = resetting.catch(() => {});
-    return resetting;
-  }
-
-  /**
-   * Once no reset is under way: one `resets` started, or one asked for directly. Ending the
-   * connections under a reset would fail it, and a reset that fails copies the template: a
-   * database made after `shut` listed what to drop.
-   */
-  private async settled(): Promise<void> {
-    await this.resets.settled();
-    await this.asked;
+    return this.resets.now();
   }
 
   /**
@@ -260,7 +243,7 @@ export class PostgresSession {
 
   /** Ends every connection and drops every database this runner made; a second call waits for the first. */
   close(): Promise<void> {
-    this.closing ??= this.settled().then(() => this.shut());
+    this.closing ??= this.resets.settled().then(() => this.shut());
     return this.closing;
   }
 

@@ -1,11 +1,14 @@
 /**
  * When a session's run database is reset: after every run, as soon as its execution returns
  * (`finish`), so that the server does it while the harness judges that run and draws the next;
- * and before a run that finds none done or under way (`begin`). A reset under way holds the
- * session's connections: `settled` waits for it before they are handed on or ended.
+ * and before a run that finds none done or under way (`begin`); or when the runner says (`now`).
+ * A reset under way holds the session's connections: `settled` waits for it before they are
+ * handed on or ended.
  */
 export class RunReset {
   private resetting: Promise<void> | undefined;
+  /** A reset `now` started, while under way: `settled` waits for it too. */
+  private asked: Promise<unknown> | undefined;
 
   constructor(
     /** Puts the run database back as `setup` left it (`PostgresSession.reset`). */
@@ -32,7 +35,21 @@ export class RunReset {
     this.resetting = resetting;
   }
 
-  /** Once no reset `finish` started is under way; a failed one leaves the database to reset. */
+  /**
+   * A reset at once, for a runner that says when (a service's database, once the service's
+   * connections are idle); its error is the caller's.
+   */
+  now(): Promise<void> {
+    const resetting = this.reset();
+    this.asked = resetting.catch(() => {});
+    return resetting;
+  }
+
+  /**
+   * Once no reset `finish` or `now` started is under way; a failed one of `finish`'s leaves the
+   * database to reset. Ending the connections under a reset would fail it, and a reset that
+   * fails copies the template: a database made after the ones to drop were listed.
+   */
   async settled(): Promise<void> {
     const resetting = this.resetting;
     this.resetting = undefined;
@@ -40,5 +57,6 @@ export class RunReset {
       await resetting.catch(() => {
         this.dirty = true;
       });
+    await this.asked;
   }
 }
