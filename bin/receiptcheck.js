@@ -8,10 +8,8 @@
 // project too, and tsx's hooks would otherwise slow every module the command loads (about a
 // second of CPU at each start).
 // In a checkout it runs the TypeScript sources, so `npm run check`, the tests and
-// `npm run receiptcheck` never run a stale build. There tsx is registered for both of Node's
-// module systems, as the tsx command does: in a `"type": "commonjs"` project (what `npm init -y`
-// writes) a `.ts` plugin is CommonJS, and tsx's CommonJS hook is what compiles its import syntax;
-// with the ES module hook alone Node fails it as a require(esm) cycle.
+// `npm run receiptcheck` never run a stale build; there tsx is registered first
+// (`src/execute/workers/register-tsx.mjs`).
 import { realpathSync } from 'node:fs';
 import { sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,12 +18,8 @@ const installed = realpathSync(fileURLToPath(import.meta.url))
   .split(sep)
   .includes('node_modules');
 if (!installed) {
-  const [{ register: registerCommonJs }, { register }] = await Promise.all([
-    import('tsx/cjs/api'),
-    import('tsx/esm/api'),
-  ]);
-  registerCommonJs();
-  register();
+  const { registerTsx } = await import('../src/execute/workers/register-tsx.mjs');
+  await registerTsx();
 }
 const entry = new URL(installed ? '../dist/cli/main.js' : '../src/cli/main.ts', import.meta.url);
 const { main } = await import(entry.href);

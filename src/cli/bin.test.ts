@@ -66,10 +66,15 @@ describe('which code the command runs', () => {
   const temp = mkdtempSync(join(tmpdir(), 'receiptcheck-bin-test-'));
   afterAll(() => rmSync(temp, { recursive: true, force: true }));
 
-  /** A package folder holding this bin, and a src/ and a dist/ main that each say which they are. */
+  /**
+   * A package folder holding this bin (and the tsx registration a checkout's bin imports), and a
+   * src/ and a dist/ main that each say which they are.
+   */
   function packageAt(dir: string): string {
-    mkdirSync(join(dir, 'bin'), { recursive: true });
-    cpSync(join(root, 'bin', 'receiptcheck.js'), join(dir, 'bin', 'receiptcheck.js'));
+    for (const file of ['bin/receiptcheck.js', 'src/execute/workers/register-tsx.mjs']) {
+      mkdirSync(join(dir, file, '..'), { recursive: true });
+      cpSync(join(root, file), join(dir, file));
+    }
     writeFileSync(join(dir, 'package.json'), '{"type":"module"}');
     for (const [folder, file] of [
       ['src', 'main.ts'],
