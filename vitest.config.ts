@@ -54,7 +54,7 @@ export default defineConfig({
             'testing/*.test.ts',
           ],
           exclude: PURE,
-          globalSetup: ['./testing/global-postgres.ts'],
+          globalSetup: ['./testing/global-postgres.ts', './testing/global-build.ts'],
         },
       },
     ],

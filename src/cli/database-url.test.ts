@@ -9,13 +9,14 @@
 import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { describe, expect, inject, it } from 'vitest';
+import { builtBin } from '../../testing/built-package.ts';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
-const BIN = join(REPO, 'bin/receiptcheck.js');
+/** The command as installed (`testing/built-package.ts`). */
+const BIN = builtBin();
 
 /** The databases named after process `pid` on the server, and the sessions named `app`. */
 async function leftBy(

@@ -13,12 +13,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { built, builtBin } from '../../testing/built-package.ts';
 import { decodeJson } from '../report/encode.ts';
 
-const REPO = fileURLToPath(new URL('../../', import.meta.url));
-const BIN = join(REPO, 'bin/receiptcheck.js');
+/** The command as installed (`testing/built-package.ts`): started here 36 times. */
+const BIN = builtBin();
 const fixture = (name: string) =>
-  fileURLToPath(new URL(`./fixtures/misbehaving/${name}.ts`, import.meta.url));
+  built(fileURLToPath(new URL(`./fixtures/misbehaving/${name}.ts`, import.meta.url)));
 /** Far beyond what a check takes here (seconds), far below a hung CI job. */
 const BOUND_MS = 120_000;
 

@@ -18,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { built, builtBin } from '../../testing/built-package.ts';
 import { type JudgedScheduledRunner, judgedScheduled } from '../../testing/judged-runners.ts';
 import type { CallEvent, Step } from '../model/events.ts';
 import { setInterval as setIntervalSpec } from '../model/operations/set-interval.ts';
@@ -26,8 +27,8 @@ import { decodeJson } from '../report/encode.ts';
 import { loadPlugin } from './runtime/load-plugin.ts';
 import { scheduledRunner } from './sqlite/scheduled/scheduled-mode.ts';
 
-const REPO = fileURLToPath(new URL('../../', import.meta.url));
-const BIN = join(REPO, 'bin/receiptcheck.js');
+/** The command as installed (`testing/built-package.ts`), which each case below starts. */
+const BIN = builtBin();
 const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
 const BUSY = fixture('busy-handler.ts');
 const UNSETTLED = fixture('unsettled-handler.ts');
@@ -140,15 +141,19 @@ const CASES = [
   ],
 ] as const;
 
-describe.each(CASES)('%s in %s mode', (_what, name, handler, mode, how) => {
-  it('exits 1 with the hang shown, shrunk, saved and in JUnit', async () => {
+/**
+ * Concurrently: a case spends most of its time waiting out the budget of each shrink candidate
+ * that still hangs, not computing, and each has its own process and output folder.
+ */
+describe.concurrent.each(CASES)('%s in %s mode', (_what, name, handler, mode, how) => {
+  it('exits 1 with the hang shown, shrunk, saved and in JUnit', async ({ expect }) => {
     const slug = name.replace(/\W+/g, '-');
     const out = join(tmp, `cx-${slug}-${handler.replace(/.*\//, '').replace(/\W+/g, '-')}`);
     const junit = `${out}.xml`;
     const r = await receiptcheck([
       'run',
       '--handler',
-      handler,
+      built(handler),
       ...mode,
       '--call-timeout-ms',
       String(BUDGET_MS),

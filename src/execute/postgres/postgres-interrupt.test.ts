@@ -10,10 +10,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
+import { builtBin } from '../../../testing/built-package.ts';
 import { INTERRUPTED_EXIT_CODE } from '../runtime/interrupt.ts';
 
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
-const BIN = join(REPO, 'bin/receiptcheck.js');
+/** The command as installed (`testing/built-package.ts`). */
+const BIN = builtBin();
 const START_BOUND_MS = 120_000;
 
 const dirsOf = (pid: number) =>

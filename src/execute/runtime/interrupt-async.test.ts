@@ -10,11 +10,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { built, builtBin } from '../../../testing/built-package.ts';
 import { INTERRUPTED_EXIT_CODE, TERMINATED_EXIT_CODE } from './interrupt.ts';
 
-const REPO = fileURLToPath(new URL('../../../', import.meta.url));
-const BIN = join(REPO, 'bin/receiptcheck.js');
-const FIXTURE = fileURLToPath(new URL('../fixtures/announcing-async-handler.ts', import.meta.url));
+/** The command as installed (`testing/built-package.ts`), and the fixture's JavaScript there. */
+const BIN = builtBin();
+const FIXTURE = built(
+  fileURLToPath(new URL('../fixtures/announcing-async-handler.ts', import.meta.url)),
+);
 const START_BOUND_MS = 90_000;
 const LONG = ['--runs', '10000000'];
 

@@ -13,11 +13,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { built, builtBin } from '../../../testing/built-package.ts';
 import { INTERRUPTED_EXIT_CODE, TERMINATED_EXIT_CODE } from './interrupt.ts';
 
-const REPO = fileURLToPath(new URL('../../../', import.meta.url));
-const BIN = join(REPO, 'bin/receiptcheck.js');
-const FIXTURE = fileURLToPath(new URL('../fixtures/announcing-handler.ts', import.meta.url));
+/** The command as installed (`testing/built-package.ts`), and the fixture's JavaScript there. */
+const BIN = builtBin();
+const FIXTURE = built(fileURLToPath(new URL('../fixtures/announcing-handler.ts', import.meta.url)));
 const EXIT_BOUND_MS = 5_000;
 const START_BOUND_MS = 90_000;
 
@@ -210,8 +211,10 @@ describe('SIGKILL, which no process can clean up after', () => {
 
 describe('a program embedding the API that does not catch the InterruptedError', () => {
   it('still exits with 130 by the interrupt, not with 1 by a crash that cuts the cleanups short', async () => {
-    const program = fileURLToPath(new URL('../fixtures/unhandled-interrupt.ts', import.meta.url));
-    const child = spawn(process.execPath, ['--import', 'tsx', program], {
+    const program = built(
+      fileURLToPath(new URL('../fixtures/unhandled-interrupt.ts', import.meta.url)),
+    );
+    const child = spawn(process.execPath, [program], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     try {

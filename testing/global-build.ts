@@ -1,0 +1,66 @@
+/**
+ * Vitest global setup: the package as installed, built once from this checkout's sources for the
+ * tests that start the command in a child process to watch it stop a hang, contain a misbehaving
+ * plugin or end on a signal (`testing/built-package.ts`). A checkout's command compiles its
+ * sources through tsx at every start and in every worker thread, about three times the CPU of the
+ * build; those tests start it dozens of times and are about the command, not the checkout.
+ *
+ * The folder sits under `node_modules/` so the copied `bin/receiptcheck.js` runs as installed
+ * (its `dist/`, no loader); the fixtures are built beside the sources (one copy of receiptcheck
+ * in a child, as for a user's plugin importing the package), and the checkout's dependencies
+ * resolve from the folders above. Type errors are `npm run typecheck`'s: the build only emits.
+ */
+import { spawn } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { TestProject } from 'vitest/node';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The built package's folder: `bin/`, `dist/` (fixtures included), `scenarios/`. */
+    builtPackage: string;
+  }
+}
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+
+export default async function setup(project: TestProject): Promise<() => void> {
+  const cache = join(ROOT, 'node_modules', '.cache');
+  mkdirSync(cache, { recursive: true });
+  const dir = mkdtempSync(join(cache, 'receiptcheck-built-'));
+  const remove = () => rmSync(dir, { recursive: true, force: true });
+  process.once('exit', remove);
+  try {
+    await tsc(['-p', join(ROOT, 'testing/tsconfig.built.json'), '--outDir', join(dir, 'dist')]);
+    mkdirSync(join(dir, 'bin'));
+    copyFileSync(join(ROOT, 'bin/receiptcheck.js'), join(dir, 'bin/receiptcheck.js'));
+    copyFileSync(join(ROOT, 'package.json'), join(dir, 'package.json'));
+    symlinkSync(join(ROOT, 'scenarios'), join(dir, 'scenarios'));
+  } catch (thrown) {
+    remove();
+    throw thrown;
+  }
+  project.provide('builtPackage', dir);
+  return remove;
+}
+
+/** Runs this checkout's TypeScript compiler; rejects with its output when it fails. */
+function tsc(args: readonly string[]): Promise<void> {
+  const bin = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (chunk) => {
+      out += String(chunk);
+    });
+    child.stderr.on('data', (chunk) => {
+      out += String(chunk);
+    });
+    child.on('error', reject);
+    child.on('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`tsc ${args.join(' ')} exited ${code}:\n${out}`)),
+    );
+  });
+}
