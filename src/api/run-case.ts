@@ -21,6 +21,7 @@ export interface RunCaseOptions {
   /** Run against this handler instead of the one the file names. */
   readonly handler?: string;
   readonly mode?: Mode;
+  /** Worker threads in concurrent mode; default one per call of the case's widest group, at least 2. */
   readonly workers?: number;
   /** A PostgreSQL handler's server (`CheckOptions.databaseUrl`). */
   readonly databaseUrl?: string;
@@ -71,10 +72,19 @@ export async function prepareCase(
     // A case runs its operation's bundled handler of the name it gives, and a plugin of another
     // operation is refused: a set-interval case has nothing to say about a create-once handler.
     operation: spec.name,
-    ...(options.workers ? { workers: options.workers } : {}),
+    workers: options.workers ?? caseWorkers(c.steps),
     ...(options.databaseUrl ? { databaseUrl: options.databaseUrl } : {}),
   });
   return { ...(await prepareRun(inMode(resolved, mode), options.cwd)), handler, mode };
+}
+
+/**
+ * Threads for a case when none are asked for: one per call of its widest concurrent group (all of
+ * a group's calls at once), and at least two, so cases run one after another keep taking the same
+ * warm pool (`warm-pool.ts`). A check's default of four would start threads no lane of a case uses.
+ */
+function caseWorkers(steps: CaseFile['steps']): number {
+  return Math.max(2, ...steps.map((s) => (s.kind === 'concurrent' ? s.events.length : 1)));
 }
 
 /** Executes `steps` once on the case's runner; a call that outlived the call budget is a hang failure. */
