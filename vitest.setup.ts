@@ -4,7 +4,9 @@
  * fast-check pick (it prints the seed of any failure).
  *
  * PostgreSQL: the run's one server (`testing/global-postgres.ts`) becomes this file's
- * `RECEIPTCHECK_DATABASE_URL`, for the runners here and the commands the tests start.
+ * `RECEIPTCHECK_DATABASE_URL`, for the runners here and the commands the tests start. The run's
+ * build of the sources (`testing/global-build.ts`) becomes `RECEIPTCHECK_CHECKOUT_BUILD`, which
+ * worker threads and commands started from the checkout load the sources from.
  */
 import fc from 'fast-check';
 import { inject } from 'vitest';
@@ -12,6 +14,9 @@ import { inject } from 'vitest';
 const seed = process.env.RECEIPTCHECK_TEST_SEED ?? '42';
 if (seed !== 'random') fc.configureGlobal({ seed: Number(seed) });
 
-// The pure project starts no server, so nothing is provided there.
+// The pure project starts no server and builds nothing, so nothing is provided there.
 const postgresUrl = inject('postgresUrl');
 if (postgresUrl) process.env.RECEIPTCHECK_DATABASE_URL = postgresUrl;
+const built = inject('builtPackage');
+// The name `src/execute/workers/checkout-loader.mjs` reads.
+if (built) process.env.RECEIPTCHECK_CHECKOUT_BUILD = built;

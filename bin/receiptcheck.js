@@ -9,7 +9,7 @@
 // second of CPU at each start).
 // In a checkout it runs the TypeScript sources, so `npm run check`, the tests and
 // `npm run receiptcheck` never run a stale build; there tsx is registered first
-// (`src/execute/workers/register-tsx.mjs`).
+// (`src/execute/workers/checkout-loader.mjs`).
 import { realpathSync } from 'node:fs';
 import { sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,8 +18,8 @@ const installed = realpathSync(fileURLToPath(import.meta.url))
   .split(sep)
   .includes('node_modules');
 if (!installed) {
-  const { registerTsx } = await import('../src/execute/workers/register-tsx.mjs');
-  await registerTsx();
+  const { registerCheckoutLoader } = await import('../src/execute/workers/checkout-loader.mjs');
+  await registerCheckoutLoader();
 }
 const entry = new URL(installed ? '../dist/cli/main.js' : '../src/cli/main.ts', import.meta.url);
 const { main } = await import(entry.href);

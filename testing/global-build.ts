@@ -1,9 +1,12 @@
 /**
- * Vitest global setup: the package as installed, built once from this checkout's sources for the
- * tests that start the command in a child process to watch it stop a hang, contain a misbehaving
- * plugin or end on a signal (`testing/built-package.ts`). A checkout's command compiles its
- * sources through tsx at every start and in every worker thread, about three times the CPU of the
- * build; those tests start it dozens of times and are about the command, not the checkout.
+ * Vitest global setup: a build of this checkout's sources, made once per run (and again before a
+ * watch mode rerun), for two uses. Through `RECEIPTCHECK_CHECKOUT_BUILD` (set in
+ * `vitest.setup.ts`) every worker thread the tests start, and every command they start from the
+ * checkout, loads the sources from it instead of compiling them through tsx
+ * (`src/execute/workers/checkout-loader.mjs`): tsx costs about 0.4 CPU-s in each of the hundreds
+ * of threads a run starts. And it is the package as installed for the tests that start the
+ * command dozens of times to watch it stop a hang, contain a misbehaving plugin or end on a signal
+ * (`testing/built-package.ts`).
  *
  * The folder sits under `node_modules/` so the copied `bin/receiptcheck.js` runs as installed
  * (its `dist/`, no loader); the fixtures are built beside the sources (one copy of receiptcheck
@@ -11,15 +14,15 @@
  * resolve from the folders above. Type errors are `npm run typecheck`'s: the build only emits.
  */
 import { spawn } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { TestProject } from 'vitest/node';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    /** The built package's folder: `bin/`, `dist/` (fixtures included), `scenarios/`. */
+    /** The built package's folder: `bin/`, `dist/` (fixtures included), `scenarios/`, `built-from`. */
     builtPackage: string;
   }
 }
@@ -32,8 +35,12 @@ export default async function setup(project: TestProject): Promise<() => void> {
   const dir = mkdtempSync(join(cache, 'receiptcheck-built-'));
   const remove = () => rmSync(dir, { recursive: true, force: true });
   process.once('exit', remove);
+  const build = () =>
+    tsc(['-p', join(ROOT, 'testing/tsconfig.built.json'), '--outDir', join(dir, 'dist')]);
   try {
-    await tsc(['-p', join(ROOT, 'testing/tsconfig.built.json'), '--outDir', join(dir, 'dist')]);
+    await build();
+    // What `checkout-loader.mjs` checks before it loads these sources from here.
+    writeFileSync(join(dir, 'built-from'), `${pathToFileURL(join(ROOT, 'src')).href}/\n`);
     mkdirSync(join(dir, 'bin'));
     copyFileSync(join(ROOT, 'bin/receiptcheck.js'), join(dir, 'bin/receiptcheck.js'));
     copyFileSync(join(ROOT, 'package.json'), join(dir, 'package.json'));
@@ -43,6 +50,7 @@ export default async function setup(project: TestProject): Promise<() => void> {
     throw thrown;
   }
   project.provide('builtPackage', dir);
+  project.onTestsRerun(build);
   return remove;
 }
 

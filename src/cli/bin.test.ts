@@ -71,7 +71,7 @@ describe('which code the command runs', () => {
    * src/ and a dist/ main that each say which they are.
    */
   function packageAt(dir: string): string {
-    for (const file of ['bin/receiptcheck.js', 'src/execute/workers/register-tsx.mjs']) {
+    for (const file of ['bin/receiptcheck.js', 'src/execute/workers/checkout-loader.mjs']) {
       mkdirSync(join(dir, file, '..'), { recursive: true });
       cpSync(join(root, file), join(dir, file));
     }

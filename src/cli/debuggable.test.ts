@@ -20,10 +20,14 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 // A folder of its own is a CommonJS one unless it says otherwise; a user's project says so.
 writeFileSync(join(tmp, 'package.json'), '{"type": "module"}\n');
 
-/** `node bin/receiptcheck.js …` in a child process: the command as installed. */
+/**
+ * `node bin/receiptcheck.js …` in a child process, compiling the sources through tsx (not from
+ * the test run's build of them), as a checkout's command does.
+ */
 function bin(...argv: string[]) {
   const r = spawnSync(process.execPath, ['bin/receiptcheck.js', ...argv], {
     cwd: ROOT,
+    env: { ...process.env, RECEIPTCHECK_CHECKOUT_BUILD: undefined },
     encoding: 'utf8',
     timeout: 120_000,
   });
