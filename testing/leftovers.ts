@@ -11,8 +11,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll } from 'vitest';
+import { built } from './built-package.ts';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
+/** The child's program, as the test run's build of it (`built-package.ts`): no loader to start. */
 const CHILD = fileURLToPath(new URL('../src/execute/fixtures/interrupt-child.ts', import.meta.url));
 
 /**
@@ -86,7 +88,7 @@ export async function startInterruptibleCheck(
   mode?: 'scheduled',
 ): Promise<RunningCheck> {
   const args = [...(service ? [service] : []), ...(mode ? [mode] : [])];
-  const child = spawn(process.execPath, ['--import', 'tsx', CHILD, ...args], {
+  const child = spawn(process.execPath, [built(CHILD), ...args], {
     cwd: REPO,
     env: { ...process.env, TMPDIR: tmpDir },
     stdio: ['ignore', 'pipe', 'pipe'],
