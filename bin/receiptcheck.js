@@ -3,12 +3,12 @@
 // dist/, which is what a plugin's `import 'receiptcheck'` loads: one copy of receiptcheck in the
 // process, so an error class, a spec or a registry a plugin gets from the package is the
 // command's own. The package ships src/ too (the docs name its files), which an installed command
-// must not run. It registers no loader: a TypeScript plugin is imported through tsx's `tsImport`
-// when one comes (`src/execute/runtime/import-plugin-module.ts`), in a `"type": "commonjs"`
-// project too, and tsx's hooks would otherwise slow every module the command loads (about a
-// second of CPU at each start).
+// must not run. It registers no loader at start: tsx is registered when a TypeScript plugin
+// comes (`src/execute/runtime/import-plugin-module.ts`), in a `"type": "commonjs"` project too;
+// registered at start, its hooks slowed every module the command loads (about a second of CPU).
+// (In a CommonJS project a plugin's `require('receiptcheck')` still compiles a copy of its own.)
 // In a checkout it runs the TypeScript sources, so `npm run check`, the tests and
-// `npm run receiptcheck` never run a stale build; there tsx is registered first
+// `npm run receiptcheck` never run a stale build; there its loader is registered first
 // (`src/execute/workers/checkout-loader.mjs`).
 import { realpathSync } from 'node:fs';
 import { sep } from 'node:path';

@@ -1,7 +1,8 @@
 /**
  * Imports a handler plugin's module. When this thread cannot load TypeScript itself (receiptcheck
- * used from its build by a plain Node program, or a worker thread of one), a `.ts` plugin is
- * imported through tsx's `tsImport`, so users need no loader and no build step for their plugin.
+ * used from its build by a plain Node program, or a worker thread of one), tsx is registered in
+ * the thread and a `.ts` plugin imported then, so users need no loader and no build step for
+ * their plugin.
  * Where a loader is already registered (the CLI, vitest, tsx) the plain import just works.
  */
 import { pathToFileURL } from 'node:url';
@@ -24,10 +25,29 @@ export async function importPluginModule(path: string): Promise<{ default?: unkn
   } catch (thrown) {
     const code = (thrown as { code?: unknown } | null)?.code;
     if (typeof code !== 'string' || !NEEDS_A_LOADER.has(code)) throw thrown;
-    // Loaded only when needed: tsx costs time and memory in every thread that loads it.
-    const { tsImport } = await import('tsx/esm/api');
-    return withEsDefault((await tsImport(url, import.meta.url)) as { default?: unknown });
+    // Registered only when needed: tsx costs time and memory in every thread that loads it.
+    await registerTsx();
+    // Another URL than the refused import's, which Node keeps as refused.
+    return withEsDefault(await import(`${url}?tsx`));
   }
+}
+
+let registered: Promise<void> | undefined;
+
+/**
+ * Registers tsx's hooks for both module systems in this thread, once. Not `tsImport`: it loads
+ * the plugin's imports under a namespace of their own, so a plugin's `import 'receiptcheck'` got
+ * a second copy of the package (its error classes not the harness's), every file of it compiled
+ * again in every thread.
+ */
+function registerTsx(): Promise<void> {
+  registered ??= Promise.all([import('tsx/cjs/api'), import('tsx/esm/api')]).then(
+    ([commonJs, esm]) => {
+      commonJs.register();
+      esm.register();
+    },
+  );
+  return registered;
 }
 
 /**

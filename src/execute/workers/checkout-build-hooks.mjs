@@ -16,7 +16,7 @@ export async function resolve(specifier, context, nextResolve) {
   const resolved = await nextResolve(specifier, context);
   const url = new URL(resolved.url);
   if (url.protocol !== 'file:' || !url.pathname.endsWith('.ts')) return resolved;
-  // Without the query a loader may add (tsImport's namespace), so the build's copy is the one.
+  // Without any query a loader added, so the build's copy is the one.
   const plain = `file://${url.pathname}`;
   if (!plain.startsWith(src)) return resolved;
   return {

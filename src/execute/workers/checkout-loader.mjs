@@ -1,7 +1,7 @@
 // How receiptcheck loads its TypeScript sources where it runs from them (a checkout: the command,
 // a worker thread, the checker's child process). From the build nothing calls this: tsx's hooks
-// slow every module a thread loads, and load-plugin imports a TypeScript plugin through tsx's
-// tsImport only when one comes.
+// slow every module a thread loads, and import-plugin-module registers them only when a
+// TypeScript plugin comes.
 //
 // Normally it registers tsx for both of Node's module systems, as the tsx command does. In a
 // `"type": "commonjs"` project (what `npm init -y` writes) a `.ts` plugin is CommonJS, and tsx's
@@ -12,7 +12,7 @@
 // one, `testing/global-build.ts`), the sources are loaded from that build instead
 // (`checkout-build-hooks.mjs`) and tsx is not registered: registering it costs about 0.4 CPU-s in
 // every thread, and the test run starts hundreds. A TypeScript file outside the sources (a user's
-// plugin) then goes through tsImport, as from an installed package.
+// plugin) then registers tsx when it comes, as from an installed package.
 import { readFileSync } from 'node:fs';
 import { register as registerHooks } from 'node:module';
 import { join } from 'node:path';
