@@ -10,6 +10,7 @@
  */
 import fc from 'fast-check';
 import { inject } from 'vitest';
+import { CHECKOUT_BUILD_ENV } from './src/execute/workers/checkout-loader.mjs';
 
 const seed = process.env.RECEIPTCHECK_TEST_SEED ?? '42';
 if (seed !== 'random') fc.configureGlobal({ seed: Number(seed) });
@@ -18,5 +19,4 @@ if (seed !== 'random') fc.configureGlobal({ seed: Number(seed) });
 const postgresUrl = inject('postgresUrl');
 if (postgresUrl) process.env.RECEIPTCHECK_DATABASE_URL = postgresUrl;
 const built = inject('builtPackage');
-// The name `src/execute/workers/checkout-loader.mjs` reads.
-if (built) process.env.RECEIPTCHECK_CHECKOUT_BUILD = built;
+if (built) process.env[CHECKOUT_BUILD_ENV] = built;

@@ -13,12 +13,12 @@
  * in a child, as for a user's plugin importing the package), and the checkout's dependencies
  * resolve from the folders above. Type errors are `npm run typecheck`'s: the build only emits.
  */
-import { spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { TestProject } from 'vitest/node';
+import { must } from './packed-project.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -29,16 +29,19 @@ declare module 'vitest' {
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 
-export default async function setup(project: TestProject): Promise<() => void> {
+export default function setup(project: TestProject): () => void {
   const cache = join(ROOT, 'node_modules', '.cache');
   mkdirSync(cache, { recursive: true });
   const dir = mkdtempSync(join(cache, 'receiptcheck-built-'));
   const remove = () => rmSync(dir, { recursive: true, force: true });
   process.once('exit', remove);
-  const build = () =>
-    tsc(['-p', join(ROOT, 'testing/tsconfig.built.json'), '--outDir', join(dir, 'dist')]);
+  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  const config = join(ROOT, 'testing/tsconfig.built.json');
+  const build = () => {
+    must(ROOT, process.execPath, [tsc, '-p', config, '--outDir', join(dir, 'dist')]);
+  };
   try {
-    await build();
+    build();
     // What `checkout-loader.mjs` checks before it loads these sources from here.
     writeFileSync(join(dir, 'built-from'), `${pathToFileURL(join(ROOT, 'src')).href}/\n`);
     mkdirSync(join(dir, 'bin'));
@@ -52,23 +55,4 @@ export default async function setup(project: TestProject): Promise<() => void> {
   project.provide('builtPackage', dir);
   project.onTestsRerun(build);
   return remove;
-}
-
-/** Runs this checkout's TypeScript compiler; rejects with its output when it fails. */
-function tsc(args: readonly string[]): Promise<void> {
-  const bin = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.on('data', (chunk) => {
-      out += String(chunk);
-    });
-    child.stderr.on('data', (chunk) => {
-      out += String(chunk);
-    });
-    child.on('error', reject);
-    child.on('exit', (code) =>
-      code === 0 ? resolve() : reject(new Error(`tsc ${args.join(' ')} exited ${code}:\n${out}`)),
-    );
-  });
 }

@@ -67,7 +67,7 @@ describe('which code the command runs', () => {
   afterAll(() => rmSync(temp, { recursive: true, force: true }));
 
   /**
-   * A package folder holding this bin (and the tsx registration a checkout's bin imports), and a
+   * A package folder holding this bin (and the loader registration a checkout's bin imports), and a
    * src/ and a dist/ main that each say which they are.
    */
   function packageAt(dir: string): string {

@@ -6,6 +6,7 @@
  * Where a loader is already registered (the CLI, vitest, tsx) the plain import just works.
  */
 import { pathToFileURL } from 'node:url';
+import { registerTsx } from '../workers/checkout-loader.mjs';
 
 /**
  * Node's refusals of a TypeScript file: no loader at all (Node 20), and type stripping that
@@ -25,29 +26,13 @@ export async function importPluginModule(path: string): Promise<{ default?: unkn
   } catch (thrown) {
     const code = (thrown as { code?: unknown } | null)?.code;
     if (typeof code !== 'string' || !NEEDS_A_LOADER.has(code)) throw thrown;
-    // Registered only when needed: tsx costs time and memory in every thread that loads it.
+    // Registered only when needed: tsx costs time and memory in every thread that loads it. Not
+    // tsx's `tsImport`: it loads a plugin's imports under a namespace of their own, so a plugin's
+    // `import 'receiptcheck'` got a second copy of the package, compiled again in every thread.
     await registerTsx();
     // Another URL than the refused import's, which Node keeps as refused.
     return withEsDefault(await import(`${url}?tsx`));
   }
-}
-
-let registered: Promise<void> | undefined;
-
-/**
- * Registers tsx's hooks for both module systems in this thread, once. Not `tsImport`: it loads
- * the plugin's imports under a namespace of their own, so a plugin's `import 'receiptcheck'` got
- * a second copy of the package (its error classes not the harness's), every file of it compiled
- * again in every thread.
- */
-function registerTsx(): Promise<void> {
-  registered ??= Promise.all([import('tsx/cjs/api'), import('tsx/esm/api')]).then(
-    ([commonJs, esm]) => {
-      commonJs.register();
-      esm.register();
-    },
-  );
-  return registered;
 }
 
 /**

@@ -29,12 +29,21 @@ export async function registerCheckoutLoader() {
     registerHooks('./checkout-build-hooks.mjs', import.meta.url, { data: { src, dist } });
     return;
   }
-  const [{ register: registerCommonJs }, { register }] = await Promise.all([
-    import('tsx/cjs/api'),
-    import('tsx/esm/api'),
-  ]);
-  registerCommonJs();
-  register();
+  await registerTsx();
+}
+
+let tsx;
+
+/**
+ * Registers tsx's hooks for both of Node's module systems in this thread, once. Also how a
+ * TypeScript plugin loads where no loader is registered (`runtime/import-plugin-module.ts`).
+ */
+export function registerTsx() {
+  tsx ??= Promise.all([import('tsx/cjs/api'), import('tsx/esm/api')]).then(([commonJs, esm]) => {
+    commonJs.register();
+    esm.register();
+  });
+  return tsx;
 }
 
 /** The `src/` URL the build in `folder` was made from, or undefined. */
