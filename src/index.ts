@@ -18,19 +18,22 @@
  */
 
 export type { AssertOptions } from './api/assert-handler.ts';
-export { assertHandler, CounterexampleError } from './api/assert-handler.ts';
-export { checkHandler } from './api/check-handler.ts';
+export { CounterexampleError } from './api/counterexample-error.ts';
 export type { SavedCounterexample, SaveOptions } from './api/counterexample-store.ts';
-export { saveCounterexample } from './api/counterexample-store.ts';
 export { listCaseFiles, loadCaseFile } from './api/load-case-file.ts';
 export { loadKnownFindings } from './api/load-known-findings.ts';
+export {
+  assertHandler,
+  checkHandler,
+  prove,
+  replayCase,
+  runCase,
+  saveCounterexample,
+  soak,
+} from './api/on-first-call.ts';
 export type { ProveOptions } from './api/prove.ts';
-export { prove } from './api/prove.ts';
 export type { ReplayOptions } from './api/replay-case.ts';
-export { replayCase } from './api/replay-case.ts';
 export type { RunCaseOptions } from './api/run-case.ts';
-export { runCase } from './api/run-case.ts';
-export { soak } from './api/soak.ts';
 export type { RenderTimelineOptions, WriteTimelineOptions } from './api/timeline-page.ts';
 export { renderTimeline, writeTimeline } from './api/timeline-page.ts';
 export type { ErrorCode, ErrorData } from './errors.ts';

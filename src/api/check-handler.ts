@@ -22,14 +22,7 @@ import { inMode, resolveOptions } from './options.ts';
 import { prepareRun } from './prepare-run.ts';
 import { shrunkCounterexample } from './shrunk-counterexample.ts';
 
-/**
- * Runs the checker; resolves to the result as data. Throws a `ReceiptcheckError` on bad options
- * or a bad plugin, and `InterruptedError` when SIGINT or SIGTERM stopped it (no verdict then).
- * With mode `auto` (the default) it explores each of `AUTO_MODES` in turn, each with its share of
- * the runs and of the time left, and stops at the first counterexample. With `allFindings` it
- * explores every mode (and each of `seeds`) to the end and returns `findings`; it fails only
- * when one of them is not among `knownFindings`.
- */
+/** The public `checkHandler`, which `on-first-call.ts` documents and loads this for. */
 export async function checkHandler(options: CheckOptions = {}): Promise<CheckResult> {
   const o = resolveOptions(options);
   const result = o.allFindings ? await checkSeeds(o) : await checkModes(o);

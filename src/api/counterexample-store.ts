@@ -36,12 +36,7 @@ export interface SavedCounterexample {
   readonly reproduction?: ReproductionSearch;
 }
 
-/**
- * Saves `cx` under `dir` (created if missing). A concurrent counterexample is first searched for
- * in scheduled mode (its handler resolved from the process's working directory, as the check
- * did); the reproduction found is saved with it. Paths are relative to `cwd` when below it, so
- * printed commands stay short.
- */
+/** The public `saveCounterexample`, which `on-first-call.ts` documents and loads this for. */
 export async function saveCounterexample(
   cx: Counterexample,
   dir: string = DEFAULT_OUT_DIR,

@@ -20,7 +20,7 @@ import type { SoakResult } from '../types/results.ts';
 import { resolveOptions } from './options.ts';
 import { type PreparedPlugin, preparePlugin } from './prepare-run.ts';
 
-/** Runs a soak; throws a `ReceiptcheckError` for bad options, a bad plugin or a hung call. */
+/** The public `soak`, which `on-first-call.ts` documents and loads this for. */
 export async function soak(options: SoakOptions = {}): Promise<SoakResult> {
   const o = resolveSoakOptions(options);
   // What plugin code prints is kept, and what it lets escape charged to its calls, as in `prepareRun`.
