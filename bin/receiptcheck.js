@@ -9,7 +9,8 @@
 // (In a CommonJS project a plugin's `require('receiptcheck')` still compiles a copy of its own.)
 // In a checkout it runs the TypeScript sources, so `npm run check`, the tests and
 // `npm run receiptcheck` never run a stale build; there its loader is registered first
-// (`src/execute/workers/checkout-loader.mjs`).
+// (`src/execute/workers/checkout-loader.mjs`), or, when a build of the checkout is named (a test
+// run), its build is run with none.
 import { realpathSync } from 'node:fs';
 import { sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,10 +18,12 @@ import { fileURLToPath } from 'node:url';
 const installed = realpathSync(fileURLToPath(import.meta.url))
   .split(sep)
   .includes('node_modules');
+let entry = new URL(installed ? '../dist/cli/main.js' : '../src/cli/main.ts', import.meta.url).href;
 if (!installed) {
-  const { registerCheckoutLoader } = await import('../src/execute/workers/checkout-loader.mjs');
-  await registerCheckoutLoader();
+  const loader = await import('../src/execute/workers/checkout-loader.mjs');
+  const built = loader.builtModuleUrl(entry);
+  if (built) entry = built;
+  else await loader.registerCheckoutLoader();
 }
-const entry = new URL(installed ? '../dist/cli/main.js' : '../src/cli/main.ts', import.meta.url);
-const { main } = await import(entry.href);
+const { main } = await import(entry);
 process.exitCode = await main(process.argv.slice(2));

@@ -6,7 +6,7 @@
  * Where a loader is already registered (the CLI, vitest, tsx) the plain import just works.
  */
 import { pathToFileURL } from 'node:url';
-import { registerTsx } from '../workers/checkout-loader.mjs';
+import { builtModuleUrl, inCheckoutBuild, registerPluginLoader } from '../workers/checkout-loader.mjs';
 
 /**
  * Node's refusals of a TypeScript file: no loader at all (Node 20), and type stripping that
@@ -20,7 +20,10 @@ const NEEDS_A_LOADER = new Set([
 
 /** Imports the module at absolute `path`; throws what the import threw. */
 export async function importPluginModule(path: string): Promise<{ default?: unknown }> {
-  const url = pathToFileURL(path).href;
+  const source = pathToFileURL(path).href;
+  // Where this harness is the named build of the checkout (a test run's threads and commands), a
+  // plugin under the sources is imported from that build, so that it shares the harness's copy.
+  const url = (inCheckoutBuild(import.meta.url) && builtModuleUrl(source)) || source;
   try {
     return withEsDefault(await import(url));
   } catch (thrown) {
@@ -29,7 +32,7 @@ export async function importPluginModule(path: string): Promise<{ default?: unkn
     // Registered only when needed: tsx costs time and memory in every thread that loads it. Not
     // tsx's `tsImport`: it loads a plugin's imports under a namespace of their own, so a plugin's
     // `import 'receiptcheck'` got a second copy of the package, compiled again in every thread.
-    await registerTsx();
+    await registerPluginLoader();
     // Another URL than the refused import's, which Node keeps as refused.
     return withEsDefault(await import(`${url}?tsx`));
   }

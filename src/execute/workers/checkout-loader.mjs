@@ -9,10 +9,12 @@
 // a require(esm) cycle.
 //
 // When `RECEIPTCHECK_CHECKOUT_BUILD` names a build of this checkout's sources (the test run makes
-// one, `testing/global-build.ts`), the sources are loaded from that build instead
-// (`checkout-build-hooks.mjs`) and tsx is not registered: registering it costs about 0.4 CPU-s in
-// every thread, and the test run starts hundreds. A TypeScript file outside the sources (a user's
-// plugin) then registers tsx when it comes, as from an installed package.
+// one, `testing/global-build.ts`), the sources are loaded from that build instead, and tsx is not
+// registered: registering it costs about 0.4 CPU-s in every thread, and the test run starts
+// hundreds. A thread or command then imports its entry and a plugin under the sources by their
+// built URLs (`builtModuleUrl`), with no hook. A TypeScript plugin outside the sources registers
+// the build's hooks (`checkout-build-hooks.mjs`, so its imports of the sources get the build) and
+// tsx when it comes, as from an installed package.
 import { readFileSync } from 'node:fs';
 import { register as registerHooks } from 'node:module';
 import { join } from 'node:path';
@@ -20,19 +22,42 @@ import { join } from 'node:path';
 /** Names a folder holding `dist/` built from a checkout's `src/`, and `built-from` naming it. */
 export const CHECKOUT_BUILD_ENV = 'RECEIPTCHECK_CHECKOUT_BUILD';
 
-/** Registers, in this thread, how this checkout's TypeScript sources load. */
-export async function registerCheckoutLoader() {
-  const src = new URL('../../', import.meta.url).href;
-  const build = process.env[CHECKOUT_BUILD_ENV];
-  if (build && builtFrom(build) === src) {
-    const dist = new URL(`file://${join(build, 'dist')}/`).href;
-    registerHooks('./checkout-build-hooks.mjs', import.meta.url, { data: { src, dist } });
-    return;
-  }
-  await registerTsx();
+/** Registers, in this thread, how this checkout's TypeScript sources load; once. */
+export function registerCheckoutLoader() {
+  registered ??= (async () => {
+    const build = namedBuild();
+    if (build) registerHooks('./checkout-build-hooks.mjs', import.meta.url, { data: build });
+    else await registerTsx();
+  })();
+  return registered;
 }
 
-let tsx;
+/**
+ * The build's JavaScript for `url`, a `.ts` module under this checkout's `src/`, when a build of
+ * this checkout is named; else undefined. A thread that imports its entry and its plugin by these
+ * URLs needs no hook at all: the hooks' own thread costs about 0.1 CPU-s in every thread.
+ */
+export function builtModuleUrl(url) {
+  const build = namedBuild();
+  if (!build || !url.startsWith(build.src) || !url.endsWith('.ts')) return undefined;
+  return `${build.dist}${url.slice(build.src.length, -'.ts'.length)}.js`;
+}
+
+/** Whether `url` is a module of the named build of this checkout: the harness runs from it. */
+export function inCheckoutBuild(url) {
+  const build = namedBuild();
+  return !!build && url.startsWith(build.dist);
+}
+
+/**
+ * What a thread registers when a plugin needs a loader: the checkout's (so that a plugin outside
+ * the sources that imports them gets the build's copy, as the thread's harness is), then tsx for
+ * the plugin's own TypeScript.
+ */
+export async function registerPluginLoader() {
+  await registerCheckoutLoader();
+  await registerTsx();
+}
 
 /**
  * Registers tsx's hooks for both of Node's module systems in this thread, once. Also how a
@@ -44,6 +69,26 @@ export function registerTsx() {
     esm.register();
   });
   return tsx;
+}
+
+/** This file's `src/` (in a checkout) or `dist/` (in a build) folder. */
+const OWN_ROOT = new URL('../../', import.meta.url).href;
+let registered;
+let tsx;
+/** `namedBuild`'s answer, read once per thread. */
+let build;
+
+/**
+ * The named build as `{src, dist}` (folder URLs, ending in a slash) when it was made from this
+ * checkout's sources: this file is in those sources, or in that build. Else null.
+ */
+function namedBuild() {
+  if (build !== undefined) return build;
+  const folder = process.env[CHECKOUT_BUILD_ENV];
+  const src = folder && builtFrom(folder);
+  const dist = folder && new URL(`file://${join(folder, 'dist')}/`).href;
+  build = src && (OWN_ROOT === src || OWN_ROOT === dist) ? { src, dist } : null;
+  return build;
 }
 
 /** The `src/` URL the build in `folder` was made from, or undefined. */
