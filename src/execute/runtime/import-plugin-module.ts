@@ -6,7 +6,11 @@
  * Where a loader is already registered (the CLI, vitest, tsx) the plain import just works.
  */
 import { pathToFileURL } from 'node:url';
-import { builtModuleUrl, inCheckoutBuild, registerPluginLoader } from '../workers/checkout-loader.mjs';
+import {
+  builtModuleUrl,
+  inCheckoutBuild,
+  registerPluginLoader,
+} from '../workers/checkout-loader.mjs';
 
 /**
  * Node's refusals of a TypeScript file: no loader at all (Node 20), and type stripping that
