@@ -71,7 +71,11 @@ describe('which code the command runs', () => {
    * src/ and a dist/ main that each say which they are.
    */
   function packageAt(dir: string): string {
-    for (const file of ['bin/receiptcheck.js', 'src/execute/workers/checkout-loader.mjs']) {
+    for (const file of [
+      'bin/receiptcheck.js',
+      'src/execute/workers/checkout-loader.mjs',
+      'src/execute/workers/checkout-build-url.mjs',
+    ]) {
       mkdirSync(join(dir, file, '..'), { recursive: true });
       cpSync(join(root, file), join(dir, file));
     }

@@ -26,7 +26,8 @@ const NEEDS_A_LOADER = new Set([
 export async function importPluginModule(path: string): Promise<{ default?: unknown }> {
   const source = pathToFileURL(path).href;
   // Where this harness is the named build of the checkout (a test run's threads and commands), a
-  // plugin under the sources is imported from that build, so that it shares the harness's copy.
+  // plugin the build has (the sources' fixtures, the test plugins) is imported from it, sharing
+  // the harness's copy.
   const url = (inCheckoutBuild(import.meta.url) && builtModuleUrl(source)) || source;
   try {
     return withEsDefault(await import(url));

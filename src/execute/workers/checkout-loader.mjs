@@ -8,18 +8,20 @@
 // CommonJS hook is what compiles its import syntax; with the ES module hook alone Node fails it as
 // a require(esm) cycle.
 //
-// When `RECEIPTCHECK_CHECKOUT_BUILD` names a build of this checkout's sources (the test run makes
-// one, `testing/global-build.ts`), the sources are loaded from that build instead, and tsx is not
-// registered: registering it costs about 0.4 CPU-s in every thread, and the test run starts
-// hundreds. A thread or command then imports its entry and a plugin under the sources by their
-// built URLs (`builtModuleUrl`), with no hook. A TypeScript plugin outside the sources registers
-// the build's hooks (`checkout-build-hooks.mjs`, so its imports of the sources get the build) and
-// tsx when it comes, as from an installed package.
+// When `RECEIPTCHECK_CHECKOUT_BUILD` names a build of this checkout (the test run makes one of its
+// sources and test plugins, `testing/global-build.ts`), they are loaded from that build instead,
+// and tsx is not registered: registering it costs about 0.4 CPU-s in every thread, and the test
+// run starts hundreds. A thread or command then imports its entry and a plugin the build has by
+// their built URLs (`builtModuleUrl`), with no hook. A TypeScript plugin it does not have (a
+// user's project in a doc test) registers the build's hooks (`checkout-build-hooks.mjs`, so its
+// imports of the sources get the build) and tsx when it comes, as from an installed package.
 import { readFileSync } from 'node:fs';
 import { register as registerHooks } from 'node:module';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { builtUrl } from './checkout-build-url.mjs';
 
-/** Names a folder holding `dist/` built from a checkout's `src/`, and `built-from` naming it. */
+/** Names a build of a checkout: a folder of its tree built, with `built-from` naming it. */
 export const CHECKOUT_BUILD_ENV = 'RECEIPTCHECK_CHECKOUT_BUILD';
 
 /** Registers, in this thread, how this checkout's TypeScript sources load; once. */
@@ -33,20 +35,19 @@ export function registerCheckoutLoader() {
 }
 
 /**
- * The build's JavaScript for `url`, a `.ts` module under this checkout's `src/`, when a build of
- * this checkout is named; else undefined. A thread that imports its entry and its plugin by these
+ * The build's JavaScript for `url`, a `.ts` module of this checkout, when a build of this checkout
+ * is named and has it; else undefined. A thread that imports its entry and its plugin by these
  * URLs needs no hook at all: the hooks' own thread costs about 0.1 CPU-s in every thread.
  */
 export function builtModuleUrl(url) {
   const build = namedBuild();
-  if (!build || !url.startsWith(build.src) || !url.endsWith('.ts')) return undefined;
-  return `${build.dist}${url.slice(build.src.length, -'.ts'.length)}.js`;
+  return build ? builtUrl(build, url) : undefined;
 }
 
 /** Whether `url` is a module of the named build of this checkout: the harness runs from it. */
 export function inCheckoutBuild(url) {
   const build = namedBuild();
-  return !!build && url.startsWith(build.dist);
+  return !!build && url.startsWith(build.out);
 }
 
 /**
@@ -71,27 +72,28 @@ export function registerTsx() {
   return tsx;
 }
 
-/** This file's `src/` (in a checkout) or `dist/` (in a build) folder. */
-const OWN_ROOT = new URL('../../', import.meta.url).href;
+/** The folder holding this file's `src/`: the checkout, or a build of it. */
+const OWN_ROOT = new URL('../../../', import.meta.url).href;
 let registered;
 let tsx;
 /** `namedBuild`'s answer, read once per thread. */
 let build;
 
 /**
- * The named build as `{src, dist}` (folder URLs, ending in a slash) when it was made from this
- * checkout's sources: this file is in those sources, or in that build. Else null.
+ * The named build as `{root, out}` when it was made from this checkout: `root` is the checkout's
+ * folder URL, `out` the build's, both ending in a slash. Else null, as when this file is in
+ * neither.
  */
 function namedBuild() {
   if (build !== undefined) return build;
   const folder = process.env[CHECKOUT_BUILD_ENV];
-  const src = folder && builtFrom(folder);
-  const dist = folder && new URL(`file://${join(folder, 'dist')}/`).href;
-  build = src && (OWN_ROOT === src || OWN_ROOT === dist) ? { src, dist } : null;
+  const root = folder && builtFrom(folder);
+  const out = folder && pathToFileURL(join(folder, '/')).href;
+  build = root && (OWN_ROOT === root || OWN_ROOT === out) ? { root, out } : null;
   return build;
 }
 
-/** The `src/` URL the build in `folder` was made from, or undefined. */
+/** The checkout's folder URL the build in `folder` was made from, or undefined. */
 function builtFrom(folder) {
   try {
     return readFileSync(join(folder, 'built-from'), 'utf8').trim();

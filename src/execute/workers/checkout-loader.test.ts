@@ -1,8 +1,8 @@
 /**
  * Where a build of this checkout is named (a test run's threads and commands), a thread runs the
- * build and imports a plugin under `src/` from it with no module hook registered; a TypeScript
- * plugin outside `src/` registers hooks, and its imports of the sources get the build's copy.
- * Seen in a child process whose `module.register` counts its calls.
+ * build and imports a plugin the build has (under `src/` or `testing/handlers/`) from it with no
+ * module hook registered; another TypeScript plugin registers hooks, and its imports of the
+ * sources get the build's copy. Seen in a child process whose `module.register` counts calls.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -44,13 +44,15 @@ console.log(JSON.stringify({ same: mod.ReceiptcheckError === ReceiptcheckError, 
 }
 
 describe('a thread of the checkout, with its build named', () => {
-  it('imports a plugin under src/ from the build, registering no hook', () => {
+  it('imports a plugin under src/ or testing/handlers/ from the build, registering no hook', () => {
     // Any module of the sources will do as the plugin: errors.ts exports the class compared.
     const plugin = fileURLToPath(source('../../errors.ts'));
     expect(importFromCheckout(plugin)).toEqual({ same: true, registered: 0 });
+    const testPlugin = fileURLToPath(source('../../../testing/handlers/findings/two-bugs.ts'));
+    expect(importFromCheckout(testPlugin)).toMatchObject({ registered: 0 });
   });
 
-  it("registers hooks for a TypeScript plugin outside src/, which gets the build's copy", () => {
+  it("registers hooks for another TypeScript plugin, which gets the build's copy", () => {
     const plugin = join(dir, 'outside.ts');
     const errors = pathToFileURL(fileURLToPath(source('../../errors.ts'))).href;
     writeFileSync(
