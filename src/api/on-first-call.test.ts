@@ -4,11 +4,15 @@
  * that lists every module the import loads; then the lazily loaded functions still run.
  */
 import { spawnSync } from 'node:child_process';
+import { realpathSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { built } from '../../testing/built-package.ts';
 
-const INDEX = pathToFileURL(built(fileURLToPath(new URL('../index.ts', import.meta.url)))).href;
+// By its real path, as Node names the modules it loads (the build's `dist/` may be a link).
+const INDEX = pathToFileURL(
+  realpathSync(built(fileURLToPath(new URL('../index.ts', import.meta.url)))),
+).href;
 
 /** A resolve hook that prints each module's URL as it is resolved. */
 const LIST_HOOK = `data:text/javascript,${encodeURIComponent(
