@@ -1,7 +1,7 @@
 // How receiptcheck loads its TypeScript sources where it runs from them (a checkout: the command,
-// a worker thread, the checker's child process). From the build nothing calls this: tsx's hooks
-// slow every module a thread loads, and import-plugin-module registers them only when a
-// TypeScript plugin comes.
+// a worker thread, the checker's child process), and a TypeScript plugin anywhere. From the build
+// only a TypeScript plugin registers anything (`registerPluginLoader`, called by
+// import-plugin-module when one comes): tsx's hooks slow every module a thread loads.
 //
 // Normally it registers tsx for both of Node's module systems, as the tsx command does. In a
 // `"type": "commonjs"` project (what `npm init -y` writes) a `.ts` plugin is CommonJS, and tsx's
