@@ -10,8 +10,8 @@
  * The server is stopped and its files removed in teardown, or at exit if vitest is stopped.
  */
 import type { TestProject } from 'vitest/node';
+import { DATABASE_URL_ENV } from '../src/execute/postgres/database-url-env.ts';
 import { startEmbeddedServer } from '../src/execute/postgres/embedded-server.ts';
-import { DATABASE_URL_ENV } from '../src/execute/postgres/server.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {

@@ -10,7 +10,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { messageOf, ReceiptcheckError } from '../errors.ts';
 import { scheduleOfCase } from '../execute/schedule/schedule-of-case.ts';
-import { isServicePath } from '../execute/service/load-service.ts';
+import { isServicePath } from '../execute/service/service-path.ts';
 import { formatCaseFile } from '../report/case-file.ts';
 import { counterexampleFileName, counterexampleToCase } from '../report/counterexample-case.ts';
 import { DEFAULT_SCHEDULES_MAX, type ReproductionSearch } from '../types/replay.ts';

@@ -46,6 +46,8 @@ describe('importing the package', () => {
       'api/replay-case.js',
       'api/counterexample-store.js',
       'execute/create-runner.js',
+      // Every protocol a service may speak, which a plugin never needs.
+      'execute/service/load-service.js',
     ])
       expect(inDist).not.toContain(running);
 

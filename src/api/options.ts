@@ -5,8 +5,8 @@
  */
 
 import { ReceiptcheckError } from '../errors.ts';
-import { DATABASE_URL_ENV } from '../execute/postgres/server.ts';
-import { isServicePath } from '../execute/service/load-service.ts';
+import { DATABASE_URL_ENV } from '../execute/postgres/database-url-env.ts';
+import { isServicePath } from '../execute/service/service-path.ts';
 import { DEFAULT_FIXTURE } from '../model/world.ts';
 import { INPUT_CLASSES } from '../types/input-coverage.ts';
 import {

@@ -13,7 +13,7 @@
  */
 import { ReceiptcheckError } from '../errors.ts';
 import { scheduleOfCase } from '../execute/schedule/schedule-of-case.ts';
-import { isServicePath } from '../execute/service/load-service.ts';
+import { isServicePath } from '../execute/service/service-path.ts';
 import { scheduledReproductionOf } from '../report/counterexample-case.ts';
 import { isServerOrdered } from '../report/run-detail.ts';
 import type { CaseFile } from '../types/case-file.ts';

@@ -8,7 +8,8 @@ import { existsSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DATABASE_URL_ENV, stopEmbeddedPostgres } from '../execute/postgres/server.ts';
+import { DATABASE_URL_ENV } from '../execute/postgres/database-url-env.ts';
+import { stopEmbeddedPostgres } from '../execute/postgres/server.ts';
 import { memoryIo } from './io.ts';
 import { main } from './main.ts';
 

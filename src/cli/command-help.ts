@@ -5,7 +5,7 @@
 
 import { DEFAULT_OUT_DIR } from '../api/counterexample-store.ts';
 import { resolveOptions } from '../api/options.ts';
-import { DATABASE_URL_ENV } from '../execute/postgres/server.ts';
+import { DATABASE_URL_ENV } from '../execute/postgres/database-url-env.ts';
 import { MODES } from '../types/mode.ts';
 import { DEFAULT_SEED, SEED_ENV } from '../types/options.ts';
 import { DEFAULT_SCHEDULES_MAX } from '../types/replay.ts';

@@ -9,10 +9,8 @@
 import pg from 'pg';
 import { ReceiptcheckError } from '../../errors.ts';
 import { keptForNext } from '../runtime/kept-for-next.ts';
+import { DATABASE_URL_ENV } from './database-url-env.ts';
 import { type EmbeddedServer, startEmbeddedServer } from './embedded-server.ts';
-
-/** The environment variable that names an existing server, as `--database-url` does. */
-export const DATABASE_URL_ENV = 'RECEIPTCHECK_DATABASE_URL';
 
 /** How long an embedded server with no users is kept, for the next runner of the same process. */
 const LINGER_MS = 2_000;

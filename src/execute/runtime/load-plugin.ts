@@ -10,7 +10,7 @@ import { missingPackageError } from '../../handlers/optional-packages.ts';
 import { type HandlerPlugin, REQUIRED_FUNCTIONS } from '../../handlers/plugin.ts';
 import { isPostgresPlugin } from '../../handlers/postgres/plugin.ts';
 import { bundledHandlerPath } from '../../handlers/registry.ts';
-import { isServicePath, loadService } from '../service/load-service.ts';
+import { isServicePath } from '../service/service-path.ts';
 import { importPluginModule } from './import-plugin-module.ts';
 import { describeLoadFailure } from './load-error.ts';
 
@@ -61,7 +61,7 @@ export function loadAnyPlugin(path: string): Promise<AnyHandlerPlugin> {
 
 async function importPlugin(path: string): Promise<AnyHandlerPlugin> {
   // A service description is not a module: it describes a service the runner starts.
-  if (isServicePath(path)) return loadService(path);
+  if (isServicePath(path)) return (await import('../service/load-service.ts')).loadService(path);
   let mod: { default?: unknown };
   try {
     mod = await importPluginModule(path);

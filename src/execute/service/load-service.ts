@@ -11,11 +11,6 @@ import { PROTOCOLS, protocolNamed } from './protocols.ts';
 import { parseServiceDescription } from './service-description.ts';
 import { type ServicePlugin, servicePlugin } from './service-plugin.ts';
 
-/** Whether a handler path names a service description rather than a plugin module. */
-export function isServicePath(path: string): boolean {
-  return path.toLowerCase().endsWith('.json');
-}
-
 /** The plugin the description at absolute `path` describes; throws `E_SERVICE_DESCRIPTION`. */
 export function loadService(path: string): ServicePlugin {
   let text: string;
