@@ -18,12 +18,10 @@ import { fileURLToPath } from 'node:url';
 const installed = realpathSync(fileURLToPath(import.meta.url))
   .split(sep)
   .includes('node_modules');
-let entry = new URL(installed ? '../dist/cli/main.js' : '../src/cli/main.ts', import.meta.url).href;
-if (!installed) {
-  const loader = await import('../src/execute/workers/checkout-loader.mjs');
-  const built = loader.builtModuleUrl(entry);
-  if (built) entry = built;
-  else await loader.registerCheckoutLoader();
-}
+const entry = installed
+  ? new URL('../dist/cli/main.js', import.meta.url).href
+  : await (await import('../src/execute/workers/checkout-loader.mjs')).checkoutEntry(
+      new URL('../src/cli/main.ts', import.meta.url).href,
+    );
 const { main } = await import(entry);
 process.exitCode = await main(process.argv.slice(2));

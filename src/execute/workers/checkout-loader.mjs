@@ -44,6 +44,17 @@ export function builtModuleUrl(url) {
   return build ? builtUrl(build, url) : undefined;
 }
 
+/**
+ * The URL a thread or command of this checkout imports its `.ts` entry `url` by: the build's when
+ * one is named, with no loader; else `url` itself, once the checkout's loader is registered.
+ */
+export async function checkoutEntry(url) {
+  const built = builtModuleUrl(url);
+  if (built) return built;
+  await registerCheckoutLoader();
+  return url;
+}
+
 /** Whether `url` is a module of the named build of this checkout: the harness runs from it. */
 export function inCheckoutBuild(url) {
   const build = namedBuild();

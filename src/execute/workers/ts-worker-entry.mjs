@@ -5,16 +5,9 @@
 // checkout's loader (`checkout-loader.mjs`) is registered first, which also lets TypeScript
 // plugins load. From the build the module is JavaScript and no loader is registered here.
 import { isMainThread, workerData } from 'node:worker_threads';
-import { builtModuleUrl, registerCheckoutLoader } from './checkout-loader.mjs';
+import { checkoutEntry } from './checkout-loader.mjs';
 
 const tsEntry = isMainThread ? process.argv[2] : workerData.tsEntry;
-let entry = tsEntry;
-if (new URL(tsEntry).pathname.endsWith('.ts')) {
-  entry = builtModuleUrl(tsEntry);
-  if (!entry) {
-    await registerCheckoutLoader();
-    entry = tsEntry;
-  }
-}
+const entry = new URL(tsEntry).pathname.endsWith('.ts') ? await checkoutEntry(tsEntry) : tsEntry;
 const mod = await import(entry);
 export default mod.default;
