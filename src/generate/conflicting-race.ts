@@ -25,11 +25,21 @@ export interface GroupMaker extends RequestMaker {
   readonly clients: readonly ClientKnowledge[];
 }
 
+/**
+ * A race's events, and whether the model says they conflict: undefined for a `disjoint` group,
+ * which is kept without asking.
+ */
+export interface RaceGroup {
+  readonly events: Event[];
+  readonly conflicts: boolean | undefined;
+}
+
 /** The events of `move`'s group, or of a conflicting neighbour of it. */
-export function conflictingRace(r: GroupMaker, move: Extract<Move, { kind: 'race' }>): Event[] {
+export function conflictingRace(r: GroupMaker, move: Extract<Move, { kind: 'race' }>): RaceGroup {
   const mark = markKnowledge(r.clients);
   const drawn = raceEvents(r, move);
-  if (move.shape === 'disjoint' || groupConflicts(r.modelState, drawn)) return drawn;
+  if (move.shape === 'disjoint') return { events: drawn, conflicts: undefined };
+  if (groupConflicts(r.modelState, drawn)) return { events: drawn, conflicts: true };
   const allowed = r.clientsAllowed;
   for (let k = 1; k <= RETRIES && allowed.length > 0; k++) {
     rollBackKnowledge(r.clients, mark);
@@ -37,8 +47,9 @@ export function conflictingRace(r: GroupMaker, move: Extract<Move, { kind: 'race
       (c) => allowed[(Math.max(0, allowed.indexOf(c)) + k) % allowed.length] as number,
     );
     const events = raceEvents(r, { ...move, clients, target: move.target + k });
-    if (groupConflicts(r.modelState, events)) return events;
+    if (groupConflicts(r.modelState, events)) return { events, conflicts: true };
   }
   rollBackKnowledge(r.clients, mark);
-  return raceEvents(r, move);
+  // Drawn again from the same knowledge: the drawn group, which did not conflict.
+  return { events: raceEvents(r, move), conflicts: false };
 }

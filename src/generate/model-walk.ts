@@ -5,7 +5,7 @@
  * the fixture it resolves for; the judge stepped it all again, a third of what judging a
  * sequential run cost. Pure data, held weakly by the steps array itself, so a shrink (a new
  * array, resolved again) gets its own walk and a case read from a file has none and is stepped
- * as before.
+ * as before. The summary's operation coverage reads it too.
  */
 import type { Step } from '../model/events.ts';
 import type { OperationSpec } from '../model/operation.ts';
@@ -19,6 +19,17 @@ export interface ModelWalk {
   readonly fixture: Fixture;
   /** Each event's outcome, in `flatten` order; undefined for an event with none. */
   readonly outcomes: readonly Transition['outcome'][];
+  /**
+   * The model's state before each event, in `flatten` order: what the operation coverage of a
+   * run (`report/operation-coverage.ts`) classes each call by, read here rather than stepped again.
+   */
+  readonly before: readonly ModelState[];
+  /**
+   * For each step, by index, whether it is a concurrent group the model says conflicts
+   * (`group-conflicts.ts`), where generation asked; undefined where it did not (a single event,
+   * a `disjoint` group).
+   */
+  readonly conflicts: readonly (boolean | undefined)[];
   /** The model's state after the last event. */
   readonly state: ModelState;
 }

@@ -45,9 +45,18 @@ export function resolveMoves(
   const steps: Step[] = [];
   for (const move of moves) {
     const s = r.resolve(move);
-    if (s) steps.push(s);
+    if (s) {
+      steps.push(s);
+      r.conflicts.push(r.groupConflicts);
+    }
   }
-  keepModelWalk(steps, { fixture, outcomes: r.outcomes, state: r.modelState });
+  keepModelWalk(steps, {
+    fixture,
+    outcomes: r.outcomes,
+    before: r.before,
+    conflicts: r.conflicts,
+    state: r.modelState,
+  });
   return steps;
 }
 
@@ -55,6 +64,12 @@ class Resolver implements GroupMaker {
   private state: ModelState;
   /** The model's outcome for every event emitted so far, in order (`model-walk.ts`). */
   readonly outcomes: Transition['outcome'][] = [];
+  /** The model's state before every event emitted so far, in order. */
+  readonly before: ModelState[] = [];
+  /** Whether each step kept so far is a group that conflicts, where that was asked. */
+  readonly conflicts: (boolean | undefined)[] = [];
+  /** The last step's answer for `conflicts`. */
+  groupConflicts: boolean | undefined;
   readonly clients: ClientKnowledge[];
   private readonly excluded: ReadonlySet<ClassName>;
   /** Clients whose principal is in no excluded class. */
@@ -95,10 +110,12 @@ class Resolver implements GroupMaker {
 
   resolve(move: Move): Step | undefined {
     if (move.kind === 'race') {
-      const events = conflictingRace(this, move);
+      const { events, conflicts } = conflictingRace(this, move);
+      this.groupConflicts = conflicts;
       this.apply(events);
       return { kind: 'concurrent', events };
     }
+    this.groupConflicts = undefined;
     const event = this.event(move);
     if (event) this.apply([event]);
     return event;
@@ -169,6 +186,7 @@ class Resolver implements GroupMaker {
 
   private apply(events: readonly Event[]): void {
     for (const event of events) {
+      this.before.push(this.state);
       const t = step(this.state, event);
       this.state = t.state;
       this.outcomes.push(t.outcome);

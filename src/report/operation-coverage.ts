@@ -1,15 +1,17 @@
 /**
  * Counts what generated sequences came to against the operation's rules
- * (`types/operation-coverage.ts`): the model is stepped over each sequence as execution walks
- * it (groups in lane order), and every call is classed by the model's answer; a call the
+ * (`types/operation-coverage.ts`): the model walks each sequence as execution does (groups in
+ * lane order), and every call is classed by the model's answer; a call the
  * precondition decided (fresh, or refused with the precondition's reason) is also probed for
  * sitting next to its edge (`generate/precondition-edges.ts`), and every concurrent group for a
  * conflict (`generate/group-conflicts.ts`). Pure.
  */
 import { answerKind, groupConflicts } from '../generate/group-conflicts.ts';
+import { modelWalkOf } from '../generate/model-walk.ts';
 import { edgeSideOf, seekableFields } from '../generate/precondition-edges.ts';
 import type { CallEvent, Step } from '../model/events.ts';
 import type { Args, OperationSpec } from '../model/operation.ts';
+import type { Observed } from '../model/outcome.ts';
 import { type FixtureWithPolicy, initialState, type ModelState } from '../model/state.ts';
 import { step } from '../model/step.ts';
 import { otherRowsOf } from '../model/targets.ts';
@@ -30,28 +32,49 @@ export function emptyOperationCoverage(spec: OperationSpec): OperationCoverage {
   };
 }
 
-/** Adds what `steps` of `spec`, run from `fixture`, came to into `into`. */
+/**
+ * Adds what `steps` of `spec`, run from `fixture`, came to into `into`. Called for every run: a
+ * generated sequence's model walk (`generate/model-walk.ts`) gives each event's state and answer
+ * and each group's conflict, so only a sequence without one (a saved case) steps the model here.
+ */
 export function countOperationCoverage(
   steps: readonly Step[],
   fixture: FixtureWithPolicy,
   spec: OperationSpec,
   into: OperationCoverage,
 ): void {
+  const walk = modelWalkOf(steps, fixture, spec);
   let state = initialState(fixture, spec);
-  for (const s of steps) {
+  let e = 0;
+  for (let i = 0; i < steps.length; i++) {
+    const s = steps[i] as Step;
+    const events = s.kind === 'concurrent' ? s.events : [s];
     if (s.kind === 'concurrent') {
       into.groups.total++;
-      if (groupConflicts(state, s.events)) into.groups.conflicting++;
+      const before = walk ? (walk.before[e] as ModelState) : state;
+      if (walk?.conflicts[i] ?? groupConflicts(before, s.events)) into.groups.conflicting++;
     }
-    for (const event of s.kind === 'concurrent' ? s.events : [s]) {
-      if (event.kind === 'call') countCall(state, event, into);
-      state = step(state, event).state;
+    for (const event of events) {
+      if (walk) {
+        if (event.kind === 'call')
+          countCall(walk.before[e] as ModelState, event, walk.outcomes[e], into);
+      } else {
+        const t = step(state, event);
+        if (event.kind === 'call') countCall(state, event, t.outcome, into);
+        state = t.state;
+      }
+      e++;
     }
   }
 }
 
-function countCall(state: ModelState, event: CallEvent, into: OperationCoverage): void {
-  const answer = step(state, event).outcome;
+/** Classes a call by `answer`, the model's from `state`. */
+function countCall(
+  state: ModelState,
+  event: CallEvent,
+  answer: Observed | undefined,
+  into: OperationCoverage,
+): void {
   const kind = answerKind(answer);
   const [outcome, reason] = kind.startsWith('refused:') ? ['refused', kind.slice(8)] : [kind];
   add(into.outcomes, outcome);
