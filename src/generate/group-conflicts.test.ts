@@ -1,7 +1,7 @@
 /**
  * The model's word on whether a concurrent group conflicts: a duplicate (the second replays),
  * two debits that cross the balance together, two writes of one row conflict; calls on different
- * rows, and calls refused alike, do not. And generated groups conflict more often than they did,
+ * rows, calls refused alike, and a write beside a call refused either way, do not. And generated groups conflict more often than they did,
  * and reuse one key on two rows of the caller at once.
  */
 import fc from 'fast-check';
@@ -41,6 +41,11 @@ describe('groupConflicts', () => {
     ],
     ['calls on different rows', [debit(0, 'r1', 1, -700), debit(1, 'r2', 2, -700)], false],
     ['calls refused alike', [debit(0, 'r1', 1, -5000), debit(1, 'r2', 1, -6000)], false],
+    [
+      'a write beside a call its row refuses either way',
+      [debit(0, 'r1', 1, 10), debit(1, 'r2', 1, -5000)],
+      false,
+    ],
   ] as [string, Event[], boolean][])('%s', (_name, events, conflicts) => {
     expect(groupConflicts(state, events)).toBe(conflicts);
   });
