@@ -15,11 +15,21 @@ const FLIPS_MAX = 4;
 /** A verdict as a comparable string: '' when the precondition holds, else the refusal. */
 type Verdict = string;
 
-/** The ordered fields of `spec` a precondition edge is sought on: every integer or id but the target. */
+const seekable = new WeakMap<OperationSpec, readonly ArgumentField[]>();
+
+/**
+ * The ordered fields of `spec` a precondition edge is sought on: every integer or id but the
+ * target. Kept per spec: the summary asks for every call of every run.
+ */
 export function seekableFields(spec: OperationSpec): readonly ArgumentField[] {
-  return spec.fields.filter(
-    (f) => f.name !== spec.targetField && (f.rule.kind === 'integer' || f.rule.kind === 'id'),
-  );
+  let fields = seekable.get(spec);
+  if (!fields) {
+    fields = spec.fields.filter(
+      (f) => f.name !== spec.targetField && (f.rule.kind === 'integer' || f.rule.kind === 'id'),
+    );
+    seekable.set(spec, fields);
+  }
+  return fields;
 }
 
 /** The smallest and largest valid value of an ordered field. */
@@ -85,12 +95,19 @@ function bisect(lo: number, hi: number, verdict: (v: number) => Verdict): number
  */
 function anchorsOf(field: ArgumentField, row: Row, args: Args): number[] {
   const { min, max } = fieldRange(field);
-  const found = new Set<number>([min, max, -1, 0, 1]);
+  // Gathered in a plain array, sorted, repeats dropped: every seek of every run probes these.
+  const found = [min, max, -1, 0, 1];
   for (const source of [row, args])
-    for (const value of Object.values(source))
+    for (const key in source) {
+      const value = (source as Record<string, unknown>)[key];
       if (typeof value === 'number' && Number.isSafeInteger(value))
-        for (const v of [value, -value]) for (const d of [-1, 0, 1]) found.add(v + d);
-  return [...found].filter((v) => v >= min && v <= max).sort((a, b) => a - b);
+        found.push(value - 1, value, value + 1, -value - 1, -value, -value + 1);
+    }
+  found.sort((a, b) => a - b);
+  const anchors: number[] = [];
+  for (const v of found)
+    if (v >= min && v <= max && v !== anchors[anchors.length - 1]) anchors.push(v);
+  return anchors;
 }
 
 /**

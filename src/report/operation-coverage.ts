@@ -75,8 +75,9 @@ function countCall(
   answer: Observed | undefined,
   into: OperationCoverage,
 ): void {
-  const kind = answerKind(answer);
-  const [outcome, reason] = kind.startsWith('refused:') ? ['refused', kind.slice(8)] : [kind];
+  // A refusal's kind is `refused:<reason>`: its parts are read off the answer, not the text.
+  const reason = answer?.kind === 'refused' ? answer.reason : undefined;
+  const outcome = reason !== undefined ? 'refused' : answerKind(answer);
   add(into.outcomes, outcome);
   if (reason !== undefined) add(into.refusals, reason);
   const spec = state.operation;
