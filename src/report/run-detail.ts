@@ -1,8 +1,8 @@
 /**
  * A run's detail for reports and saved cases, from its execution record and its judgement: a
  * concurrent run's history and linearisation, a scheduled run's schedule, trace hash and lanes
- * view. The hash and the lanes are computed when first read (a report, a saved counterexample),
- * not for every passing run. Pure.
+ * view. The hash, the lanes and how each call ended are computed when first read (a report, a
+ * saved counterexample), not for every passing run. Pure.
  */
 import type { Judgement } from '../check/judge-run.ts';
 import type {
@@ -31,6 +31,7 @@ export function runDetail(execution: Execution, judgement: Judgement): RunDetail
   const { entries, schedule } = execution;
   let lanes: string | undefined;
   let hash: string | undefined;
+  let ends: ScheduledCallEnd[] | undefined;
   const detail: ScheduledDetail = {
     mode: 'scheduled',
     schedule,
@@ -44,11 +45,14 @@ export function runDetail(execution: Execution, judgement: Judgement): RunDetail
     },
     entries,
     order: judgement.mode === 'scheduled' ? judgement.order : [],
-    ends: callEnds(
-      execution.lanes,
-      judgement.trace,
-      judgement.mode === 'scheduled' ? judgement.leftClaim : undefined,
-    ),
+    get ends() {
+      ends ??= callEnds(
+        execution.lanes,
+        judgement.trace,
+        judgement.mode === 'scheduled' ? judgement.leftClaim : undefined,
+      );
+      return ends;
+    },
     ...(execution.decisions ? { decisions: execution.decisions } : {}),
     ...(execution.serverOrdered ? { serverOrdered: true as const } : {}),
   };
