@@ -21,8 +21,9 @@
  * beyond triggers added (`failReceipts`' trigger is dropped again), detected by a fingerprint of
  * the catalogue (read only after DDL other than trigger DDL ran: an event trigger counts both,
  * `ddl-count.ts`; 7 ms a reset when read every time), gets a new database from the template; and
- * a server where this role is not a superuser, with triggers of its own on the tables (which
- * would fire on the re-insert), gets one every run. `templateCopies()` counts those fallbacks, for the bench.
+ * a schema whose triggers or rules the re-insert would fire (`SetupState.firesOnReset`: any, where
+ * this role is not a superuser; those that fire even in a superuser's quiet session) gets one
+ * every run. `templateCopies()` counts those fallbacks, for the bench.
  */
 import pg from 'pg';
 import type { Fixture } from '../../model/world.ts';
@@ -113,6 +114,8 @@ export class RunDatabase {
   ): Promise<boolean> {
     const s = this.state;
     const seen = this.ddlSeen;
+    // Rows put back in place would run the schema's own code (`firesOnReset`): a copy only.
+    if (s.firesOnReset) return this.copyTemplate(harness, track);
     if (seen !== undefined) {
       // One round trip when no DDL but trigger DDL ran since the last reset (`ddl-count.ts`);
       // rows put back on a changed schema (or a failure) send it the long way below.
@@ -129,6 +132,15 @@ export class RunDatabase {
       if (harness.getTransactionStatus() !== 'I') await harness.query('ROLLBACK');
     }
     if (await this.restoredOnSchema(harness, session)) return this.afterRestore(harness);
+    return this.copyTemplate(harness, track);
+  }
+
+  /** The fallback: a new run database copied from the template, the old one dropped. */
+  private async copyTemplate(
+    harness: pg.Client,
+    track: (database: string) => void,
+  ): Promise<false> {
+    const s = this.state;
     if (harness.getTransactionStatus() !== 'I') await harness.query('ROLLBACK');
     fallbacks++;
     const old = this.name;
@@ -158,7 +170,6 @@ export class RunDatabase {
    */
   private async restoredOnSchema(harness: pg.Client, session: string): Promise<boolean> {
     const s = this.state;
-    if (!s.superuser && s.triggers.size > 0) return false; // the re-insert would fire them
     const counted = s.ddlSince !== undefined;
     const kept = [...s.triggers].map((t) => `'${t.replace(/'/g, "''")}'`).join(', ');
     const read = await harness

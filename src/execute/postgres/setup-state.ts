@@ -46,6 +46,14 @@ export interface SetupState {
   readonly triggerDefs: string;
   readonly fingerprint: string;
   readonly superuser: boolean;
+  /**
+   * Whether putting the rows back would run code of the schema's: a superuser's reset quiets
+   * triggers and rules (`session_replication_role = replica`), which still fires those set to fire
+   * always or only on replicas (`ENABLE ALWAYS`, `ENABLE REPLICA`); any other role's reset quiets
+   * nothing, so any trigger or enabled rule fires. Only a copy of the template resets such a
+   * database.
+   */
+  readonly firesOnReset: boolean;
   /** The DDL count as `setup` left it; undefined where no event trigger counts (not a superuser). */
   readonly ddlSince: DdlCount | undefined;
 }
@@ -82,6 +90,8 @@ export async function captureSetup(db: pg.Client): Promise<SetupState> {
         'SELECT rolsuper AS s FROM pg_roles WHERE rolname = current_user',
       )
     ).rows[0]?.s === true;
+  const fires = superuser ? FIRES_WHEN_QUIET : FIRES_AT_ALL;
+  const firesOnReset = (await db.query<{ fires: boolean }>(fires)).rows[0]?.fires === true;
   if (fingerprint === undefined)
     throw new ReceiptcheckError('E_POSTGRES', 'could not read the schema of the template database');
   await db.query(`CREATE SCHEMA ${SEED}`);
@@ -108,6 +118,34 @@ export async function captureSetup(db: pg.Client): Promise<SetupState> {
     triggerDefs,
     fingerprint,
     superuser,
+    firesOnReset,
     ddlSince,
   };
 }
+
+/** The user schemas, as `FINGERPRINT` reads them. */
+const USER_SCHEMA = `n.nspname NOT IN ('pg_catalog', 'information_schema', '${SEED}') AND n.nspname NOT LIKE 'pg\\_%'`;
+
+/** `SetupState.firesOnReset` for a superuser: a user trigger or rule enabled always or on replicas. */
+const FIRES_WHEN_QUIET = `
+SELECT EXISTS (
+  SELECT FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
+    JOIN pg_namespace n ON n.oid = c.relnamespace
+  WHERE NOT t.tgisinternal AND t.tgenabled IN ('A', 'R') AND ${USER_SCHEMA}
+) OR EXISTS (
+  SELECT FROM pg_rewrite r JOIN pg_class c ON c.oid = r.ev_class
+    JOIN pg_namespace n ON n.oid = c.relnamespace
+  WHERE r.rulename <> '_RETURN' AND r.ev_enabled IN ('A', 'R') AND ${USER_SCHEMA}
+) AS fires`;
+
+/** `SetupState.firesOnReset` for any other role: any user trigger, or a rule not disabled. */
+const FIRES_AT_ALL = `
+SELECT EXISTS (
+  SELECT FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
+    JOIN pg_namespace n ON n.oid = c.relnamespace
+  WHERE NOT t.tgisinternal AND ${USER_SCHEMA}
+) OR EXISTS (
+  SELECT FROM pg_rewrite r JOIN pg_class c ON c.oid = r.ev_class
+    JOIN pg_namespace n ON n.oid = c.relnamespace
+  WHERE r.rulename <> '_RETURN' AND r.ev_enabled <> 'D' AND ${USER_SCHEMA}
+) AS fires`;
