@@ -49,6 +49,11 @@ export const SCHEMA_SQL =
 const ABORT_ONLY =
   /\bBEGIN(?:\s+SELECT\s+RAISE\s*\(\s*(?:ABORT|FAIL|ROLLBACK)\s*,\s*'(?:[^']|'')*'\s*\)\s*;)+\s*END\s*$/i;
 
+/** Whether the trigger `sql` creates can only abort (`ABORT_ONLY`): it writes no row. */
+export function abortsOnly(sql: string | null): boolean {
+  return sql !== null && ABORT_ONLY.test(sql);
+}
+
 /** A table's template rows, and how to put them back: a delete, then a few multi-row inserts. */
 export interface TableRows {
   readonly clearSql: string;
@@ -92,7 +97,7 @@ export function readTemplateContents(db: Connection): TemplateContents | undefin
   if (virtual !== 0) return undefined;
   const objects = db.prepare(SCHEMA_SQL).raw(true).all() as [string, string, string, string][];
   const triggers = objects.filter(([type]) => type === 'trigger');
-  if (!triggers.every(([, , , sql]) => ABORT_ONLY.test(sql))) return undefined;
+  if (!triggers.every(([, , , sql]) => abortsOnly(sql))) return undefined;
   // Tables a trigger guards go last: what their triggers' WHEN clauses read (a flag table) is
   // then the template's again when their rows go back.
   const names = db

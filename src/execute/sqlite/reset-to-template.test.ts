@@ -88,4 +88,34 @@ describe('a reset to the template', () => {
     }
     db.close();
   });
+
+  it('puts the rows back without firing the triggers of the schema, which come back as they were', () => {
+    const { reset, db } = copyOf('audited', (t) => {
+      // An audit of every new or changed automation, and a stamp the row's own trigger writes:
+      // the seed rows put back must fire neither.
+      t.exec(`CREATE TABLE audit(automation_id INTEGER, what TEXT);
+        CREATE TABLE automations(id INTEGER PRIMARY KEY, workspace TEXT, stamped INTEGER DEFAULT 0);
+        INSERT INTO automations(id, workspace) VALUES (1, 'w1'), (2, 'w2');
+        CREATE TRIGGER audit_new AFTER INSERT ON automations
+          BEGIN INSERT INTO audit VALUES (NEW.id, 'new'); END;
+        CREATE TRIGGER stamp AFTER INSERT ON automations
+          BEGIN UPDATE automations SET stamped = stamped + 1 WHERE id = NEW.id; END;
+        CREATE TRIGGER audit_moved AFTER UPDATE OF workspace ON automations
+          BEGIN INSERT INTO audit VALUES (NEW.id, 'moved'); END;`);
+    });
+    const template = { automations: rowsOf(db, 'automations'), audit: rowsOf(db, 'audit') };
+    expect(template.audit).toEqual([]);
+    for (let round = 0; round < 2; round++) {
+      db.exec("UPDATE automations SET workspace = 'w9'; INSERT INTO automations(id) VALUES (3)");
+      expect(rowsOf(db, 'audit')).toHaveLength(3);
+      reset(db);
+      expect(rowsOf(db, 'automations')).toEqual(template.automations);
+      expect(rowsOf(db, 'audit')).toEqual(template.audit);
+      // The triggers are there again, and fire for what a run does.
+      db.exec("UPDATE automations SET workspace = 'w8' WHERE id = 1");
+      expect(rowsOf(db, 'audit')).toEqual([[1, 1, 'moved']]);
+      reset(db);
+    }
+    db.close();
+  });
 });

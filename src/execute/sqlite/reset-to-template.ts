@@ -5,7 +5,9 @@
  * it; scheduled mode uses it before each run on the database its lanes share.
  *
  * The template is read once. A reset then deletes and re-inserts every table's rows, several rows
- * an INSERT (a table the template has empty and that is still empty is left as it is), and touches the schema only when
+ * an INSERT (a table the template has empty and that is still empty is left as it is), with the
+ * template's triggers that can write dropped meanwhile and made again before the commit (those
+ * that can only abort stay, see `memory-template.ts`), and touches the schema only when
  * the run changed it (a failure trigger left behind, a table created): a schema change makes SQLite reload the schema on the next statement, a cost of fresh databases
  * that the ceiling must not pay. Whether the schema changed is read from `PRAGMA schema_version`,
  * which every DDL statement bumps, so an unchanged schema costs one pragma; the statements a
@@ -17,6 +19,7 @@
 import Database from 'better-sqlite3';
 import type { Connection } from '../../handlers/plugin.ts';
 import { rollbackLeaked } from './databases.ts';
+import { abortsOnly } from './memory-template.ts';
 
 interface SchemaObject {
   readonly type: string;
@@ -83,6 +86,9 @@ export function templateResetter(
   } finally {
     source.close();
   }
+  // A trigger that can write would fire as the rows go back (an audit of new rows would record
+  // them again): it is dropped for the reset and made again before its commit.
+  const writing = wanted.filter((o) => o.type === 'trigger' && !abortsOnly(o.sql));
   const prepared = new WeakMap<Connection, Prepared>();
   return (db) => {
     let p = prepared.get(db);
@@ -90,8 +96,16 @@ export function templateResetter(
       p = prepare(db, tables);
       prepared.set(db, p);
     }
-    reset(db, p, wanted, tables, options.foreignKeysOff === true);
+    reset(db, p, { wanted, tables, writing }, options.foreignKeysOff === true);
   };
+}
+
+/** What a reset puts back: the schema, every table's rows, and the triggers to quiet meanwhile. */
+interface Template {
+  readonly wanted: readonly SchemaObject[];
+  readonly tables: readonly TableRows[];
+  /** The template's triggers that can write rows (`abortsOnly` says which cannot). */
+  readonly writing: readonly SchemaObject[];
 }
 
 /** A table's template rows, and the same rows batched for `INSERT`s of several rows each. */
@@ -155,13 +169,8 @@ function insertSql(t: TableRows, rows: number): string {
   return `INSERT INTO main.${quote(t.name)} VALUES ${Array(rows).fill(row).join(', ')}`;
 }
 
-function reset(
-  db: Connection,
-  p: Prepared,
-  wanted: readonly SchemaObject[],
-  tables: readonly TableRows[],
-  foreignKeysOff: boolean,
-) {
+function reset(db: Connection, p: Prepared, template: Template, foreignKeysOff: boolean) {
+  const { wanted, tables, writing } = template;
   rollbackLeaked(db);
   const foreignKeys = !foreignKeysOff && p.foreignKeys.get();
   if (foreignKeys) db.pragma('foreign_keys = OFF');
@@ -171,6 +180,7 @@ function reset(
       alignSchema(db, p.objects, wanted);
       p.aligned = p.schemaVersion.get() as number;
     }
+    for (const t of writing) db.exec(`DROP TRIGGER main.${quote(t.name)}`);
     for (const [i, t] of tables.entries()) {
       const anyRow = p.anyRow[i];
       // Empty in the template and still empty: nothing to put back.
@@ -179,6 +189,11 @@ function reset(
       const last = t.batches.length - 1;
       for (let b = 0; b <= last; b++)
         ((b === last ? p.insertLast[i] : p.insert[i]) as Database.Statement).run(t.batches[b]);
+    }
+    if (writing.length > 0) {
+      for (const t of writing) db.exec(t.sql as string);
+      // The schema this reset left is the template's: the next one need not compare it.
+      p.aligned = p.schemaVersion.get() as number;
     }
     p.commit.run();
   } catch (thrown) {
