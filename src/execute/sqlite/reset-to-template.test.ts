@@ -118,4 +118,21 @@ describe('a reset to the template', () => {
     }
     db.close();
   });
+
+  it('puts a full-text index back through its virtual table, not its shadow tables', () => {
+    const { reset, db } = copyOf('fts', (t) => {
+      t.exec(
+        "CREATE VIRTUAL TABLE docs USING fts5(body); INSERT INTO docs VALUES ('hello world'), ('good bye')",
+      );
+    });
+    const template = rowsOf(db, 'docs');
+    const hello = db.prepare("SELECT rowid FROM docs WHERE docs MATCH 'hello'").pluck();
+    for (let round = 0; round < 2; round++) {
+      db.exec("INSERT INTO docs VALUES ('hello again'); DELETE FROM docs WHERE rowid = 2");
+      reset(db);
+      expect(rowsOf(db, 'docs')).toEqual(template);
+      expect(hello.all()).toEqual([1]);
+    }
+    db.close();
+  });
 });

@@ -73,8 +73,16 @@ export function templateResetter(
     // Tables a trigger guards go last: what the trigger's WHEN clause reads (the receipt-store
     // switch's flag table, `store-switch.ts`) is then the template's again when their rows go.
     const guarded = new Set(wanted.filter((o) => o.type === 'trigger').map((o) => o.tbl_name));
+    // A virtual table's shadow tables (an FTS5 index's) are its module's to write, which refuses
+    // anyone else: they come back with the virtual table's own rows.
+    const shadow = new Set(
+      source
+        .prepare("SELECT name FROM pragma_table_list WHERE schema = 'main' AND type = 'shadow'")
+        .pluck()
+        .all() as string[],
+    );
     const names = wanted
-      .filter((o) => o.type === 'table')
+      .filter((o) => o.type === 'table' && !shadow.has(o.name))
       .map((o) => o.name)
       .sort((a, b) => Number(guarded.has(a)) - Number(guarded.has(b)));
     if (source.prepare("SELECT 1 FROM sqlite_master WHERE name = 'sqlite_sequence'").get())
