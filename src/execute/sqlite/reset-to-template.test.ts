@@ -135,4 +135,33 @@ describe('a reset to the template', () => {
     }
     db.close();
   });
+
+  it('puts back a table and its external-content full-text index, which its triggers keep in step', () => {
+    const { reset, db } = copyOf('fts-external', (t) => {
+      t.exec(`CREATE TABLE notes(id INTEGER PRIMARY KEY, body TEXT);
+        CREATE VIRTUAL TABLE notes_fts USING fts5(body, content='notes', content_rowid='id');
+        CREATE TRIGGER notes_ai AFTER INSERT ON notes
+          BEGIN INSERT INTO notes_fts(rowid, body) VALUES (NEW.id, NEW.body); END;
+        CREATE TRIGGER notes_ad AFTER DELETE ON notes
+          BEGIN INSERT INTO notes_fts(notes_fts, rowid, body) VALUES ('delete', OLD.id, OLD.body); END;
+        INSERT INTO notes VALUES (1, 'hello world'), (2, 'good bye')`);
+    });
+    const matching = (word: string) =>
+      db
+        .prepare('SELECT rowid FROM notes_fts WHERE notes_fts MATCH ? ORDER BY rowid')
+        .pluck()
+        .all(word);
+    for (let round = 0; round < 2; round++) {
+      db.exec("INSERT INTO notes VALUES (3, 'hello again'); DELETE FROM notes WHERE id = 2");
+      expect(matching('hello')).toEqual([1, 3]);
+      reset(db);
+      expect(rowsOf(db, 'notes')).toEqual([
+        [1, 1, 'hello world'],
+        [2, 2, 'good bye'],
+      ]);
+      expect(matching('hello')).toEqual([1]);
+      expect(matching('bye')).toEqual([2]);
+    }
+    db.close();
+  });
 });
