@@ -164,4 +164,22 @@ describe('a reset to the template', () => {
     }
     db.close();
   });
+
+  it('puts back the stored columns of a table with generated ones, which come back from them', () => {
+    const { reset, db } = copyOf('generated', (t) => {
+      t.exec(`CREATE TABLE a(id INTEGER PRIMARY KEY, x INTEGER,
+          y INTEGER GENERATED ALWAYS AS (x * 2) STORED, z GENERATED ALWAYS AS (x + 1));
+        INSERT INTO a(id, x) VALUES (1, 10), (2, 20)`);
+    });
+    const all = db.prepare('SELECT * FROM a ORDER BY id').raw(true);
+    for (let round = 0; round < 2; round++) {
+      db.exec('UPDATE a SET x = 5; INSERT INTO a(id, x) VALUES (3, 30)');
+      reset(db);
+      expect(all.all()).toEqual([
+        [1, 10, 20, 11],
+        [2, 20, 40, 21],
+      ]);
+    }
+    db.close();
+  });
 });

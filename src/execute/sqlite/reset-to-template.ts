@@ -31,6 +31,8 @@ interface SchemaObject {
 interface TableRows {
   readonly name: string;
   readonly rows: readonly unknown[][];
+  /** The columns a row is read from and put back into, quoted and joined: never a generated one. */
+  readonly columnList: string;
   readonly columns: number;
   /** `rows` in batches of at most `batchRows` rows, each batch's values in one flat array. */
   readonly batches: readonly (readonly unknown[])[];
@@ -87,9 +89,15 @@ export function templateResetter(
       .sort((a, b) => Number(guarded.has(a)) - Number(guarded.has(b)));
     if (source.prepare("SELECT 1 FROM sqlite_master WHERE name = 'sqlite_sequence'").get())
       names.push('sqlite_sequence');
+    // The stored columns only: a generated one (`GENERATED ALWAYS AS`) refuses a value, and
+    // comes back from the others.
+    const stored = source
+      .prepare('SELECT name FROM pragma_table_xinfo(?) WHERE hidden = 0 ORDER BY cid')
+      .pluck();
     tables = names.map((name) => {
-      const stmt = source.prepare(`SELECT * FROM ${quote(name)}`).raw(true);
-      return tableRows(name, stmt.all() as unknown[][], stmt.columns().length);
+      const columnList = (stored.all(name) as string[]).map(quote).join(', ');
+      const stmt = source.prepare(`SELECT ${columnList} FROM ${quote(name)}`).raw(true);
+      return tableRows(name, columnList, stmt.all() as unknown[][], stmt.columns().length);
     });
   } finally {
     source.close();
@@ -117,7 +125,12 @@ interface Template {
 }
 
 /** A table's template rows, and the same rows batched for `INSERT`s of several rows each. */
-function tableRows(name: string, rows: unknown[][], columns: number): TableRows {
+function tableRows(
+  name: string,
+  columnList: string,
+  rows: unknown[][],
+  columns: number,
+): TableRows {
   const batchRows = Math.max(
     1,
     Math.min(BATCH_ROWS_MAX, Math.floor(BATCH_VALUES_MAX / Math.max(1, columns))),
@@ -125,7 +138,7 @@ function tableRows(name: string, rows: unknown[][], columns: number): TableRows 
   const batches: unknown[][] = [];
   for (let i = 0; i < rows.length; i += batchRows)
     batches.push(rows.slice(i, i + batchRows).flat());
-  return { name, rows, columns, batches, batchRows };
+  return { name, rows, columnList, columns, batches, batchRows };
 }
 
 /** One connection's statements for resets, and the schema version it last saw aligned. */
@@ -174,7 +187,7 @@ function prepare(db: Connection, tables: readonly TableRows[]): Prepared {
 /** An INSERT of `rows` rows into `t`, every value a parameter. */
 function insertSql(t: TableRows, rows: number): string {
   const row = `(${Array(t.columns).fill('?').join(', ')})`;
-  return `INSERT INTO main.${quote(t.name)} VALUES ${Array(rows).fill(row).join(', ')}`;
+  return `INSERT INTO main.${quote(t.name)}(${t.columnList}) VALUES ${Array(rows).fill(row).join(', ')}`;
 }
 
 function reset(db: Connection, p: Prepared, template: Template, foreignKeysOff: boolean) {
