@@ -132,16 +132,8 @@ export function readTemplateContents(db: Connection): TemplateContents | undefin
  * restores them; `undefined` when every name for the rowid is a column's.
  */
 function tableRows(db: Connection, name: string, withoutRowid: boolean): TableRows | undefined {
-  const info = db.prepare('SELECT name, hidden FROM pragma_table_xinfo(?)').raw(true).all(name) as [
-    string,
-    number,
-  ][];
-  // Generated columns are computed again on insert; they cannot be inserted.
-  const columns = info.filter(([, hidden]) => hidden === 0).map(([column]) => quote(column));
-  const taken = new Set(info.map(([column]) => column.toLowerCase()));
-  const rowid = withoutRowid ? undefined : ['rowid', '_rowid_', 'oid'].find((r) => !taken.has(r));
-  if (!withoutRowid && rowid === undefined) return undefined;
-  const listed = [...(rowid ? [rowid] : []), ...columns];
+  const listed = restoredColumns(db, name, withoutRowid);
+  if (!listed) return undefined;
   const rows = db
     .prepare(`SELECT ${listed.join(', ')} FROM main.${quote(name)}`)
     .raw(true)
@@ -157,6 +149,28 @@ function tableRows(db: Connection, name: string, withoutRowid: boolean): TableRo
     });
   }
   return { clearSql: `DELETE FROM main.${quote(name)}`, inserts };
+}
+
+/**
+ * The columns a reset reads `name`'s rows from and puts them back into, quoted: its rowid first
+ * (unless `withoutRowid`), under a name no column took, then every stored column (a generated one
+ * is computed again on insert, and cannot be inserted). Undefined when every name for the rowid
+ * is a column's.
+ */
+export function restoredColumns(
+  db: Connection,
+  name: string,
+  withoutRowid: boolean,
+): string[] | undefined {
+  const info = db.prepare('SELECT name, hidden FROM pragma_table_xinfo(?)').raw(true).all(name) as [
+    string,
+    number,
+  ][];
+  const columns = info.filter(([, hidden]) => hidden === 0).map(([column]) => quote(column));
+  if (withoutRowid) return columns;
+  const taken = new Set(info.map(([column]) => column.toLowerCase()));
+  const rowid = ['rowid', '_rowid_', 'oid'].find((r) => !taken.has(r));
+  return rowid === undefined ? undefined : [rowid, ...columns];
 }
 
 /** `name` as an SQL identifier. */

@@ -182,4 +182,22 @@ describe('a reset to the template', () => {
     }
     db.close();
   });
+
+  it('puts rows back under the rowids setup left them, gaps included', () => {
+    const { reset, db } = copyOf('gaps', (t) => {
+      t.exec(`CREATE TABLE a(x TEXT); INSERT INTO a VALUES ('p'), ('q'), ('r');
+        DELETE FROM a WHERE x = 'q'`);
+    });
+    const template = rowsOf(db, 'a');
+    expect(template).toEqual([
+      [1, 'p'],
+      [3, 'r'],
+    ]);
+    for (let round = 0; round < 2; round++) {
+      db.exec("DELETE FROM a; INSERT INTO a VALUES ('s')");
+      reset(db);
+      expect(rowsOf(db, 'a')).toEqual(template);
+    }
+    db.close();
+  });
 });

@@ -19,7 +19,7 @@
 import Database from 'better-sqlite3';
 import type { Connection } from '../../handlers/plugin.ts';
 import { rollbackLeaked } from './databases.ts';
-import { abortsOnly } from './memory-template.ts';
+import { abortsOnly, restoredColumns } from './memory-template.ts';
 
 interface SchemaObject {
   readonly type: string;
@@ -31,7 +31,7 @@ interface SchemaObject {
 interface TableRows {
   readonly name: string;
   readonly rows: readonly unknown[][];
-  /** The columns a row is read from and put back into, quoted and joined: never a generated one. */
+  /** The columns a row is read from and put back into (`restoredColumns`), quoted and joined. */
   readonly columnList: string;
   readonly columns: number;
   /** `rows` in batches of at most `batchRows` rows, each batch's values in one flat array. */
@@ -42,7 +42,7 @@ interface TableRows {
 /**
  * Most rows one INSERT puts back, and most values it binds (SQLite's lowest default limit on
  * parameters is 999): one statement for a few rows instead of one each, the same rows in the
- * same order, so the same rowids.
+ * same order.
  */
 const BATCH_ROWS_MAX = 64;
 const BATCH_VALUES_MAX = 999;
@@ -89,13 +89,24 @@ export function templateResetter(
       .sort((a, b) => Number(guarded.has(a)) - Number(guarded.has(b)));
     if (source.prepare("SELECT 1 FROM sqlite_master WHERE name = 'sqlite_sequence'").get())
       names.push('sqlite_sequence');
-    // The stored columns only: a generated one (`GENERATED ALWAYS AS`) refuses a value, and
-    // comes back from the others.
-    const stored = source
-      .prepare('SELECT name FROM pragma_table_xinfo(?) WHERE hidden = 0 ORDER BY cid')
-      .pluck();
+    // An ordinary table's rows go back under their rowids, a gap left by `setup` included; a
+    // virtual table's and one without rowid by their columns alone.
+    const kinds = new Map(
+      (
+        source
+          .prepare(
+            "SELECT name, type = 'table' AND wr = 0 FROM pragma_table_list WHERE schema = 'main'",
+          )
+          .raw(true)
+          .all() as [string, number][]
+      ).map(([name, withRowid]) => [name, withRowid === 1]),
+    );
     tables = names.map((name) => {
-      const columnList = (stored.all(name) as string[]).map(quote).join(', ');
+      const withRowid = kinds.get(name) === true;
+      const columnList = (
+        restoredColumns(source, name, !withRowid) ??
+        (restoredColumns(source, name, true) as string[])
+      ).join(', ');
       const stmt = source.prepare(`SELECT ${columnList} FROM ${quote(name)}`).raw(true);
       return tableRows(name, columnList, stmt.all() as unknown[][], stmt.columns().length);
     });
