@@ -7,10 +7,10 @@
  * array, resolved again) gets its own walk and a case read from a file has none and is stepped
  * as before. The summary's operation coverage reads it too.
  */
-import type { Step } from '../model/events.ts';
+import type { Event, Step } from '../model/events.ts';
 import type { OperationSpec } from '../model/operation.ts';
-import type { ModelState } from '../model/state.ts';
-import type { Transition } from '../model/step.ts';
+import { type FixtureWithPolicy, initialState, type ModelState } from '../model/state.ts';
+import { step, type Transition } from '../model/step.ts';
 import type { Fixture } from '../model/world.ts';
 
 /** What the model gave for each event of a sequence, and where it ended. */
@@ -53,4 +53,49 @@ export function modelWalkOf(
 ): ModelWalk | undefined {
   const walk = walks.get(steps);
   return walk?.fixture === fixture && walk.state.operation === spec ? walk : undefined;
+}
+
+/**
+ * Records a walk while the model is stepped over a sequence, event by event (`step`), each step
+ * of the sequence marked once its events are in (`kept`).
+ */
+export class WalkRecorder {
+  private readonly outcomes: Transition['outcome'][] = [];
+  private readonly before: ModelState[] = [];
+  private readonly conflicts: (boolean | undefined)[] = [];
+
+  /** `state` stepped over `event`, recorded. */
+  step(state: ModelState, event: Event): Transition {
+    this.before.push(state);
+    const t = step(state, event);
+    this.outcomes.push(t.outcome);
+    return t;
+  }
+
+  /** A step of the sequence is complete: whether it is a group that conflicts, if that was asked. */
+  kept(conflicts?: boolean): void {
+    this.conflicts.push(conflicts);
+  }
+
+  /** The walk recorded, from `fixture`, ending in `state`. */
+  walk(fixture: Fixture, state: ModelState): ModelWalk {
+    const { outcomes, before, conflicts } = this;
+    return { fixture, outcomes, before, conflicts, state };
+  }
+}
+
+/** The model stepped afresh over `steps`, for a sequence with no walk kept (`modelWalkOf`). */
+export function steppedWalk(
+  steps: readonly Step[],
+  fixture: FixtureWithPolicy,
+  spec: OperationSpec,
+): ModelWalk {
+  const recorder = new WalkRecorder();
+  let state = initialState(fixture, spec);
+  for (const s of steps) {
+    for (const event of s.kind === 'concurrent' ? s.events : [s])
+      state = recorder.step(state, event).state;
+    recorder.kept();
+  }
+  return recorder.walk(fixture, state);
 }

@@ -7,13 +7,12 @@
 import type { CallEvent, CallRequest, Delivery, Event, Step } from '../model/events.ts';
 import type { OperationSpec, Row } from '../model/operation.ts';
 import type { ModelState } from '../model/state.ts';
-import { step, type Transition } from '../model/step.ts';
 import { invalidField } from '../model/validate.ts';
 import type { Fixture } from '../model/world.ts';
 import { type ClientKnowledge, freshId, initialKnowledge, learn } from './client-knowledge.ts';
 import { conflictingRace, type GroupMaker } from './conflicting-race.ts';
 import type { ClassName } from './field-classes.ts';
-import { keepModelWalk } from './model-walk.ts';
+import { keepModelWalk, WalkRecorder } from './model-walk.ts';
 import type { Move, VersionChoice } from './moves.ts';
 import { fillOtherTargets, ownRowIds, withOtherTargetChanged } from './other-targets.ts';
 import type { Values } from './race-events.ts';
@@ -45,31 +44,16 @@ export function resolveMoves(
   const steps: Step[] = [];
   for (const move of moves) {
     const s = r.resolve(move);
-    if (s) {
-      steps.push(s);
-      r.conflicts.push(r.groupConflicts);
-    }
+    if (s) steps.push(s);
   }
-  keepModelWalk(steps, {
-    fixture,
-    outcomes: r.outcomes,
-    before: r.before,
-    conflicts: r.conflicts,
-    state: r.modelState,
-  });
+  keepModelWalk(steps, r.walk.walk(fixture, r.modelState));
   return steps;
 }
 
 class Resolver implements GroupMaker {
   private state: ModelState;
-  /** The model's outcome for every event emitted so far, in order (`model-walk.ts`). */
-  readonly outcomes: Transition['outcome'][] = [];
-  /** The model's state before every event emitted so far, in order. */
-  readonly before: ModelState[] = [];
-  /** Whether each step kept so far is a group that conflicts, where that was asked. */
-  readonly conflicts: (boolean | undefined)[] = [];
-  /** The last step's answer for `conflicts`. */
-  groupConflicts: boolean | undefined;
+  /** The model's walk over every step emitted so far (`model-walk.ts`). */
+  readonly walk = new WalkRecorder();
   readonly clients: ClientKnowledge[];
   private readonly excluded: ReadonlySet<ClassName>;
   /** Clients whose principal is in no excluded class. */
@@ -111,11 +95,9 @@ class Resolver implements GroupMaker {
   resolve(move: Move): Step | undefined {
     if (move.kind === 'race') {
       const { events, conflicts } = conflictingRace(this, move);
-      this.groupConflicts = conflicts;
-      this.apply(events);
+      this.apply(events, conflicts);
       return { kind: 'concurrent', events };
     }
-    this.groupConflicts = undefined;
     const event = this.event(move);
     if (event) this.apply([event]);
     return event;
@@ -184,17 +166,17 @@ class Resolver implements GroupMaker {
     return { ...request, [change]: request[change] === a ? b : a };
   }
 
-  private apply(events: readonly Event[]): void {
+  /** Steps the model over one step's `events`; `conflicts`: the group's, where generation asked. */
+  private apply(events: readonly Event[], conflicts?: boolean): void {
     for (const event of events) {
-      this.before.push(this.state);
-      const t = step(this.state, event);
+      const t = this.walk.step(this.state, event);
       this.state = t.state;
-      this.outcomes.push(t.outcome);
       if (event.kind === 'call') {
         const k = this.clients[event.client];
         if (k) learn(k, event, t.outcome, this.state);
       }
     }
+    this.walk.kept(conflicts);
   }
 
   call(

@@ -7,13 +7,12 @@
  * conflict (`generate/group-conflicts.ts`). Pure.
  */
 import { answerKind, groupConflicts } from '../generate/group-conflicts.ts';
-import { modelWalkOf } from '../generate/model-walk.ts';
+import { modelWalkOf, steppedWalk } from '../generate/model-walk.ts';
 import { edgeSideOf, seekableFields } from '../generate/precondition-edges.ts';
 import type { CallEvent, Step } from '../model/events.ts';
 import type { Args, OperationSpec } from '../model/operation.ts';
 import type { Observed } from '../model/outcome.ts';
-import { type FixtureWithPolicy, initialState, type ModelState } from '../model/state.ts';
-import { step } from '../model/step.ts';
+import type { FixtureWithPolicy, ModelState } from '../model/state.ts';
 import { otherRowsOf } from '../model/targets.ts';
 import type { OperationCoverage } from '../types/operation-coverage.ts';
 
@@ -43,26 +42,18 @@ export function countOperationCoverage(
   spec: OperationSpec,
   into: OperationCoverage,
 ): void {
-  const walk = modelWalkOf(steps, fixture, spec);
-  let state = initialState(fixture, spec);
+  const walk = modelWalkOf(steps, fixture, spec) ?? steppedWalk(steps, fixture, spec);
   let e = 0;
   for (let i = 0; i < steps.length; i++) {
     const s = steps[i] as Step;
-    const events = s.kind === 'concurrent' ? s.events : [s];
     if (s.kind === 'concurrent') {
       into.groups.total++;
-      const before = walk ? (walk.before[e] as ModelState) : state;
-      if (walk?.conflicts[i] ?? groupConflicts(before, s.events)) into.groups.conflicting++;
+      const before = walk.before[e] as ModelState;
+      if (walk.conflicts[i] ?? groupConflicts(before, s.events)) into.groups.conflicting++;
     }
-    for (const event of events) {
-      if (walk) {
-        if (event.kind === 'call')
-          countCall(walk.before[e] as ModelState, event, walk.outcomes[e], into);
-      } else {
-        const t = step(state, event);
-        if (event.kind === 'call') countCall(state, event, t.outcome, into);
-        state = t.state;
-      }
+    for (const event of s.kind === 'concurrent' ? s.events : [s]) {
+      if (event.kind === 'call')
+        countCall(walk.before[e] as ModelState, event, walk.outcomes[e], into);
       e++;
     }
   }
