@@ -75,34 +75,28 @@ export function templateResetter(
     // Tables a trigger guards go last: what the trigger's WHEN clause reads (the receipt-store
     // switch's flag table, `store-switch.ts`) is then the template's again when their rows go.
     const guarded = new Set(wanted.filter((o) => o.type === 'trigger').map((o) => o.tbl_name));
+    // Each table's kind: 'table' (with `wr` when it has no rowid), 'virtual' or 'shadow'.
+    const kinds = new Map(
+      (
+        source
+          .prepare("SELECT name, type, wr FROM pragma_table_list WHERE schema = 'main'")
+          .raw(true)
+          .all() as [string, string, number][]
+      ).map(([name, type, wr]) => [name, { type, withoutRowid: wr === 1 }]),
+    );
     // A virtual table's shadow tables (an FTS5 index's) are its module's to write, which refuses
     // anyone else: they come back with the virtual table's own rows.
-    const shadow = new Set(
-      source
-        .prepare("SELECT name FROM pragma_table_list WHERE schema = 'main' AND type = 'shadow'")
-        .pluck()
-        .all() as string[],
-    );
     const names = wanted
-      .filter((o) => o.type === 'table' && !shadow.has(o.name))
+      .filter((o) => o.type === 'table' && kinds.get(o.name)?.type !== 'shadow')
       .map((o) => o.name)
       .sort((a, b) => Number(guarded.has(a)) - Number(guarded.has(b)));
     if (source.prepare("SELECT 1 FROM sqlite_master WHERE name = 'sqlite_sequence'").get())
       names.push('sqlite_sequence');
     // An ordinary table's rows go back under their rowids, a gap left by `setup` included; a
     // virtual table's and one without rowid by their columns alone.
-    const kinds = new Map(
-      (
-        source
-          .prepare(
-            "SELECT name, type = 'table' AND wr = 0 FROM pragma_table_list WHERE schema = 'main'",
-          )
-          .raw(true)
-          .all() as [string, number][]
-      ).map(([name, withRowid]) => [name, withRowid === 1]),
-    );
     tables = names.map((name) => {
-      const withRowid = kinds.get(name) === true;
+      const kind = kinds.get(name);
+      const withRowid = kind?.type === 'table' && !kind.withoutRowid;
       const columnList = (
         restoredColumns(source, name, !withRowid) ??
         (restoredColumns(source, name, true) as string[])
