@@ -90,8 +90,8 @@ export async function captureSetup(db: pg.Client): Promise<SetupState> {
         'SELECT rolsuper AS s FROM pg_roles WHERE rolname = current_user',
       )
     ).rows[0]?.s === true;
-  const fires = superuser ? FIRES_WHEN_QUIET : FIRES_AT_ALL;
-  const firesOnReset = (await db.query<{ fires: boolean }>(fires)).rows[0]?.fires === true;
+  const firesOnReset =
+    (await db.query<{ fires: boolean }>(firesOnResetSql(superuser))).rows[0]?.fires === true;
   if (fingerprint === undefined)
     throw new ReceiptcheckError('E_POSTGRES', 'could not read the schema of the template database');
   await db.query(`CREATE SCHEMA ${SEED}`);
@@ -126,26 +126,21 @@ export async function captureSetup(db: pg.Client): Promise<SetupState> {
 /** The user schemas, as `FINGERPRINT` reads them. */
 const USER_SCHEMA = `n.nspname NOT IN ('pg_catalog', 'information_schema', '${SEED}') AND n.nspname NOT LIKE 'pg\\_%'`;
 
-/** `SetupState.firesOnReset` for a superuser: a user trigger or rule enabled always or on replicas. */
-const FIRES_WHEN_QUIET = `
+/**
+ * `SetupState.firesOnReset`: for a superuser, a user trigger or rule enabled always or on
+ * replicas; for any other role, any user trigger, or a rule not disabled.
+ */
+function firesOnResetSql(superuser: boolean): string {
+  const trigger = superuser ? "t.tgenabled IN ('A', 'R')" : 'true';
+  const rule = superuser ? "r.ev_enabled IN ('A', 'R')" : "r.ev_enabled <> 'D'";
+  return `
 SELECT EXISTS (
   SELECT FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
     JOIN pg_namespace n ON n.oid = c.relnamespace
-  WHERE NOT t.tgisinternal AND t.tgenabled IN ('A', 'R') AND ${USER_SCHEMA}
+  WHERE NOT t.tgisinternal AND ${trigger} AND ${USER_SCHEMA}
 ) OR EXISTS (
   SELECT FROM pg_rewrite r JOIN pg_class c ON c.oid = r.ev_class
     JOIN pg_namespace n ON n.oid = c.relnamespace
-  WHERE r.rulename <> '_RETURN' AND r.ev_enabled IN ('A', 'R') AND ${USER_SCHEMA}
+  WHERE r.rulename <> '_RETURN' AND ${rule} AND ${USER_SCHEMA}
 ) AS fires`;
-
-/** `SetupState.firesOnReset` for any other role: any user trigger, or a rule not disabled. */
-const FIRES_AT_ALL = `
-SELECT EXISTS (
-  SELECT FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
-    JOIN pg_namespace n ON n.oid = c.relnamespace
-  WHERE NOT t.tgisinternal AND ${USER_SCHEMA}
-) OR EXISTS (
-  SELECT FROM pg_rewrite r JOIN pg_class c ON c.oid = r.ev_class
-    JOIN pg_namespace n ON n.oid = c.relnamespace
-  WHERE r.rulename <> '_RETURN' AND r.ev_enabled <> 'D' AND ${USER_SCHEMA}
-) AS fires`;
+}
