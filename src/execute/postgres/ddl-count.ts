@@ -55,6 +55,17 @@ SELECT md5(coalesce(string_agg(pg_get_triggerdef(oid) || ' ' || tgenabled::text,
     ORDER BY tgrelid, tgname), '')) AS defs FROM pg_trigger
   WHERE tgrelid = ANY (${rels}) AND NOT tgisinternal`;
 
+/** The name of the event trigger that counts DDL (`countDdl`). */
+const COUNTER = 'receiptcheck_count_ddl';
+
+/**
+ * The event triggers but the harness's own, as one text. No event trigger fires for event
+ * trigger DDL, so a run that made one is not counted: a reset reads them every time.
+ */
+export const EVENT_TRIGGERS = `SELECT coalesce(string_agg(format('%s:%s:%s:%s:%s', evtname, evtevent,
+    evtfoid::regproc, evtenabled, evttags), ',' ORDER BY evtname), '')
+  FROM pg_event_trigger WHERE evtname <> '${COUNTER}'`;
+
 /** The DDL statements counted so far: all of them, and the trigger DDL among them. */
 export interface DdlCount {
   readonly all: number;
@@ -77,13 +88,13 @@ export async function countDdl(db: pg.Client): Promise<DdlCount> {
       PERFORM nextval('${SEED}.ddl');
       IF tg_tag IN ('CREATE TRIGGER', 'DROP TRIGGER') THEN PERFORM nextval('${SEED}.ddl_triggers'); END IF;
     END $$;
-    CREATE EVENT TRIGGER receiptcheck_count_ddl ON ddl_command_end
-      EXECUTE FUNCTION ${SEED}.count_ddl();
-    ALTER EVENT TRIGGER receiptcheck_count_ddl ENABLE ALWAYS;
+    CREATE EVENT TRIGGER ${COUNTER} ON ddl_command_end EXECUTE FUNCTION ${SEED}.count_ddl();
+    ALTER EVENT TRIGGER ${COUNTER} ENABLE ALWAYS;
     CREATE FUNCTION ${SEED}.ddl_after(kept text[], rels oid[], seen_all bigint,
-        seen_triggers bigint, OUT n_all bigint, OUT n_triggers bigint, OUT defs text)
-        LANGUAGE plpgsql AS $$
+        seen_triggers bigint, OUT n_all bigint, OUT n_triggers bigint, OUT defs text,
+        OUT events text) LANGUAGE plpgsql AS $$
       DECLARE added text; BEGIN
+      events := (${EVENT_TRIGGERS});
       n_all := ${calls('ddl')}; n_triggers := ${calls('ddl_triggers')};
       IF n_all = seen_all OR n_all - seen_all <> n_triggers - seen_triggers THEN RETURN; END IF;
       FOR added IN SELECT target FROM (${triggersOn('rels')}) x WHERE target <> ALL (kept) LOOP
@@ -117,9 +128,13 @@ export function ddlAfterReset(
 /** Reads the counts, as one row of `n_all` and `n_triggers`. */
 export const DDL_COUNT = `SELECT ${calls('ddl')} AS n_all, ${calls('ddl_triggers')} AS n_triggers`;
 
-/** What `ddlAfterReset` or `DDL_COUNT` read: the count, and the trigger definitions if it read them. */
+/**
+ * What `ddlAfterReset` or `DDL_COUNT` read: the count, and the trigger definitions and event
+ * triggers (`EVENT_TRIGGERS`) if it read them.
+ */
 export interface DdlRead extends DdlCount {
   readonly defs: string | null;
+  readonly events: string | null;
 }
 
 /** The row `ddlAfterReset` or `DDL_COUNT` read, or undefined when `rows` is not one. */
@@ -132,15 +147,22 @@ export function readDdlCount(
     all: Number(row.n_all),
     triggers: Number(row.n_triggers),
     defs: (row.defs as string) ?? null,
+    events: (row.events as string) ?? null,
   };
 }
 
 /**
  * Whether the schema is `setup`'s, from the count the last reset left (`seen`, when it was) and
- * the one read now after dropping the added triggers: no DDL since, or only trigger DDL with the
- * user triggers' definitions now `setup`'s (`setupDefs`, `triggerDefsOn` the template's relations).
+ * the one read now after dropping the added triggers: the event triggers `setup`'s (`setup.events`,
+ * which no count sees), and no DDL since, or only trigger DDL with the user triggers' definitions
+ * now `setup`'s (`setup.defs`, `triggerDefsOn` the template's relations).
  */
-export function schemaUnchanged(seen: DdlCount, now: DdlRead, setupDefs: string): boolean {
+export function schemaUnchanged(
+  seen: DdlCount,
+  now: DdlRead,
+  setup: { readonly defs: string; readonly events: string },
+): boolean {
+  if (now.events !== setup.events) return false;
   if (now.all === seen.all) return true;
-  return now.all - seen.all === now.triggers - seen.triggers && now.defs === setupDefs;
+  return now.all - seen.all === now.triggers - seen.triggers && now.defs === setup.defs;
 }

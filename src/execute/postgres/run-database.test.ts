@@ -5,13 +5,10 @@
  * catalogue's fingerprint, and to a new copy of the template when that differs. Each case reads
  * the changed trigger before the reset, so a reset that left it would fail here.
  */
-import type pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import reference from '../../handlers/operations/set-interval/postgres/set-interval-pg-reference.ts';
-import type { PgConnection, PostgresHandlerPlugin } from '../../handlers/postgres/plugin.ts';
-import { DEFAULT_FIXTURE } from '../../model/world.ts';
-import { PostgresSession } from './postgres-session.ts';
-import { templateCopies } from './run-database.ts';
+import type { PostgresHandlerPlugin } from '../../handlers/postgres/plugin.ts';
+import { as, resetAfter, triggers, withSession } from './fixtures/reset-after.ts';
 import { stopEmbeddedPostgres } from './server.ts';
 
 afterAll(() => stopEmbeddedPostgres(), 60_000);
@@ -28,53 +25,6 @@ const withTrigger: PostgresHandlerPlugin = {
       CREATE TRIGGER shout BEFORE INSERT ON receipts FOR EACH ROW EXECUTE FUNCTION shout()`);
   },
 };
-
-const as = (client: pg.Client): PgConnection => ({
-  query: (t, v) => client.query(t, v as unknown[]) as never,
-});
-
-/** The user triggers as `pg_get_triggerdef` prints them. */
-async function triggers(client: pg.Client): Promise<string[]> {
-  const { rows } = await client.query<{ def: string }>(
-    'SELECT pg_get_triggerdef(oid) AS def FROM pg_trigger WHERE NOT tgisinternal ORDER BY tgname',
-  );
-  return rows.map((r) => r.def);
-}
-
-/** Runs `change` on the harness connection, then resets; the queries the reset sent, and whether it copied the template. */
-async function resetAfter(
-  session: PostgresSession,
-  change: (db: pg.Client) => Promise<void>,
-): Promise<{ queries: number; copied: boolean }> {
-  const db = await session.harness();
-  await change(db);
-  const copies = templateCopies();
-  let queries = 0;
-  const query = db.query.bind(db);
-  db.query = ((...args: Parameters<typeof query>) => {
-    queries++;
-    return query(...args);
-  }) as typeof db.query;
-  try {
-    await session.reset();
-  } finally {
-    db.query = query;
-  }
-  return { queries, copied: templateCopies() > copies };
-}
-
-/** Runs `body` on a new session of `plugin`, closed after. */
-async function withSession(
-  plugin: PostgresHandlerPlugin,
-  body: (session: PostgresSession) => Promise<void>,
-): Promise<void> {
-  const session = await PostgresSession.open(plugin, DEFAULT_FIXTURE, undefined);
-  try {
-    await body(session);
-  } finally {
-    await session.close();
-  }
-}
 
 describe('the reset after DDL', () => {
   it(

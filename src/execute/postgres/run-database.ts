@@ -19,8 +19,8 @@
  * so no vacuum ever takes a lock while a run is under way (a scheduled lane would be seen waiting
  * on it). The template is the fallback for what a reset cannot undo: a run that changed the schema
  * beyond triggers added (`failReceipts`' trigger is dropped again), detected by a fingerprint of
- * the catalogue (read only after DDL other than trigger DDL ran: an event trigger counts both,
- * `ddl-count.ts`; 7 ms a reset when read every time), gets a new database from the template; and
+ * the catalogue (`schema-fingerprint.ts`; read only after DDL other than trigger DDL ran, where an
+ * event trigger counts DDL, `ddl-count.ts`), gets a new database from the template; and
  * a schema whose triggers or rules the re-insert would fire (`SetupState.firesOnReset`: any, where
  * this role is not a superuser; those that fire even in a superuser's quiet session) gets one
  * every run. `templateCopies()` counts those fallbacks, for the bench.
@@ -36,8 +36,9 @@ import {
   TRIGGER_RELATIONS,
   TRIGGERS,
 } from './ddl-count.ts';
+import { FINGERPRINT } from './schema-fingerprint.ts';
 import type { PostgresServer } from './server.ts';
-import { captureSetup, FINGERPRINT, type SetupState } from './setup-state.ts';
+import { captureSetup, type SetupState } from './setup-state.ts';
 
 /** Resets between two vacuums of the run database's tables. */
 const VACUUM_EVERY = 50;
@@ -125,7 +126,7 @@ export class RunDatabase {
         )
         .then((r) => readDdlCount((r as unknown as pg.QueryResult[]).at(-1)?.rows))
         .catch(() => undefined);
-      if (read && schemaUnchanged(seen, read, s.triggerDefs)) {
+      if (read && schemaUnchanged(seen, read, { defs: s.triggerDefs, events: s.eventTriggers })) {
         this.ddlSeen = { all: read.all, triggers: read.triggers };
         return this.afterRestore(harness);
       }

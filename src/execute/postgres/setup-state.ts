@@ -8,31 +8,14 @@ import { ReceiptcheckError } from '../../errors.ts';
 import {
   countDdl,
   type DdlCount,
+  EVENT_TRIGGERS,
   oidArray,
   SEED,
   TRIGGER_RELATIONS,
   TRIGGERS,
   triggerDefsOn,
 } from './ddl-count.ts';
-
-/** The user schemas' catalogue, as one text: equal texts, equal schemas. */
-export const FINGERPRINT = `
-WITH s AS (SELECT oid FROM pg_namespace
-  WHERE nspname NOT IN ('pg_catalog', 'information_schema', '${SEED}') AND nspname NOT LIKE 'pg\\_%')
-SELECT md5(concat_ws('|',
-  (SELECT string_agg(format('%s.%s:%s', relnamespace, relname, relkind), ',' ORDER BY relnamespace, relname)
-     FROM pg_class WHERE relnamespace IN (SELECT oid FROM s)),
-  (SELECT string_agg(format('%s.%s:%s:%s:%s', attrelid::regclass, attname, atttypid, attnotnull, attisdropped), ',' ORDER BY attrelid, attnum)
-     FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid
-     WHERE c.relnamespace IN (SELECT oid FROM s) AND attnum > 0),
-  (SELECT string_agg(format('%s:%s', pg_get_triggerdef(t.oid), tgenabled), ',' ORDER BY tgrelid, tgname)
-     FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
-     WHERE c.relnamespace IN (SELECT oid FROM s) AND NOT tgisinternal),
-  (SELECT string_agg(format('%s.%s:%s', pronamespace, proname, md5(prosrc)), ',' ORDER BY pronamespace, proname)
-     FROM pg_proc WHERE pronamespace IN (SELECT oid FROM s)),
-  (SELECT string_agg(format('%s:%s', conname, pg_get_constraintdef(oid)), ',' ORDER BY conrelid, conname)
-     FROM pg_constraint WHERE connamespace IN (SELECT oid FROM s))
-)) AS fingerprint`;
+import { FINGERPRINT, FINGERPRINT_FUNCTION } from './schema-fingerprint.ts';
 
 /** What `setup` left: tables with their insertable columns, sequences, triggers, fingerprint. */
 export interface SetupState {
@@ -44,6 +27,8 @@ export interface SetupState {
   readonly relations: string;
   /** The triggers' whole definitions (`triggerDefsOn` those relations). */
   readonly triggerDefs: string;
+  /** The event triggers (`EVENT_TRIGGERS`), which no DDL count sees made. */
+  readonly eventTriggers: string;
   readonly fingerprint: string;
   readonly superuser: boolean;
   /**
@@ -80,10 +65,12 @@ export async function captureSetup(db: pg.Client): Promise<SetupState> {
   const triggers = new Set(
     (await db.query<{ target: string }>(TRIGGERS)).rows.map((r) => r.target),
   );
-  const fingerprint = (await db.query<{ fingerprint: string }>(FINGERPRINT)).rows[0]?.fingerprint;
   const relations = (await db.query<{ rels: string }>(TRIGGER_RELATIONS)).rows[0]?.rels ?? '{}';
   const triggerDefs =
     (await db.query<{ defs: string }>(triggerDefsOn(oidArray(relations)))).rows[0]?.defs ?? '';
+  const eventTriggers =
+    (await db.query<{ events: string }>(`SELECT (${EVENT_TRIGGERS}) AS events`)).rows[0]?.events ??
+    '';
   const superuser =
     (
       await db.query<{ s: boolean }>(
@@ -92,9 +79,11 @@ export async function captureSetup(db: pg.Client): Promise<SetupState> {
     ).rows[0]?.s === true;
   const firesOnReset =
     (await db.query<{ fires: boolean }>(firesOnResetSql(superuser))).rows[0]?.fires === true;
+  await db.query(`CREATE SCHEMA ${SEED}`);
+  await db.query(FINGERPRINT_FUNCTION);
+  const fingerprint = (await db.query<{ fingerprint: string }>(FINGERPRINT)).rows[0]?.fingerprint;
   if (fingerprint === undefined)
     throw new ReceiptcheckError('E_POSTGRES', 'could not read the schema of the template database');
-  await db.query(`CREATE SCHEMA ${SEED}`);
   const copies = tables.map((t, i) => ({
     name: t.name,
     copy: `${SEED}.t${i}`,
@@ -116,6 +105,7 @@ export async function captureSetup(db: pg.Client): Promise<SetupState> {
     triggers,
     relations,
     triggerDefs,
+    eventTriggers,
     fingerprint,
     superuser,
     firesOnReset,
