@@ -1,7 +1,7 @@
 /**
  * The reset after a run that changed what the catalogue's fingerprint must see
  * (`schema-fingerprint.ts`), on the embedded server: a column default, an index or a view
- * redefined under its name, row security and its policies, a grant, a rule, an enum's labels, a
+ * redefined under its name, a column's collation, a schema made, row security and its policies, a grant, a rule, an enum's labels, a
  * sequence's increment, a refreshed materialized view, an event trigger. Each leaves the tables'
  * rows alone, so only the fingerprint tells the reset that the database is not `setup`'s: each
  * case shows its change made, then the reset putting back what `setup` left.
@@ -47,12 +47,20 @@ const PICTURE = `SELECT
   (SELECT string_agg(enumlabel, ',' ORDER BY enumsortorder) FROM pg_enum) AS labels,
   (SELECT seqincrement FROM pg_sequence WHERE seqrelid = 'tickets'::regclass) AS increment,
   (SELECT n FROM counted) AS counted,
-  (SELECT count(*) FROM pg_event_trigger WHERE evtname <> 'receiptcheck_count_ddl') AS event_triggers`;
+  (SELECT count(*) FROM pg_event_trigger WHERE evtname <> 'receiptcheck_count_ddl') AS event_triggers,
+  (SELECT attcollation FROM pg_attribute
+     WHERE attrelid = 'automations'::regclass AND attname = 'workspace_id') AS collation,
+  (SELECT count(*) FROM pg_namespace) AS schemas`;
 
 const picture = async (db: pg.Client) => (await db.query(PICTURE)).rows[0];
 
 const CHANGES: readonly [string, string][] = [
   ['a column default', 'ALTER TABLE automations ALTER COLUMN version SET DEFAULT 7'],
+  [
+    "a column's collation",
+    'ALTER TABLE automations ALTER COLUMN workspace_id TYPE text COLLATE "C"',
+  ],
+  ['a schema', 'CREATE SCHEMA scratch'],
   [
     'an index made again under its name on another column',
     'DROP INDEX by_version; CREATE INDEX by_version ON automations (interval_minutes)',

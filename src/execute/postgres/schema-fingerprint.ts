@@ -2,7 +2,7 @@
  * The user schemas' catalogue as one text (`FINGERPRINT`): equal texts, a database a reset in
  * place can give back as `setup` left it (`run-database.ts`), for the reset puts back rows and
  * sequence values only. So it holds everything else a run can change that a plugin's code can
- * meet: relations and their columns, defaults, indexes, constraints, triggers, rules (a view's
+ * meet: schemas, relations and their columns (collations included), defaults, indexes, constraints, triggers, rules (a view's
  * definition is its rule), row security and policies, grants, functions, types and enum labels,
  * sequences' settings, extensions, event triggers, and a materialized view's rows, which only
  * `REFRESH` changes and no reset puts back. It is read by a function the template holds
@@ -19,11 +19,14 @@ const RELATIONS = 'SELECT oid FROM pg_class WHERE relnamespace IN (SELECT oid FR
 
 /** Each part of the fingerprint: one text per kind of catalogue entry, in a fixed order. */
 const PARTS = [
+  `SELECT string_agg(format('%s:%s:%s', nspname, nspowner, nspacl), ',' ORDER BY nspname)
+     FROM pg_namespace WHERE oid IN (SELECT oid FROM s)`,
   `SELECT string_agg(format('%s.%s:%s:%s:%s:%s:%s', relnamespace, relname, relkind, relpersistence,
       relrowsecurity, relforcerowsecurity, relacl), ',' ORDER BY relnamespace, relname)
      FROM pg_class WHERE relnamespace IN (SELECT oid FROM s)`,
-  `SELECT string_agg(format('%s.%s:%s:%s:%s:%s:%s:%s', attrelid::regclass, attname, atttypid, atttypmod,
-      attnotnull, attisdropped, attidentity, attgenerated), ',' ORDER BY attrelid::regclass::text, attnum)
+  `SELECT string_agg(format('%s.%s:%s:%s:%s:%s:%s:%s:%s', attrelid::regclass, attname, atttypid,
+      atttypmod, attcollation, attnotnull, attisdropped, attidentity, attgenerated), ','
+      ORDER BY attrelid::regclass::text, attnum)
      FROM pg_attribute WHERE attrelid IN (${RELATIONS}) AND attnum > 0`,
   `SELECT string_agg(format('%s.%s:%s', adrelid::regclass, adnum, pg_get_expr(adbin, adrelid)), ','
       ORDER BY adrelid::regclass::text, adnum)
