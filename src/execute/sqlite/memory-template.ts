@@ -25,6 +25,7 @@ export const STATE_SQL = [
   'PRAGMA schema_version',
   'PRAGMA user_version',
   'PRAGMA application_id',
+  // The rest is the connection's own, not the database's (`CONNECTION_STATE_SQL`).
   'PRAGMA foreign_keys',
   'PRAGMA recursive_triggers',
   'PRAGMA query_only',
@@ -36,6 +37,13 @@ export const STATE_SQL = [
   'SELECT count(*) FROM sqlite_temp_master',
   'SELECT count(*) FROM pragma_database_list',
 ] as const;
+
+/**
+ * What of `STATE_SQL` belongs to a connection rather than to its database: its flags, its
+ * temporary objects, its attached databases. A connection kept from run to run must have them as
+ * when it was opened (`kept-connections.ts`).
+ */
+export const CONNECTION_STATE_SQL = STATE_SQL.slice(3);
 
 /** The schema, in an order that does not depend on how it was made. */
 export const SCHEMA_SQL =

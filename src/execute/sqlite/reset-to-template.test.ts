@@ -200,4 +200,22 @@ describe('a reset to the template', () => {
     }
     db.close();
   });
+
+  it('puts back the header fields setup set, which no DDL changes: user_version, application_id', () => {
+    const { reset, db } = copyOf('header', (t) => {
+      t.exec('CREATE TABLE a(x)');
+      t.pragma('user_version = 3');
+      t.pragma('application_id = 5');
+    });
+    const header = () => [
+      db.pragma('user_version', { simple: true }),
+      db.pragma('application_id', { simple: true }),
+    ];
+    db.pragma('user_version = 7');
+    db.pragma('application_id = 9');
+    db.exec('INSERT INTO a VALUES (1)');
+    reset(db);
+    expect(header()).toEqual([3, 5]);
+    db.close();
+  });
 });

@@ -7,7 +7,8 @@
  * The template is read once. A reset then deletes and re-inserts every table's rows, several rows
  * an INSERT (a table the template has empty and that is still empty is left as it is), with the
  * template's triggers that can write dropped meanwhile and made again before the commit (those
- * that can only abort stay, see `memory-template.ts`), and touches the schema only when
+ * that can only abort stay, see `memory-template.ts`), and the header's `user_version` and
+ * `application_id` set back when a run changed them; it touches the schema only when
  * the run changed it (a failure trigger left behind, a table created): a schema change makes SQLite reload the schema on the next statement, a cost of fresh databases
  * that the ceiling must not pay. Whether the schema changed is read from `PRAGMA schema_version`,
  * which every DDL statement bumps, so an unchanged schema costs one pragma; the statements a
@@ -70,8 +71,10 @@ export function templateResetter(
   const source = new Database(templatePath);
   let wanted: SchemaObject[];
   let tables: TableRows[];
+  let header: Header;
   try {
     wanted = objects(source);
+    header = HEADER.map((field) => source.pragma(field, { simple: true })) as unknown as Header;
     // Tables a trigger guards go last: what the trigger's WHEN clause reads (the receipt-store
     // switch's flag table, `store-switch.ts`) is then the template's again when their rows go.
     const guarded = new Set(wanted.filter((o) => o.type === 'trigger').map((o) => o.tbl_name));
@@ -117,7 +120,7 @@ export function templateResetter(
       p = prepare(db, tables);
       prepared.set(db, p);
     }
-    reset(db, p, { wanted, tables, writing }, options.foreignKeysOff === true);
+    reset(db, p, { wanted, tables, writing, header }, options.foreignKeysOff === true);
   };
 }
 
@@ -127,7 +130,13 @@ interface Template {
   readonly tables: readonly TableRows[];
   /** The template's triggers that can write rows (`abortsOnly` says which cannot). */
   readonly writing: readonly SchemaObject[];
+  /** The template's `HEADER` fields, which no DDL changes and rows do not hold. */
+  readonly header: Header;
 }
+
+/** The database header's fields a plugin may set (a migration's version): put back too. */
+const HEADER = ['user_version', 'application_id'] as const;
+type Header = readonly [number, number];
 
 /** A table's template rows, and the same rows batched for `INSERT`s of several rows each. */
 function tableRows(
@@ -164,6 +173,8 @@ interface Prepared {
   readonly schemaVersion: Database.Statement;
   readonly begin: Database.Statement;
   readonly commit: Database.Statement;
+  /** `HEADER`'s pragmas, each plucked. */
+  readonly header: readonly Database.Statement[];
   /** The schema's objects, as `alignSchema` compares them. */
   readonly objects: Database.Statement;
 }
@@ -175,6 +186,7 @@ function prepare(db: Connection, tables: readonly TableRows[]): Prepared {
     schemaVersion: db.prepare('PRAGMA schema_version').pluck(),
     begin: db.prepare('BEGIN IMMEDIATE'),
     commit: db.prepare('COMMIT'),
+    header: HEADER.map((field) => db.prepare(`PRAGMA ${field}`).pluck()),
     objects: db.prepare(OBJECTS),
     clear: tables.map((t) => db.prepare(`DELETE FROM main.${quote(t.name)}`)),
     anyRow: tables.map((t) =>
@@ -196,7 +208,7 @@ function insertSql(t: TableRows, rows: number): string {
 }
 
 function reset(db: Connection, p: Prepared, template: Template, foreignKeysOff: boolean) {
-  const { wanted, tables, writing } = template;
+  const { wanted, tables, writing, header } = template;
   rollbackLeaked(db);
   const foreignKeys = !foreignKeysOff && p.foreignKeys.get();
   if (foreignKeys) db.pragma('foreign_keys = OFF');
@@ -221,6 +233,8 @@ function reset(db: Connection, p: Prepared, template: Template, foreignKeysOff: 
       // The schema this reset left is the template's: the next one need not compare it.
       p.aligned = p.schemaVersion.get() as number;
     }
+    for (const [i, read] of p.header.entries())
+      if (read.get() !== header[i]) db.pragma(`${HEADER[i]} = ${header[i]}`);
     p.commit.run();
   } catch (thrown) {
     rollbackLeaked(db);

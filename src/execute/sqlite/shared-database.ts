@@ -24,21 +24,29 @@ import Database from 'better-sqlite3';
 import type { Connection } from '../../handlers/plugin.ts';
 import { makeTempDir, removeTempDir, tempRoot } from '../runtime/temp-dirs.ts';
 import { rollbackLeaked } from './databases.ts';
+import { keepAsOpened, stillAsOpened } from './kept-connections.ts';
 import { type ResetToTemplate, templateResetter } from './reset-to-template.ts';
 
-/** Opens a lane's or the coordinator's connection: busy timeout 0 (waits are the scheduler's). */
+/**
+ * Opens a lane's or the coordinator's connection: busy timeout 0 (waits are the scheduler's),
+ * its settings recorded for `stillAsOpened` (`kept-connections.ts`).
+ */
 export function openSharedConnection(path: string): Connection {
   const db = new Database(path, { timeout: 0 });
   // The file is a copy of the template, already in WAL mode; this setting is per connection.
   db.pragma('synchronous = OFF');
+  keepAsOpened(db);
   return db;
 }
 
 /** A database file, its coordinator connection, and the reset back to the template. */
 export class SharedDatabase {
   readonly path: string;
-  /** The coordinator's connection: plain steps and snapshots, never a reset. */
-  readonly db: Connection;
+  /**
+   * The coordinator's connection: plain steps and snapshots, never a reset. Replaced at a reset
+   * when plugin code left it otherwise than opened (`stillAsOpened`).
+   */
+  private coordinator: Connection;
   private readonly dir: string;
   private readonly root: string;
   private readonly kind: string;
@@ -63,14 +71,26 @@ export class SharedDatabase {
     this.resetToTemplate = templateResetter(this.template, { foreignKeysOff: true });
     this.path = join(this.dir, 'run.sqlite');
     copyFileSync(templatePath, this.path);
-    this.db = openSharedConnection(this.path);
+    this.coordinator = openSharedConnection(this.path);
     this.resetter = openSharedConnection(this.path);
     this.resetter.pragma('foreign_keys = OFF');
     this.dataVersion = this.resetter.prepare('PRAGMA data_version').pluck();
   }
 
-  /** Brings the database back to the template (at once when nothing committed since). Every lane must be idle. */
+  /** The coordinator's connection (see `coordinator`); read it again after each `reset`. */
+  get db(): Connection {
+    return this.coordinator;
+  }
+
+  /**
+   * Brings the database back to the template (at once when nothing committed since), and the
+   * coordinator's connection back to a new one's settings. Every lane must be idle.
+   */
   reset(): void {
+    if (!stillAsOpened(this.coordinator)) {
+      closeOrDrop(this.coordinator);
+      this.coordinator = openSharedConnection(this.path);
+    }
     // What the coordinator's connection left open would hold the write lock against the reset.
     rollbackLeaked(this.db);
     // A connection's data_version moves when any other connection commits (schema changes
@@ -98,12 +118,16 @@ export class SharedDatabase {
    * connection left mid-statement by a stopped call may refuse to close; it is dropped.
    */
   dispose(): void {
-    for (const db of [this.db, this.resetter])
-      try {
-        if (db?.open) db.close();
-      } catch {
-        // Garbage collection closes it; the file goes with the directory either way.
-      }
+    for (const db of [this.db, this.resetter]) closeOrDrop(db);
     removeTempDir(this.dir);
+  }
+}
+
+/** Closes `db`, or drops it when it refuses (a statement a stopped call left mid-way). */
+function closeOrDrop(db: Connection | undefined): void {
+  try {
+    if (db?.open) db.close();
+  } catch {
+    // Garbage collection closes it; the file goes with the directory either way.
   }
 }

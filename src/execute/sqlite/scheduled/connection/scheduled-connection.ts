@@ -231,10 +231,23 @@ export class ScheduledConnection implements YieldPoints {
     throw new CrashSignal();
   }
 
-  /** After a crash that kept the real connection open: usable again, for a new call. */
+  /**
+   * After a crash that kept the real connection open: usable again, for a new call, as a new
+   * connection would be (`newRun`).
+   */
   revive(): void {
     this.crashedHere = false;
+    this.newRun();
     this.resetBaseline();
+  }
+
+  /**
+   * This object kept for a new run (or a new connection after a crash): the handler's busy
+   * timeout the default again, as on a connection just opened; the real connection's own
+   * settings are its owner's to check (`kept-connections.ts`).
+   */
+  newRun(): void {
+    this.busyTimeoutMs = BUSY_TIMEOUT_MS;
   }
 
   /** How a statement ended; `durable` when it left no transaction open and changed rows. */

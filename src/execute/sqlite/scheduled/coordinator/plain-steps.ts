@@ -33,14 +33,17 @@ export class PlainSteps {
   }
 
   /**
-   * The database was just reset: what it changed is not this run's doing. A plugin not declared
-   * replayable may keep state per connection object (a wrapped library's instance in a
-   * `WeakMap`), which must not outlive the database it was about: it gets a new object over the
+   * The database was just reset, and `db` is the coordinator's connection now (a new one when the
+   * last run left it otherwise than opened): what it changed is not this run's doing. A plugin
+   * not declared replayable may keep state per connection object (a wrapped library's instance in
+   * a `WeakMap`), which must not outlive the database it was about: it gets a new object over the
    * same warm connection, as a fresh database per run would give it.
    */
-  startRun(): void {
-    if (this.plugin.replayable === true) this.conn.resetBaseline();
-    else this.conn = new ScheduledConnection(this.conn.real, this.log);
+  startRun(db: Connection): void {
+    if (this.plugin.replayable === true && db === this.conn.real) {
+      this.conn.newRun();
+      this.conn.resetBaseline();
+    } else this.conn = new ScheduledConnection(db as Database.Database, this.log);
   }
 
   /** Calls the handler as `principal`. */

@@ -112,7 +112,7 @@ export function scheduledAttempt(
 /** A run's fresh start: the database reset to the template, the scopes stored, no records yet. */
 function begin(ctx: RunContext, lanes: LaneRecord[], recordDecisions: boolean): StepContext {
   ctx.database.reset();
-  ctx.plain.startRun();
+  ctx.plain.startRun(ctx.database.db);
   ctx.lanes.startRun?.();
   lanes.length = 0;
   const run: StepContext = {

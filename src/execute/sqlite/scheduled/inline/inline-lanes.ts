@@ -25,6 +25,7 @@ import { applyWorldEvent } from '../../../apply-world-event.ts';
 import { type Settled, settledOf } from '../../../runtime/call-watch.ts';
 import { pluginCodeRunning } from '../../../runtime/contain/handler-output.ts';
 import { NOT_SETTLED, SettleNow } from '../../../runtime/task.ts';
+import { stillAsOpened } from '../../kept-connections.ts';
 import { openSharedConnection } from '../../shared-database.ts';
 import { ScheduledConnection } from '../connection/scheduled-connection.ts';
 import { WORLD_PLAN } from '../gate-logic.ts';
@@ -46,6 +47,12 @@ class InlineLane implements Lane {
   private scopeGranted: boolean | undefined;
   private atReply = false;
   private over = true;
+  /**
+   * The handler's busy timeout when the command's first attempt began: each replay starts from
+   * it, as the recorded statements do from theirs (the timeout is the harness's, not SQLite's,
+   * so nothing else replays it).
+   */
+  private busyAtStart: number | undefined;
 
   constructor(
     private readonly plugin: HandlerPlugin,
@@ -62,6 +69,7 @@ class InlineLane implements Lane {
     this.scopeGranted = undefined;
     this.atReply = false;
     this.over = false;
+    this.busyAtStart = undefined;
   }
 
   grant(grant: GrantCode, budget = 0): void {
@@ -96,6 +104,8 @@ class InlineLane implements Lane {
   private attempt(): AwaitingCall | undefined {
     const command = this.command as CommandBody;
     const conn = this.connect(command.dbPath);
+    if (this.busyAtStart === undefined) this.busyAtStart = conn.busyTimeoutMs;
+    else conn.busyTimeoutMs = this.busyAtStart;
     if (this.atReply) {
       this.grantReply(conn);
       return undefined;
@@ -213,12 +223,27 @@ class InlineLane implements Lane {
     this.reports.push({ type: 'crashed' });
   }
 
+  /**
+   * A new run: the lane's connection as a new one would be, or, when plugin code left it
+   * otherwise than opened (`stillAsOpened`), closed for the next command to open afresh.
+   */
+  startRun(): void {
+    const c = this.connection;
+    if (!c) return;
+    if (stillAsOpened(c.conn.real)) c.conn.newRun();
+    else this.close();
+  }
+
   private connect(path: string): ScheduledConnection {
     const c = this.connection;
     if (c && c.path === path) {
-      // A crash only rolled it back (see `crash`); the call it belonged to is over.
-      if (c.conn.crashed) c.conn.revive();
-      return c.conn;
+      if (!c.conn.crashed) return c.conn;
+      // A crash only rolled it back (see `crash`); the call it belonged to is over, and the next
+      // meets it as a new connection.
+      if (stillAsOpened(c.conn.real)) {
+        c.conn.revive();
+        return c.conn;
+      }
     }
     this.close();
     // Not closed by a crash, only rolled back: the next call revives it (see `crash`).
@@ -249,6 +274,11 @@ export class InlineLanes implements Lanes {
     principals: number,
   ) {
     this.scopes = new Int32Array(Math.max(1, principals));
+  }
+
+  /** A new run: every lane's connection as a new one (`InlineLane.startRun`). */
+  startRun(): void {
+    for (const lane of this.byLane.values()) lane.startRun();
   }
 
   get(lane: number): Lane {

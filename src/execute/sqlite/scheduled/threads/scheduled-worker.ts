@@ -18,6 +18,7 @@ import { applyWorldEvent } from '../../../apply-world-event.ts';
 import { contain } from '../../../runtime/contain/contain.ts';
 import { keepAll } from '../../../runtime/contain/handler-output.ts';
 import { loadPlugin } from '../../../runtime/load-plugin.ts';
+import { stillAsOpened } from '../../kept-connections.ts';
 import { openSharedConnection } from '../../shared-database.ts';
 import { ScheduledConnection } from '../connection/scheduled-connection.ts';
 import { WORLD_PLAN } from '../gate-logic.ts';
@@ -115,7 +116,9 @@ function crashAt(conn: ScheduledConnection): void {
  * database. A new object over the same warm connection when the last one crashed (its proxy stays
  * poisoned for whatever the crashed call still runs), or, for a plugin not declared replayable,
  * when a new run begins, so that state the plugin keeps per connection object does not outlive
- * the database's reset (as a fresh database per run would not let it).
+ * the database's reset (as a fresh database per run would not let it). At a new run or after a
+ * crash, a real connection plugin code left otherwise than opened (a temporary table, a setting,
+ * an attachment: `stillAsOpened`) is closed and a new one opened, as a new connection would be.
  *
  * A crash rolls the real connection back rather than closing it (`closeOnCrash` false), as an
  * inline lane's does: between statements SQLite cannot tell the two apart (the transaction and
@@ -126,12 +129,21 @@ function connect(p: HandlerPlugin, command: Command): ScheduledConnection {
   const { dbPath: path, run } = command;
   if (connection && connection.path === path) {
     const { conn } = connection;
-    if (conn.crashed || (connection.run !== run && p.replayable !== true))
-      connection = { path, run, conn: new ScheduledConnection(conn.real, gate, false) };
-    connection.run = run;
-    return connection.conn;
+    const anew = conn.crashed || connection.run !== run;
+    if (!anew) return conn;
+    if (stillAsOpened(conn.real)) {
+      if (conn.crashed || p.replayable !== true)
+        connection = { path, run, conn: new ScheduledConnection(conn.real, gate, false) };
+      else conn.newRun();
+      connection.run = run;
+      return connection.conn;
+    }
   }
-  connection?.conn.real.close();
+  try {
+    connection?.conn.real.close();
+  } catch {
+    // A statement the budget stopped mid-way: dropped, and closed when collected.
+  }
   // Lanes open one at a time (the coordinator starts them in turn), so opening meets no lock.
   const conn = new ScheduledConnection(openSharedConnection(path), gate, false);
   connection = { path, run, conn };
