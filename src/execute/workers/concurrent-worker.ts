@@ -32,6 +32,7 @@ import {
 import { beginScopeRead, endScopeRead, writeScope } from '../sqlite/concurrent/scope-table.ts';
 import { sharedClockMs } from '../sqlite/concurrent/shared-clock.ts';
 import { openConnection, rollbackLeaked } from '../sqlite/databases.ts';
+import { keepAsOpened, stillAsOpened } from '../sqlite/kept-connections.ts';
 
 const connections = new Map<string, Connection>();
 /** The connection object of the run in progress, for a plugin that is not `replayable`. */
@@ -192,13 +193,25 @@ function connection(path: string): Connection {
   if (!db) {
     for (const other of [...connections.keys()]) release(other);
     db = openConnection(path);
+    keepAsOpened(db);
     connections.set(path, db);
   }
   return db;
 }
 
-/** The connection a plugin is given for a task of run `run` (see `run-connection.ts`). */
+/** The run the kept connection last served a task of. */
+let servedRun: number | undefined;
+
+/**
+ * The connection a plugin is given for a task of run `run` (see `run-connection.ts`): at a new
+ * run, opened again when plugin code left it otherwise than opened (`stillAsOpened`).
+ */
 function connectionFor(plugin: HandlerPlugin, path: string, run: number | undefined): Connection {
+  if (run !== undefined && run !== servedRun) {
+    servedRun = run;
+    const kept = connections.get(path);
+    if (kept && !stillAsOpened(kept)) release(path);
+  }
   const db = connection(path);
   if (run === undefined || plugin.replayable) return db;
   if (runView?.run !== run || runView.base !== db)
