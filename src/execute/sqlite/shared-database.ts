@@ -87,12 +87,12 @@ export class SharedDatabase {
    * coordinator's connection back to a new one's settings. Every lane must be idle.
    */
   reset(): void {
+    // What the coordinator's connection left open would hold the write lock against the reset.
+    rollbackLeaked(this.coordinator);
     if (!stillAsOpened(this.coordinator)) {
       closeOrDrop(this.coordinator);
       this.coordinator = openSharedConnection(this.path);
     }
-    // What the coordinator's connection left open would hold the write lock against the reset.
-    rollbackLeaked(this.db);
     // A connection's data_version moves when any other connection commits (schema changes
     // included), and the resetter commits nothing but resets: unmoved, the file is still the
     // template, as for a run whose calls were all refused or rolled back (a fifth of generated runs).
