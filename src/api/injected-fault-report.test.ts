@@ -7,9 +7,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type JudgedScheduledRunner, judgedScheduled } from '../../testing/judged-runners.ts';
-import { loadPlugin, resolveHandlerPath } from '../execute/runtime/load-plugin.ts';
-import { scheduledRunner } from '../execute/sqlite/scheduled/scheduled-mode.ts';
+import { type JudgedScheduledRunner, scheduledRunnerFor } from '../../testing/judged-runners.ts';
 import type { CallEvent, Step } from '../model/events.ts';
 import { setInterval as setIntervalSpec } from '../model/operations/set-interval.ts';
 import { DEFAULT_FIXTURE } from '../model/world.ts';
@@ -27,15 +25,7 @@ afterAll(async () => {
 });
 
 async function runnerFor(handler: string): Promise<JudgedScheduledRunner> {
-  const path = resolveHandlerPath(handler);
-  const r = judgedScheduled(
-    await scheduledRunner(await loadPlugin(path), path, {
-      spec: setIntervalSpec,
-      fixture: DEFAULT_FIXTURE,
-      callTimeoutMs: 60_000,
-      workers: 1,
-    }),
-  );
+  const r = await scheduledRunnerFor(handler, { callTimeoutMs: 60_000, workers: 1 });
   opened.push(r);
   return r;
 }

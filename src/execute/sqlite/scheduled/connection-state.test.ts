@@ -6,13 +6,12 @@
  */
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type JudgedScheduledRunner, judgedScheduled } from '../../../../testing/judged-runners.ts';
+import {
+  type JudgedScheduledRunner,
+  scheduledRunnerFor,
+} from '../../../../testing/judged-runners.ts';
 import type { CallEvent, Step } from '../../../model/events.ts';
-import { setInterval as setIntervalSpec } from '../../../model/operations/set-interval.ts';
-import { DEFAULT_FIXTURE } from '../../../model/world.ts';
 import type { LaneMode } from '../../../types/mode.ts';
-import { loadPlugin } from '../../runtime/load-plugin.ts';
-import { scheduledRunner } from './scheduled-mode.ts';
 
 const FIXTURE = fileURLToPath(new URL('./fixtures/connection-state.ts', import.meta.url));
 
@@ -22,15 +21,7 @@ afterAll(async () => {
 });
 
 async function runner(lanes: LaneMode): Promise<JudgedScheduledRunner> {
-  const r = judgedScheduled(
-    await scheduledRunner(await loadPlugin(FIXTURE), FIXTURE, {
-      spec: setIntervalSpec,
-      fixture: DEFAULT_FIXTURE,
-      callTimeoutMs: 10_000,
-      workers: 2,
-      lanes,
-    }),
-  );
+  const r = await scheduledRunnerFor(FIXTURE, { lanes });
   opened.push(r);
   return r;
 }

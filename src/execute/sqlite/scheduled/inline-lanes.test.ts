@@ -11,16 +11,15 @@
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type JudgedScheduledRunner, judgedScheduled } from '../../../../testing/judged-runners.ts';
+import {
+  type JudgedScheduledRunner,
+  scheduledRunnerFor,
+} from '../../../../testing/judged-runners.ts';
 import { savedScheduledCase } from '../../../../testing/scheduled-run-records.ts';
 import { checkHandler } from '../../../api/check-handler.ts';
 import type { CallEvent, Step } from '../../../model/events.ts';
-import { setInterval as setIntervalSpec } from '../../../model/operations/set-interval.ts';
-import { DEFAULT_FIXTURE } from '../../../model/world.ts';
 import type { ScheduledDetail } from '../../../types/execution.ts';
 import type { LaneMode } from '../../../types/mode.ts';
-import { loadPlugin, resolveHandlerPath } from '../../runtime/load-plugin.ts';
-import { scheduledRunner } from './scheduled-mode.ts';
 
 const opened: JudgedScheduledRunner[] = [];
 afterAll(async () => {
@@ -28,16 +27,7 @@ afterAll(async () => {
 });
 
 async function runner(handler: string, lanes: LaneMode): Promise<JudgedScheduledRunner> {
-  const path = resolveHandlerPath(handler);
-  const r = judgedScheduled(
-    await scheduledRunner(await loadPlugin(path), path, {
-      spec: setIntervalSpec,
-      fixture: DEFAULT_FIXTURE,
-      callTimeoutMs: 10_000,
-      workers: 2,
-      lanes,
-    }),
-  );
+  const r = await scheduledRunnerFor(handler, { lanes });
   opened.push(r);
   return r;
 }
