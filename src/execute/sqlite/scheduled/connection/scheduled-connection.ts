@@ -218,7 +218,7 @@ export class ScheduledConnection implements YieldPoints {
    * proxy is poisoned. With `closeOnCrash` the real connection closes, as when a process dies;
    * without (an inline lane's, a worker lane's), it only rolls back, which is all SQLite sees of
    * a close between statements, so that the lane's next call can have it (`revive`, or a new
-   * `ScheduledConnection` over it).
+   * `ScheduledConnection` over it: `kept-lane-connection.ts`).
    */
   crash(): never {
     this.crashedHere = true;
@@ -242,9 +242,9 @@ export class ScheduledConnection implements YieldPoints {
   }
 
   /**
-   * This object kept for a new run (or a new connection after a crash): the handler's busy
-   * timeout the default again, as on a connection just opened; the real connection's own
-   * settings are its owner's to check (`kept-connections.ts`).
+   * This object kept for a new run: the handler's busy timeout the default again, as on a
+   * connection just opened; the real connection's own settings are its owner's to check
+   * (`kept-connections.ts`).
    */
   newRun(): void {
     this.busyTimeoutMs = BUSY_TIMEOUT_MS;

@@ -14,7 +14,6 @@
  * microtasks ran out: it waits on a timer, I/O or nothing; or a replay took another path) stops
  * the run with `E_NOT_REPLAYABLE`; the runner then starts over on worker threads.
  */
-import type Database from 'better-sqlite3';
 import { ReceiptcheckError } from '../../../../errors.ts';
 import type { HandlerPlugin } from '../../../../handlers/plugin.ts';
 import { pluginOperation } from '../../../../handlers/plugin.ts';
@@ -25,9 +24,8 @@ import { applyWorldEvent } from '../../../apply-world-event.ts';
 import { type Settled, settledOf } from '../../../runtime/call-watch.ts';
 import { pluginCodeRunning } from '../../../runtime/contain/handler-output.ts';
 import { NOT_SETTLED, SettleNow } from '../../../runtime/task.ts';
-import { stillAsOpened } from '../../kept-connections.ts';
-import { openSharedConnection } from '../../shared-database.ts';
-import { ScheduledConnection } from '../connection/scheduled-connection.ts';
+import { KeptLaneConnection } from '../connection/kept-lane-connection.ts';
+import type { ScheduledConnection } from '../connection/scheduled-connection.ts';
 import { WORLD_PLAN } from '../gate-logic.ts';
 import { AwaitingCall, type Lane, type Lanes } from '../lanes.ts';
 import { type CommandBody, Grant, type GrantCode, type Report } from '../protocol.ts';
@@ -37,7 +35,7 @@ import { InlineGate, type LoggedOutcome, Pause, type Resume } from './inline-gat
 class InlineLane implements Lane {
   readonly onThisThread = true;
   private readonly gate = new InlineGate();
-  private connection: { path: string; conn: ScheduledConnection } | undefined;
+  private readonly connection: KeptLaneConnection;
   private command: CommandBody | undefined;
   private log: LoggedOutcome[] = [];
   private reads: boolean[] = [];
@@ -57,7 +55,11 @@ class InlineLane implements Lane {
   constructor(
     private readonly plugin: HandlerPlugin,
     private readonly scopes: Int32Array,
-  ) {}
+    /** The run the coordinator is in (`InlineLanes.startRun`). */
+    private readonly runs: { readonly current: number },
+  ) {
+    this.connection = new KeptLaneConnection(this.gate, plugin.replayable === true, true);
+  }
 
   send(command: CommandBody): void {
     this.command = command;
@@ -84,17 +86,9 @@ class InlineLane implements Lane {
     return this.reports.shift();
   }
 
-  /**
-   * Closes the connection (rolling back what it held). A connection whose call was stopped
-   * mid-statement by the call budget may refuse; it is dropped, and rolls back when collected.
-   */
+  /** Closes the connection (`KeptLaneConnection.close`). */
   close(): void {
-    try {
-      this.connection?.conn.real.close();
-    } catch {
-      // Dropped: nothing else uses it.
-    }
-    this.connection = undefined;
+    this.connection.close();
   }
 
   /**
@@ -103,7 +97,7 @@ class InlineLane implements Lane {
    */
   private attempt(): AwaitingCall | undefined {
     const command = this.command as CommandBody;
-    const conn = this.connect(command.dbPath);
+    const conn = this.connection.for(command.dbPath, this.runs.current);
     if (this.busyAtStart === undefined) this.busyAtStart = conn.busyTimeoutMs;
     else conn.busyTimeoutMs = this.busyAtStart;
     if (this.atReply) {
@@ -222,39 +216,6 @@ class InlineLane implements Lane {
       }
     this.reports.push({ type: 'crashed' });
   }
-
-  /**
-   * A new run: the lane's connection as a new one would be, or, when plugin code left it
-   * otherwise than opened (`stillAsOpened`), closed for the next command to open afresh.
-   */
-  startRun(): void {
-    const c = this.connection;
-    if (!c) return;
-    if (stillAsOpened(c.conn.real)) c.conn.newRun();
-    else this.close();
-  }
-
-  private connect(path: string): ScheduledConnection {
-    const c = this.connection;
-    if (c && c.path === path) {
-      if (!c.conn.crashed) return c.conn;
-      // A crash only rolled it back (see `crash`); the call it belonged to is over, and the next
-      // meets it as a new connection.
-      if (stillAsOpened(c.conn.real)) {
-        c.conn.revive();
-        return c.conn;
-      }
-    }
-    this.close();
-    // Not closed by a crash, only rolled back: the next call revives it (see `crash`).
-    const conn = new ScheduledConnection(
-      openSharedConnection(path) as Database.Database,
-      this.gate,
-      false,
-    );
-    this.connection = { path, conn };
-    return conn;
-  }
 }
 
 function notReplayable(plugin: HandlerPlugin, why: string): ReceiptcheckError {
@@ -268,6 +229,8 @@ function notReplayable(plugin: HandlerPlugin, why: string): ReceiptcheckError {
 export class InlineLanes implements Lanes {
   readonly scopes: Int32Array;
   private readonly byLane = new Map<number, InlineLane>();
+  /** The run the coordinator is in, read by every lane. */
+  private readonly runs = { current: 0 };
 
   constructor(
     private readonly plugin: HandlerPlugin,
@@ -276,15 +239,15 @@ export class InlineLanes implements Lanes {
     this.scopes = new Int32Array(Math.max(1, principals));
   }
 
-  /** A new run: every lane's connection as a new one (`InlineLane.startRun`). */
+  /** A new run: each lane's connection meets it as a new one (`KeptLaneConnection`). */
   startRun(): void {
-    for (const lane of this.byLane.values()) lane.startRun();
+    this.runs.current++;
   }
 
   get(lane: number): Lane {
     let found = this.byLane.get(lane);
     if (!found) {
-      found = new InlineLane(this.plugin, this.scopes);
+      found = new InlineLane(this.plugin, this.scopes, this.runs);
       this.byLane.set(lane, found);
     }
     return found;

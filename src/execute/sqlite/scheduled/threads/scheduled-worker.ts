@@ -1,7 +1,7 @@
 /**
  * The scheduled-mode worker, started as a raw worker thread through `ts-worker-entry.mjs` (so
  * TypeScript plugins load here from the CLI and from vitest). It loads the plugin once, keeps one
- * connection (opened by the harness with busy timeout 0) for the run's database, and carries out
+ * connection for the run's database (`kept-lane-connection.ts`), and carries out
  * one command at a time, through the proxied connection of `scheduled-connection.ts`: a gated
  * call (parked at its start, before every statement and before its reply) or a gated world
  * event. Plain steps never come here: the coordinator runs them itself (`run-scheduled.ts`).
@@ -18,9 +18,8 @@ import { applyWorldEvent } from '../../../apply-world-event.ts';
 import { contain } from '../../../runtime/contain/contain.ts';
 import { keepAll } from '../../../runtime/contain/handler-output.ts';
 import { loadPlugin } from '../../../runtime/load-plugin.ts';
-import { stillAsOpened } from '../../kept-connections.ts';
-import { openSharedConnection } from '../../shared-database.ts';
-import { ScheduledConnection } from '../connection/scheduled-connection.ts';
+import { KeptLaneConnection } from '../connection/kept-lane-connection.ts';
+import type { ScheduledConnection } from '../connection/scheduled-connection.ts';
 import { WORLD_PLAN } from '../gate-logic.ts';
 import { type Command, Grant, type Report, type ScheduledWorkerData } from '../protocol.ts';
 import { LaneGate } from './lane-gate.ts';
@@ -28,7 +27,6 @@ import { LaneGate } from './lane-gate.ts';
 const data = workerData as ScheduledWorkerData;
 const gate = new LaneGate(data.port, data.slot, data.doorbell);
 const scopes = new Int32Array(data.scopes);
-let connection: { path: string; run: number; conn: ScheduledConnection } | undefined;
 
 // For the worker's life: what the plugin prints goes back with the reports, and what it lets
 // escape (an exception from a callback, a rejection nobody handles, `process.exit`) is charged
@@ -37,8 +35,11 @@ contain();
 keepAll();
 
 let plugin: HandlerPlugin | undefined;
+/** The lane's connection (`kept-lane-connection.ts`), once the plugin is loaded. */
+let connection: KeptLaneConnection | undefined;
 try {
   plugin = await loadPlugin(data.handlerPath);
+  connection = new KeptLaneConnection(gate, plugin.replayable === true, false);
   gate.post({ type: 'ready' });
 } catch (thrown) {
   gate.post(failed(thrown));
@@ -51,8 +52,8 @@ data.port.on('message', (command: Command) => {
 });
 
 async function carryOut(command: Command): Promise<void> {
-  if (!plugin) throw new Error('the plugin did not load');
-  const conn = connect(plugin, command);
+  if (!plugin || !connection) throw new Error('the plugin did not load');
+  const conn = connection.for(command.dbPath, command.run);
   switch (command.type) {
     case 'world':
       gate.reset(command.id, WORLD_PLAN);
@@ -109,45 +110,6 @@ function crashAt(conn: ScheduledConnection): void {
   } catch {
     gate.post({ type: 'crashed' });
   }
-}
-
-/**
- * The lane's connection for `command`: the one kept from the last command when it is to the same
- * database. A new object over the same warm connection when the last one crashed (its proxy stays
- * poisoned for whatever the crashed call still runs), or, for a plugin not declared replayable,
- * when a new run begins, so that state the plugin keeps per connection object does not outlive
- * the database's reset (as a fresh database per run would not let it). At a new run or after a
- * crash, a real connection plugin code left otherwise than opened (a temporary table, a setting,
- * an attachment: `stillAsOpened`) is closed and a new one opened, as a new connection would be.
- *
- * A crash rolls the real connection back rather than closing it (`closeOnCrash` false), as an
- * inline lane's does: between statements SQLite cannot tell the two apart (the transaction and
- * its locks are gone either way), and reopening cost the lane about a tenth of its CPU (the open,
- * the pragma, the schema loaded again by the first statement).
- */
-function connect(p: HandlerPlugin, command: Command): ScheduledConnection {
-  const { dbPath: path, run } = command;
-  if (connection && connection.path === path) {
-    const { conn } = connection;
-    const anew = conn.crashed || connection.run !== run;
-    if (!anew) return conn;
-    if (stillAsOpened(conn.real)) {
-      if (conn.crashed || p.replayable !== true)
-        connection = { path, run, conn: new ScheduledConnection(conn.real, gate, false) };
-      else conn.newRun();
-      connection.run = run;
-      return connection.conn;
-    }
-  }
-  try {
-    connection?.conn.real.close();
-  } catch {
-    // A statement the budget stopped mid-way: dropped, and closed when collected.
-  }
-  // Lanes open one at a time (the coordinator starts them in turn), so opening meets no lock.
-  const conn = new ScheduledConnection(openSharedConnection(path), gate, false);
-  connection = { path, run, conn };
-  return conn;
 }
 
 function failed(thrown: unknown): Report {
