@@ -1,50 +1,18 @@
 /**
- * Concurrent shrinking removes the steps that do not matter, deterministically: the
- * removal loop against a fake oracle, and a concurrent counterexample as real threads shrank it
- * (powertools without its policy declaration, seed 2: six steps, of which only one group races)
- * reduced in scheduled mode to that group, with the failure and interleaving of its own run. No thread timing is involved:
- * the oracle is the case under a schedule.
+ * Concurrent shrinking removes the steps that do not matter, deterministically: a concurrent
+ * counterexample as real threads shrank it (powertools without its policy declaration, seed 2:
+ * six steps, of which only one group races) reduced in scheduled mode to that group, with the
+ * failure and interleaving of its own run. No thread timing is involved: the oracle is the case
+ * under a schedule. The removal loop itself is tested against fake oracles in
+ * `generate/reduce-steps.test.ts`.
  */
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { type ReducibleCase, reduceSteps } from '../generate/reduce-steps.ts';
-import type { CallEvent, Step } from '../model/events.ts';
+import type { Step } from '../model/events.ts';
 import { setInterval as setIntervalSpec } from '../model/operations/set-interval.ts';
 import type { Counterexample } from '../types/results.ts';
 import { loadCaseFile } from './load-case-file.ts';
 import { reduceByScheduling } from './reduce-by-scheduling.ts';
-
-const call = (requestId: string): CallEvent => ({
-  kind: 'call',
-  client: 0,
-  delivery: 'delivered',
-  request: { requestId, automationId: 1, expectedVersion: 1, intervalMinutes: 30 },
-});
-const ids = (steps: readonly Step[]) =>
-  steps.map((s) => (s.kind === 'call' ? String(s.request.requestId) : s.kind));
-
-describe('reduceSteps', () => {
-  const steps = ['a', 'b', 'c', 'd', 'e'].map(call);
-  const schedule = steps.map((_, i) => ({ choices: [i] }));
-  // Fails while both b and d are left: the steps that matter.
-  const needsBD = async (k: ReducibleCase) => ['b', 'd'].every((id) => ids(k.steps).includes(id));
-
-  it('removes every step that does not matter, each with its schedule entry', async () => {
-    const r = await reduceSteps({ steps, schedule }, needsBD);
-    expect(ids(r.case.steps)).toEqual(['b', 'd']);
-    expect(r.case.schedule).toEqual([{ choices: [1] }, { choices: [3] }]);
-    expect(r).toMatchObject({ removed: 3, cut: false });
-  });
-  it('keeps a case whose every step matters', async () => {
-    const all = async (k: ReducibleCase) => k.steps.length === steps.length;
-    const r = await reduceSteps({ steps, schedule }, all);
-    expect(r).toMatchObject({ removed: 0, cut: false, runs: steps.length });
-  });
-  it('stops at its bound on oracle runs and says so', async () => {
-    const r = await reduceSteps({ steps, schedule }, needsBD, 2);
-    expect(r).toMatchObject({ runs: 2, cut: true });
-  });
-});
 
 describe('reduceByScheduling on a concurrent counterexample as threads shrank it', () => {
   const file = fileURLToPath(
@@ -75,7 +43,7 @@ describe('reduceByScheduling on a concurrent counterexample as threads shrank it
     expect(r.error).toBeUndefined();
     expect(c.steps).toHaveLength(6);
     expect(r.counterexample.steps).toEqual([c.steps[1]]);
-    expect(r.removed).toBe(5);
+    expect(r.changes).toBe(5);
     expect(r.counterexample.shrinks).toBe(18);
     expect(r.counterexample.failures[0]).toMatchObject({
       kind: 'outcome',

@@ -39,9 +39,12 @@ export const REDUCE_TIME_MS = 20_000;
 /** A reduced counterexample, or the same one; `error` when the reduction could not run. */
 export interface ReductionResult {
   readonly counterexample: Counterexample;
-  /** Steps removed (0 when nothing could go or no schedule reproduced the case). */
-  readonly removed: number;
-  /** The scheduled run of the reduced steps, when steps were removed. */
+  /**
+   * Steps removed and groups made simpler (0 when nothing could go or no schedule reproduced the
+   * case).
+   */
+  readonly changes: number;
+  /** The scheduled run of the reduced steps, when it changed. */
   readonly run?: JudgedRun;
   readonly error?: string;
 }
@@ -51,7 +54,7 @@ export async function reduceByScheduling(
   cx: Counterexample,
   options: ReduceOptions = {},
 ): Promise<ReductionResult> {
-  const same: ReductionResult = { counterexample: cx, removed: 0 };
+  const same: ReductionResult = { counterexample: cx, changes: 0 };
   if (cx.mode !== 'concurrent' || !cx.steps.some((s) => s.kind === 'concurrent')) return same;
   // A hang costs a whole call budget per run: searching and reducing it would take minutes.
   if (cx.failures.some((f) => f.kind === 'hang')) return same;
@@ -75,17 +78,18 @@ export async function reduceByScheduling(
         async (k) => performance.now() < deadline && failed(await runOf(k)),
         options.runsMax,
       );
-      if (reduced.removed === 0) return same;
+      const changes = reduced.removed + reduced.simplified;
+      if (changes === 0) return same;
       const run = await runOf(reduced.case);
       if (run.verdict.verdict !== 'failed') return same;
       return {
-        removed: reduced.removed,
+        changes,
         run,
         counterexample: {
           ...cx,
           steps: reduced.case.steps,
           failures: run.verdict.failures,
-          shrinks: cx.shrinks + reduced.removed,
+          shrinks: cx.shrinks + changes,
           ...(run.detail !== undefined ? { detail: run.detail } : {}),
           answers: answersOf(run.trace.observations),
         },

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { sequentialRunner } from '../execute/sqlite/sequential-mode.ts';
 import mutant from '../handlers/operations/set-interval/sqlite/mutants/replay-from-current-row.ts';
+import notFlagged from '../handlers/operations/set-interval/sqlite/mutants/replay-not-flagged.ts';
 import reference from '../handlers/operations/set-interval/sqlite/set-interval-reference.ts';
 import type { HandlerPlugin } from '../handlers/plugin.ts';
 import type { CallEvent, Step } from '../model/events.ts';
@@ -50,7 +51,7 @@ describe('reduceInMode', () => {
     const { failed, reduced } = await reduce(mutant);
     expect(failed.verdict.verdict).toBe('failed');
     expect(reduced?.steps).toEqual([call('r0', 1), call('r1', 2), call('r0', 1)]);
-    expect(reduced?.removed).toBe(4);
+    expect(reduced?.changes).toBe(4);
     expect(reduced?.run.verdict.verdict).toBe('failed');
     expect(reduced?.replay).toBeUndefined();
   });
@@ -61,6 +62,28 @@ describe('reduceInMode', () => {
     expect(reduced?.replay).toEqual({
       schedule: [{ choices: [1] }, { choices: [4] }, { choices: [6] }],
     });
+  });
+
+  it('splits a group the failure does not need as a race into plain steps', async () => {
+    // A call and its retry drawn as a group, as fast-check leaves them: sequential mode runs a
+    // group in lane order, so the pair never raced, and the mutant fails on them as plain steps.
+    const retry: CallEvent = { ...call('r0', 1), intent: 'retry' };
+    const grouped: Step[] = [{ kind: 'concurrent', events: [call('r0', 1), retry] }];
+    const runner = judgedRunner(
+      sequentialRunner(notFlagged, DEFAULT_FIXTURE),
+      DEFAULT_FIXTURE,
+      setIntervalSpec,
+    );
+    try {
+      const failed = await runner.execute(grouped);
+      expect(failed.verdict.verdict).toBe('failed');
+      const reduced = await reduceInMode(runner, grouped, undefined, failed);
+      expect(reduced?.steps).toEqual([call('r0', 1), retry]);
+      expect(reduced?.changes).toBe(1);
+      expect(reduced?.run.verdict.verdict).toBe('failed');
+    } finally {
+      await runner.close();
+    }
   });
 
   it('leaves a passing case alone', async () => {

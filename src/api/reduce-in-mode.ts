@@ -19,7 +19,8 @@ export interface ReducedInMode {
   readonly steps: readonly Step[];
   readonly replay?: Readonly<Record<string, unknown>>;
   readonly run: JudgedRun;
-  readonly removed: number;
+  /** Steps removed and groups made simpler. */
+  readonly changes: number;
 }
 
 /**
@@ -33,7 +34,8 @@ export async function reduceInMode(
   replay: Readonly<Record<string, unknown>> | undefined,
   failed: JudgedRun,
 ): Promise<ReducedInMode | undefined> {
-  if (steps.length <= 1 || isHang(failed)) return undefined;
+  const groups = steps.some((s) => s.kind === 'concurrent');
+  if ((steps.length <= 1 && !groups) || isHang(failed)) return undefined;
   const entries = replay?.schedule;
   const scheduled = Array.isArray(entries) && entries.length === steps.length;
   if (replay !== undefined && !scheduled) return undefined;
@@ -52,12 +54,13 @@ export async function reduceInMode(
       return true;
     },
   );
-  if (reduced.removed === 0 || !last) return undefined;
+  const changes = reduced.removed + reduced.simplified;
+  if (changes === 0 || !last) return undefined;
   const again = replayOf(reduced.case);
   return {
     steps: reduced.case.steps,
     ...(again ? { replay: again } : {}),
     run: last,
-    removed: reduced.removed,
+    changes,
   };
 }

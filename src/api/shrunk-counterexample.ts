@@ -87,7 +87,7 @@ export async function shrunkCounterexample(
         ...counterexample,
         steps: less.steps,
         failures: run.verdict.verdict === 'failed' ? run.verdict.failures : [],
-        shrinks: counterexample.shrinks + less.removed,
+        shrinks: counterexample.shrinks + less.changes,
         ...(run.detail !== undefined ? { detail: run.detail } : {}),
         answers: answersOf(run.trace.observations),
         ...(run.output ? { handlerOutput: run.output } : {}),
