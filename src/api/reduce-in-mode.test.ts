@@ -32,15 +32,20 @@ const steps: Step[] = [
   call('r0', 1),
 ];
 
-async function reduce(plugin: HandlerPlugin, replay?: Readonly<Record<string, unknown>>) {
+/** `sequence` (the noisy one by default) on `plugin` in sequential mode: its run, and what is left. */
+async function reduce(
+  plugin: HandlerPlugin,
+  replay?: Readonly<Record<string, unknown>>,
+  sequence: Step[] = steps,
+) {
   const runner = judgedRunner(
     sequentialRunner(plugin, DEFAULT_FIXTURE),
     DEFAULT_FIXTURE,
     setIntervalSpec,
   );
   try {
-    const failed = await runner.execute(steps);
-    return { failed, reduced: await reduceInMode(runner, steps, replay, failed) };
+    const failed = await runner.execute(sequence);
+    return { failed, reduced: await reduceInMode(runner, sequence, replay, failed) };
   } finally {
     await runner.close();
   }
@@ -69,21 +74,11 @@ describe('reduceInMode', () => {
     // group in lane order, so the pair never raced, and the mutant fails on them as plain steps.
     const retry: CallEvent = { ...call('r0', 1), intent: 'retry' };
     const grouped: Step[] = [{ kind: 'concurrent', events: [call('r0', 1), retry] }];
-    const runner = judgedRunner(
-      sequentialRunner(notFlagged, DEFAULT_FIXTURE),
-      DEFAULT_FIXTURE,
-      setIntervalSpec,
-    );
-    try {
-      const failed = await runner.execute(grouped);
-      expect(failed.verdict.verdict).toBe('failed');
-      const reduced = await reduceInMode(runner, grouped, undefined, failed);
-      expect(reduced?.steps).toEqual([call('r0', 1), retry]);
-      expect(reduced?.changes).toBe(1);
-      expect(reduced?.run.verdict.verdict).toBe('failed');
-    } finally {
-      await runner.close();
-    }
+    const { failed, reduced } = await reduce(notFlagged, undefined, grouped);
+    expect(failed.verdict.verdict).toBe('failed');
+    expect(reduced?.steps).toEqual([call('r0', 1), retry]);
+    expect(reduced?.changes).toBe(1);
+    expect(reduced?.run.verdict.verdict).toBe('failed');
   });
 
   it('leaves a passing case alone', async () => {
