@@ -52,12 +52,17 @@ describe.each(MUTANTS)('mutant %s', (handler, classes) => {
 });
 
 describe('excludeInputClasses', () => {
-  it('must name input classes', async () => {
+  it('must name input classes of the operation checked', async () => {
     await expect(
-      checkHandler({ excludeInputClasses: ['requestId length 99' as InputClass] }),
+      checkHandler({ excludeInputClasses: ['requestId length 99'] }),
     ).rejects.toMatchObject({
       code: 'E_BAD_OPTION',
-      message: expect.stringContaining('"requestId length 99"'),
+      message: expect.stringContaining('no input class of set-interval: "requestId length 99"'),
+    });
+    // Another operation's field class is not set-interval's.
+    await expect(checkHandler({ excludeInputClasses: ['memo left out'] })).rejects.toMatchObject({
+      code: 'E_BAD_OPTION',
+      message: expect.stringContaining('"memo left out"'),
     });
   });
 });

@@ -10,6 +10,8 @@ import { ReceiptcheckError } from '../errors.ts';
 import { leftBehindError } from '../execute/apply-event.ts';
 import { type Escape, takeEscape } from '../execute/runtime/contain/escapes.ts';
 import { interruptedError, interruption } from '../execute/runtime/interrupt.ts';
+import { inputClassesOf } from '../generate/field-classes.ts';
+import type { OperationSpec } from '../model/operation.ts';
 import { countCoverage, emptyCoverage } from '../report/coverage.ts';
 import { countInputCoverage, emptyInputCoverage } from '../report/input-coverage.ts';
 import { countOperationCoverage, emptyOperationCoverage } from '../report/operation-coverage.ts';
@@ -122,6 +124,7 @@ async function checkInMode(o: OneModeOptions): Promise<CheckResult> {
   let runs = 0;
   let steps = 0;
   try {
+    mustNameInputClasses(o.excludeInputClasses, spec);
     // A mode may draw more than the steps (scheduled mode: a schedule), shrunk with them.
     const arbitrary = runner.caseArbitrary({
       stepsMax: o.stepsMax,
@@ -204,6 +207,21 @@ async function checkInMode(o: OneModeOptions): Promise<CheckResult> {
   } finally {
     await runner.close();
   }
+}
+
+/**
+ * Refuses an `excludeInputClasses` entry that names none of the checked operation's classes
+ * (`inputCoverage`'s names): a typo would silently exclude nothing. Known only once the plugin
+ * has named its operation, whose fields have classes of their own.
+ */
+function mustNameInputClasses(excluded: readonly string[], spec: OperationSpec): void {
+  const known = new Set(inputClassesOf(spec));
+  const unknown = excluded.filter((c) => !known.has(c));
+  if (unknown.length > 0)
+    throw new ReceiptcheckError(
+      'E_BAD_OPTION',
+      `excludeInputClasses names no input class of ${spec.name}: ${unknown.map((c) => JSON.stringify(c)).join(', ')} (see inputCoverage in a result for the names)`,
+    );
 }
 
 /** What plugin code let escape after its last call ended, once the event loop has turned. */

@@ -8,7 +8,6 @@ import { ReceiptcheckError } from '../errors.ts';
 import { DATABASE_URL_ENV } from '../execute/postgres/database-url-env.ts';
 import { isServicePath } from '../execute/service/service-path.ts';
 import { DEFAULT_FIXTURE } from '../model/world.ts';
-import { INPUT_CLASSES } from '../types/input-coverage.ts';
 import {
   AUTO_MODES,
   LANE_MODES,
@@ -91,11 +90,6 @@ export function resolveOptions(
       `stepsMax must be at most ${STEPS_MAX_LIMIT} (got ${resolved.stepsMax}); for longer histories use receiptcheck soak`,
     );
   positiveInteger('callTimeoutMs', resolved.callTimeoutMs);
-  const unknown = resolved.excludeInputClasses.filter((c) => !INPUT_CLASSES.includes(c));
-  if (unknown.length > 0)
-    bad(
-      `excludeInputClasses names no input class: ${unknown.map((c) => JSON.stringify(c)).join(', ')} (see inputCoverage in a result for the names)`,
-    );
   if (resolved.seeds.length < 1 || resolved.seeds.length > SEEDS_MAX)
     bad(`seeds must list 1 to ${SEEDS_MAX} seeds (got ${resolved.seeds.length})`);
   const badSeed = resolved.seeds.find((s) => !Number.isSafeInteger(s));

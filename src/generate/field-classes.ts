@@ -11,6 +11,8 @@
  * - `custom` fields: boolean and null, each when the spec's own check rejects it (it decides
  *   the rest).
  * - Any field with declared invalid values (`ArgumentField.invalid`): `declared invalid`.
+ * - An optional field (`ArgumentField.optional`): `left out`, a request without it (valid: the
+ *   handler must answer it as the contract does, not read the field as always sent).
  *
  * Named `<field> <class>`. For `set-interval` these are exactly the field classes of
  * `INPUT_CLASSES` (`types/input-coverage.ts`), in its order; a test holds them equal.
@@ -38,6 +40,11 @@ const TYPE_CLASSES = ID_CLASSES.slice(ID_CLASSES.indexOf('unsafe integer'));
 
 type IntegerRule = Extract<FieldRule, { kind: 'integer' }>;
 
+/** Whether new intents leave `field` out of some requests (`value-fields.ts`): an optional `custom` one. */
+export function mayBeLeftOut(field: ArgumentField): boolean {
+  return field.optional === true && field.rule.kind === 'custom';
+}
+
 /** Every class of `field`, in the order summaries list them. */
 export function fieldClassNames(field: ArgumentField): ClassName[] {
   const rule = field.rule;
@@ -48,7 +55,8 @@ export function fieldClassNames(field: ArgumentField): ClassName[] {
         ? integerClassNames(rule)
         : customClassNames(rule);
   const declared = field.invalid?.length ? ['declared invalid'] : [];
-  return [...own, ...declared].map((c) => `${field.name} ${c}`);
+  const leftOut = mayBeLeftOut(field) ? ['left out'] : [];
+  return [...own, ...declared, ...leftOut].map((c) => `${field.name} ${c}`);
 }
 
 /**
@@ -98,6 +106,7 @@ function ruleAccepts(rule: FieldRule, value: unknown): boolean {
 
 /** The classes of `value` sent in `field`. */
 export function valueClasses(field: ArgumentField, value: unknown): ClassName[] {
+  if (value === undefined && mayBeLeftOut(field)) return [`${field.name} left out`];
   const classes = ruleClasses(field.name, field.rule, value);
   if (field.invalid?.some((v) => Object.is(v, value)))
     classes.push(`${field.name} declared invalid`);

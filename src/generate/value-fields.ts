@@ -6,6 +6,7 @@
  */
 import type { ArgumentField, OperationSpec, Row } from '../model/operation.ts';
 import { fieldHolds } from '../model/validate.ts';
+import { mayBeLeftOut } from './field-classes.ts';
 import { handPicked } from './hand-picked.ts';
 import { versionField } from './versioning.ts';
 
@@ -50,7 +51,7 @@ function valueField(spec: OperationSpec, field: ArgumentField, rows: readonly Ro
   if (rule.kind === 'id') return withUsual(field, rows.length > 0 ? rows.map((r) => r.id) : [1]);
   // An optional field is sometimes left out: a handler that needs it must be caught.
   if (rule.kind === 'custom')
-    return withUsual(field, field.optional ? [...rule.valid, undefined] : rule.valid);
+    return withUsual(field, mayBeLeftOut(field) ? [...rule.valid, undefined] : rule.valid);
   const { min, max } = rule;
   const middle = Math.trunc((min + max) / 2);
   const derived = [min, middle, ...(rule.nonZero && min < 0 && max > 0 ? [-1, 1] : []), max];

@@ -65,10 +65,13 @@ export interface CheckOptions {
   /** The world every run starts from. Default: the article's fixture and its unusual principals. */
   fixture?: Fixture;
   /**
-   * Input classes the generators do not aim at (names as in `inputCoverage`). Default none. For
-   * showing that a class is what catches a bug; a run that leaves classes out warns about them.
+   * Input classes the generators do not aim at (names as in `inputCoverage`: `set-interval`'s
+   * are `InputClass`; an operation of your own names its fields' as `<field> <class>`, such as
+   * `memo left out`). Default none. For showing that a class is what catches a bug; a run that
+   * leaves classes out warns about them. A name that is none of the operation's classes is
+   * refused (`E_BAD_OPTION`).
    */
-  excludeInputClasses?: readonly InputClass[];
+  excludeInputClasses?: readonly (InputClass | (string & {}))[];
   /**
    * Keep searching after a counterexample: run the whole budget, shrink every failing run, and
    * report each distinct finding once with its count (`result.findings`). Default false.
@@ -117,7 +120,7 @@ export interface ResolvedOptions {
   /** A PostgreSQL plugin's server URL; undefined for the embedded server. */
   readonly databaseUrl: string | undefined;
   readonly fixture: Fixture;
-  readonly excludeInputClasses: readonly InputClass[];
+  readonly excludeInputClasses: readonly string[];
   readonly allFindings: boolean;
   readonly knownFindings: KnownFindings | undefined;
   /** The seeds an all-findings check searches, `[seed]` unless `seeds` was given. */

@@ -55,4 +55,14 @@ describe('checkHandler on a handler whose operation spec comes from a zod schema
     if (!counterexample) throw new Error('no counterexample');
     expect(formatCounterexample(counterexample)).toContain('memo left out');
   });
+
+  it('counts the optional field left out as an input class, the one that catches the handler', async () => {
+    const options = { handler: fixture('zod-memo-required.ts'), mode: 'sequential' } as const;
+    const passing = await checkHandler({ ...options, handler: fixture('zod-memo.ts') });
+    expect(passing.verdict).toBe('passed');
+    expect(passing.inputCoverage['memo left out']).toBeGreaterThan(0);
+    const without = await checkHandler({ ...options, excludeInputClasses: ['memo left out'] });
+    expect(without.verdict, JSON.stringify(without.counterexample?.failures)).toBe('passed');
+    expect(without.inputCoverage['memo left out']).toBe(0);
+  });
 });
