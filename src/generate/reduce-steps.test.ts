@@ -146,6 +146,10 @@ describe('simplerGroups', () => {
       { choices: [] },
       { choices: [] },
     ]);
+    expect(shape(simplerGroups({ steps: [group('a')], schedule: [] }, 0)[0]?.steps ?? [])).toEqual([
+      'a',
+    ]);
+    expect(simplerGroups({ steps: [group('a')], schedule: [] }, 0)).toHaveLength(1);
     const unscheduled = { steps: [group('a', 'b')], schedule: [] };
     expect(simplerGroups(unscheduled, 0).every((f) => f.schedule.length === 0)).toBe(true);
     expect(simplerGroups(unscheduled, 5)).toEqual([]);

@@ -124,7 +124,8 @@ export function simplerGroups(c: ReducibleCase, index: number): ReducibleCase[] 
       members.map((_, lane) => laneEntry(entry, lane, members.length)),
     ),
   ];
-  for (let drop = members.length - 1; drop >= 0; drop--) {
+  // A group of one has nothing to leave out: its split is its one simpler form.
+  for (let drop = members.length - 1; drop >= 0 && members.length > 1; drop--) {
     const rest = members.filter((_, i) => i !== drop);
     const only = rest[0] as Event;
     forms.push(
