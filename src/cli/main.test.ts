@@ -225,7 +225,12 @@ describe('errors a user can act on: exit 2, one line, a stable code', () => {
     [['run', '--lanes', 'fast'], /E_BAD_OPTION: .*--lanes.*expected one of auto, inline, threads/],
     [
       ['run', '--mode', 'fast'],
-      /E_BAD_OPTION: .*--mode.*expected one of auto, sequential, concurrent, scheduled/,
+      /E_BAD_OPTION: .*--mode.*expected one of auto, sequential, concurrent, scheduled\. \(see --help\)$/m,
+    ],
+    // A slip of a letter or two gets the nearest choice, as a mistyped option does.
+    [
+      ['run', '--mode', 'sequental'],
+      /E_BAD_OPTION: .*--mode.*expected one of auto, .*, scheduled\. \(Did you mean sequential\?\)/,
     ],
     // Commander's suggestion is on a line of its own: it must reach the user, not an ellipsis.
     [

@@ -35,25 +35,48 @@ export function parseShard(value: string): { index: number; count: number } {
   return { index: Number(m[1]), count: Number(m[2]) };
 }
 
-/** One of the execution modes. */
-/** `--lanes`: one of scheduled mode's lane modes. */
-export function parseLanes(value: string): LaneMode {
-  if (!(LANE_MODES as readonly string[]).includes(value))
-    throw new InvalidArgumentError(`expected one of ${LANE_MODES.join(', ')}.`);
-  return value as LaneMode;
+/**
+ * `value` when it is one of `choices`; else an error listing them, with the nearest as a
+ * suggestion when it is a slip of two letters or fewer (`sequental`), as commander's own
+ * "Did you mean" for an option or a command.
+ */
+export function oneOf<T extends string>(value: string, choices: readonly T[]): T {
+  if ((choices as readonly string[]).includes(value)) return value as T;
+  const [nearest] = [...choices].sort((a, b) => distance(value, a) - distance(value, b));
+  const hint =
+    nearest !== undefined && distance(value, nearest) <= 2 ? ` (Did you mean ${nearest}?)` : '';
+  throw new InvalidArgumentError(`expected one of ${choices.join(', ')}.${hint}`);
 }
 
+/** Levenshtein distance: the fewest one-letter insertions, deletions or changes from a to b. */
+function distance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++)
+      next[j] = Math.min(
+        (row[j] as number) + 1,
+        (next[j - 1] as number) + 1,
+        (row[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+    row = next;
+  }
+  return row[b.length] as number;
+}
+
+/** `--lanes`: one of scheduled mode's lane modes. */
+export function parseLanes(value: string): LaneMode {
+  return oneOf(value, LANE_MODES);
+}
+
+/** One of the execution modes. */
 export function parseMode(value: string): Mode {
-  if (!(MODES as readonly string[]).includes(value))
-    throw new InvalidArgumentError(`expected one of ${MODES.join(', ')}.`);
-  return value as Mode;
+  return oneOf(value, MODES);
 }
 
 /** `run`'s mode: one of the modes, or `auto` (sequential, then scheduled, in one budget). */
 export function parseModeChoice(value: string): ModeChoice {
-  if (!(MODE_CHOICES as readonly string[]).includes(value))
-    throw new InvalidArgumentError(`expected one of ${MODE_CHOICES.join(', ')}.`);
-  return value as ModeChoice;
+  return oneOf(value, MODE_CHOICES);
 }
 
 /** Seeds: a range `1..10`, a list `1,4,9`, or one seed `7`. */

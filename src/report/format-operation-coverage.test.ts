@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { sequenceArbitrary } from '../generate/sequence-arbitrary.ts';
 import { adjustBalance } from '../model/operations/adjust-balance.ts';
 import { createOnce } from '../model/operations/create-once.ts';
+import { setInterval } from '../model/operations/set-interval.ts';
 import { formatOperationCoverage, formatSplit } from './format-operation-coverage.ts';
 import { countOperationCoverage, emptyOperationCoverage } from './operation-coverage.ts';
 
@@ -36,6 +37,19 @@ describe('operation coverage', () => {
   it('says an operation without a precondition has no edge to seek', () => {
     const lines = formatOperationCoverage(counted(createOnce));
     expect(lines[0]).toBe('  edges     none to seek: create-once has no precondition');
+  });
+
+  it('names apart a field whose edge no call met, rather than counting it 0 and 0', () => {
+    // set_interval's precondition turns on the expected version, never on the interval.
+    const c = counted(setInterval);
+    expect(c.edges.intervalMinutes).toEqual({ held: 0, refused: 0 });
+    expect(formatOperationCoverage(c)[0]).toMatch(
+      /^ {2}edges {5}expectedVersion \d+ held · \d+ refused \(calls next to the precondition's edge, each side\); no edge met on intervalMinutes \(the precondition did not turn on it in this run\)$/,
+    );
+    const none = { ...c, edges: { intervalMinutes: { held: 0, refused: 0 } } };
+    expect(formatOperationCoverage(none)[0]).toBe(
+      "  edges     no call next to the precondition's edge on intervalMinutes in this run",
+    );
   });
 
   it('prints each mode’s runs of its share', () => {

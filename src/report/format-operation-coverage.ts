@@ -42,8 +42,18 @@ function edgesText(c: OperationCoverage): string {
   if (!c.precondition) return `none to seek: ${c.operation} has no precondition`;
   const fields = Object.entries(c.edges);
   if (fields.length === 0) return `none to seek: no ordered field besides the target`;
-  const counts = fields.map(([f, n]) => `${f} ${n.held} held · ${n.refused} refused`).join('; ');
-  return `${counts} (calls next to the precondition's edge, each side)`;
+  const near = fields.filter(([, n]) => n.held + n.refused > 0);
+  const never = fields.filter(([, n]) => n.held + n.refused === 0).map(([f]) => f);
+  const counts = near.map(([f, n]) => `${f} ${n.held} held · ${n.refused} refused`).join('; ');
+  // A field the precondition does not turn on has no edge to call next to (set_interval's
+  // interval): named apart, so a 0 does not read as a gap in the run.
+  const none =
+    never.length === 0
+      ? ''
+      : `; no edge met on ${never.join(', ')} (the precondition did not turn on ${never.length === 1 ? 'it' : 'them'} in this run)`;
+  return near.length === 0
+    ? `no call next to the precondition's edge on ${never.join(', ')} in this run`
+    : `${counts} (calls next to the precondition's edge, each side)${none}`;
 }
 
 /** The split line of a check over several modes: each mode's runs, of its share. */

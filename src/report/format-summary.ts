@@ -76,6 +76,11 @@ export function describeReproduction(search: ReproductionSearch): string {
   return `no schedule of ${search.schedules} reproduced it in scheduled mode: its replay depends on timing, and reports "not reproduced", never "held", while it passes`;
 }
 
+/** Why a kind goes unseen in any run of some plugins: drawn only for what they declare. */
+const WHY_UNSEEN: Partial<Record<string, string>> = {
+  recreate: 'drawn only for a plugin with a recreate function',
+};
+
 /** Events per kind, five to a line; with `listMissing`, kinds never exercised are named too. */
 export function formatCoverage(
   coverage: Readonly<Record<string, number>>,
@@ -88,7 +93,9 @@ export function formatCoverage(
   for (let i = 0; i < seen.length; i += 5)
     lines.push(`${i === 0 ? '  events    ' : '            '}${seen.slice(i, i + 5).join(' · ')}`);
   if (lines.length === 0) lines.push('  events    none');
-  const missing = COVERAGE_KINDS.filter((k) => !((coverage[k] ?? 0) > 0));
+  const missing = COVERAGE_KINDS.filter((k) => !((coverage[k] ?? 0) > 0)).map(
+    (k) => `${k}${WHY_UNSEEN[k] ? ` (${WHY_UNSEEN[k]})` : ''}`,
+  );
   if (listMissing && missing.length > 0) lines.push(`  not seen  ${missing.join(', ')}`);
   return lines;
 }

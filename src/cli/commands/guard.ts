@@ -7,7 +7,6 @@
  */
 import { createRequire } from 'node:module';
 import type { Command } from 'commander';
-import { InvalidArgumentError } from 'commander';
 import { DEFAULT_OUT_DIR } from '../../api/counterexample-store.ts';
 import { failedModes, type GuardCase, runGuard } from '../../api/guard/run-guard.ts';
 import { ReceiptcheckError } from '../../errors.ts';
@@ -18,7 +17,7 @@ import { MODES, type Mode } from '../../types/mode.ts';
 import type { CliContext } from '../cli-context.ts';
 import { DATABASE_URL_HELP, DEFAULTS, ENV_HELP, helpBlocks } from '../command-help.ts';
 import { EXIT } from '../exit-codes.ts';
-import { parseInteger, parseMode } from '../parse-flags.ts';
+import { oneOf, parseInteger, parseMode } from '../parse-flags.ts';
 
 interface GuardFlags {
   specs: number;
@@ -37,9 +36,7 @@ interface GuardFlags {
 const SPECS_MAX = 10_000;
 
 function parseEngine(value: string): Engine {
-  if (!(ENGINES as readonly string[]).includes(value))
-    throw new InvalidArgumentError(`expected one of ${ENGINES.join(', ')}.`);
-  return value as Engine;
+  return oneOf(value, ENGINES);
 }
 
 function collectMode(value: string, previous: Mode[] | undefined): Mode[] {
