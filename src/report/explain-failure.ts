@@ -84,10 +84,12 @@ function faultedCall(expected: Observed, actual: Observed): Explanation {
 }
 
 function withActual(base: Explanation, expected: Observed, actual: Observed): Explanation {
+  // The exception first: the rule says what the call was owed, which reads as the bug's cause
+  // (a lookup order, say) when the handler's order was right and a lock error escaped.
   if (actual.kind === 'unexpected')
     return {
       ...base,
-      text: `${base.text}. The plugin let an exception through instead: a plugin must map every exception to an outcome`,
+      text: `the plugin let an exception through (${describeOutcome(actual)}) where the contract gives ${describeOutcome(expected)}: a plugin must map every exception to an outcome. What the rule gives this call: ${base.text}`,
     };
   if (expected.kind === 'ok' && expected.replayed && actual.kind === 'ok' && actual.replayed)
     return {
