@@ -219,6 +219,10 @@ describe('errors a user can act on: exit 2, one line, a stable code', () => {
       ['run', '--handler', 'src/cli/fixtures/bad-snapshot.ts', '--runs', '3'],
       /E_SNAPSHOT_SHAPE: .*no "automations" array/,
     ],
+    [
+      ['run', '--handler', 'src/'],
+      /E_HANDLER_NOT_FOUND: handler "src\/" is a folder .*src\/my-handler\.ts$/m,
+    ],
     [['run', '--seed', '1.5'], /E_BAD_OPTION: .*--seed/],
     [['run', '--workers', '0'], /E_BAD_OPTION: workers must be a positive integer/],
     [['run', '--shard', '2'], /E_BAD_OPTION: .*expected i\/n/],

@@ -2,7 +2,7 @@
  * Loads a handler plugin by bundled name or by path, and checks that it fits the interface,
  * naming exactly what is missing. Used by the CLI, the API and every worker.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ReceiptcheckError } from '../../errors.ts';
 import { type AnyHandlerPlugin, ENGINES } from '../../handlers/engine.ts';
@@ -29,6 +29,12 @@ export function resolveHandlerPath(
       `handler "${handler}" is neither a bundled ${operation ?? 'set-interval'} handler nor an existing file (looked at ${path}); run \`receiptcheck mutants --list${operation ? ` --operation ${operation}` : ''}\` for bundled names`,
     );
   }
+  // Node would name its own resolver's file for a folder (`… imported from …/import-plugin-module.js`).
+  if (statSync(path).isDirectory())
+    throw new ReceiptcheckError(
+      'E_HANDLER_NOT_FOUND',
+      `handler "${handler}" is a folder (${path}); name the plugin's file, such as ${handler.replace(/\/+$/, '')}/my-handler.ts`,
+    );
   return path;
 }
 
