@@ -5,7 +5,7 @@
  * Pure.
  */
 
-import { COVERAGE_KINDS } from '../types/coverage.ts';
+import { COVERAGE_KINDS, type CoverageKind } from '../types/coverage.ts';
 import { type InputCoverage, inputOf } from '../types/input-coverage.ts';
 import { SEED_ENV } from '../types/options.ts';
 import type { ReproductionSearch } from '../types/replay.ts';
@@ -77,7 +77,7 @@ export function describeReproduction(search: ReproductionSearch): string {
 }
 
 /** Why a kind goes unseen in any run of some plugins: drawn only for what they declare. */
-const WHY_UNSEEN: Partial<Record<string, string>> = {
+const WHY_UNSEEN: Partial<Record<CoverageKind, string>> = {
   recreate: 'drawn only for a plugin with a recreate function',
 };
 
@@ -93,9 +93,10 @@ export function formatCoverage(
   for (let i = 0; i < seen.length; i += 5)
     lines.push(`${i === 0 ? '  events    ' : '            '}${seen.slice(i, i + 5).join(' · ')}`);
   if (lines.length === 0) lines.push('  events    none');
-  const missing = COVERAGE_KINDS.filter((k) => !((coverage[k] ?? 0) > 0)).map(
-    (k) => `${k}${WHY_UNSEEN[k] ? ` (${WHY_UNSEEN[k]})` : ''}`,
-  );
+  const missing = COVERAGE_KINDS.filter((k) => !((coverage[k] ?? 0) > 0)).map((k) => {
+    const why = WHY_UNSEEN[k];
+    return why ? `${k} (${why})` : k;
+  });
   if (listMissing && missing.length > 0) lines.push(`  not seen  ${missing.join(', ')}`);
   return lines;
 }
