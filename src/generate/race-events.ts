@@ -10,6 +10,7 @@ import type { Move, VersionChoice } from './moves.ts';
 import { withTargetsSwapped } from './other-targets.ts';
 import { type IdChoice, SIMPLE_ID } from './request-ids.ts';
 import type { FieldValue, ValueField } from './value-fields.ts';
+import { versionOf } from './versioning.ts';
 
 /** Field values by name, for the fields a move does not set itself. */
 export type Values = Readonly<Record<string, FieldValue>>;
@@ -77,13 +78,11 @@ export function raceEvents(r: RequestMaker, move: Extract<Move, { kind: 'race' }
       break;
     }
     case 'mismatch': {
-      const request = r.newRequest(a, move.target, at(i0), 'known');
-      // Every other mismatch names another row under the same key: two first attempts on
-      // different rows share no row lock, so only a lock on the key keeps both from writing.
-      const other =
+      const drawn = r.newRequest(a, move.target, at(i0), 'known');
+      const [request, other] =
         first && i0 !== undefined && move.pick % 2 === 0
-          ? { ...request, [first.field.name]: i0 !== i1 ? i1 : bumped(i0, first) }
-          : r.changed(request, 'target');
+          ? [drawn, { ...drawn, [first.field.name]: i0 !== i1 ? i1 : bumped(i0, first) }]
+          : onTwoRows(r, drawn);
       events.push(r.call(a, request, 'delivered', 'new'), r.call(a, other, 'delivered', 'reuse'));
       break;
     }
@@ -152,6 +151,23 @@ export function raceEvents(r: RequestMaker, move: Extract<Move, { kind: 'race' }
     }
   }
   return events;
+}
+
+/**
+ * Every other mismatch: `drawn`'s key on another row too, each request expecting the version its
+ * row has now. Two first attempts on different rows share no row lock, so only a lock on the key
+ * keeps both from writing; at the versions the client last saw, one of them was mostly refused
+ * as stale before it reached the receipt, and the race then showed nothing.
+ */
+function onTwoRows(r: RequestMaker, drawn: CallRequest): [CallRequest, CallRequest] {
+  return [atCurrentVersion(r, drawn), atCurrentVersion(r, r.changed(drawn, 'target'))];
+}
+
+/** `request` expecting the version its target row has now (a versioned operation only). */
+function atCurrentVersion(r: RequestMaker, request: CallRequest): CallRequest {
+  if (!r.version) return request;
+  const row = r.rowOf(request[r.spec.targetField] as number);
+  return row ? { ...request, [r.version]: versionOf(row) } : request;
 }
 
 /**
