@@ -6,20 +6,28 @@
  * `allFindings`.
  */
 import type fc from 'fast-check';
+import { InterruptedError, isInterruptedError } from '../errors.ts';
 import type { GeneratedCase } from '../execute/mode-runner.ts';
+import { type Interruption, interruption } from '../execute/runtime/interrupt.ts';
 import { findingSignature, signatureId } from '../report/finding-signature.ts';
 import { knownMatch } from '../report/known-findings.ts';
 import type { KnownFindings } from '../types/findings.ts';
-import type { Counterexample, Finding } from '../types/results.ts';
+import type { CheckResult, Counterexample, Finding } from '../types/results.ts';
 import { type ExploreOptions, explore } from './explore.ts';
 import type { JudgedRun, JudgedRunner } from './judged-runner.ts';
 import { type CounterexampleContext, shrunkCounterexample } from './shrunk-counterexample.ts';
 
-/** How the runs ended, and the findings among them in the order first found. */
-export interface ExploredAll {
-  readonly kind: 'held' | 'timedOut';
-  readonly findings: readonly Finding[];
-}
+/**
+ * How the runs ended, and the findings among them in the order first found. `interrupted`: a
+ * signal stopped exploring or shrinking; the findings are those shrunk before it.
+ */
+export type ExploredAll =
+  | { readonly kind: 'held' | 'timedOut'; readonly findings: readonly Finding[] }
+  | {
+      readonly kind: 'interrupted';
+      readonly findings: readonly Finding[];
+      readonly stopped: Interruption;
+    };
 
 /** Explores every run of the budget, shrinking and grouping each failure. */
 export async function exploreAllFindings(
@@ -31,16 +39,23 @@ export async function exploreAllFindings(
 ): Promise<ExploredAll> {
   const findings = new Map<string, Finding>();
   let from = o.from ?? 0;
-  for (;;) {
-    const explored = await explore(runner, arbitrary, { ...o, from });
-    if (explored.kind !== 'failed')
-      return { kind: explored.kind, findings: [...findings.values()] };
-    const { counterexample, run } = await shrunkCounterexample(runner, arbitrary, explored, {
-      ...context,
-      progress: `at run ${explored.index + 1} of ${o.runs}`,
-    });
-    addFinding(findings, counterexample, run, known);
-    from = explored.index + 1;
+  try {
+    for (;;) {
+      const explored = await explore(runner, arbitrary, { ...o, from });
+      if (explored.kind !== 'failed')
+        return { kind: explored.kind, findings: [...findings.values()] };
+      const { counterexample, run } = await shrunkCounterexample(runner, arbitrary, explored, {
+        ...context,
+        progress: `at run ${explored.index + 1} of ${o.runs}`,
+      });
+      addFinding(findings, counterexample, run, known);
+      from = explored.index + 1;
+    }
+  } catch (thrown) {
+    // A long search stopped by Ctrl-C keeps what it found; a failure still shrinking is dropped.
+    const stopped = interruption();
+    if (stopped) return { kind: 'interrupted', findings: [...findings.values()], stopped };
+    throw thrown;
   }
 }
 
@@ -84,4 +99,38 @@ export function mergeFindings(parts: readonly (readonly Finding[])[]): Finding[]
     merged.set(f.id, seen ? { ...seen, count: seen.count + f.count } : f);
   }
   return [...merged.values()];
+}
+
+/**
+ * An all-findings check stopped by SIGINT or SIGTERM, carrying what the runs before the signal
+ * found (`partial`: their counts and findings, not a verdict), so that a long search cut short
+ * still reports and saves them.
+ */
+export class InterruptedWithFindings extends InterruptedError {
+  readonly partial: CheckResult;
+
+  constructor(interrupted: InterruptedError, partial: CheckResult) {
+    super(interrupted.signal, interrupted.message);
+    this.partial = partial;
+  }
+}
+
+/** The findings-so-far result an interruption carries, if it carries one. */
+export function partialResult(thrown: unknown): CheckResult | undefined {
+  return thrown instanceof InterruptedWithFindings ? thrown.partial : undefined;
+}
+
+/**
+ * `thrown` with the parts checked before it (earlier modes or seeds) joined to what it carries:
+ * an interruption becomes one carrying them all, when there is any; anything else is unchanged.
+ */
+export function withPartsBefore(
+  thrown: unknown,
+  before: readonly CheckResult[],
+  join: (parts: readonly CheckResult[]) => CheckResult,
+): unknown {
+  if (!isInterruptedError(thrown)) return thrown;
+  const carried = partialResult(thrown);
+  const parts = carried ? [...before, carried] : before;
+  return parts.length > 0 ? new InterruptedWithFindings(thrown, join(parts)) : thrown;
 }

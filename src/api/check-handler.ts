@@ -17,7 +17,12 @@ import { countInputCoverage, emptyInputCoverage } from '../report/input-coverage
 import { countOperationCoverage, emptyOperationCoverage } from '../report/operation-coverage.ts';
 import type { CheckOptions, OneModeOptions, ResolvedOptions } from '../types/options.ts';
 import type { CheckResult } from '../types/results.ts';
-import { type ExploredAll, exploreAllFindings } from './all-findings.ts';
+import {
+  type ExploredAll,
+  exploreAllFindings,
+  InterruptedWithFindings,
+  withPartsBefore,
+} from './all-findings.ts';
 import { combine, modeShares, share, sum, withFindings } from './combine-parts.ts';
 import { type Explored, type ExploreOptions, explore } from './explore.ts';
 import { inMode, resolveOptions } from './options.ts';
@@ -45,15 +50,21 @@ async function checkModes(o: ResolvedOptions): Promise<CheckResult> {
     const runs = shares[i] ?? 0;
     if (runs === 0) continue;
     const left = o.timeLimitSeconds && o.timeLimitSeconds - (performance.now() - started) / 1000;
-    const part = await checkInMode({
-      ...inMode(o, mode),
-      runs,
-      // The time left goes by the same weights as the runs, among the modes still to come.
-      timeLimitSeconds: left
-        ? Math.max((left * runs) / shares.slice(i).reduce((a, b) => a + b, 0), 0.001)
-        : undefined,
-      onProgress: progressAfter(o.onProgress, parts, o.runs),
-    });
+    let part: CheckResult;
+    try {
+      part = await checkInMode({
+        ...inMode(o, mode),
+        runs,
+        // The time left goes by the same weights as the runs, among the modes still to come.
+        timeLimitSeconds: left
+          ? Math.max((left * runs) / shares.slice(i).reduce((a, b) => a + b, 0), 0.001)
+          : undefined,
+        onProgress: progressAfter(o.onProgress, parts, o.runs),
+      });
+    } catch (thrown) {
+      if (!o.allFindings) throw thrown;
+      throw withPartsBefore(thrown, parts, (all) => combine(all, o.runs, o, shares));
+    }
     parts.push(part);
     if (part.verdict === 'failed' && !o.allFindings) break;
   }
@@ -85,14 +96,21 @@ async function checkSeeds(o: ResolvedOptions): Promise<CheckResult> {
   for (const [i, seed] of o.seeds.entries()) {
     const left = o.timeLimitSeconds && o.timeLimitSeconds - (performance.now() - started) / 1000;
     if (left !== undefined && left <= 0) break;
-    parts.push(
-      await checkModes({
-        ...o,
-        seed,
-        timeLimitSeconds: left ? left / (o.seeds.length - i) : undefined,
-        onProgress: progressAfter(o.onProgress, parts, o.runs * o.seeds.length),
-      }),
-    );
+    try {
+      parts.push(
+        await checkModes({
+          ...o,
+          seed,
+          timeLimitSeconds: left ? left / (o.seeds.length - i) : undefined,
+          onProgress: progressAfter(o.onProgress, parts, o.runs * o.seeds.length),
+        }),
+      );
+    } catch (thrown) {
+      throw withPartsBefore(thrown, parts, (all) => ({
+        ...combine(all, o.runs * o.seeds.length, o),
+        ...(o.seeds.length > 1 ? { seeds: all.map((p) => p.seed) } : {}),
+      }));
+    }
   }
   const result = combine(
     parts,
@@ -186,6 +204,14 @@ async function checkInMode(o: OneModeOptions): Promise<CheckResult> {
       elapsedMs: performance.now() - started,
       timedOut: explored.kind === 'timedOut',
     };
+    if (explored.kind === 'interrupted')
+      throw new InterruptedWithFindings(
+        interruptedError(
+          explored.stopped,
+          `in ${o.mode} mode after ${runs} of ${runsPlanned} runs`,
+        ),
+        withFindings({ ...base, verdict: 'passed' }, explored.findings),
+      );
     if (explored.kind !== 'failed') {
       // An escape still unseen may belong to any run: no call can be blamed, and no pass given.
       const left = await escapeLeftBehind();

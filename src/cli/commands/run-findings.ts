@@ -5,6 +5,8 @@
  */
 import { resolve } from 'node:path';
 import { DEFAULT_OUT_DIR, saveCounterexample } from '../../api/counterexample-store.ts';
+import type { InterruptedError } from '../../errors.ts';
+import { noteInterruptReported } from '../../execute/runtime/interrupt.ts';
 import { counterexampleFileName } from '../../report/counterexample-case.ts';
 import { encodeJson } from '../../report/encode.ts';
 import { findingJson } from '../../report/findings-json.ts';
@@ -17,7 +19,7 @@ import { runSuite } from '../../report/run-suite.ts';
 import type { ResolvedOptions } from '../../types/options.ts';
 import type { CheckResult, Finding } from '../../types/results.ts';
 import type { CliContext } from '../cli-context.ts';
-import { EXIT } from '../exit-codes.ts';
+import { EXIT, type ExitCode } from '../exit-codes.ts';
 import { timelineLine, writeCaseTimeline } from '../timeline-file.ts';
 import { writeTextFile } from '../write-text-file.ts';
 
@@ -42,21 +44,7 @@ export async function reportFindings(
   resolved: ResolvedOptions,
   ctx: CliContext,
 ): Promise<typeof EXIT.ok | typeof EXIT.failed> {
-  const saved = new Map<string, string>();
-  const pages = new Map<string, string>();
-  for (const f of findings) {
-    const cx = f.counterexample;
-    const file = await saveCounterexample(cx, flags.out ?? DEFAULT_OUT_DIR, undefined, {
-      fileName: counterexampleFileName(cx, f.id),
-    });
-    saved.set(f.id, file.path);
-    pages.set(
-      f.id,
-      writeCaseTimeline(cx, file.path, flags.html, {
-        reproducesDeterministically: reproducesDeterministically(file.reproduction),
-      }),
-    );
-  }
+  const { saved, pages } = await saveFindings(findings, flags);
   if (flags.writeKnownFindings)
     writeTextFile(
       flags.writeKnownFindings,
@@ -98,4 +86,68 @@ export async function reportFindings(
     ctx.io.stderr(`${text}\n`);
   } else ctx.io.stdout(`${text}\n`);
   return result.verdict === 'passed' ? EXIT.ok : EXIT.failed;
+}
+
+/**
+ * An all-findings run stopped by a signal, with findings from the runs before it: each saved as
+ * in a finished run, each new one's counterexample and the findings list printed, with no summary
+ * (there is no verdict); with `--json`, one object whose verdict is `interrupted`, with the
+ * findings. The known-findings file is not written: it would hold only part of the run's
+ * findings. Exits with the signal's code (130 or 143), as any interrupted command.
+ */
+export async function reportInterruptedFindings(
+  interrupted: InterruptedError,
+  partial: CheckResult,
+  findings: readonly Finding[],
+  flags: FindingsFlags,
+  resolved: ResolvedOptions,
+  ctx: CliContext,
+): Promise<ExitCode> {
+  noteInterruptReported();
+  const { saved, pages } = await saveFindings(findings, flags);
+  const details = formatNewFindings(findings, saved, flags.verbose ? { verbose: true } : {}, pages);
+  const text = [
+    ...(details ? [details] : []),
+    formatFindings(findings, saved, resolved.knownFindings, pages),
+  ].join('\n\n');
+  const line = `receiptcheck: interrupted by ${interrupted.signal} after ${partial.runs} of ${partial.runsPlanned} runs; stopped without a verdict; the findings of those runs are above\n`;
+  if (flags.json) {
+    const report = {
+      verdict: 'interrupted',
+      signal: interrupted.signal,
+      message: interrupted.message,
+      runs: partial.runs,
+      runsPlanned: partial.runsPlanned,
+      findings: findings.map((f) => findingJson(f, saved.get(f.id), pages.get(f.id))),
+    };
+    ctx.io.stdout(`${encodeJson(report)}\n`);
+    ctx.io.stderr(`${text}\n${line}`);
+  } else {
+    ctx.io.stdout(`${text}\n`);
+    ctx.io.stderr(line);
+  }
+  return interrupted.exitCode;
+}
+
+/** Saves each finding's case file and timeline page; their paths by finding id. */
+async function saveFindings(
+  findings: readonly Finding[],
+  flags: FindingsFlags,
+): Promise<{ saved: Map<string, string>; pages: Map<string, string> }> {
+  const saved = new Map<string, string>();
+  const pages = new Map<string, string>();
+  for (const f of findings) {
+    const cx = f.counterexample;
+    const file = await saveCounterexample(cx, flags.out ?? DEFAULT_OUT_DIR, undefined, {
+      fileName: counterexampleFileName(cx, f.id),
+    });
+    saved.set(f.id, file.path);
+    pages.set(
+      f.id,
+      writeCaseTimeline(cx, file.path, flags.html, {
+        reproducesDeterministically: reproducesDeterministically(file.reproduction),
+      }),
+    );
+  }
+  return { saved, pages };
 }

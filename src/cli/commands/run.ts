@@ -5,10 +5,11 @@
 
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
+import { partialResult } from '../../api/all-findings.ts';
 import { checkHandler } from '../../api/check-handler.ts';
 import { DEFAULT_OUT_DIR, saveCounterexample } from '../../api/counterexample-store.ts';
 import { resolveOptions } from '../../api/options.ts';
-import { isReceiptcheckError, messageOf } from '../../errors.ts';
+import { isInterruptedError, isReceiptcheckError, messageOf } from '../../errors.ts';
 import { BUNDLED_HANDLERS } from '../../handlers/registry.ts';
 import { encodeJson } from '../../report/encode.ts';
 import { formatCounterexample } from '../../report/format-counterexample.ts';
@@ -21,7 +22,7 @@ import { MODE_CHOICES, type ModeChoice } from '../../types/mode.ts';
 import type { CheckOptions, ResolvedOptions } from '../../types/options.ts';
 import type { CliContext } from '../cli-context.ts';
 import { DEFAULTS, ENV_HELP, helpBlocks, OUT_HELP } from '../command-help.ts';
-import { EXIT } from '../exit-codes.ts';
+import { EXIT, type ExitCode } from '../exit-codes.ts';
 import { addHandlerOptions, type HandlerFlags } from '../handler-options.ts';
 import {
   parseInteger,
@@ -33,7 +34,7 @@ import {
 import { createProgressDisplay } from '../progress-display.ts';
 import { timelineLine, writeCaseTimeline } from '../timeline-file.ts';
 import { writeTextFile } from '../write-text-file.ts';
-import { reportFindings } from './run-findings.ts';
+import { reportFindings, reportInterruptedFindings } from './run-findings.ts';
 
 interface RunFlags extends HandlerFlags {
   runs?: number;
@@ -157,7 +158,7 @@ is abandoned, a worker thread is terminated. Ctrl-C or SIGTERM stops a run withi
     });
 }
 
-async function run(flags: RunFlags, ctx: CliContext): Promise<typeof EXIT.ok | typeof EXIT.failed> {
+async function run(flags: RunFlags, ctx: CliContext): Promise<ExitCode> {
   const options: CheckOptions = {
     ...(flags.handler !== undefined ? { handler: flags.handler } : {}),
     ...(flags.operation !== undefined ? { operation: flags.operation } : {}),
@@ -186,7 +187,10 @@ async function run(flags: RunFlags, ctx: CliContext): Promise<typeof EXIT.ok | t
     // CI reads the JUnit file: a check that could not finish says why there, not only on stderr.
     if (flags.junit)
       writeTextFile(flags.junit, formatJunit(errorSuite(resolved, thrown)), '--junit');
-    throw thrown;
+    const partial = partialResult(thrown);
+    if (!partial?.findings?.length || !isInterruptedError(thrown)) throw thrown;
+    progress.stop();
+    return reportInterruptedFindings(thrown, partial, partial.findings, flags, resolved, ctx);
   } finally {
     progress.stop();
   }

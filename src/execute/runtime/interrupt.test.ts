@@ -10,7 +10,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { built, builtBin } from '../../../testing/built-package.ts';
@@ -226,6 +226,52 @@ describe('a program embedding the API that does not catch the InterruptedError',
       expect(output.err).toBe('receiptcheck: interrupted by SIGINT; stopped without a verdict\n');
     } finally {
       await stopIfRunning(child);
+    }
+  });
+});
+
+describe('an all-findings search stopped by SIGINT', () => {
+  it('reports and saves the findings shrunk before it, then exits 130 without a verdict', async () => {
+    const mutant = built(
+      fileURLToPath(new URL('../fixtures/announcing-mutant.ts', import.meta.url)),
+    );
+    const side = mkdtempSync(join(tmpdir(), 'rc-signal-marker-'));
+    const marker = join(side, 'running');
+    const out = join(side, 'cx');
+    // Seed 1's twenty runs and their shrinking call the mutant about 1,200 times: at the 5,000th
+    // call its finding is shrunk and the search is on a later seed of a thousand.
+    const argv = ['run', '--handler', mutant, '--mode', 'sequential', '--all-findings'].concat([
+      '--seeds',
+      '1..1000',
+      '--runs',
+      '20',
+      '--json',
+      '--out',
+      out,
+    ]);
+    const env = { RECEIPTCHECK_TEST_MARKER: marker, RECEIPTCHECK_TEST_MARKER_AFTER: '5000' };
+    const child = spawn(process.execPath, [BIN, ...argv], {
+      cwd: side,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      const output = outputOf(child);
+      const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+      await waitFor('the 5,000th call', () => existsSync(marker), child);
+      child.kill('SIGINT');
+      expect(await exited, output.err).toBe(INTERRUPTED_EXIT_CODE);
+      const report = JSON.parse(output.out);
+      expect(report).toMatchObject({ verdict: 'interrupted', signal: 'SIGINT' });
+      expect(report.findings.length).toBeGreaterThan(0);
+      for (const f of report.findings) expect(existsSync(resolve(side, f.file)), f.file).toBe(true);
+      expect(output.err).toMatch(
+        /interrupted by SIGINT after \d+ of 20000 runs; stopped without a verdict; the findings of those runs are above\n$/,
+      );
+      expect(`${output.out}${output.err}`).not.toMatch(/PASSED|FAILED/);
+    } finally {
+      await stopIfRunning(child);
+      rmSync(side, { recursive: true, force: true });
     }
   });
 });
