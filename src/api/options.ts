@@ -17,6 +17,7 @@ import {
 } from '../types/mode.ts';
 import {
   type CheckOptions,
+  DEFAULT_RUNS,
   DEFAULT_SEED,
   type OneModeOptions,
   type ResolvedOptions,
@@ -42,7 +43,7 @@ export function resolveOptions(
   const resolved: ResolvedOptions = {
     handler: options.handler ?? 'reference',
     operation: options.operation,
-    runs: options.runs ?? 300,
+    runs: options.runs ?? DEFAULT_RUNS,
     seed,
     timeLimitSeconds: options.timeLimitSeconds,
     minRuns: options.minRuns ?? 0,

@@ -73,7 +73,7 @@ describe('run --operation', () => {
     expect(r.out).toMatch(/create-once customerId \d+, amount \d+/);
     expect(r.out).toContain('invoice');
     expect(r.out).toContain(
-      're-run:  npx receiptcheck run --handler receipt-after-insert --operation create-once',
+      're-run:  npx receiptcheck run --handler receipt-after-insert --operation create-once --seed 42 --mode sequential',
     );
     const replay = await cli(
       'replay',

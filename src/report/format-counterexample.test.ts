@@ -80,7 +80,18 @@ describe('formatCounterexample', () => {
     );
     expect(text).toContain('  seed 42, fast-check path 3:1');
     expect(text).toContain('  replay:  npx receiptcheck replay counterexamples/mine.json');
-    expect(text).toContain('  re-run:  npx receiptcheck run --handler ./my-handler.ts --seed 42');
+    expect(text).toContain(
+      '  re-run:  npx receiptcheck run --handler ./my-handler.ts --seed 42 --mode sequential',
+    );
+  });
+
+  it('re-runs in the mode that found it, with the runs to reach it past the default', () => {
+    // `--mode sequential --runs 2000` found a case at run 914: `--seed 42` alone runs sequential
+    // mode for 100 runs, then scheduled mode, and never meets it.
+    const late = formatCounterexample({ ...race, runsToFailure: 914 }, {});
+    expect(late).toContain(
+      '  re-run:  npx receiptcheck run --handler ./my-handler.ts --seed 42 --mode sequential --runs 914',
+    );
   });
 
   it('says when the database agrees, and leaves out CLI commands when asked', () => {

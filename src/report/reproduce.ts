@@ -3,6 +3,7 @@
  * replay the saved file and re-run the check. Shared by the text report and the HTML timeline.
  */
 import type { FixtureWithPolicy } from '../model/state.ts';
+import { DEFAULT_RUNS } from '../types/options.ts';
 import type { ReadableCase, RenderContext } from './readable-case.ts';
 
 /** The seed, fast-check path and the commands that reproduce the case. */
@@ -17,7 +18,7 @@ export function reproduce(c: ReadableCase, context: RenderContext): string[] {
       );
     if (c.seed !== undefined && c.handler)
       lines.push(
-        `  re-run:  npx receiptcheck run --handler ${quoteArg(c.handler)}${operationFlag(c.fixture)} --seed ${c.seed}${c.mode !== 'sequential' ? ` --mode ${c.mode}` : ''}`,
+        `  re-run:  npx receiptcheck run --handler ${quoteArg(c.handler)}${operationFlag(c.fixture)} --seed ${c.seed} --mode ${c.mode}${runsFlag(c.runsToFailure)}`,
       );
   }
   for (const h of context.hints ?? []) lines.push(`  ${h}`);
@@ -32,6 +33,17 @@ export function timelineLine(path: string): string {
 /** Quotes a shell argument only when it needs it. */
 export function quoteArg(arg: string): string {
   return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", `'\\''`)}'`;
+}
+
+/**
+ * ` --runs N` when the failing run lies past a check's default runs, so that the re-run reaches
+ * it; else nothing. One mode given alone runs every run, and a run's case depends on the seed
+ * and its index, not on how many runs follow it.
+ */
+function runsFlag(runsToFailure: number | undefined): string {
+  return runsToFailure !== undefined && runsToFailure > DEFAULT_RUNS
+    ? ` --runs ${runsToFailure}`
+    : '';
 }
 
 /** ` --operation NAME` for a fixture of another operation than the default; else nothing. */

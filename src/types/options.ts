@@ -15,6 +15,9 @@ export const SEED_ENV = 'RECEIPTCHECK_SEED';
 /** The seed used when neither `seed` nor RECEIPTCHECK_SEED is given: runs are reproducible by default. */
 export const DEFAULT_SEED = 42;
 
+/** Generated sequences a check runs when `runs` is not given. */
+export const DEFAULT_RUNS = 300;
+
 /** What a user may pass to `checkHandler` (and, by flags, to `receiptcheck run`). */
 export interface CheckOptions {
   /** A bundled handler name (`reference`, a mutant) or a path to a plugin module. Default `reference`. */
