@@ -2,7 +2,8 @@
  * A TypeScript plugin in ES module syntax, in a `"type": "commonjs"` project (what `npm init -y`
  * writes under npm 11): the `receiptcheck` command loads it, in this thread and on worker
  * threads, in every mode. There Node reads a `.ts` file as CommonJS, and with only tsx's ES module
- * hook registered it failed as a require(esm) cycle. The plugin is the README's, importing this
+ * hook registered it failed as a require(esm) cycle. Without `export default` it exports nothing,
+ * and is refused as having no default export. The plugin is the README's, importing this
  * checkout's sources for `receiptcheck`; the built package, `tsImport` and the recipes in such a
  * project are `src/package.test.ts`'s.
  */
@@ -18,9 +19,19 @@ const project = () => join(temp(), 'project');
 beforeAll(() => {
   const plugin = localImports(docBlock('my-handler.ts').text, "the README's my-handler.ts");
   const handler = readFileSync(join(ROOT, 'testing', 'readme-example', 'src', 'set-interval.ts'));
+  // The same plugin with its `export default` forgotten: as CommonJS it exports nothing.
+  const forgotten = plugin.replace(
+    'export default defineHandler(',
+    'const unused = defineHandler(',
+  );
+  expect(forgotten).not.toBe(plugin);
   makeProject(
     project(),
-    { 'my-handler.ts': plugin, 'src/set-interval.ts': handler.toString('utf8') },
+    {
+      'my-handler.ts': plugin,
+      'no-default.ts': forgotten,
+      'src/set-interval.ts': handler.toString('utf8'),
+    },
     'commonjs',
   );
 });
@@ -64,4 +75,12 @@ describe('an ES module syntax .ts plugin in a "type": "commonjs" project', () =>
       expect(r.stdout).toContain('PASSED');
     },
   );
+
+  it('a plugin without `export default` is refused as one, not as a plugin missing its name', () => {
+    const r = receiptcheck(project(), ['run', '--handler', './no-default.ts'], {
+      RECEIPTCHECK_CHECKOUT_BUILD: undefined,
+    });
+    expect(r.status, outcomeOf(r)).toBe(2);
+    expect(r.stderr).toMatch(/E_HANDLER_NO_DEFAULT: .*no default export \(it exports nothing\)/);
+  });
 });

@@ -1,13 +1,15 @@
 /**
  * `receiptcheck prove`: held on the reference with its counts in words (exit 0), a race
  * mutant's counterexample stating its preemptions and saved so that `replay` reproduces it
- * (exit 1), the named scenarios as cases, and bad bounds refused (exit 2).
+ * (exit 1) under a file named for the handler, the named scenarios as cases, and bad bounds
+ * refused (exit 2).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { decodeJson } from '../report/encode.ts';
+import { proveFileName } from './commands/prove.ts';
 import { runCli as cli } from './run-cli.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'receiptcheck-prove-'));
@@ -32,6 +34,12 @@ describe('receiptcheck prove', () => {
     expect(replay.code).toBe(1);
     expect(replay.out).toContain('replayed exactly');
   }, 60_000);
+
+  it('names the saved case after the handler, without a leading dash or the extension', () => {
+    expect(proveFileName('check-then-act')).toBe('check-then-act-prove.json');
+    expect(proveFileName('./plugin-deferred.ts')).toBe('plugin-deferred-prove.json');
+    expect(proveFileName('../handlers/my.handler.mts')).toBe('handlers-my-handler-prove.json');
+  });
 
   it('proves the named scenarios, and reports in JSON', async () => {
     const r = await cli('prove', '--scenarios', 'scenarios/article', '--json');

@@ -175,13 +175,25 @@ function counterexampleText(r: ProveResult, savedPath: string | undefined): stri
   return `${body}\n\nThis schedule has ${p} preemption${p === 1 ? '' : 's'}, the fewest of any failing one within the bound.`;
 }
 
+/**
+ * The file a failing proof is saved in: the handler's name or path as one word, without its
+ * extension and without dashes at either end (`./plugin-deferred.ts` is
+ * `plugin-deferred-prove.json`; a leading dash read as an option in a shell command).
+ */
+export function proveFileName(handler: string): string {
+  const word = handler
+    .replace(/\.[cm]?[jt]sx?$/, '')
+    .replace(/[^A-Za-z0-9_-]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+  return `${word || 'handler'}-prove.json`;
+}
+
 /** Writes the failing case under `dir`; its path, relative to the working directory when below it. */
 function saveFailure(r: ProveResult, dir: string): string {
   const f = r.failure;
   if (!f) throw new Error('no failure to save');
-  const safe = r.handler.replace(/[^A-Za-z0-9_-]+/g, '-');
   const folder = resolve(dir);
-  const file = join(folder, `${safe}-prove.json`);
+  const file = join(folder, proveFileName(r.handler));
   try {
     mkdirSync(folder, { recursive: true });
     writeFileSync(file, formatCaseFile(f.caseFile));

@@ -96,6 +96,14 @@ export function validatePlugin(value: unknown, source: string): AnyHandlerPlugin
       `handler module ${source} has no default export; export default defineHandler({...})`,
     );
   }
+  // A CommonJS module that exports nothing (a `.ts` file without `export default` in a project
+  // not marked ESM) is imported with its empty `module.exports` as the default.
+  if (isEmptyPlainObject(value)) {
+    throw new ReceiptcheckError(
+      'E_HANDLER_NO_DEFAULT',
+      `handler module ${source} has no default export (it exports nothing); export default defineHandler({...})`,
+    );
+  }
   if (typeof value !== 'object') {
     throw new ReceiptcheckError(
       'E_HANDLER_SHAPE',
@@ -148,4 +156,14 @@ export function validatePlugin(value: unknown, source: string): AnyHandlerPlugin
     );
   }
   return value as AnyHandlerPlugin;
+}
+
+/** Whether `value` is `{}`: a plain object with no keys of its own. */
+function isEmptyPlainObject(value: unknown): boolean {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    Object.getPrototypeOf(value) === Object.prototype &&
+    Reflect.ownKeys(value).length === 0
+  );
 }

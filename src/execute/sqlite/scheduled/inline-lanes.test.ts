@@ -109,8 +109,13 @@ describe('inline lanes', () => {
     ['timer-replayable.ts', 'awaits a timer'],
   ])('catch a handler declared replayable that %s (%s)', async (name) => {
     const forced = await runner(fixture(name), 'inline');
+    // Only forced inline lanes stop with it, so it says how to run the handler, not what the
+    // default would have done instead.
     await expect(forced.executeScheduled(RACE, [{ choices: [0, 0, 1, 0] }])).rejects.toMatchObject({
       code: 'E_NOT_REPLAYABLE',
+      message: expect.stringMatching(
+        /inline lanes cannot run it: without --lanes inline \(lanes: 'inline'\) scheduled mode runs it on worker threads$/,
+      ),
     });
     const auto = await runner(fixture(name), 'auto');
     const threads = await runner(fixture(name), 'threads');

@@ -221,7 +221,7 @@ class InlineLane implements Lane {
 function notReplayable(plugin: HandlerPlugin, why: string): ReceiptcheckError {
   return new ReceiptcheckError(
     'E_NOT_REPLAYABLE',
-    `handler "${plugin.name}" is declared replayable, but ${why}; scheduled mode runs it on worker threads instead`,
+    `handler "${plugin.name}" is declared replayable, but ${why}; inline lanes cannot run it: without --lanes inline (lanes: 'inline') scheduled mode runs it on worker threads`,
   );
 }
 
