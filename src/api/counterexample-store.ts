@@ -6,7 +6,7 @@
  * file (`"scheduled"`), and `replay` runs it first, deterministically.
  */
 
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { messageOf, ReceiptcheckError } from '../errors.ts';
 import { scheduleOfCase } from '../execute/schedule/schedule-of-case.ts';
@@ -45,10 +45,11 @@ export async function saveCounterexample(
 ): Promise<SavedCounterexample> {
   const reproduction = await searchReproduction(cx, options.schedulesMax ?? DEFAULT_SCHEDULES_MAX);
   const folder = resolve(cwd, dir);
-  const file = join(folder, options.fileName ?? counterexampleFileName(cx));
   const scheduled = reproduction?.found ? reproduction.reproduction : undefined;
+  let file: string;
   try {
     mkdirSync(folder, { recursive: true });
+    file = ownFile(folder, options.fileName ?? counterexampleFileName(cx), cx.handler);
     writeFileSync(file, formatCaseFile(counterexampleToCase(cx, scheduled)));
   } catch (thrown) {
     throw new ReceiptcheckError(
@@ -59,6 +60,28 @@ export async function saveCounterexample(
   }
   const rel = relative(cwd, file);
   return { path: rel.startsWith('..') ? file : rel, ...(reproduction ? { reproduction } : {}) };
+}
+
+/**
+ * Where in `folder` a case of `handler` named `name` goes: `name` itself, unless a case of another
+ * handler is there (two plugins that share a `name`, say), whose case would be lost without a
+ * word; then `name` with `-2`, `-3`, … before `.json`, the first free or of the same handler.
+ */
+function ownFile(folder: string, name: string, handler: string): string {
+  for (let n = 1; ; n++) {
+    const file = join(folder, n === 1 ? name : name.replace(/\.json$/, `-${n}.json`));
+    if (!existsSync(file) || handlerOf(file) === handler) return file;
+  }
+}
+
+/** The `handler` a case file names, or undefined when it cannot be read as one. */
+function handlerOf(file: string): string | undefined {
+  try {
+    const handler = (JSON.parse(readFileSync(file, 'utf8')) as { handler?: unknown }).handler;
+    return typeof handler === 'string' ? handler : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
