@@ -91,6 +91,14 @@ describe('explainFailure', () => {
     expect(explainFailure(mismatch(fresh, { kind: 'unexpected', message: 'boom' })).text).toMatch(
       /^the plugin let an exception through \(unexpected error\(boom\)\) where the contract gives ok\(fresh.*\): a plugin must map every exception to an outcome\. What the rule gives this call: /,
     );
+    // So does an error answered where none is owed (a unique-key failure a race caused, say).
+    expect(
+      explainFailure(
+        mismatch(fresh, outcome.error('duplicate key value violates unique constraint')),
+      ).text,
+    ).toMatch(
+      /^the call answered error\(duplicate key value violates unique constraint\) where the contract gives ok\(fresh.*\): the contract answers error only when the receipt store fails\. What the rule gives this call: /,
+    );
   });
 
   it('names the invariant, and the rows and receipts that differ', () => {

@@ -91,6 +91,12 @@ function withActual(base: Explanation, expected: Observed, actual: Observed): Ex
       ...base,
       text: `the plugin let an exception through (${describeOutcome(actual)}) where the contract gives ${describeOutcome(expected)}: a plugin must map every exception to an outcome. What the rule gives this call: ${base.text}`,
     };
+  // Likewise an error answered: often a lock or key failure a race caused, not the rule's order.
+  if (actual.kind === 'error' && expected.kind !== 'error')
+    return {
+      ...base,
+      text: `the call answered ${describeOutcome(actual)} where the contract gives ${describeOutcome(expected)}: the contract answers error only when the receipt store fails. What the rule gives this call: ${base.text}`,
+    };
   if (expected.kind === 'ok' && expected.replayed && actual.kind === 'ok' && actual.replayed)
     return {
       ...base,
