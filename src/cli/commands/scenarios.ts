@@ -3,9 +3,11 @@
  * a handler. A file that names its own handler (a saved counterexample) runs against it unless
  * `--handler` overrides. Exit 1 if any case fails, 2 if a file cannot be read.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
+import { dirname, relative } from 'node:path';
 import type { Command } from 'commander';
 import { listCaseFiles, loadCaseFile } from '../../api/load-case-file.ts';
+import { ARTICLE_SCENARIOS_DIR } from '../../api/mutant-kills.ts';
 import { handlerOperation } from '../../api/prepare-run.ts';
 import { runCase } from '../../api/run-case.ts';
 import { ReceiptcheckError } from '../../errors.ts';
@@ -42,7 +44,7 @@ export function registerScenarios(program: Command, ctx: CliContext): void {
     .addHelpText(
       'after',
       helpBlocks(`Examples:
-  receiptcheck scenarios                          the article's 12 cases and any regressions
+  receiptcheck scenarios                          ./scenarios: your regression cases
   receiptcheck scenarios --handler ./my-handler.ts
   receiptcheck scenarios --dir scenarios/article --handler version-before-receipt`),
     )
@@ -52,7 +54,7 @@ export function registerScenarios(program: Command, ctx: CliContext): void {
       if (!existsSync(flags.dir))
         throw new ReceiptcheckError(
           'E_BAD_SCENARIO',
-          `no folder ${flags.dir}; pass one with --dir`,
+          `no folder ${flags.dir}; pass one with --dir (${shippedScenarios()})`,
         );
       const files = listCaseFiles(flags.dir);
       if (files.length === 0)
@@ -116,4 +118,12 @@ export function registerScenarios(program: Command, ctx: CliContext): void {
       }
       ctx.exitCode = failed === 0 ? EXIT.ok : EXIT.failed;
     });
+}
+
+/** Where the scenarios shipped with receiptcheck are (relative to the working directory), by folder. */
+function shippedScenarios(): string {
+  const dir = dirname(ARTICLE_SCENARIOS_DIR);
+  const rel = relative(process.cwd(), dir);
+  const folders = readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory());
+  return `receiptcheck's own are in ${rel && !rel.startsWith('..') ? rel : dir}: ${folders.map((e) => e.name).join(', ')}`;
 }
