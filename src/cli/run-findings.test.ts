@@ -48,6 +48,10 @@ describe('receiptcheck run --all-findings', () => {
     expect(r.out).toContain(
       'verdict   FAILED: 2 new finding(s) among 2 distinct finding(s), 0 known',
     );
+    // Each finding's re-run goes on past the first failure, or it would reach only the first.
+    const reruns = [...r.out.matchAll(/^ {2}re-run: {2}(.*)$/gm)].map((m) => m[1]);
+    expect(reruns).toHaveLength(2);
+    for (const line of reruns) expect(line).toMatch(/ --mode \w+( --runs \d+)? --all-findings$/);
     const files = [...r.out.matchAll(/^ {5}case {3}(\S+)$/gm)].map((m) => m[1] as string);
     expect(files).toHaveLength(2);
     for (const f of files) expect(existsSync(f)).toBe(true);

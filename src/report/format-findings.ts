@@ -68,6 +68,7 @@ export function formatNewFindings(
       const header = `── new finding ${i + 1} of ${fresh.length}: ${f.rule} · id ${f.id} ──`;
       const text = formatCounterexample(f.counterexample, {
         ...context,
+        allFindings: true,
         ...(file ? { savedPath: file } : {}),
         ...(page ? { hints: [timelineLine(page)] } : {}),
       });

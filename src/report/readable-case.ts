@@ -49,4 +49,9 @@ export interface RenderContext {
   readonly reproducesDeterministically?: boolean;
   /** Print the stack of every unexpected error under its step, and every statement in full (`--verbose`). */
   readonly verbose?: boolean;
+  /**
+   * The case is one finding of an `--all-findings` run: its re-run searches on past the first
+   * failure, or every finding's re-run would find only the first.
+   */
+  readonly allFindings?: boolean;
 }

@@ -18,7 +18,7 @@ export function reproduce(c: ReadableCase, context: RenderContext): string[] {
       );
     if (c.seed !== undefined && c.handler)
       lines.push(
-        `  re-run:  npx receiptcheck run --handler ${quoteArg(c.handler)}${operationFlag(c.fixture)} --seed ${c.seed} --mode ${c.mode}${runsFlag(c.runsToFailure)}`,
+        `  re-run:  npx receiptcheck run --handler ${quoteArg(c.handler)}${operationFlag(c.fixture)} --seed ${c.seed} --mode ${c.mode}${runsFlag(c.runsToFailure)}${context.allFindings ? ' --all-findings' : ''}`,
       );
   }
   for (const h of context.hints ?? []) lines.push(`  ${h}`);
