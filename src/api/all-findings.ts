@@ -115,9 +115,9 @@ export class InterruptedWithFindings extends InterruptedError {
   }
 }
 
-/** The findings-so-far result an interruption carries, if it carries one. */
-export function partialResult(thrown: unknown): CheckResult | undefined {
-  return thrown instanceof InterruptedWithFindings ? thrown.partial : undefined;
+/** Whether `thrown` is an interruption that carries the findings so far. */
+export function isInterruptedWithFindings(thrown: unknown): thrown is InterruptedWithFindings {
+  return thrown instanceof InterruptedWithFindings;
 }
 
 /**
@@ -130,7 +130,6 @@ export function withPartsBefore(
   join: (parts: readonly CheckResult[]) => CheckResult,
 ): unknown {
   if (!isInterruptedError(thrown)) return thrown;
-  const carried = partialResult(thrown);
-  const parts = carried ? [...before, carried] : before;
+  const parts = isInterruptedWithFindings(thrown) ? [...before, thrown.partial] : before;
   return parts.length > 0 ? new InterruptedWithFindings(thrown, join(parts)) : thrown;
 }

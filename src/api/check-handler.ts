@@ -46,6 +46,8 @@ async function checkModes(o: ResolvedOptions): Promise<CheckResult> {
   const parts: CheckResult[] = [];
   const started = performance.now();
   const shares = modeShares(o.runs, o.modes);
+  const join = (done: readonly CheckResult[]) =>
+    combine(done, o.shard ? sum(done, (p) => p.runsPlanned) : o.runs, o, shares);
   for (const [i, mode] of o.modes.entries()) {
     const runs = shares[i] ?? 0;
     if (runs === 0) continue;
@@ -63,12 +65,12 @@ async function checkModes(o: ResolvedOptions): Promise<CheckResult> {
       });
     } catch (thrown) {
       if (!o.allFindings) throw thrown;
-      throw withPartsBefore(thrown, parts, (all) => combine(all, o.runs, o, shares));
+      throw withPartsBefore(thrown, parts, join);
     }
     parts.push(part);
     if (part.verdict === 'failed' && !o.allFindings) break;
   }
-  return combine(parts, o.shard ? sum(parts, (p) => p.runsPlanned) : o.runs, o, shares);
+  return join(parts);
 }
 
 /**
@@ -106,17 +108,23 @@ async function checkSeeds(o: ResolvedOptions): Promise<CheckResult> {
         }),
       );
     } catch (thrown) {
-      throw withPartsBefore(thrown, parts, (all) => ({
-        ...combine(all, o.runs * o.seeds.length, o),
-        ...(o.seeds.length > 1 ? { seeds: all.map((p) => p.seed) } : {}),
-      }));
+      throw withPartsBefore(thrown, parts, (done) => joinSeeds(o, done, o.runs * o.seeds.length));
     }
   }
-  const result = combine(
+  return joinSeeds(
+    o,
     parts,
     sum(parts, (p) => p.runsPlanned),
-    o,
   );
+}
+
+/** One result for the seeds checked (`parts`), of `runsPlanned` runs in all. */
+function joinSeeds(
+  o: ResolvedOptions,
+  parts: readonly CheckResult[],
+  runsPlanned: number,
+): CheckResult {
+  const result = combine(parts, runsPlanned, o);
   return {
     ...result,
     seed: o.seeds[0] ?? o.seed,

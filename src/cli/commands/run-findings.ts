@@ -4,8 +4,8 @@
  * the summary; with `--json`, the report object with its findings.
  */
 import { resolve } from 'node:path';
+import type { InterruptedWithFindings } from '../../api/all-findings.ts';
 import { DEFAULT_OUT_DIR, saveCounterexample } from '../../api/counterexample-store.ts';
-import type { InterruptedError } from '../../errors.ts';
 import { noteInterruptReported } from '../../execute/runtime/interrupt.ts';
 import { counterexampleFileName } from '../../report/counterexample-case.ts';
 import { encodeJson } from '../../report/encode.ts';
@@ -66,18 +66,15 @@ export async function reportFindings(
   const junitContext = firstPage ? { ...context, timelinePath: resolve(firstPage) } : context;
   if (flags.junit)
     writeTextFile(flags.junit, formatJunit(runSuite(result, junitContext)), '--junit');
-  const verbose = flags.verbose ? { verbose: true } : {};
-  const details = formatNewFindings(findings, saved, verbose, pages);
   const text = [
-    ...(details ? [details] : []),
-    formatFindings(findings, saved, resolved.knownFindings, pages),
+    ...findingsBlocks(findings, { saved, pages }, flags, resolved),
     formatSummary(result, context),
   ].join('\n\n');
   if (flags.json) {
     const report = {
       ...toJsonReport(result, firstPage ? { ...context, timelinePath: firstPage } : context),
       ...(result.seeds ? { seeds: result.seeds } : {}),
-      findings: findings.map((f) => findingJson(f, saved.get(f.id), pages.get(f.id))),
+      findings: findingsJson(findings, { saved, pages }),
       ...(resolved.knownFindings
         ? { knownNotSeen: notSeen(findings, resolved.knownFindings) }
         : {}),
@@ -96,20 +93,16 @@ export async function reportFindings(
  * findings. Exits with the signal's code (130 or 143), as any interrupted command.
  */
 export async function reportInterruptedFindings(
-  interrupted: InterruptedError,
-  partial: CheckResult,
-  findings: readonly Finding[],
+  interrupted: InterruptedWithFindings,
   flags: FindingsFlags,
   resolved: ResolvedOptions,
   ctx: CliContext,
 ): Promise<ExitCode> {
   noteInterruptReported();
-  const { saved, pages } = await saveFindings(findings, flags);
-  const details = formatNewFindings(findings, saved, flags.verbose ? { verbose: true } : {}, pages);
-  const text = [
-    ...(details ? [details] : []),
-    formatFindings(findings, saved, resolved.knownFindings, pages),
-  ].join('\n\n');
+  const partial = interrupted.partial;
+  const findings = partial.findings ?? [];
+  const files = await saveFindings(findings, flags);
+  const text = findingsBlocks(findings, files, flags, resolved).join('\n\n');
   const line = `receiptcheck: interrupted by ${interrupted.signal} after ${partial.runs} of ${partial.runsPlanned} runs; stopped without a verdict; the findings of those runs are above\n`;
   if (flags.json) {
     const report = {
@@ -118,7 +111,7 @@ export async function reportInterruptedFindings(
       message: interrupted.message,
       runs: partial.runs,
       runsPlanned: partial.runsPlanned,
-      findings: findings.map((f) => findingJson(f, saved.get(f.id), pages.get(f.id))),
+      findings: findingsJson(findings, files),
     };
     ctx.io.stdout(`${encodeJson(report)}\n`);
     ctx.io.stderr(`${text}\n${line}`);
@@ -129,11 +122,37 @@ export async function reportInterruptedFindings(
   return interrupted.exitCode;
 }
 
-/** Saves each finding's case file and timeline page; their paths by finding id. */
+/** Where each finding's case file (`saved`) and timeline page (`pages`) went, by finding id. */
+interface FindingFiles {
+  readonly saved: Map<string, string>;
+  readonly pages: Map<string, string>;
+}
+
+/** Each new finding's counterexample (when there is one), then the findings list. */
+function findingsBlocks(
+  findings: readonly Finding[],
+  files: FindingFiles,
+  flags: FindingsFlags,
+  resolved: ResolvedOptions,
+): string[] {
+  const verbose = flags.verbose ? { verbose: true } : {};
+  const details = formatNewFindings(findings, files.saved, verbose, files.pages);
+  return [
+    ...(details ? [details] : []),
+    formatFindings(findings, files.saved, resolved.knownFindings, files.pages),
+  ];
+}
+
+/** The findings as `--json` lists them, each with its case file and page. */
+function findingsJson(findings: readonly Finding[], files: FindingFiles): object[] {
+  return findings.map((f) => findingJson(f, files.saved.get(f.id), files.pages.get(f.id)));
+}
+
+/** Saves each finding's case file and timeline page. */
 async function saveFindings(
   findings: readonly Finding[],
   flags: FindingsFlags,
-): Promise<{ saved: Map<string, string>; pages: Map<string, string> }> {
+): Promise<FindingFiles> {
   const saved = new Map<string, string>();
   const pages = new Map<string, string>();
   for (const f of findings) {

@@ -5,11 +5,11 @@
 
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { partialResult } from '../../api/all-findings.ts';
+import { isInterruptedWithFindings } from '../../api/all-findings.ts';
 import { checkHandler } from '../../api/check-handler.ts';
 import { DEFAULT_OUT_DIR, saveCounterexample } from '../../api/counterexample-store.ts';
 import { resolveOptions } from '../../api/options.ts';
-import { isInterruptedError, isReceiptcheckError, messageOf } from '../../errors.ts';
+import { isReceiptcheckError, messageOf } from '../../errors.ts';
 import { BUNDLED_HANDLERS } from '../../handlers/registry.ts';
 import { encodeJson } from '../../report/encode.ts';
 import { formatCounterexample } from '../../report/format-counterexample.ts';
@@ -187,10 +187,10 @@ async function run(flags: RunFlags, ctx: CliContext): Promise<ExitCode> {
     // CI reads the JUnit file: a check that could not finish says why there, not only on stderr.
     if (flags.junit)
       writeTextFile(flags.junit, formatJunit(errorSuite(resolved, thrown)), '--junit');
-    const partial = partialResult(thrown);
-    if (!partial?.findings?.length || !isInterruptedError(thrown)) throw thrown;
+    if (!isInterruptedWithFindings(thrown) || !thrown.partial.findings?.length) throw thrown;
+    // Before the findings are printed: `finally` runs only once the report has begun.
     progress.stop();
-    return reportInterruptedFindings(thrown, partial, partial.findings, flags, resolved, ctx);
+    return reportInterruptedFindings(thrown, flags, resolved, ctx);
   } finally {
     progress.stop();
   }
