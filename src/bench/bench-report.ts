@@ -209,6 +209,7 @@ export interface BenchReport {
     | 'workers'
     | 'seed'
     | 'warmUpSeconds'
+    | 'warmUpSteps'
     | 'killSeeds'
     | 'proveCases'
   > & {

@@ -12,7 +12,7 @@ import {
   throughputSection,
 } from './throughput-totals.ts';
 
-const o = { rounds: 2, seed: 10, warmUpSeconds: 0, onProgress: () => {} };
+const o = { rounds: 2, seed: 10, warmUpSeconds: 0, warmUpSteps: 0, onProgress: () => {} };
 const measure = { steps: 1, seconds: 1, cpuSeconds: 1 };
 
 /** Two paths, `raw` and `sequential`, each logging its name and seed and recording one round. */
@@ -76,8 +76,8 @@ describe('benchRounds', () => {
     // Fake paths take next to no CPU: a budget of 1,000 s stops only at the cap.
     await benchRounds({ ...o, warmUpSeconds: 1000 }, 'test', totals, () => {}, paths(log));
     const warm = log.slice(0, -4);
-    expect(warm.filter((l) => l.startsWith('raw@'))).toHaveLength(30);
-    expect(warm.filter((l) => l.startsWith('sequential@'))).toHaveLength(30);
+    expect(warm.filter((l) => l.startsWith('raw@'))).toHaveLength(60);
+    expect(warm.filter((l) => l.startsWith('sequential@'))).toHaveLength(60);
     // One path at a time, each on seeds 9, 8, 7, …: never a timed round's.
     expect(warm.slice(0, 3)).toEqual(['raw@9', 'raw@8', 'raw@7']);
     expect(warm.every((l) => Number(l.split('@')[1]) < o.seed)).toBe(true);
@@ -119,6 +119,27 @@ describe('benchRounds', () => {
       cpuSeconds: 8,
       perCheckCpu: [1, 2, 3, 4, 5, 5, 5, 5],
     });
+  });
+
+  it('runs a path its least steps though its speed stopped rising long before', async () => {
+    const log: string[] = [];
+    const totals = emptyTotals();
+    totals.raw.unavailable = 'does not apply';
+    // Level from the first check: steadied after four, but 3 steps a check need 7 for 20 steps.
+    await benchRounds(
+      { ...o, warmUpSeconds: 1e-9, warmUpSteps: 20 },
+      'test',
+      totals,
+      () => {},
+      (seed, into) => [
+        async () => {
+          log.push(`sequential@${seed}`);
+          into.sequential.rounds.push({ steps: 3, seconds: 1, cpuSeconds: 1 });
+        },
+      ],
+    );
+    expect(log.filter((l) => Number(l.split('@')[1]) < o.seed)).toHaveLength(7);
+    expect(totals.sequential.warmUp).toHaveLength(7);
   });
 });
 

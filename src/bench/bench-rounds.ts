@@ -3,12 +3,15 @@
  * path (raw, raw in memory, each mode) runs on seeds no timed round uses, into totals kept apart
  * from the timed ones, again and again until it is warm, so that no path is timed cold: the first
  * calls of a fresh process run on V8's interpreter and baseline code, start concurrent mode's
- * worker pool, compile the handler's statements and load the plugin. Warm means: it has spent
- * `o.warmUpSeconds` of CPU, and its speed has stopped rising (`steadied`), or it hit a cap. A
- * fixed budget was not enough: in a fresh process a 300-run sequential check ran at 6,600 steps
- * per CPU second first and about 25,000 from its twelfth on, a scheduled one at 3,400 and about
- * 9,000 from its tenth, while one CPU second gave either three or four checks. Standard
- * benchmarking practice, and fair to every path: raw warms too, by the same rule. The warm-up's
+ * worker pool, compile the handler's statements and load the plugin. Warm means: it has run
+ * `o.warmUpSteps` steps and spent `o.warmUpSeconds` of CPU, and its speed has stopped rising
+ * (`steadied`), or it hit a cap. The steps are the first condition because V8 optimizes a
+ * function after it has run often enough: the harness's code, far larger than the raw loop's,
+ * was still being optimized 20 checks of 300 runs into a fresh process (about 55,000 steps; a
+ * sequential check ran at 6,000 steps per CPU second first, 30,000 from its sixth to its
+ * twentieth, then 55,000-60,000), and a speed that stays level for a few checks is no sign that
+ * it will not rise again. Standard benchmarking practice, and fair to every path: raw warms too,
+ * by the same rule. The warm-up's
  * checks are reported beside the timed rounds (`warmUp`), so what a short check in a fresh
  * process costs stays in sight; a mode found unavailable in the warm-up is reported as such
  * without being tried again.
@@ -23,7 +26,7 @@ import {
 } from './throughput-totals.ts';
 
 /** Most times one path runs in the warm-up, whatever its CPU time (an unavailable mode takes none). */
-const WARM_UP_REPEATS_MAX = 30;
+const WARM_UP_REPEATS_MAX = 60;
 
 /** Most CPU seconds one path spends warming up, when its speed never settles (noise, a cap). */
 const WARM_UP_CPU_MAX_S = 10;
@@ -58,7 +61,7 @@ export type RoundPaths = (
  * called after each path (memory is sampled in the warm-up too: it counts towards the peak).
  */
 export async function benchRounds(
-  o: Pick<ResolvedBenchOptions, 'rounds' | 'seed' | 'warmUpSeconds' | 'onProgress'>,
+  o: Pick<ResolvedBenchOptions, 'rounds' | 'seed' | 'warmUpSeconds' | 'warmUpSteps' | 'onProgress'>,
   what: string,
   totals: Record<PathName, PathTotals>,
   sample: () => void,
@@ -71,12 +74,13 @@ export async function benchRounds(
     if (reason !== undefined) warmUp[name].unavailable = reason;
   }
   o.onProgress(
-    `${what} warm-up, untimed (each path until it stops getting faster, at least ${o.warmUpSeconds} CPU-s)`,
+    `${what} warm-up, untimed (each path until it stops getting faster, at least ${o.warmUpSteps} steps and ${o.warmUpSeconds} CPU-s)`,
   );
   const count = round(o.seed - 1, warmUp).length;
   for (let i = 0; i < count; i++) {
     const cpu = process.cpuUsage();
     const speeds: number[] = [];
+    let steps = 0;
     for (let k = 0; k < WARM_UP_REPEATS_MAX; k++) {
       const before = roundCounts(warmUp);
       await round(o.seed - 1 - k, warmUp)[i]?.();
@@ -84,10 +88,13 @@ export async function benchRounds(
       const used = process.cpuUsage(cpu);
       const spent = (used.user + used.system) / 1e6;
       const measured = newRound(warmUp, before);
-      if (measured) speeds.push(measured.steps / Math.max(measured.cpuSeconds, 1e-9));
+      if (measured) {
+        speeds.push(measured.steps / Math.max(measured.cpuSeconds, 1e-9));
+        steps += measured.steps;
+      }
       // `--warm-up 0` asks for exactly one check; a path that measured nothing has no speed.
       if (o.warmUpSeconds === 0 || !measured || spent >= WARM_UP_CPU_MAX_S) break;
-      if (spent >= o.warmUpSeconds && steadied(speeds)) break;
+      if (steps >= o.warmUpSteps && spent >= o.warmUpSeconds && steadied(speeds)) break;
     }
   }
   for (const name of Object.keys(warmUp) as PathName[]) {

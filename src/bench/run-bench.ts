@@ -114,6 +114,7 @@ export async function runBench(options: BenchOptions = {}): Promise<BenchReport>
       workers: o.workers,
       seed: o.seed,
       warmUpSeconds: o.warmUpSeconds,
+      warmUpSteps: o.warmUpSteps,
       killSeeds: o.killSeeds,
       proveCases: o.proveCases,
     },

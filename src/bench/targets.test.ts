@@ -49,6 +49,7 @@ function report(
       stepsMax: 20,
       workers: 4,
       warmUpSeconds: 1,
+      warmUpSteps: 50_000,
       seed: 42,
       killSeeds: 1,
       proveCases: 0,

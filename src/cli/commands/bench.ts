@@ -26,6 +26,7 @@ interface BenchFlags {
   workers?: number;
   seed?: number;
   warmUp?: number;
+  warmUpSteps?: number;
   killSeeds?: number;
   mutants?: string;
   proveCases?: number;
@@ -65,8 +66,13 @@ export function registerBench(program: Command, ctx: CliContext): void {
     .option('--seed <s>', 'first seed; round r uses seed + r (default: 42)', parseInteger)
     .option(
       '--warm-up <seconds>',
-      'least CPU seconds each path runs untimed before the timed rounds; it runs on until its speed stops rising, within 30 checks and 10 CPU-s (0: exactly one check; default: 1)',
+      'least CPU seconds each path runs untimed before the timed rounds; it runs on until its speed stops rising, within 60 checks and 10 CPU-s (0: exactly one check; default: 1)',
       parseNumber,
+    )
+    .option(
+      '--warm-up-steps <n>',
+      'least steps each path runs untimed before the timed rounds, since V8 optimizes code by how often it ran (default: 50000, quick 20000; PostgreSQL 10000, quick 2000)',
+      parseInteger,
     )
     .option(
       '--kill-seeds <n>',
@@ -103,8 +109,9 @@ export function registerBench(program: Command, ctx: CliContext): void {
                twice: at its default (inline lanes for a replayable handler such as the
                reference) and forced onto worker-thread lanes, as every handler not declared
                replayable runs; before the timed rounds, an untimed warm-up runs every
-               path (raw too) until its speed stops rising (at least a CPU second,
-               --warm-up), on seeds no timed round uses, so that none is timed cold:
+               path (raw too) until its speed stops rising (at least 50,000 steps,
+               --warm-up-steps, and a CPU second, --warm-up), on seeds no timed round
+               uses, so that none is timed cold:
                steady state, not V8's warm-up, the worker pool's start or the first
                statements' compilation; each warm-up check's speed is printed too
   time to kill for each catalogued mutant, in the mode the catalogue names, at default
@@ -159,6 +166,7 @@ function benchOptions(flags: BenchFlags): BenchOptions {
     ...(flags.workers !== undefined ? { workers: flags.workers } : {}),
     ...(flags.seed !== undefined ? { seed: flags.seed } : {}),
     ...(flags.warmUp !== undefined ? { warmUpSeconds: flags.warmUp } : {}),
+    ...(flags.warmUpSteps !== undefined ? { warmUpSteps: flags.warmUpSteps } : {}),
     ...(flags.killSeeds !== undefined ? { killSeeds: flags.killSeeds } : {}),
     ...(flags.mutants !== undefined
       ? { mutants: mutantNames(flags.mutants, flags.operation) }
