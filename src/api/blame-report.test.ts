@@ -63,7 +63,7 @@ describe('a crash after a claim is read as having changed nothing', () => {
     const text = formatCaseResult(c, r);
     expect(text).toContain('↯ crash injected before `BEGIN IMMEDIATE`');
     expect(text).toContain(
-      '→ no answer: it crashed after a commit and is read as having changed nothing',
+      '→ no answer: it crashed after a commit and is read here as having changed nothing',
     );
   });
 });

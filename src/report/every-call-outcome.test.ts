@@ -157,7 +157,7 @@ describe('a crashed call', () => {
       [
         '  1.  alice@team-a sends r0: set automation 1 to 30 min expecting v1',
         '      ↯ crashed: the client gets no answer',
-        '      → no answer: it crashed after a commit and is read as having changed nothing (that commit came before its write, such as a library claim)',
+        '      → no answer: it crashed after a commit and is read here as having changed nothing (a reading the contract allows: a call that commits twice, a claim and then its write, can die between the two)',
         '  2.  alice@team-a retries r0',
       ].join('\n'),
     );

@@ -247,7 +247,7 @@ function crashText(c: CrashedCall): string {
     return `no answer: it crashed after a commit, read as having taken effect, as ${describeOutcome(c.readAs)}`;
   if (c.leftClaim)
     return 'no answer: it crashed after a commit, read as having left its claim (policy claimExpiry): that commit was the claim, and the key answers as in progress until the claim expires';
-  return 'no answer: it crashed after a commit and is read as having changed nothing (that commit came before its write, such as a library claim)';
+  return 'no answer: it crashed after a commit and is read here as having changed nothing (a reading the contract allows: a call that commits twice, a claim and then its write, can die between the two)';
 }
 
 /** `lane 2` or `lanes 2 and 3` (1-based). */
