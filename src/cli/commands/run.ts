@@ -80,7 +80,7 @@ export function registerRun(program: Command, ctx: CliContext): void {
     )
     .option(
       '--mode <mode>',
-      `${MODE_CHOICES.join('|')}; auto runs sequential, then scheduled mode (default: ${DEFAULTS.mode})`,
+      `${MODE_CHOICES.join('|')}; auto runs sequential, then scheduled mode (a service: sequential, then concurrent) (default: ${DEFAULTS.mode})`,
       parseModeChoice,
     )
     .option(

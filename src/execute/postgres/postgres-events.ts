@@ -5,7 +5,7 @@
  * plugin function is async here; one that does not settle within the budget (blocked on a lock,
  * waiting on nothing) is a hang, and its backend is ended by the runner.
  */
-import { messageOf, ReceiptcheckError } from '../../errors.ts';
+import { isReceiptcheckError, messageOf, ReceiptcheckError } from '../../errors.ts';
 import { pluginOperation } from '../../handlers/plugin.ts';
 import type { PgConnection, PostgresHandlerPlugin } from '../../handlers/postgres/plugin.ts';
 import type { CallEvent, Event } from '../../model/events.ts';
@@ -73,6 +73,8 @@ export async function pgWorldEvent(
   try {
     await inPluginCode(() => worldEvent(plugin, db, event));
   } catch (thrown) {
+    // A described service's statement that failed is named by its field already.
+    if (isReceiptcheckError(thrown) && thrown.code === 'E_SERVICE_DESCRIPTION') throw thrown;
     throw new ReceiptcheckError(
       'E_WORKER',
       `handler "${plugin.name}": the world event ${event.kind} threw: ${messageOf(thrown)}`,

@@ -23,6 +23,11 @@ export function resolveHandlerPath(
   const bundled = bundledHandlerPath(handler, operation);
   if (bundled) return bundled;
   const path = resolve(cwd, handler);
+  if (!existsSync(path) && isServicePath(path))
+    throw new ReceiptcheckError(
+      'E_SERVICE_DESCRIPTION',
+      `service description ${handler} does not exist (looked at ${path})`,
+    );
   if (!existsSync(path)) {
     throw new ReceiptcheckError(
       'E_HANDLER_NOT_FOUND',

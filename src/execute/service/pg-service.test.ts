@@ -114,7 +114,7 @@ describe('receiptcheck run --service on PostgreSQL', () => {
       {
         world: { ...description.world, delete: 'DELETE FROM automations WHERE id = :automationId' },
       },
-      /^receiptcheck: E_WORKER: handler "pg-service": the world event delete threw: "world.delete" names :automationId, which it is not given \(it has :id\)$/,
+      /^receiptcheck: E_SERVICE_DESCRIPTION: service "pg-service": its "world.delete" statement failed: it names :automationId, which it is not given \(it has :id\)$/,
     ],
     [
       'a snapshot column folded to lower case',
@@ -125,7 +125,7 @@ describe('receiptcheck run --service on PostgreSQL', () => {
             'SELECT id, workspace, interval_minutes AS intervalMinutes, version FROM automations',
         },
       },
-      /^receiptcheck: E_SNAPSHOT_SHAPE: .*"intervalminutes"/,
+      /^receiptcheck: E_SERVICE_DESCRIPTION: service "pg-service": its "snapshot" statements give a snapshot that has a malformed automations row .*"intervalminutes"/,
     ],
   ])('%s: one line, exit 2, leaving nothing', async (name, change, expected) => {
     const path = variant(name.replaceAll(' ', '-'), change);

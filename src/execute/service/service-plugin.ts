@@ -5,10 +5,12 @@
  * files) treats it as any plugin. Its calls are not the plugin's: they go to the running service
  * through a protocol client (`service-runner.ts`), and `call` here only says so.
  */
-import type { Connection, HandlerPlugin } from '../../handlers/plugin.ts';
+import { messageOf, ReceiptcheckError } from '../../errors.ts';
+import { type Connection, type HandlerPlugin, pluginOperation } from '../../handlers/plugin.ts';
 import type { Row } from '../../model/operation.ts';
-import type { Fixture, Receipt, Snapshot } from '../../model/world.ts';
+import type { Fixture, Receipt } from '../../model/world.ts';
 import type { ServiceDescription, SqlText } from './service-description.ts';
+import { describedSnapshot, probeWorld } from './service-world-probe.ts';
 
 /** The trigger the default store failure creates. */
 const FAIL_TRIGGER = 'receiptcheck_fail_receipts';
@@ -37,7 +39,8 @@ export function isServicePlugin(plugin: object): plugin is ServicePlugin {
 /** The plugin for `d`, read from `source`. */
 export function servicePlugin(d: ServiceDescription, source: string): ServicePlugin {
   const recreate = d.world.recreate;
-  return {
+  const run = statementsOf(d.name);
+  const plugin: ServicePlugin = {
     name: d.name,
     ...(d.description ? { description: d.description } : {}),
     ...(d.operation ? { operation: d.operation } : {}),
@@ -45,25 +48,95 @@ export function servicePlugin(d: ServiceDescription, source: string): ServicePlu
     service: d,
     source,
     setup(db, fixture) {
-      for (const s of list(d.setup.schema)) db.exec(s);
-      for (const { insert, row } of setupRows(d, fixture)) run(db, insert, row);
+      list(d.setup.schema).forEach((s, i) => {
+        described(d.name, fieldAt('setup.schema', d.setup.schema, i), () => db.exec(s));
+      });
+      for (const { insert, row, table } of setupRows(d, fixture))
+        run(db, insert, row, `setup.rows.${table}`);
+      // Every statement of the world tried once on the template, and rolled back: a mistake is
+      // named before the first run rather than in the middle of one.
+      probeWorld(plugin, db, fixture, pluginOperation(plugin));
     },
     call() {
       throw new Error(`service "${d.name}": calls go to the running service, not to its plugin`);
     },
-    move: (db, id, workspace) => run(db, d.world.move, { id, workspace }),
-    delete: (db, id) => run(db, d.world.delete, { id }),
-    ...(recreate ? { recreate: (db: Connection, row: Row) => run(db, recreate, row) } : {}),
-    failReceipts: (db) => run(db, d.world.failReceipts ?? DEFAULT_FAIL_RECEIPTS, {}),
-    restoreReceipts: (db) => run(db, d.world.restoreReceipts ?? DEFAULT_RESTORE_RECEIPTS, {}),
+    move: (db, id, workspace) => run(db, d.world.move, { id, workspace }, 'world.move'),
+    delete: (db, id) => run(db, d.world.delete, { id }, 'world.delete'),
+    ...(recreate
+      ? { recreate: (db: Connection, row: Row) => run(db, recreate, row, 'world.recreate') }
+      : {}),
+    failReceipts: (db) =>
+      run(
+        db,
+        d.world.failReceipts ?? DEFAULT_FAIL_RECEIPTS,
+        {},
+        'world.failReceipts',
+        defaulted(d),
+      ),
+    restoreReceipts: (db) =>
+      run(
+        db,
+        d.world.restoreReceipts ?? DEFAULT_RESTORE_RECEIPTS,
+        {},
+        'world.restoreReceipts',
+        defaulted(d),
+      ),
     snapshot(db) {
       const tables: Record<string, unknown> = {};
       for (const [table, select] of Object.entries(d.snapshot)) {
-        const rows = db.prepare(select).all() as Record<string, unknown>[];
+        const rows = described(
+          d.name,
+          `snapshot.${table}`,
+          () => db.prepare(select).all() as Record<string, unknown>[],
+        );
         tables[table] = table === 'receipts' ? rows.map(receiptOf) : rows;
       }
-      return tables as unknown as Snapshot;
+      return describedSnapshot(tables, d.name, pluginOperation(plugin));
     },
+  };
+  return plugin;
+}
+
+/** What to add to a store failure's error when the default stood in for the description's. */
+function defaulted(d: ServiceDescription): string | undefined {
+  return d.world.failReceipts === undefined
+    ? 'not given, so the default ran: a trigger on a table named receipts; for another store give "world.failReceipts" and "world.restoreReceipts"'
+    : undefined;
+}
+
+/** `field`, or `field[i]` when it holds a list of statements. */
+function fieldAt(field: string, sql: SqlText, i: number): string {
+  return typeof sql === 'string' ? field : `${field}[${i}]`;
+}
+
+/**
+ * `work`, one of the description's statements; a failure is an `E_SERVICE_DESCRIPTION` naming
+ * its field (`"world.move"`) and what SQLite said.
+ */
+function described<T>(service: string, field: string, work: () => T, note?: string): T {
+  try {
+    return work();
+  } catch (thrown) {
+    throw new ReceiptcheckError(
+      'E_SERVICE_DESCRIPTION',
+      `service "${service}": its "${field}" statement failed: ${messageOf(thrown)}${note ? ` (${note})` : ''}`,
+      { cause: thrown },
+    );
+  }
+}
+
+/** Runs each statement with the named parameters `params` (one it does not name is ignored). */
+function statementsOf(service: string) {
+  return (
+    db: Connection,
+    sql: SqlText,
+    params: Readonly<Record<string, unknown>>,
+    field: string,
+    note?: string,
+  ): void => {
+    list(sql).forEach((s, i) => {
+      described(service, fieldAt(field, sql, i), () => db.prepare(s).run(params), note);
+    });
   };
 }
 
@@ -71,8 +144,8 @@ export function servicePlugin(d: ServiceDescription, source: string): ServicePlu
 export function setupRows(
   d: ServiceDescription,
   fixture: Fixture,
-): { readonly insert: SqlText; readonly row: Row }[] {
-  const out: { insert: SqlText; row: Row }[] = [];
+): { readonly insert: SqlText; readonly row: Row; readonly table: string }[] {
+  const out: { insert: SqlText; row: Row; table: string }[] = [];
   for (const [table, rows] of Object.entries(fixture)) {
     if (NOT_TABLES.has(table) || !Array.isArray(rows) || rows.length === 0) continue;
     const insert = d.setup.rows[table];
@@ -80,7 +153,7 @@ export function setupRows(
       throw new Error(
         `the fixture has ${table} rows and the description's "setup.rows" has no "${table}" statement to insert them`,
       );
-    for (const row of rows as Row[]) out.push({ insert, row });
+    for (const row of rows as Row[]) out.push({ insert, row, table });
   }
   return out;
 }
@@ -88,11 +161,6 @@ export function setupRows(
 /** The statements of `sql`, in order. */
 export function list(sql: SqlText): readonly string[] {
   return typeof sql === 'string' ? [sql] : sql;
-}
-
-/** Runs each statement with the named parameters `params` (one it does not name is ignored). */
-function run(db: Connection, sql: SqlText, params: Readonly<Record<string, unknown>>): void {
-  for (const s of list(sql)) db.prepare(s).run(params);
 }
 
 /** A receipt row as the model's: `payload` and `result` parsed when stored as JSON text. */

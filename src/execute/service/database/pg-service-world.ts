@@ -10,11 +10,13 @@
  * undoes in place (a function made mid-run would change the schema, and every reset would then
  * copy the template anew, ending the service's connections).
  */
+import { isReceiptcheckError, messageOf, ReceiptcheckError } from '../../../errors.ts';
 import type { PgConnection, PostgresHandlerPlugin } from '../../../handlers/postgres/plugin.ts';
-import type { Row } from '../../../model/operation.ts';
-import type { Snapshot } from '../../../model/world.ts';
+import type { OperationSpec, Row } from '../../../model/operation.ts';
+import { DEFAULT_OPERATION, knownOperation } from '../../../model/operations/index.ts';
 import type { ServiceDescription, SqlText } from '../service-description.ts';
 import { list, receiptOf, setupRows } from '../service-plugin.ts';
+import { describedSnapshot } from '../service-world-probe.ts';
 import { toPositional, valuesFor } from './pg-named-params.ts';
 
 /** The trigger and function the default store failure uses. */
@@ -48,50 +50,82 @@ export function pgServiceWorld(d: ServiceDescription): PostgresHandlerPlugin {
       // Whole statements, unparameterized: a schema may hold several, and dollar-quoted bodies.
       for (const s of list(d.setup.schema)) await db.query(s);
       if (d.world.failReceipts === undefined) await db.query(PG_FAIL_FUNCTION);
-      for (const { insert, row } of setupRows(d, fixture))
-        await run(db, insert, row, 'a "setup.rows" statement');
+      for (const { insert, row, table } of setupRows(d, fixture))
+        await run(d.name, db, insert, row, `setup.rows.${table}`);
     },
     call() {
       throw new Error(`service "${d.name}": calls go to the running service, not to its plugin`);
     },
-    move: (db, id, workspace) => run(db, d.world.move, { id, workspace }, '"world.move"'),
-    delete: (db, id) => run(db, d.world.delete, { id }, '"world.delete"'),
+    move: (db, id, workspace) => run(d.name, db, d.world.move, { id, workspace }, 'world.move'),
+    delete: (db, id) => run(d.name, db, d.world.delete, { id }, 'world.delete'),
     ...(recreate
-      ? { recreate: (db: PgConnection, row: Row) => run(db, recreate, row, '"world.recreate"') }
+      ? {
+          recreate: (db: PgConnection, row: Row) =>
+            run(d.name, db, recreate, row, 'world.recreate'),
+        }
       : {}),
     failReceipts: (db) =>
-      run(db, d.world.failReceipts ?? PG_DEFAULT_FAIL_RECEIPTS, {}, '"world.failReceipts"'),
+      run(d.name, db, d.world.failReceipts ?? PG_DEFAULT_FAIL_RECEIPTS, {}, 'world.failReceipts'),
     restoreReceipts: (db) =>
       run(
+        d.name,
         db,
         d.world.restoreReceipts ?? PG_DEFAULT_RESTORE_RECEIPTS,
         {},
-        '"world.restoreReceipts"',
+        'world.restoreReceipts',
       ),
     async snapshot(db) {
       const tables: Record<string, unknown> = {};
       for (const [table, select] of Object.entries(d.snapshot)) {
-        const { rows } = await db.query<Record<string, unknown>>(select);
+        const { rows } = await described(d.name, `snapshot.${table}`, () =>
+          db.query<Record<string, unknown>>(select),
+        );
         tables[table] = table === 'receipts' ? rows.map(receiptOf) : rows;
       }
-      return tables as unknown as Snapshot;
+      return describedSnapshot(tables, d.name, operationOf(d));
     },
   };
   worlds.set(d, world);
   return world;
 }
 
-/** Runs each statement of `sql` with its `:name` parameters taken from `params`. */
+/**
+ * Runs each statement of `sql` (the description's `field`) with its `:name` parameters taken
+ * from `params`; a failure is an `E_SERVICE_DESCRIPTION` naming the field.
+ */
 async function run(
+  service: string,
   db: PgConnection,
   sql: SqlText,
   params: Readonly<Record<string, unknown>>,
-  what: string,
+  field: string,
 ): Promise<void> {
-  for (const s of list(sql)) {
-    const { text, names } = toPositional(s);
+  const statements = list(sql);
+  for (let i = 0; i < statements.length; i++) {
+    const { text, names } = toPositional(statements[i] as string);
+    const at = typeof sql === 'string' ? field : `${field}[${i}]`;
     // No parameters: the simple protocol, which takes several statements and dollar quotes.
-    if (names.length === 0) await db.query(text);
-    else await db.query(text, valuesFor(names, params, what));
+    await described(service, at, () =>
+      names.length === 0 ? db.query(text) : db.query(text, valuesFor(names, params, 'it')),
+    );
   }
+}
+
+/** `work`, a statement of the description's `field`; its failure named as the description's. */
+async function described<T>(service: string, field: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (thrown) {
+    if (isReceiptcheckError(thrown)) throw thrown;
+    throw new ReceiptcheckError(
+      'E_SERVICE_DESCRIPTION',
+      `service "${service}": its "${field}" statement failed: ${messageOf(thrown)}`,
+      { cause: thrown },
+    );
+  }
+}
+
+/** The operation a description names (set-interval when it names none). */
+function operationOf(d: ServiceDescription): OperationSpec {
+  return knownOperation(d.operation ?? 'set-interval') ?? DEFAULT_OPERATION;
 }

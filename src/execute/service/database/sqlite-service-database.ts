@@ -8,7 +8,7 @@
  */
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { messageOf, ReceiptcheckError } from '../../../errors.ts';
+import { isReceiptcheckError, messageOf, ReceiptcheckError } from '../../../errors.ts';
 import type { Connection } from '../../../handlers/plugin.ts';
 import type { Fixture, Snapshot } from '../../../model/world.ts';
 import { applyWorldEvent } from '../../apply-world-event.ts';
@@ -40,6 +40,8 @@ export class SqliteServiceDatabase implements ServiceDatabase {
       try {
         plugin.setup(template, fixture);
       } catch (thrown) {
+        // A statement of the description that failed is named by its field already.
+        if (isReceiptcheckError(thrown) && thrown.code === 'E_SERVICE_DESCRIPTION') throw thrown;
         throw new ReceiptcheckError(
           'E_HANDLER_SETUP',
           `service "${plugin.name}": the description's setup failed: ${messageOf(thrown)}`,
