@@ -6,10 +6,10 @@
  * that found nothing is incomplete, not held. The server is the run's shared one
  * (`testing/global-postgres.ts`).
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { THREE_ON_ONE_ROW, TWO_ON_ONE_ROW } from '../../testing/server-ordered-case.ts';
 import type { Step } from '../model/events.ts';
 import { DEFAULT_FIXTURE } from '../model/world.ts';
@@ -18,6 +18,10 @@ import { proveVerdict } from '../report/format-prove.ts';
 import { loadCaseFile } from './load-case-file.ts';
 import { prove } from './prove.ts';
 import { runCase } from './run-case.ts';
+
+/** Where the cases written here go; removed after the file's tests. */
+const CASES = mkdtempSync(join(tmpdir(), 'prove-pg-'));
+afterAll(() => rmSync(CASES, { recursive: true, force: true }));
 
 describe('prove on PostgreSQL', () => {
   it('kills pg-check-then-act with a counterexample that replays exactly', async () => {
@@ -31,7 +35,7 @@ describe('prove on PostgreSQL', () => {
     const f = r.failure;
     if (!f) throw new Error('no failure');
     expect(f.preemptions).toBe(1);
-    const file = join(mkdtempSync(join(tmpdir(), 'prove-pg-')), 'cx.json');
+    const file = join(CASES, 'pg-check-then-act.json');
     writeFileSync(file, formatCaseFile(f.caseFile));
     const replayed = await runCase(loadCaseFile(file));
     expect(replayed.verdict).toBe('failed');

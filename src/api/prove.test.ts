@@ -1,12 +1,16 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { catalogueOf } from '../handlers/registry.ts';
 import { formatCaseFile } from '../report/case-file.ts';
 import { loadCaseFile } from './load-case-file.ts';
 import { prove } from './prove.ts';
 import { runCase } from './run-case.ts';
+
+/** Where the cases written here go; removed after the file's tests. */
+const CASES = mkdtempSync(join(tmpdir(), 'prove-'));
+afterAll(() => rmSync(CASES, { recursive: true, force: true }));
 
 /** Every SQLite mutant of every operation that only the scheduler kills: the races. */
 const RACE_MUTANTS = (
@@ -34,7 +38,7 @@ describe('prove on SQLite', () => {
       expect(f.preemptions).toBeLessThanOrEqual(2);
       expect(f.caseFile.extra.preemptions).toBe(f.preemptions);
       // Saved and read back like any case file, it fails again on the same trace.
-      const file = join(mkdtempSync(join(tmpdir(), 'prove-')), 'cx.json');
+      const file = join(CASES, `${handler}-${operation ?? 'set-interval'}.json`);
       writeFileSync(file, formatCaseFile(f.caseFile));
       const replayed = await runCase(loadCaseFile(file));
       expect(replayed.verdict).toBe('failed');
