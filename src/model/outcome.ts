@@ -114,6 +114,22 @@ export function describeField(value: number | string | boolean | undefined): str
   return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
 
+/** How the message of a call that returned with its transaction still open begins. */
+export const LEFT_OPEN = 'returned with its transaction still open';
+
+/**
+ * What a call that answered `answered` but returned with its connection still inside a
+ * transaction is observed as: always a failure (an escaped exception stays what it was). The harness rolls that transaction back to go
+ * on, which would hide the bug: in a service, the transaction's locks stay held until the
+ * connection is used again, and the next request on it runs inside the transaction (PostgreSQL
+ * only warns at its `BEGIN`) or fails (an aborted one, SQLite's nested `BEGIN`).
+ */
+export function leftOpen(answered: Observed): Observed {
+  // An exception that escaped is the failure already; the transaction it left is its doing.
+  if (answered.kind === 'unexpected') return answered;
+  return { kind: 'unexpected', message: `${LEFT_OPEN} (it answered ${describeOutcome(answered)})` };
+}
+
 /** A short human rendering, e.g. `ok(replayed, id 1 interval 30 v2)` or `refused(conflict)`. */
 export function describeOutcome(o: Observed): string {
   switch (o.kind) {

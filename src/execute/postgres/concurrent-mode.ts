@@ -16,7 +16,7 @@ import { pluginOperation } from '../../handlers/plugin.ts';
 import type { PostgresHandlerPlugin } from '../../handlers/postgres/plugin.ts';
 import { type Event, type Step, unsentOutcome } from '../../model/events.ts';
 import type { HistoryEntry } from '../../model/history.ts';
-import type { Observed } from '../../model/outcome.ts';
+import { leftOpen, type Observed } from '../../model/outcome.ts';
 import { type Snapshot, scopedAs } from '../../model/world.ts';
 import type { ConcurrentExecution } from '../../types/execution.ts';
 import type { Hang } from '../../types/verdict.ts';
@@ -114,9 +114,11 @@ async function runConcurrent(
         await session.terminateLane(lane);
         return { stopped: 'locked' };
       }
-      const observed = waited.value;
-      // A transaction the handler left open would hold its locks against every other lane.
-      if (client.getTransactionStatus() !== 'I') await client.query('ROLLBACK');
+      // A transaction the handler left open is a failure of the call, and would hold its locks
+      // against every other lane.
+      const open = client.getTransactionStatus() !== 'I';
+      const observed = open ? leftOpen(waited.value) : waited.value;
+      if (open) await client.query('ROLLBACK');
       const completedAt = now();
       if (event.delivery === 'lostResponse')
         return { entry: { client: lane, event, invokedAt }, observed, returnedAt: completedAt };

@@ -19,6 +19,7 @@ import { pluginOperation } from '../../handlers/plugin.ts';
 import type { PostgresHandlerPlugin } from '../../handlers/postgres/plugin.ts';
 import type { Step } from '../../model/events.ts';
 import { flatten } from '../../model/flatten.ts';
+import { leftOpen } from '../../model/outcome.ts';
 import { afterScopeChange, type Principal, type Snapshot } from '../../model/world.ts';
 import type { SequentialExecution } from '../../types/execution.ts';
 import type { Observation } from '../../types/trace.ts';
@@ -68,9 +69,11 @@ async function runSequential(
         await session.terminateLane(lane);
         return hangAt({ step, lane, event, limitMs, how: isLocked(done) ? 'locked' : 'unsettled' });
       }
-      observations.push({ step, lane, event, observed: done.value });
-      // A transaction the handler left open must not swallow later events, nor block them.
-      if (client.getTransactionStatus() !== 'I') await client.query('ROLLBACK');
+      // A transaction the handler left open is a failure of the call; rolled back, it swallows
+      // no later event, nor blocks one.
+      const open = client.getTransactionStatus() !== 'I';
+      observations.push({ step, lane, event, observed: open ? leftOpen(done.value) : done.value });
+      if (open) await client.query('ROLLBACK');
     } else if (event.kind === 'revoke' || event.kind === 'restore') {
       principals = afterScopeChange(principals, event, pluginOperation(plugin).scope);
     } else {

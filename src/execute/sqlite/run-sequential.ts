@@ -9,7 +9,7 @@
 import type { Connection, HandlerPlugin } from '../../handlers/plugin.ts';
 import { pluginOperation } from '../../handlers/plugin.ts';
 import { type Event, type Step, unsentOutcome } from '../../model/events.ts';
-import type { Observed } from '../../model/outcome.ts';
+import { leftOpen, type Observed } from '../../model/outcome.ts';
 import {
   afterScopeChange,
   type Fixture,
@@ -97,8 +97,12 @@ class SequentialRun {
               watch.begin(activity);
             }
             const begun = beginCall(watch, plugin, db, principal, event);
-            observed =
+            const answered: Observed =
               begun instanceof Promise ? yield* settleCall(watch, activity, plugin, begun) : begun;
+            // A transaction the handler left open is a failure of the call; rolled back, it
+            // swallows no later event.
+            observed = db.inTransaction ? leftOpen(answered) : answered;
+            rollbackLeaked(db);
           }
           this.observations.push({ step, lane, event, observed });
         } else if (event.kind === 'revoke' || event.kind === 'restore') {

@@ -12,7 +12,7 @@
 import { type ErrorData, isReceiptcheckError, messageOf } from '../../errors.ts';
 import type { Connection, HandlerPlugin } from '../../handlers/plugin.ts';
 import { pluginOperation } from '../../handlers/plugin.ts';
-import type { Observed } from '../../model/outcome.ts';
+import { leftOpen, type Observed } from '../../model/outcome.ts';
 import { scopedAs } from '../../model/world.ts';
 import { applyCall } from '../apply-event.ts';
 import { applyWorldEvent } from '../apply-world-event.ts';
@@ -151,10 +151,12 @@ async function call(task: Extract<WorkerTask, { type: 'call' }>): Promise<Worker
   try {
     const principal = scopedAs(task.principal, granted, pluginOperation(plugin).scope);
     let left = false;
-    const observed: Observed = await applyCall(plugin, db, principal, task.event, () => {
+    let observed: Observed = await applyCall(plugin, db, principal, task.event, () => {
       left = true;
     });
-    // A transaction the plugin left open would hold the write lock against every other worker.
+    // A transaction the plugin left open is a failure of the call, and would hold the write
+    // lock against every other worker.
+    if (!left && db.inTransaction) observed = leftOpen(observed);
     rollbackLeaked(db);
     // A call left running after an escape keeps this connection: later calls get another.
     if (left) release(task.dbPath);

@@ -23,6 +23,7 @@
  * it, kept from step to step and from run to run, replaced only when its backend had to be ended.
  */
 import type { Event } from '../../../model/events.ts';
+import { leftOpen } from '../../../model/outcome.ts';
 import type { StepSchedule } from '../../../types/schedule.ts';
 import type { GrantKind, LaneRecord } from '../../../types/scheduled-trace.ts';
 import { type Task, wait } from '../../runtime/task.ts';
@@ -187,7 +188,8 @@ class PgLaneDriver extends ServerLaneDriver {
         const slept = report.slept === true && s.parksAtReply;
         return {
           type: 'reply',
-          observed: report.observed,
+          // A transaction the handler left open (rolled back by now) is a failure of the call.
+          observed: freed ? leftOpen(report.observed) : report.observed,
           parked: s.parksAtReply,
           freed,
           ...(slept ? { slept } : {}),

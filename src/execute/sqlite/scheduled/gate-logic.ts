@@ -12,7 +12,7 @@
  * A lane whose code slept since its grant (`sleptSinceGrant`) passes no point: it parks and says
  * so, and the scheduler hands the next turn over (`schedule/decide.ts`).
  */
-import type { Observed } from '../../../model/outcome.ts';
+import { leftOpen, type Observed } from '../../../model/outcome.ts';
 import { paramText } from '../../schedule/param-text.ts';
 import type { PassedPoint, StatementEnd } from '../../schedule/statement-end.ts';
 import type { REPLAYED, StatementGate } from './connection/scheduled-connection.ts';
@@ -140,7 +140,8 @@ export abstract class GateLogic implements StatementGate {
     if (isPoint && !park) this.passed.push({ point: 'reply', write: false });
     const report: Report = {
       type: 'reply',
-      observed,
+      // A transaction the handler left open (rolled back by now) is a failure of the call.
+      observed: leaked ? leftOpen(observed) : observed,
       leaked,
       parked: park,
       ...this.takeEnds(),
