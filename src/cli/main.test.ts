@@ -216,6 +216,10 @@ describe('errors a user can act on: exit 2, one line, a stable code', () => {
       /E_HANDLER_SETUP: .*setup\(db, fixture\) threw: table automations already exists/,
     ],
     [
+      ['run', '--handler', 'src/cli/fixtures/setup-async.ts'],
+      /E_HANDLER_SETUP: .*setup\(db, fixture\) returned a promise.*engine: 'postgres'/,
+    ],
+    [
       ['run', '--handler', 'src/cli/fixtures/bad-snapshot.ts', '--runs', '3'],
       /E_SNAPSHOT_SHAPE: .*no "automations" array/,
     ],

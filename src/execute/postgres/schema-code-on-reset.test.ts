@@ -104,13 +104,20 @@ describe('a schema with a rule as created, quiet in the reset', () => {
 });
 
 describe('a role that is not a superuser', () => {
-  /** A role that may make databases but not quiet triggers, on the embedded server: its URL. */
-  async function plainRoleUrl(): Promise<{ url: string; done: () => Promise<void> }> {
+  /**
+   * A role that may make databases (or, `createdb` false, not even that) but not quiet triggers,
+   * on the embedded server: its URL.
+   */
+  async function plainRoleUrl(
+    createdb = true,
+  ): Promise<{ url: string; done: () => Promise<void> }> {
     const server = await acquirePostgres();
     const config = server.connectionFor('postgres');
     const admin = new pg.Client(config);
     await admin.connect();
-    await admin.query("CREATE ROLE plain_resetter LOGIN CREATEDB PASSWORD 'plain'");
+    await admin.query(
+      `CREATE ROLE plain_resetter LOGIN ${createdb ? 'CREATEDB' : ''} PASSWORD 'plain'`,
+    );
     await admin.end();
     // The test run's server is named by a URL (its global set-up), an embedded one by host and port.
     const url = new URL(
@@ -129,6 +136,19 @@ describe('a role that is not a superuser', () => {
       },
     };
   }
+
+  it('without CREATEDB is told so in one line, E_POSTGRES, not an internal error', async () => {
+    const { url, done } = await plainRoleUrl(false);
+    try {
+      const opened = PostgresSession.open(reference, DEFAULT_FIXTURE, url);
+      await expect(opened).rejects.toMatchObject({
+        code: 'E_POSTGRES',
+        message: expect.stringMatching(/may not create databases .*give the role CREATEDB/),
+      });
+    } finally {
+      await done();
+    }
+  }, 60_000);
 
   it('resets a schema with a rule as created by a copy (its reset quiets nothing), one without in place', async () => {
     const { url, done } = await plainRoleUrl();

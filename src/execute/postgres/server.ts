@@ -159,6 +159,14 @@ function server(
       named?.(name);
       try {
         await made;
+      } catch (thrown) {
+        // insufficient_privilege: the role cannot make the databases every run needs.
+        if ((thrown as { code?: unknown }).code === '42501')
+          throw new ReceiptcheckError(
+            'E_POSTGRES',
+            `the role on ${description} may not create databases (${(thrown as Error).message}); receiptcheck makes one per run from a template: give the role CREATEDB (ALTER ROLE … CREATEDB), or use one that has it`,
+          );
+        throw thrown;
       } finally {
         creating.delete(name);
       }

@@ -34,7 +34,7 @@ export function openConnection(path: string, busyTimeoutMs = BUSY_TIMEOUT_MS): C
 export function templateImage(plugin: HandlerPlugin, fixture: Fixture): Buffer {
   const db = new Database(':memory:', { timeout: BUSY_TIMEOUT_MS });
   try {
-    plugin.setup(db, fixture);
+    setUp(plugin, db, fixture);
     return db.serialize();
   } catch (thrown) {
     throw setupFailed(plugin, thrown);
@@ -52,7 +52,24 @@ export function openMemoryCopy(image: Buffer, busyTimeoutMs = BUSY_TIMEOUT_MS): 
   return new Database(image, { timeout: busyTimeoutMs });
 }
 
+/**
+ * `plugin.setup` on `db`. A SQLite plugin's setup is synchronous, as better-sqlite3 is; one that
+ * returns a promise is most likely a PostgreSQL plugin without `engine: 'postgres'`, whose
+ * `db.query` would fail later as a rejection no call can be blamed for: said at once.
+ */
+function setUp(plugin: HandlerPlugin, db: Connection, fixture: Fixture): void {
+  const returned: unknown = plugin.setup(db, fixture);
+  if (returned instanceof Promise) {
+    returned.catch(() => {});
+    throw new ReceiptcheckError(
+      'E_HANDLER_SETUP',
+      `handler "${plugin.name}": setup(db, fixture) returned a promise, and a SQLite plugin's setup is synchronous (better-sqlite3); a PostgreSQL plugin says engine: 'postgres' (definePostgresHandler)`,
+    );
+  }
+}
+
 function setupFailed(plugin: HandlerPlugin, thrown: unknown): ReceiptcheckError {
+  if (thrown instanceof ReceiptcheckError) return thrown;
   return new ReceiptcheckError(
     'E_HANDLER_SETUP',
     `handler "${plugin.name}": setup(db, fixture) threw: ${messageOf(thrown)}`,
@@ -72,7 +89,7 @@ export class DatabaseFiles {
     this.templatePath = join(this.dir, 'template.sqlite');
     const db = openConnection(this.templatePath);
     try {
-      plugin.setup(db, fixture);
+      setUp(plugin, db, fixture);
     } catch (thrown) {
       db.close();
       this.dispose();
