@@ -9,6 +9,7 @@
 import type Database from 'better-sqlite3';
 import type { CallRequest, SetIntervalRequest } from '../model/events.ts';
 import type { OperationSpec, Row } from '../model/operation.ts';
+import { checkOperationSpec } from '../model/check-spec.ts';
 import { operationNamed, registerOperation } from '../model/operations/index.ts';
 import type { Outcome } from '../model/outcome.ts';
 import type { PolicyDeclaration } from '../model/policy.ts';
@@ -119,6 +120,7 @@ export const REQUIRED_FUNCTIONS = [
 export function pluginOperation(plugin: Pick<HandlerPlugin, 'operation'>): OperationSpec {
   const declared = plugin.operation;
   if (typeof declared === 'object' && declared !== null) {
+    checkOperationSpec(declared);
     registerOperation(declared);
     return declared;
   }

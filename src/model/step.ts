@@ -12,6 +12,7 @@
 
 import { PersistentMap } from '../lib/persistent-map.ts';
 import { advanceClock } from './advance-clock.ts';
+import { specEffect, undeclaredRefusal } from './check-spec.ts';
 import { type CallEvent, type Event, unsentOutcome } from './events.ts';
 import { type Args, opaqueIds, type Row } from './operation.ts';
 import { type Observed, outcome, SERVER_ASSIGNED } from './outcome.ts';
@@ -138,10 +139,14 @@ function call(state: ModelState, event: CallEvent, left?: LeftUnderKey): Transit
     if (stored) return stored;
   }
   const refusal = spec.precondition?.(row, args, others);
-  if (refusal) return refuse(state, key, payload, refusal);
+  if (refusal) {
+    const undeclared = undeclaredRefusal(spec, refusal);
+    if (undeclared) throw undeclared;
+    return refuse(state, key, payload, refusal);
+  }
   if (state.storeFailing) return { state, outcome: outcome.error(STORE_FAILURE_MESSAGE) };
 
-  const effect = spec.effect(row, args, nextCreatedId(state), others);
+  const effect = specEffect(spec, row, args, nextCreatedId(state), others);
   const result = opaqueIds(spec)
     ? { ...effect.result, [spec.created?.resultId ?? '']: SERVER_ASSIGNED }
     : effect.result;
