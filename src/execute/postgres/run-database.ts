@@ -85,6 +85,9 @@ export class RunDatabase {
   ): Promise<RunDatabase> {
     const template = await server.createDatabase(undefined, track);
     const db = new pg.Client(server.connectionFor(template));
+    // A server stopped by Ctrl-C mid-setup errors here; the query waiting rejects on its own, and
+    // an unheard event would end the process with exit 1 instead of the interrupt's code.
+    db.on('error', () => {});
     await db.connect();
     let state: SetupState;
     try {

@@ -132,6 +132,8 @@ function server(
         ? { connectionString: base.connectionString }
         : { ...base, database: 'postgres' },
     );
+    // As the setup's client: a server stopped by Ctrl-C must not end the process as a crash.
+    client.on('error', () => {});
     try {
       await client.connect();
     } catch (thrown) {
