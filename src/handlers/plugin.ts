@@ -7,9 +7,9 @@
  * `Outcome`s; anything it lets through is reported as an unexpected error, which is a failure.
  */
 import type Database from 'better-sqlite3';
+import { checkOperationSpec } from '../model/check-spec.ts';
 import type { CallRequest, SetIntervalRequest } from '../model/events.ts';
 import type { OperationSpec, Row } from '../model/operation.ts';
-import { checkOperationSpec } from '../model/check-spec.ts';
 import { operationNamed, registerOperation } from '../model/operations/index.ts';
 import type { Outcome } from '../model/outcome.ts';
 import type { PolicyDeclaration } from '../model/policy.ts';
