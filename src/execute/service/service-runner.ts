@@ -46,7 +46,7 @@ export async function serviceRunner(
       return describedServiceScheduledRunner(plugin, options);
     throw new ReceiptcheckError(
       'E_SERVICE_MODE',
-      `service "${plugin.name}" runs its SQLite statements in its own process, where the scheduler cannot pause them: scheduled mode cannot run it; use --mode sequential or --mode concurrent, or put the service on PostgreSQL`,
+      `service "${plugin.name}" runs its SQLite statements in its own process, where the scheduler cannot pause them: neither scheduled mode nor prove can run it; check it with run --mode sequential or --mode concurrent, or put the service on PostgreSQL`,
     );
   }
   const database = await openServiceDatabase(plugin, options);
