@@ -89,7 +89,7 @@ describe('explainFailure', () => {
     ).toContain('different result than the one stored');
     // The exception leads: the rule's own text (a lookup order) is not the bug here.
     expect(explainFailure(mismatch(fresh, { kind: 'unexpected', message: 'boom' })).text).toMatch(
-      /^the plugin let an exception through \(unexpected error\(boom\)\) where the contract gives ok\(fresh.*\): a plugin must map every exception to an outcome\. What the rule gives this call: /,
+      /^the plugin let an exception through \(unexpected error\(boom\)\) where the contract gives ok\(fresh.*\): a plugin must map every exception to an outcome, and a service answer every request\. What the rule gives this call: /,
     );
     // So does an error answered where none is owed (a unique-key failure a race caused, say).
     expect(

@@ -98,7 +98,7 @@ function withActual(base: Explanation, expected: Observed, actual: Observed): Ex
   if (actual.kind === 'unexpected')
     return {
       ...base,
-      text: `the plugin let an exception through (${describeOutcome(actual)}) where the contract gives ${describeOutcome(expected)}: a plugin must map every exception to an outcome. What the rule gives this call: ${base.text}`,
+      text: `the plugin let an exception through (${describeOutcome(actual)}) where the contract gives ${describeOutcome(expected)}: a plugin must map every exception to an outcome, and a service answer every request. What the rule gives this call: ${base.text}`,
     };
   // Likewise an error answered: often a lock or key failure a race caused, not the rule's order.
   if (actual.kind === 'error' && expected.kind !== 'error')

@@ -103,12 +103,35 @@ async function openHttp(context: ProtocolContext): Promise<ProtocolClient> {
     throw thrown;
   }
   return {
-    send: (request, signal) => {
-      if (service.ended) return Promise.reject(new Error(`the service ${service.ended}`));
-      return sendHttp(port, options, request, signal);
+    send: async (request, signal) => {
+      if (service.ended) throw new Error(`the service ${service.ended}`);
+      try {
+        return await sendHttp(port, options, request, signal);
+      } catch (thrown) {
+        throw signal?.aborted ? thrown : await diedDuring(service, thrown);
+      }
     },
     close: () => service.stop(),
   };
+}
+
+/** How long a call's broken connection waits for the process's end, to say that it died. */
+const DEATH_GRACE_MS = 2_000;
+
+/**
+ * What a call whose connection broke (`socket hang up`) is reported as: when the process ended
+ * with it, its end and its last words, which say why; else the connection's own error.
+ */
+async function diedDuring(service: ServiceProcess, thrown: unknown): Promise<unknown> {
+  let timer: NodeJS.Timeout | undefined;
+  const grace = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, DEATH_GRACE_MS);
+  });
+  await Promise.race([service.exited, grace]);
+  clearTimeout(timer);
+  if (!service.ended) return thrown;
+  const said = service.output();
+  return new Error(`the service ${service.ended} during the call${said ? `; it said: ${said}` : ''}`);
 }
 
 /** Polls until `port` accepts a connection; throws when the service ends or time runs out. */
