@@ -131,7 +131,9 @@ async function diedDuring(service: ServiceProcess, thrown: unknown): Promise<unk
   clearTimeout(timer);
   if (!service.ended) return thrown;
   const said = service.output();
-  return new Error(`the service ${service.ended} during the call${said ? `; it said: ${said}` : ''}`);
+  return new Error(
+    `the service ${service.ended} during the call${said ? `; it said: ${said}` : ''}`,
+  );
 }
 
 /** Polls until `port` accepts a connection; throws when the service ends or time runs out. */
