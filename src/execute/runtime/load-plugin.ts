@@ -31,7 +31,7 @@ export function resolveHandlerPath(
   if (!existsSync(path)) {
     throw new ReceiptcheckError(
       'E_HANDLER_NOT_FOUND',
-      `handler "${handler}" is neither a bundled ${operation ?? 'set-interval'} handler nor an existing file (looked at ${path}); run \`receiptcheck mutants --list${operation ? ` --operation ${operation}` : ''}\` for bundled names`,
+      `handler "${handler}" is neither an existing file (looked at ${path}) nor a bundled ${operation ?? 'set-interval'} handler; run \`receiptcheck mutants --list${operation ? ` --operation ${operation}` : ''}\` for bundled names`,
     );
   }
   // Node would name its own resolver's file for a folder (`… imported from …/import-plugin-module.js`).
