@@ -27,22 +27,13 @@ export interface HandlerFlags {
  * copied to `handler` before the command's action runs, so every command treats it as one.
  */
 export function addHandlerOptions(command: Command): Command {
-  return command
-    .option(
+  return addServiceOption(
+    command.option(
       '--handler <path|name>',
       `a plugin module path, or a bundled name (default: ${DEFAULTS.handler})`,
-    )
-    .option(
-      '--service <file>',
-      'a service description (JSON): check a running service in any language instead of a plugin (see docs/services.md)',
-    )
-    .hook('preAction', (self) => {
-      const { handler, service } = self.opts<HandlerFlags>();
-      if (service === undefined) return;
-      if (handler !== undefined)
-        throw new ReceiptcheckError('E_USAGE', 'give --handler or --service, not both');
-      self.setOptionValue('handler', service);
-    })
+    ),
+    'a service description (JSON): check a running service in any language instead of a plugin (see docs/services.md)',
+  )
     .option(
       '--operation <name>',
       'the operation to check: picks among its bundled handlers; a plugin must implement it (default: the one the handler names; list: receiptcheck operations)',
@@ -63,4 +54,18 @@ export function addHandlerOptions(command: Command): Command {
       parseInteger,
     )
     .option('--database-url <url>', DATABASE_URL_HELP);
+}
+
+/**
+ * Declares `--service <file>` (described by `help`) beside a command's `--handler`: the file is
+ * copied to `handler` before the action runs; both at once is `E_USAGE`.
+ */
+export function addServiceOption(command: Command, help: string): Command {
+  return command.option('--service <file>', help).hook('preAction', (self) => {
+    const { handler, service } = self.opts<HandlerFlags>();
+    if (service === undefined) return;
+    if (handler !== undefined)
+      throw new ReceiptcheckError('E_USAGE', 'give --handler or --service, not both');
+    self.setOptionValue('handler', service);
+  });
 }

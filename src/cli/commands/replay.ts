@@ -25,6 +25,7 @@ import {
 import type { CliContext } from '../cli-context.ts';
 import { DATABASE_URL_HELP, helpBlocks, MODES_TEXT } from '../command-help.ts';
 import { EXIT, type ExitCode } from '../exit-codes.ts';
+import { addServiceOption } from '../handler-options.ts';
 import { parseInteger, parseMode } from '../parse-flags.ts';
 import { timelineLine, writeCaseTimeline } from '../timeline-file.ts';
 
@@ -47,13 +48,23 @@ const EXIT_OF: Readonly<Record<ReplayVerdict, ExitCode>> = {
 
 /** Registers `replay`. */
 export function registerReplay(program: Command, ctx: CliContext): void {
-  program
-    .command('replay')
-    .description(
-      're-run a saved counterexample file: reproduced, held, or not reproduced in N schedules',
-    )
-    .argument('<file>', 'a case file: a counterexample written by "run" (see --out), or a scenario')
-    .option('--handler <path|name>', 'run against this handler instead of the one the file names')
+  addServiceOption(
+    program
+      .command('replay')
+      .description(
+        're-run a saved counterexample file: reproduced, held, or not reproduced in N schedules',
+      )
+      .argument(
+        '<file>',
+        'a case file: a counterexample written by "run" (see --out), or a scenario',
+      )
+      .option(
+        '--handler <path|name>',
+        'run against this handler instead of the one the file names',
+      ),
+    'run against this service description instead of the handler the file names',
+  )
+
     .option('--mode <mode>', `${MODES_TEXT} (default: the mode the file names)`, parseMode)
     .option(
       '--schedules <n>',

@@ -219,6 +219,17 @@ describe('receiptcheck run --service', () => {
     expectClean();
   });
 
+  it('replays a case against a service given by --service, as by --handler', async () => {
+    const scenario = join(REPO, 'scenarios/article/02-lost-response-replays.json');
+    const held = await runCli('replay', scenario, '--service', SERVICE);
+    expect(held.code, held.err).toBe(0);
+    expect(held.out).toContain('held: the case no longer fails');
+    const both = await runCli('replay', scenario, '--service', SERVICE, '--handler', 'reference');
+    expect(both.code).toBe(2);
+    expect(both.err).toMatch(/E_USAGE: give --handler or --service, not both/);
+    expectClean();
+  });
+
   it('refuses scheduled mode, soak, and a service that does not start, with exit 2 and one line', async () => {
     const scheduled = await runCli('run', '--service', SERVICE, '--mode', 'scheduled');
     expect(scheduled.code).toBe(2);
