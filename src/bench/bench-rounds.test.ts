@@ -25,6 +25,16 @@ function paths(log: string[]) {
     });
 }
 
+/** One path, `sequential`, logging its seed; each check takes `steps()` steps in a CPU second. */
+function sequentialOnly(log: string[], steps: () => number) {
+  return (seed: number, into: Record<PathName, PathTotals>) => [
+    async () => {
+      log.push(`sequential@${seed}`);
+      into.sequential.rounds.push({ steps: steps(), seconds: 1, cpuSeconds: 1 });
+    },
+  ];
+}
+
 describe('benchRounds', () => {
   it('warms every path once on a seed of its own, then times o.rounds rounds, reversed every other', async () => {
     const log: string[] = [];
@@ -100,13 +110,7 @@ describe('benchRounds', () => {
       'test',
       totals,
       () => {},
-      (seed, into) => [
-        async () => {
-          log.push(`sequential@${seed}`);
-          const steps = speeds[Math.min(checks++, speeds.length - 1)] as number;
-          into.sequential.rounds.push({ steps, seconds: 1, cpuSeconds: 1 });
-        },
-      ],
+      sequentialOnly(log, () => speeds[Math.min(checks++, speeds.length - 1)] as number),
     );
     // 1, 2, 3, 4, 5 rise; 5, 5, 5 are the three in a row that beat no earlier best.
     expect(log.filter((l) => Number(l.split('@')[1]) < o.seed)).toHaveLength(8);
@@ -131,12 +135,7 @@ describe('benchRounds', () => {
       'test',
       totals,
       () => {},
-      (seed, into) => [
-        async () => {
-          log.push(`sequential@${seed}`);
-          into.sequential.rounds.push({ steps: 3, seconds: 1, cpuSeconds: 1 });
-        },
-      ],
+      sequentialOnly(log, () => 3),
     );
     expect(log.filter((l) => Number(l.split('@')[1]) < o.seed)).toHaveLength(7);
     expect(totals.sequential.warmUp).toHaveLength(7);
