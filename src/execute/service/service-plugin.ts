@@ -117,12 +117,22 @@ function described<T>(service: string, field: string, work: () => T, note?: stri
   try {
     return work();
   } catch (thrown) {
-    throw new ReceiptcheckError(
-      'E_SERVICE_DESCRIPTION',
-      `service "${service}": its "${field}" statement failed: ${messageOf(thrown)}${note ? ` (${note})` : ''}`,
-      { cause: thrown },
-    );
+    throw statementFailed(service, field, thrown, note);
   }
+}
+
+/** The `E_SERVICE_DESCRIPTION` for a statement of the description's `field` that threw `thrown`. */
+export function statementFailed(
+  service: string,
+  field: string,
+  thrown: unknown,
+  note?: string,
+): ReceiptcheckError {
+  return new ReceiptcheckError(
+    'E_SERVICE_DESCRIPTION',
+    `service "${service}": its "${field}" statement failed: ${messageOf(thrown)}${note ? ` (${note})` : ''}`,
+    { cause: thrown },
+  );
 }
 
 /** Runs each statement with the named parameters `params` (one it does not name is ignored). */

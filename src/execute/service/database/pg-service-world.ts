@@ -10,12 +10,12 @@
  * undoes in place (a function made mid-run would change the schema, and every reset would then
  * copy the template anew, ending the service's connections).
  */
-import { isReceiptcheckError, messageOf, ReceiptcheckError } from '../../../errors.ts';
+import { isReceiptcheckError } from '../../../errors.ts';
 import type { PgConnection, PostgresHandlerPlugin } from '../../../handlers/postgres/plugin.ts';
 import type { OperationSpec, Row } from '../../../model/operation.ts';
 import { DEFAULT_OPERATION, knownOperation } from '../../../model/operations/index.ts';
 import type { ServiceDescription, SqlText } from '../service-description.ts';
-import { list, receiptOf, setupRows } from '../service-plugin.ts';
+import { list, receiptOf, setupRows, statementFailed } from '../service-plugin.ts';
 import { describedSnapshot } from '../service-world-probe.ts';
 import { toPositional, valuesFor } from './pg-named-params.ts';
 
@@ -117,11 +117,7 @@ async function described<T>(service: string, field: string, work: () => Promise<
     return await work();
   } catch (thrown) {
     if (isReceiptcheckError(thrown)) throw thrown;
-    throw new ReceiptcheckError(
-      'E_SERVICE_DESCRIPTION',
-      `service "${service}": its "${field}" statement failed: ${messageOf(thrown)}`,
-      { cause: thrown },
-    );
+    throw statementFailed(service, field, thrown);
   }
 }
 
