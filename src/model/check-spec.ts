@@ -9,10 +9,8 @@
  */
 import { isReceiptcheckError, messageOf, ReceiptcheckError } from '../errors.ts';
 import type { Args, ArgumentField, Effect, OperationSpec, Row } from './operation.ts';
+import { BUILT_IN_REASONS } from './outcome-shape.ts';
 import { fieldHolds } from './validate.ts';
-
-/** The refusals every operation has, besides the ones its spec declares. */
-const BUILT_IN_REASONS = ['forbidden', 'unavailable', 'conflict'];
 
 const RULE_KINDS = ['id', 'integer', 'custom'];
 

@@ -10,7 +10,8 @@ import { DEFAULT_OPERATION } from './operations/index.ts';
 import type { Outcome } from './outcome.ts';
 import type { Snapshot } from './world.ts';
 
-const REASONS = ['forbidden', 'unavailable', 'conflict'];
+/** The refusals every operation has, besides the ones its spec declares (`refusals`). */
+export const BUILT_IN_REASONS: readonly string[] = ['forbidden', 'unavailable', 'conflict'];
 
 /**
  * Whether `value` is one of the contract's outcomes for `spec` (default `set-interval`): a
@@ -80,7 +81,7 @@ function shapeOf(spec: OperationSpec): SpecShape {
       });
     }
     shape = {
-      reasons: [...REASONS, ...(spec.refusals ?? [])],
+      reasons: [...BUILT_IN_REASONS, ...(spec.refusals ?? [])],
       tables,
       payloadKeys: Object.keys(samplePayload(spec)),
     };
