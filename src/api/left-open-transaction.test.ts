@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LEFT_OPEN } from '../model/outcome.ts';
 import { formatCounterexample } from '../report/format-counterexample.ts';
+import { triageLine, triageOf } from '../report/triage.ts';
 import type { Mode } from '../types/mode.ts';
 import { checkHandler } from './check-handler.ts';
 
@@ -35,6 +36,10 @@ describe('a call that returns with its transaction open', () => {
       if (!cx) throw new Error(`${file} passed ${mode} mode`);
       const text = formatCounterexample(cx);
       expect(text).toContain(`actual   unexpected error(${LEFT_OPEN} (it answered refused(`);
+      // No policy switch allows it: the triage says to end the transaction, whatever the mode.
+      expect(triageLine(triageOf(cx))).toMatch(
+        /no policy switch allows a call to return with its transaction open; end it/,
+      );
       // Concurrent mode's failure is the history's, explained as such.
       if (mode !== 'concurrent')
         expect(text).toContain(

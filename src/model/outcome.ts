@@ -130,6 +130,11 @@ export function leftOpen(answered: Observed): Observed {
   return { kind: 'unexpected', message: `${LEFT_OPEN} (it answered ${describeOutcome(answered)})` };
 }
 
+/** Whether `o` is what `leftOpen` makes: a call that returned inside its transaction. */
+export function isLeftOpen(o: Observed): boolean {
+  return o.kind === 'unexpected' && o.errorClass === undefined && o.message.startsWith(LEFT_OPEN);
+}
+
 /** A short human rendering, e.g. `ok(replayed, id 1 interval 30 v2)` or `refused(conflict)`. */
 export function describeOutcome(o: Observed): string {
   switch (o.kind) {

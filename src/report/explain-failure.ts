@@ -7,7 +7,7 @@
 
 import type { OperationSpec } from '../model/operation.ts';
 import { setInterval } from '../model/operations/set-interval.ts';
-import { describeOutcome, LEFT_OPEN, type Observed } from '../model/outcome.ts';
+import { describeOutcome, isLeftOpen, type Observed } from '../model/outcome.ts';
 import { STORED_ERROR_MESSAGE } from '../model/step.ts';
 import { INJECTED_FAULT_CODE } from '../types/scheduled-trace.ts';
 import type { Failure } from '../types/verdict.ts';
@@ -84,11 +84,7 @@ function faultedCall(expected: Observed, actual: Observed): Explanation {
 }
 
 function withActual(base: Explanation, expected: Observed, actual: Observed): Explanation {
-  if (
-    actual.kind === 'unexpected' &&
-    actual.errorClass === undefined &&
-    actual.message.startsWith(LEFT_OPEN)
-  )
+  if (actual.kind === 'unexpected' && isLeftOpen(actual))
     return {
       ...base,
       text: `the call ${actual.message}: a call must end its transaction (COMMIT or ROLLBACK) before it returns, on every path, refusals and errors included; left open, its locks stay held until the connection is used again, and the next request on it runs inside that transaction or fails. The harness rolled it back to go on. What the rule gives this call: ${base.text}`,

@@ -10,7 +10,7 @@
  * handler is right, and which failing calls it explains, read from `TriageCall`'s signals.
  */
 import type { OperationSpec } from '../model/operation.ts';
-import type { Observed } from '../model/outcome.ts';
+import { isLeftOpen, type Observed } from '../model/outcome.ts';
 import { CONTRACT_POLICY } from '../model/policy.ts';
 import type { FixtureWithPolicy } from '../model/state.ts';
 import { explainFailure } from './explain-failure.ts';
@@ -27,7 +27,9 @@ export type TriageChange =
       readonly or?: string;
     }
   | { readonly kind: 'spec'; readonly field: string; readonly value: string }
-  | { readonly kind: 'contract'; readonly rule?: string };
+  | { readonly kind: 'contract'; readonly rule?: string }
+  /** A call returned with its transaction open: no switch allows it, the handler must end it. */
+  | { readonly kind: 'transaction' };
 
 /** The triage of a failure: what to change, and when the handler would be right to need it. */
 export interface Triage {
@@ -106,6 +108,8 @@ export const TRIAGE_RULES: readonly TriageRule[] = [
 export function triageOf(c: ReadableCase, rules: readonly TriageRule[] = TRIAGE_RULES): Triage {
   const { spec } = c;
   const calls = triageCalls(c);
+  const open = calls.find((call) => isLeftOpen(call.actual));
+  if (open) return { change: { kind: 'transaction' }, at: { step: open.step, lane: open.lane } };
   for (const call of calls)
     for (const rule of rules)
       if (!declared(c.fixture, rule.change) && rule.explains(call, spec))
@@ -129,6 +133,8 @@ export function triageLine(t: Triage): string {
       return `If you believe the handler is right: if ${t.when}, set the operation spec's ${change.field} to ${literal(change.value)}.`;
     case 'contract':
       return `If you believe the handler is right: no policy switch explains this failure; ${change.rule ? `rule ${change.rule}` : 'the invariants'} in docs/contract.md say${change.rule ? 's' : ''} what the contract asks and why.`;
+    case 'transaction':
+      return 'If you believe the handler is right: no policy switch allows a call to return with its transaction open; end it (COMMIT or ROLLBACK) on every path, refusals and caught errors included (docs/contract.md, the outcomes).';
   }
 }
 
