@@ -9,7 +9,16 @@
  * the first directory a process makes under a root sweeps that root for receiptcheck directories
  * whose process is gone.
  */
-import { accessSync, constants, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import {
+  accessSync,
+  constants,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -61,9 +70,54 @@ export function removeTempDir(dir: string): void {
   live.delete(dir);
 }
 
+/**
+ * The file in a directory made by `makeTempDir` that names a process group its owner started (a
+ * service): `<pid> <start time>`, so that a sweep after the owner's SIGKILL ends that group too.
+ */
+const PROCESS_GROUP_FILE = 'process-group';
+
+/**
+ * Notes in `dir` (from `makeTempDir`) that its owner started the process group led by `pid`; a
+ * later sweep ends the group if the owner died without stopping it (SIGKILL). Recorded with the
+ * leader's start time, so a pid reused since is never signalled; only on Linux (`/proc`).
+ */
+export function noteProcessGroup(dir: string, pid: number): void {
+  const started = startTime(pid);
+  if (started !== undefined) writeFileSync(join(dir, PROCESS_GROUP_FILE), `${pid} ${started}\n`);
+}
+
+/** Ends the process group a dead owner's `dir` names, if its leader is still the same process. */
+function endOrphanGroup(dir: string): void {
+  let noted: string;
+  try {
+    noted = readFileSync(join(dir, PROCESS_GROUP_FILE), 'utf8');
+  } catch {
+    return;
+  }
+  const [pid, started] = noted.trim().split(' ');
+  if (!pid || started === undefined || startTime(Number(pid)) !== started) return;
+  try {
+    process.kill(-Number(pid), 'SIGKILL');
+  } catch {
+    // Gone meanwhile, or not ours to signal.
+  }
+}
+
+/** The start time of process `pid` (clock ticks since boot, from `/proc`), or undefined. */
+function startTime(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command, which may hold spaces, in parentheses: the start time is the 22nd.
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+  } catch {
+    return undefined;
+  }
+}
+
 /** Removes receiptcheck directories under `root` whose process no longer exists. */
 export function sweepDead(root: string): void {
   for (const dir of deadOwnerDirs(root)) {
+    endOrphanGroup(dir);
     try {
       rmSync(dir, { recursive: true, force: true });
     } catch {

@@ -86,7 +86,8 @@ describe('receiptcheck run --service with an MCP server', () => {
     const check = await startInterruptibleCheck(dir, join(EXAMPLE, 'service.json'));
     expect(check.pids).toHaveLength(1);
     expect(check.pids.every(alive)).toBe(true);
-    expect(leftovers(dir)).toHaveLength(1);
+    // Its database's directory, and the one noting the service's process group.
+    expect(leftovers(dir)).toHaveLength(2);
     expect(await check.stop('SIGINT'), check.stderr()).toBe(INTERRUPTED_EXIT_CODE);
     expect(check.pids.some(alive)).toBe(false);
     expect(leftovers(dir)).toEqual([]);

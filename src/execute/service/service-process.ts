@@ -1,8 +1,10 @@
 /**
  * The service's process: started in a process group of its own, so stopping it stops whatever
  * it started too (a shell script's child, a reloader's worker); stopped on `stop()`, on Ctrl-C
- * and SIGTERM (`interrupt.ts`) and, as a last resort, when this process exits. Its output is kept
- * (the last lines), so a service that dies or never gets ready is reported in its own words.
+ * and SIGTERM (`interrupt.ts`) and, as a last resort, when this process exits; after a SIGKILL of
+ * this process, by the next receiptcheck's sweep of the temp directory (`noteProcessGroup`). Its
+ * output is kept (the last lines), so a service that dies or never gets ready is reported in its
+ * own words.
  *
  * An HTTP service is spoken to over a port, so its stdin is closed and both its streams are kept.
  * An MCP server over stdio (`mcp-stdio-transport.ts`) is spoken to over its stdin and stdout: with
@@ -12,6 +14,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import { ReceiptcheckError } from '../../errors.ts';
 import { onInterrupt } from '../runtime/interrupt.ts';
+import { makeTempDir, noteProcessGroup, removeTempDir } from '../runtime/temp-dirs.ts';
 import type { LaunchSpec } from './protocol.ts';
 
 /** How long a stopped service may take to exit after SIGTERM before SIGKILL, in ms. */
@@ -44,6 +47,8 @@ export class ServiceProcess {
   readonly spawned: Promise<boolean>;
   private exitText: string | undefined;
   private readonly unregister: () => void;
+  /** Where its process group is noted for a sweep after this process's SIGKILL (`temp-dirs.ts`). */
+  private readonly groupDir: string;
 
   constructor(
     readonly launch: LaunchSpec,
@@ -66,8 +71,13 @@ export class ServiceProcess {
     }
     // A write to a service that has gone is reported by its exit, not as an unhandled error.
     this.child.stdin?.on('error', () => {});
+    // Noted where the next receiptcheck looks, should this process die by SIGKILL and leave it.
+    this.groupDir = makeTempDir('group');
     this.spawned = new Promise((resolve) => {
-      this.child.once('spawn', () => resolve(true));
+      this.child.once('spawn', () => {
+        if (this.child.pid !== undefined) noteProcessGroup(this.groupDir, this.child.pid);
+        resolve(true);
+      });
       this.child.once('error', () => resolve(false));
     });
     this.exited = new Promise((resolve) => {
@@ -124,6 +134,7 @@ export class ServiceProcess {
     // Whatever the service started and left in its group goes too, and is gone when this returns.
     signalGroup(this.child, 'SIGKILL');
     await groupGone(this.child, STOP_GRACE_MS);
+    removeTempDir(this.groupDir);
     this.unregister();
   }
 

@@ -266,7 +266,8 @@ describe('receiptcheck run --service', () => {
       const check = await startInterruptibleCheck(dir, SERVICE);
       expect(check.pids).toHaveLength(1);
       expect(check.pids.every(alive)).toBe(true);
-      expect(leftovers(dir)).toHaveLength(1);
+      // Its database's directory, and the one noting the service's process group.
+      expect(leftovers(dir)).toHaveLength(2);
       expect(await check.stop(signal), check.stderr()).toBe(code);
       expect(check.pids.some(alive)).toBe(false);
       expect(leftovers(dir)).toEqual([]);
