@@ -11,9 +11,9 @@
  * copy the template anew, ending the service's connections).
  */
 import { isReceiptcheckError } from '../../../errors.ts';
+import { pluginOperation } from '../../../handlers/plugin.ts';
 import type { PgConnection, PostgresHandlerPlugin } from '../../../handlers/postgres/plugin.ts';
-import type { OperationSpec, Row } from '../../../model/operation.ts';
-import { DEFAULT_OPERATION, knownOperation } from '../../../model/operations/index.ts';
+import type { Row } from '../../../model/operation.ts';
 import type { ServiceDescription, SqlText } from '../service-description.ts';
 import { list, receiptOf, setupRows, statementFailed } from '../service-plugin.ts';
 import { describedSnapshot } from '../service-world-probe.ts';
@@ -82,7 +82,7 @@ export function pgServiceWorld(d: ServiceDescription): PostgresHandlerPlugin {
         );
         tables[table] = table === 'receipts' ? rows.map(receiptOf) : rows;
       }
-      return describedSnapshot(tables, d.name, operationOf(d));
+      return describedSnapshot(tables, d.name, pluginOperation(world));
     },
   };
   worlds.set(d, world);
@@ -119,9 +119,4 @@ async function described<T>(service: string, field: string, work: () => Promise<
     if (isReceiptcheckError(thrown)) throw thrown;
     throw statementFailed(service, field, thrown);
   }
-}
-
-/** The operation a description names (set-interval when it names none). */
-function operationOf(d: ServiceDescription): OperationSpec {
-  return knownOperation(d.operation ?? 'set-interval') ?? DEFAULT_OPERATION;
 }
